@@ -1,0 +1,139 @@
+/*
+ * vlgpu_drm.h — the driver/GPU interface of vlgpu, DRM-uapi style.
+ *
+ * The Gallium driver talks to the GPU only through these calls: buffer
+ * objects in VRAM, command submission, fences, parameters, displays, and
+ * the reports a run leaves (faults, statistics). Today the in-process
+ * simulator (src/vlgpu/sim) implements them, like v3d's v3d_simulator.c
+ * does for its driver; a kernel DRM driver and libdrm could implement the
+ * same calls later without touching the driver (seed 001 section 5).
+ *
+ * Conventions: every function returns 0 on success or a negative errno
+ * (-EINVAL bad argument, -ENOMEM out of VRAM or host memory, -ENOENT unknown
+ * handle, -ETIMEDOUT wait timed out, -EIO the GPU faulted: see
+ * vlg_drm_get_fault). Addresses are VRAM byte addresses; sizes are bytes
+ * unless a name says otherwise. The device is not thread-safe: the driver
+ * serialises calls (Gallium contexts already are).
+ */
+#ifndef VLGPU_DRM_H
+#define VLGPU_DRM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct vlg_drm_device;
+
+/** Timing model of the simulator. */
+enum vlg_drm_mode {
+   VLG_DRM_MODE_CYCLE = 0,      /**< modules and queues tick; cycle-accurate statistics */
+   VLG_DRM_MODE_FUNCTIONAL = 1, /**< same functional units called directly; no timing */
+};
+
+struct vlg_drm_create_args {
+   /** GPU configuration file (JSON, docs/simulator.md), or NULL for the
+    * built-in defaults. */
+   const char *config_path;
+   /** Overrides "key=value,key=value" applied after the file, or NULL. */
+   const char *config_overrides;
+   uint32_t mode; /**< enum vlg_drm_mode */
+   /** Directory where each submit's statistics/trace are written, or NULL. */
+   const char *stats_dir;
+   /** Per-draw readable dump (brief section 5, seed 001 section 3.4): when not
+    * NULL, every selected DRAW writes its command, draw and data parts and
+    * the render target after the draw into DIR/draw-NNNNNN/ (replayable with
+    * ./vlgpu replay). */
+   const char *dump_dir;
+   /** Which draws to dump: NULL = all, else a list of draw numbers and
+    * ranges "0,5,10-20" (draws count from 0 over the device's life). */
+   const char *dump_draws;
+};
+
+/**
+ * Create a GPU. On failure returns a negative errno and, if @err is not
+ * NULL, a readable reason (e.g. "config.json:3:7: unknown key 'spc'").
+ */
+int vlg_drm_device_create(const struct vlg_drm_create_args *args,
+                          struct vlg_drm_device **out, char *err, size_t err_size);
+void vlg_drm_device_destroy(struct vlg_drm_device *dev);
+
+/* ---- parameters ---------------------------------------------------------- */
+
+enum vlg_drm_param {
+   VLG_DRM_PARAM_VRAM_SIZE,            /**< bytes */
+   VLG_DRM_PARAM_NUM_GPCS,
+   VLG_DRM_PARAM_SPCS_PER_GPC,
+   VLG_DRM_PARAM_THREADGROUP_WIDTH,    /**< lanes */
+   VLG_DRM_PARAM_MAX_TEXTURE_SIZE,     /**< texels per side */
+   VLG_DRM_PARAM_MODE,                 /**< enum vlg_drm_mode */
+};
+int vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value);
+
+/* ---- buffer objects --------------------------------------------------------- */
+
+struct vlg_drm_bo_create {
+   uint64_t size;      /**< in: bytes (> 0) */
+   uint32_t align;     /**< in: byte alignment (power of two, 0 = 256) */
+   uint32_t handle;    /**< out: non-zero handle */
+   uint64_t address;   /**< out: VRAM byte address of byte 0 */
+};
+int vlg_drm_bo_create(struct vlg_drm_device *dev, struct vlg_drm_bo_create *args);
+/** CPU pointer to the whole buffer (VRAM is host memory in the simulator);
+ * valid until the buffer is freed. NULL for an unknown handle. */
+void *vlg_drm_bo_map(struct vlg_drm_device *dev, uint32_t handle);
+int vlg_drm_bo_free(struct vlg_drm_device *dev, uint32_t handle);
+
+/* ---- displays ---------------------------------------------------------------- */
+
+/** A window-system image the DUMP command copies into (the display engine's
+ * scanout buffer): host memory, @stride bytes per row, @height rows. */
+struct vlg_drm_display {
+   void *data;
+   uint32_t stride;
+   uint32_t width, height;
+   uint32_t format;    /**< enum vlg_format of vlg_hw.h */
+};
+/** Register (or re-register with new memory) display @id (> 0). */
+int vlg_drm_display_set(struct vlg_drm_device *dev, uint32_t id,
+                        const struct vlg_drm_display *display);
+int vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id);
+
+/* ---- submission ------------------------------------------------------------ */
+
+struct vlg_drm_submit {
+   uint64_t cmd_address;  /**< in: VRAM address of the command queue (dword aligned) */
+   uint32_t cmd_dwords;   /**< in: its length in dwords */
+   uint32_t flags;        /**< in: 0 */
+   uint64_t fence;        /**< out: fence of this submission (monotonic, > 0) */
+};
+/**
+ * Run a command queue (DRAW / SYNC / DUMP / HALT of vlgpu_hw.xml). The
+ * simulator runs synchronously: when this returns, every command has been
+ * executed and the fence is signalled. A GPU fault stops the faulting draw
+ * (the rest of the queue still runs) and makes this return -EIO; the report
+ * is available from vlg_drm_get_fault. The host process never crashes
+ * because of what the queue contains.
+ */
+int vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args);
+/** Wait for a fence; 0 when signalled. */
+int vlg_drm_wait(struct vlg_drm_device *dev, uint64_t fence, uint64_t timeout_ns);
+
+/* ---- reports ------------------------------------------------------------ */
+
+/** The last fault, as readable text (module, draw, PC, disassembly of the
+ * instruction, thread group); an empty string when there was none. The
+ * string is owned by the device and valid until the next submit. */
+const char *vlg_drm_get_fault(struct vlg_drm_device *dev);
+/** Statistics of the last submit as JSON (per draw: cycles, per-module
+ * busy/stalled/starved cycles, queue occupancy, dual-issue rate). Owned by
+ * the device, valid until the next submit. */
+const char *vlg_drm_get_stats_json(struct vlg_drm_device *dev);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VLGPU_DRM_H */

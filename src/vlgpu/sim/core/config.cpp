@@ -1,0 +1,537 @@
+/*
+ * vlgpu simulator core: Config (table, JSON load/save, overrides,
+ * validation, documentation).
+ */
+#include "sim/core/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace vlgpu::sim {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+const std::vector<Config::KeyInfo> &
+Config::keys()
+{
+   static const std::vector<KeyInfo> table = {
+#define VLG_SIM_CONFIG_INFO(ctype, field, key, def, min, max, doc)                                \
+   KeyInfo{key,                                                                                   \
+           sizeof(ctype) == 4 ? "uint32" : "uint64",                                              \
+           uint64_t(def),                                                                         \
+           uint64_t(min),                                                                         \
+           uint64_t(max),                                                                         \
+           doc,                                                                                   \
+           [](const Config &c) -> uint64_t { return c.field; },                                   \
+           [](Config &c, uint64_t v) { c.field = ctype(v); }},
+      VLG_SIM_CONFIG_KEYS(VLG_SIM_CONFIG_INFO)
+#undef VLG_SIM_CONFIG_INFO
+   };
+   return table;
+}
+
+static const Config::KeyInfo *
+find_key(std::string_view key)
+{
+   for (const Config::KeyInfo &k : Config::keys()) {
+      if (key == k.key)
+         return &k;
+   }
+   return nullptr;
+}
+
+static std::vector<std::string>
+key_names()
+{
+   std::vector<std::string> v;
+   for (const Config::KeyInfo &k : Config::keys())
+      v.emplace_back(k.key);
+   return v;
+}
+
+/* Fields of queues.<name>: their ranges are those of queues.default.*. */
+static const char *const kQueueFields[] = {"capacity", "latency", "bandwidth"};
+
+static const Config::KeyInfo &
+queue_field_info(std::string_view field)
+{
+   return *find_key(fmt::format("queues.default.{}", field));
+}
+
+static std::optional<uint32_t> QueueOverride::*
+queue_field_member(std::string_view field)
+{
+   if (field == "capacity")
+      return &QueueOverride::capacity;
+   if (field == "latency")
+      return &QueueOverride::latency;
+   return &QueueOverride::bandwidth;
+}
+
+[[noreturn]] static void
+unknown_key(std::string_view origin, std::string_view key)
+{
+   std::vector<std::string> names = key_names();
+   names.emplace_back("queues");
+   throw ConfigError(fmt::format("{}: unknown key '{}'{}", origin, key, did_you_mean(key, names)));
+}
+
+static void
+check_range(std::string_view origin, const char *key, uint64_t v, uint64_t min, uint64_t max)
+{
+   if (v < min || v > max)
+      throw ConfigError(fmt::format("{}: key '{}': value {} out of range [{}, {}]", origin, key, v,
+                                    min, max));
+}
+
+/* Resolve "queues.<name>.<field>" (name != "default"). Returns false when the
+ * key is not of that form. */
+static bool
+split_queue_key(std::string_view origin, std::string_view key, std::string *name,
+                std::string_view *field)
+{
+   constexpr std::string_view prefix = "queues.";
+   if (key.substr(0, prefix.size()) != prefix)
+      return false;
+   std::string_view rest = key.substr(prefix.size());
+   size_t dot = rest.rfind('.');
+   if (dot == std::string_view::npos || dot == 0)
+      unknown_key(origin, key);
+   *name = std::string(rest.substr(0, dot));
+   *field = rest.substr(dot + 1);
+   if (std::find(std::begin(kQueueFields), std::end(kQueueFields), *field) ==
+       std::end(kQueueFields)) {
+      std::vector<std::string> alts;
+      for (const char *f : kQueueFields)
+         alts.push_back(fmt::format("queues.{}.{}", *name, f));
+      throw ConfigError(
+         fmt::format("{}: unknown key '{}'{}", origin, key, did_you_mean(key, alts)));
+   }
+   return true;
+}
+
+static uint64_t
+json_uint(std::string_view origin, std::string_view key, const char *type, const json &v,
+          uint64_t min, uint64_t max)
+{
+   if (v.is_number_unsigned()) {
+      uint64_t x = v.get<uint64_t>();
+      check_range(origin, std::string(key).c_str(), x, min, max);
+      return x;
+   }
+   if (v.is_number_integer()) {
+      throw ConfigError(fmt::format("{}: key '{}': value {} out of range [{}, {}]", origin, key,
+                                    v.dump(), min, max));
+   }
+   std::string shown = v.dump();
+   if (shown.size() > 40)
+      shown = shown.substr(0, 37) + "...";
+   throw ConfigError(fmt::format("{}: key '{}': expected an unsigned integer ({}), got {} {}",
+                                 origin, key, type,
+                                 v.is_number_float() ? "a floating-point number" : v.type_name(),
+                                 shown));
+}
+
+void
+Config::merge_json(const json &j, std::string_view origin)
+{
+   if (!j.is_object()) {
+      throw ConfigError(fmt::format("{}: the configuration must be a JSON object, got {}", origin,
+                                    j.type_name()));
+   }
+   /* Walk nested objects; a dotted path is either a table key, a section
+    * (a prefix of table keys), the queues section, or unknown. Flat dotted
+    * member names ("l2.size_bytes": ...) are accepted as well. */
+   std::function<void(const json &, const std::string &)> walk = [&](const json &obj,
+                                                                     const std::string &prefix) {
+      for (auto it = obj.begin(); it != obj.end(); ++it) {
+         const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+         const json &v = it.value();
+         if (const KeyInfo *k = find_key(path)) {
+            k->set(*this, json_uint(origin, path, k->type, v, k->min, k->max));
+            continue;
+         }
+         if (path == "queues") {
+            if (!v.is_object()) {
+               throw ConfigError(fmt::format("{}: key 'queues': expected an object, got {}",
+                                             origin, v.type_name()));
+            }
+            for (auto q = v.begin(); q != v.end(); ++q) {
+               const std::string qpath = "queues." + q.key();
+               if (!q.value().is_object()) {
+                  throw ConfigError(fmt::format("{}: key '{}': expected an object with "
+                                                "capacity/latency/bandwidth, got {}",
+                                                origin, qpath, q.value().type_name()));
+               }
+               if (q.key() == "default") {
+                  walk(q.value(), qpath);
+                  continue;
+               }
+               for (auto f = q.value().begin(); f != q.value().end(); ++f) {
+                  std::string qname;
+                  std::string_view field;
+                  const std::string fkey = qpath + "." + f.key();
+                  split_queue_key(origin, fkey, &qname, &field);
+                  const KeyInfo &info = queue_field_info(field);
+                  queues[qname].*queue_field_member(field) =
+                     uint32_t(json_uint(origin, fkey, info.type, f.value(), info.min, info.max));
+               }
+            }
+            continue;
+         }
+         bool section = false;
+         for (const KeyInfo &k : keys()) {
+            if (std::string_view(k.key).rfind(path + ".", 0) == 0)
+               section = true;
+         }
+         if (!section)
+            unknown_key(origin, path);
+         if (!v.is_object()) {
+            throw ConfigError(fmt::format("{}: key '{}': expected an object (a section of keys "
+                                          "'{}.*'), got {}",
+                                          origin, path, path, v.type_name()));
+         }
+         walk(v, path);
+      }
+   };
+   walk(j, "");
+}
+
+void
+Config::merge_json_text(std::string_view text, std::string_view origin)
+{
+   json j;
+   try {
+      j = json::parse(text.begin(), text.end(), nullptr, true, /* ignore_comments */ true);
+   } catch (const json::parse_error &e) {
+      /* e.byte: 1-based index of the byte at which parsing failed. */
+      size_t byte = e.byte ? e.byte - 1 : 0;
+      if (byte > text.size())
+         byte = text.size();
+      unsigned line = 1, col = 1;
+      for (size_t i = 0; i < byte; i++) {
+         if (text[i] == '\n') {
+            line++;
+            col = 1;
+         } else {
+            col++;
+         }
+      }
+      std::string what = e.what();
+      /* Keep nlohmann's explanation, drop its id and its own position. */
+      size_t colon = what.find(": ");
+      if (what.find("parse error") != std::string::npos && colon != std::string::npos)
+         what = what.substr(colon + 2);
+      throw ConfigError(fmt::format("{}:{}:{}: malformed JSON: {}", origin, line, col, what));
+   }
+   merge_json(j, origin);
+}
+
+Config
+Config::load(const std::string &path)
+{
+   std::ifstream f(path, std::ios::binary);
+   if (!f)
+      throw ConfigError(fmt::format("cannot read configuration file '{}'", path));
+   std::stringstream ss;
+   ss << f.rdbuf();
+   Config c;
+   c.merge_json_text(ss.str(), path);
+   c.validate();
+   return c;
+}
+
+static uint64_t
+parse_uint_text(std::string_view origin, std::string_view key, std::string_view text)
+{
+   std::string t(text);
+   while (!t.empty() && std::isspace((unsigned char)t.back()))
+      t.pop_back();
+   size_t b = 0;
+   while (b < t.size() && std::isspace((unsigned char)t[b]))
+      b++;
+   t = t.substr(b);
+   uint64_t mult = 1;
+   if (!t.empty()) {
+      switch (t.back()) {
+      case 'k':
+      case 'K':
+         mult = 1ull << 10;
+         break;
+      case 'm':
+      case 'M':
+         mult = 1ull << 20;
+         break;
+      case 'g':
+      case 'G':
+         mult = 1ull << 30;
+         break;
+      default:
+         break;
+      }
+      if (mult != 1)
+         t.pop_back();
+   }
+   bool ok = !t.empty() && t[0] != '-' && t[0] != '+';
+   uint64_t v = 0;
+   if (ok) {
+      try {
+         size_t used = 0;
+         v = std::stoull(t, &used, 0);
+         ok = used == t.size();
+      } catch (const std::exception &) {
+         ok = false;
+      }
+   }
+   if (!ok || (mult != 1 && v > UINT64_MAX / mult)) {
+      throw ConfigError(fmt::format("{}: key '{}': expected an unsigned integer (decimal or 0x "
+                                    "hex, optional K/M/G suffix), got '{}'",
+                                    origin, key, text));
+   }
+   return v * mult;
+}
+
+void
+Config::set(std::string_view key, std::string_view value)
+{
+   const std::string origin = fmt::format("override '{}={}'", key, value);
+   if (const KeyInfo *k = find_key(key)) {
+      uint64_t v = parse_uint_text(origin, key, value);
+      check_range(origin, k->key, v, k->min, k->max);
+      k->set(*this, v);
+      return;
+   }
+   std::string qname;
+   std::string_view field;
+   if (split_queue_key(origin, key, &qname, &field)) {
+      const KeyInfo &info = queue_field_info(field);
+      uint64_t v = parse_uint_text(origin, key, value);
+      check_range(origin, std::string(key).c_str(), v, info.min, info.max);
+      queues[qname].*queue_field_member(field) = uint32_t(v);
+      return;
+   }
+   unknown_key(origin, key);
+}
+
+void
+Config::apply_overrides(std::string_view spec)
+{
+   size_t pos = 0;
+   while (pos <= spec.size()) {
+      size_t comma = spec.find(',', pos);
+      if (comma == std::string_view::npos)
+         comma = spec.size();
+      std::string_view item = spec.substr(pos, comma - pos);
+      while (!item.empty() && std::isspace((unsigned char)item.front()))
+         item.remove_prefix(1);
+      while (!item.empty() && std::isspace((unsigned char)item.back()))
+         item.remove_suffix(1);
+      if (!item.empty()) {
+         size_t eq = item.find('=');
+         if (eq == std::string_view::npos || eq == 0) {
+            throw ConfigError(
+               fmt::format("override '{}': expected key=value (e.g. gpcs=2,spcs_per_gpc=8)", item));
+         }
+         std::string_view key = item.substr(0, eq);
+         while (!key.empty() && std::isspace((unsigned char)key.back()))
+            key.remove_suffix(1);
+         set(key, item.substr(eq + 1));
+      }
+      pos = comma + 1;
+   }
+}
+
+uint64_t
+Config::get(std::string_view key) const
+{
+   if (const KeyInfo *k = find_key(key))
+      return k->get(*this);
+   unknown_key("Config::get", key);
+}
+
+static bool
+is_pow2(uint64_t v)
+{
+   return v && !(v & (v - 1));
+}
+
+void
+Config::validate() const
+{
+   for (const KeyInfo &k : keys())
+      check_range("configuration", k.key, k.get(*this), k.min, k.max);
+   if (thread_group_width % 4) {
+      throw ConfigError(fmt::format("configuration: key 'thread_group_width' = {} must be a "
+                                    "multiple of 4 (thread groups are made of 2x2 quads)",
+                                    thread_group_width));
+   }
+   if (!is_pow2(l2_line_bytes)) {
+      throw ConfigError(fmt::format(
+         "configuration: key 'l2.line_bytes' = {} must be a power of two", l2_line_bytes));
+   }
+   const uint64_t set_bytes = uint64_t(l2_ways) * l2_line_bytes;
+   if (l2_size_bytes % set_bytes || !is_pow2(l2_size_bytes / set_bytes)) {
+      throw ConfigError(fmt::format("configuration: keys 'l2.size_bytes' = {}, 'l2.ways' = {}, "
+                                    "'l2.line_bytes' = {}: the number of sets (size / (ways * "
+                                    "line_bytes)) must be a whole power of two",
+                                    l2_size_bytes, l2_ways, l2_line_bytes));
+   }
+   const QueueParams d = default_queue();
+   if (d.bandwidth > d.capacity) {
+      throw ConfigError(fmt::format("configuration: key 'queues.default.bandwidth' = {} exceeds "
+                                    "'queues.default.capacity' = {}",
+                                    d.bandwidth, d.capacity));
+   }
+   for (const auto &[name, ov] : queues) {
+      const uint32_t cap = ov.capacity.value_or(d.capacity);
+      const uint32_t bw = ov.bandwidth.value_or(d.bandwidth);
+      if (bw > cap) {
+         throw ConfigError(fmt::format("configuration: queue '{}': bandwidth {} exceeds capacity "
+                                       "{} (keys 'queues.{}.*')",
+                                       name, bw, cap, name));
+      }
+   }
+}
+
+QueueParams
+Config::default_queue() const
+{
+   return QueueParams{queue_default_capacity, queue_default_latency, queue_default_bandwidth};
+}
+
+QueueParams
+Config::queue_params(std::string_view queue_name, std::string_view from, std::string_view to,
+                     const QueueParams &base, std::vector<std::string> *matched) const
+{
+   QueueParams p = base;
+   for (std::string_view n : {from, to, queue_name}) {
+      auto it = queues.find(std::string(n));
+      if (it == queues.end())
+         continue;
+      if (it->second.capacity)
+         p.capacity = *it->second.capacity;
+      if (it->second.latency)
+         p.latency = *it->second.latency;
+      if (it->second.bandwidth)
+         p.bandwidth = *it->second.bandwidth;
+      if (matched)
+         matched->push_back(it->first);
+   }
+   if (p.bandwidth > p.capacity || !p.capacity || !p.latency || !p.bandwidth) {
+      throw ConfigError(fmt::format("queue '{}': invalid parameters capacity {}, latency {}, "
+                                    "bandwidth {} (need capacity >= 1, latency >= 1, "
+                                    "1 <= bandwidth <= capacity)",
+                                    queue_name, p.capacity, p.latency, p.bandwidth));
+   }
+   return p;
+}
+
+ordered_json
+Config::to_json() const
+{
+   ordered_json j = ordered_json::object();
+   for (const KeyInfo &k : keys()) {
+      /* Nest by dots: "l2.size_bytes" -> j["l2"]["size_bytes"]. */
+      ordered_json *node = &j;
+      std::string_view key = k.key;
+      size_t dot;
+      while ((dot = key.find('.')) != std::string_view::npos) {
+         node = &(*node)[std::string(key.substr(0, dot))];
+         key.remove_prefix(dot + 1);
+      }
+      (*node)[std::string(key)] = k.get(*this);
+   }
+   for (const auto &[name, ov] : queues) {
+      ordered_json o = ordered_json::object();
+      if (ov.capacity)
+         o["capacity"] = *ov.capacity;
+      if (ov.latency)
+         o["latency"] = *ov.latency;
+      if (ov.bandwidth)
+         o["bandwidth"] = *ov.bandwidth;
+      j["queues"][name] = std::move(o);
+   }
+   return j;
+}
+
+std::string
+Config::to_json_string() const
+{
+   return to_json().dump(2) + "\n";
+}
+
+void
+Config::write_json(const std::string &path) const
+{
+   std::ofstream f(path, std::ios::binary | std::ios::trunc);
+   if (!f)
+      throw ConfigError(fmt::format("cannot write configuration file '{}'", path));
+   f << to_json_string();
+   f.flush();
+   if (!f)
+      throw ConfigError(fmt::format("error writing configuration file '{}'", path));
+}
+
+static std::string
+format_value(const char *key, uint64_t v)
+{
+   std::string s = std::to_string(v);
+   std::string_view k = key;
+   if (k.size() > 6 && k.substr(k.size() - 6) == "_bytes" && v >= 1024) {
+      if (v % (1ull << 30) == 0)
+         s += fmt::format(" ({} GiB)", v >> 30);
+      else if (v % (1ull << 20) == 0)
+         s += fmt::format(" ({} MiB)", v >> 20);
+      else if (v % (1ull << 10) == 0)
+         s += fmt::format(" ({} KiB)", v >> 10);
+   }
+   return s;
+}
+
+static const char *kQueuePatternDoc =
+   "Override of one queue's capacity, latency or bandwidth; <name> is the queue's producer port "
+   "(\"cp.out_draw\"), consumer port (\"gts.in_draw\") or full name "
+   "(\"cp.out_draw->gts.in_draw\"). A name that matches no queue is an error when the GPU is "
+   "assembled.";
+
+std::string
+Config::describe()
+{
+   std::string s = "vlgpu simulator configuration keys (JSON: dotted keys are nested objects; "
+                   "overrides: key=value,...)\n\n";
+   auto out = std::back_inserter(s);
+   for (const KeyInfo &k : keys()) {
+      fmt::format_to(out, "{}  ({}, default {}, range {}..{})\n    {}\n", k.key, k.type,
+                     format_value(k.key, k.def), k.min, k.max, k.doc);
+   }
+   fmt::format_to(out, "queues.<name>.capacity|latency|bandwidth  (uint32, default "
+                       "queues.default.*)\n    {}\n",
+                  kQueuePatternDoc);
+   return s;
+}
+
+std::string
+Config::describe_markdown()
+{
+   std::string s = "| key | type | default | range | description |\n|---|---|---|---|---|\n";
+   auto out = std::back_inserter(s);
+   for (const KeyInfo &k : keys()) {
+      fmt::format_to(out, "| `{}` | {} | {} | {}..{} | {} |\n", k.key, k.type,
+                     format_value(k.key, k.def), k.min, k.max, k.doc);
+   }
+   fmt::format_to(out,
+                  "| `queues.<name>.capacity`, `.latency`, `.bandwidth` | uint32 | "
+                  "`queues.default.*` | as the defaults | {} |\n",
+                  kQueuePatternDoc);
+   return s;
+}
+
+} // namespace vlgpu::sim

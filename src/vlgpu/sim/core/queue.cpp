@@ -1,0 +1,181 @@
+/*
+ * vlgpu simulator core: QueueBase (the type-independent part of Queue<T>).
+ */
+#include "sim/core/queue.h"
+
+#include <fmt/format.h>
+
+#include "sim/core/engine.h"
+#include "sim/core/error.h"
+#include "sim/core/trace.h"
+
+namespace vlgpu::sim {
+
+QueueBase::QueueBase(SimContext &ctx, std::string name, const QueueParams &params)
+   : ctx_(&ctx), name_(std::move(name)), params_(params)
+{
+   if (params.capacity < 1)
+      throw ConfigError(fmt::format("queue '{}': capacity must be >= 1", name_));
+   if (params.latency < 1)
+      throw ConfigError(fmt::format("queue '{}': latency must be >= 1 cycle", name_));
+   if (params.bandwidth < 1 || params.bandwidth > params.capacity)
+      throw ConfigError(fmt::format("queue '{}': bandwidth {} must be in 1..capacity ({})", name_,
+                                    params.bandwidth, params.capacity));
+   ready_.resize(params.capacity);
+   cycle_ = ctx.now;
+   stats_.begin = ctx.now;
+}
+
+QueueBase::~QueueBase() = default;
+
+uint32_t
+QueueBase::visible() const
+{
+   uint32_t n = 0, i = head_;
+   while (n < size_ && ready_[i] <= ctx_->now) {
+      n++;
+      if (++i == params_.capacity)
+         i = 0;
+   }
+   return n;
+}
+
+Cycle
+QueueBase::next_arrival(Cycle now) const
+{
+   uint32_t i = head_;
+   for (uint32_t n = 0; n < size_; n++) {
+      if (ready_[i] > now)
+         return ready_[i];
+      if (++i == params_.capacity)
+         i = 0;
+   }
+   return kNever;
+}
+
+void
+QueueBase::advance(Cycle now)
+{
+   /* Cycles [cycle_, now) all ended with size_ entries. */
+   const uint64_t n = now - cycle_;
+   stats_.occupancy_sum += uint64_t(size_) * n;
+   if (size_ == params_.capacity)
+      stats_.full_cycles += n;
+   if (size_ == 0)
+      stats_.empty_cycles += n;
+   if (size_ > stats_.max_occupancy)
+      stats_.max_occupancy = size_;
+   if (VLG_UNLIKELY(ctx_->tracer != nullptr) && size_ != traced_size_) {
+      ctx_->tracer->counter(*this, cycle_, size_);
+      traced_size_ = size_;
+   }
+   cycle_ = now;
+   pushes_ = 0;
+   pops_ = 0;
+}
+
+QueueStats
+QueueBase::stats() const
+{
+   QueueStats s = stats_;
+   const Cycle now = ctx_->now;
+   if (now > cycle_) {
+      const uint64_t n = now - cycle_;
+      s.occupancy_sum += uint64_t(size_) * n;
+      if (size_ == params_.capacity)
+         s.full_cycles += n;
+      if (size_ == 0)
+         s.empty_cycles += n;
+      if (size_ > s.max_occupancy)
+         s.max_occupancy = size_;
+   }
+   s.cycles = now - s.begin;
+   return s;
+}
+
+void
+QueueBase::reset_stats()
+{
+   const Cycle now = ctx_->now;
+   if (now != cycle_)
+      advance(now);
+   const uint64_t traced = traced_size_;
+   stats_ = QueueStats{};
+   stats_.begin = now;
+   traced_size_ = traced;
+}
+
+void
+QueueBase::trace_flush()
+{
+   if (ctx_->tracer && size_ != traced_size_) {
+      ctx_->tracer->counter(*this, cycle_, size_);
+      traced_size_ = size_;
+   }
+}
+
+void
+QueueBase::push_check(Cycle now)
+{
+   if (size_ >= params_.capacity) {
+      throw SimError(fmt::format("queue '{}': push into a full queue ({}/{} entries) at cycle {} "
+                                 "(the writer must check can_push())",
+                                 name_, size_, params_.capacity, now));
+   }
+   if (size_ + pops_ >= params_.capacity) {
+      ++stats_.violations;
+      if (ctx_->strict) {
+         throw SimError(fmt::format("queue '{}': push at cycle {} into a slot freed in the same "
+                                    "cycle (freed slots are reusable from the next cycle; "
+                                    "check can_push())",
+                                    name_, now));
+      }
+   }
+   if (pushes_ >= params_.bandwidth) {
+      ++stats_.violations;
+      if (ctx_->strict) {
+         throw SimError(fmt::format("queue '{}': more than {} push(es) in cycle {} (bandwidth {}; "
+                                    "check can_push())",
+                                    name_, params_.bandwidth, now, params_.bandwidth));
+      }
+   }
+}
+
+void
+QueueBase::pop_check(Cycle now, const char *what)
+{
+   if (!size_) {
+      throw SimError(fmt::format("queue '{}': {} from an empty queue at cycle {} (the reader "
+                                 "must check can_pop())",
+                                 name_, what, now));
+   }
+   if (ready_[head_] > now) {
+      throw SimError(fmt::format("queue '{}': {} at cycle {} but the oldest entry is readable "
+                                 "only from cycle {} (latency {})",
+                                 name_, what, now, ready_[head_], params_.latency));
+   }
+   if (pops_ >= params_.bandwidth) {
+      ++stats_.violations;
+      if (ctx_->strict) {
+         throw SimError(fmt::format("queue '{}': more than {} pop(s) in cycle {} (bandwidth {}; "
+                                    "check can_pop())",
+                                    name_, params_.bandwidth, now, params_.bandwidth));
+      }
+   }
+}
+
+void
+QueueBase::notify_reader(Cycle c)
+{
+   if (reader_->engine_)
+      reader_->engine_->notify(*reader_, c);
+}
+
+void
+QueueBase::notify_writer(Cycle c)
+{
+   if (writer_->engine_)
+      writer_->engine_->notify(*writer_, c);
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,169 @@
+/*
+ * vlgpu simulator core: Chrome/Perfetto Trace Event Format writer.
+ * Format: https://docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU
+ */
+#include "sim/core/trace.h"
+
+#include <cerrno>
+#include <cstring>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/error.h"
+#include "sim/core/queue.h"
+
+namespace vlgpu::sim {
+
+static constexpr int kModulePid = 1;
+static constexpr int kQueuePid = 2;
+
+static std::string
+json_quoted(std::string_view s)
+{
+   return nlohmann::json(std::string(s)).dump();
+}
+
+Tracer::Tracer(const std::string &path, const TraceOptions &opts) : path_(path), opts_(opts)
+{
+   f_ = std::fopen(path.c_str(), "w");
+   if (!f_)
+      throw ConfigError(fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
+   buf_ = "{\"otherData\":{\"vlgpu_time_unit\":\"ts and dur are simulated GPU cycles: 1 us in "
+          "the viewer = 1 cycle\"},\n\"traceEvents\":[\n";
+}
+
+Tracer::~Tracer()
+{
+   if (f_) {
+      buf_ += "\n]}\n";
+      flush(true);
+      std::fclose(f_);
+   }
+}
+
+void
+Tracer::event_prefix()
+{
+   if (!first_)
+      buf_ += ",\n";
+   first_ = false;
+}
+
+void
+Tracer::flush(bool force)
+{
+   if (force || buf_.size() >= (1u << 16)) {
+      std::fwrite(buf_.data(), 1, buf_.size(), f_);
+      buf_.clear();
+   }
+}
+
+void
+Tracer::begin(const std::vector<Module *> &modules, const std::vector<QueueBase *> &queues,
+              Cycle now)
+{
+   auto out = std::back_inserter(buf_);
+   event_prefix();
+   fmt::format_to(out,
+                  "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":"
+                  "\"vlgpu modules\"}}}},\n"
+                  "{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{},\"args\":{{"
+                  "\"sort_index\":1}}}},\n"
+                  "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":"
+                  "\"vlgpu queues (occupancy)\"}}}},\n"
+                  "{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{},\"args\":{{"
+                  "\"sort_index\":2}}}}",
+                  kModulePid, kModulePid, kQueuePid, kQueuePid);
+   module_names_.clear();
+   spans_.assign(modules.size(), Span{});
+   for (const Module *m : modules) {
+      module_names_.push_back(json_quoted(m->name()));
+      const unsigned tid = m->index() + 1;
+      event_prefix();
+      fmt::format_to(out,
+                     "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{"
+                     "\"name\":{}}}}},\n"
+                     "{{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":{},\"tid\":{},"
+                     "\"args\":{{\"sort_index\":{}}}}}",
+                     kModulePid, tid, module_names_.back(), kModulePid, tid, tid);
+      Span &s = spans_[m->index()];
+      s.activity = m->last_activity();
+      s.start = now;
+      if (opts_.stall_reasons &&
+          (s.activity == Activity::Stalled || s.activity == Activity::Starved))
+         s.reason = m->stall_report();
+   }
+   queue_names_.clear();
+   for (const QueueBase *q : queues) {
+      queue_names_.push_back(json_quoted(q->name()));
+      counter(*q, now, q->occupancy());
+   }
+   flush(false);
+}
+
+void
+Tracer::close_span(uint32_t tid, Span &s, Cycle end)
+{
+   if (s.activity == Activity::Idle || end <= s.start)
+      return;
+   auto out = std::back_inserter(buf_);
+   event_prefix();
+   fmt::format_to(out, "{{\"name\":\"{}\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{}",
+                  activity_name(s.activity), kModulePid, tid, s.start, end - s.start);
+   if (!s.reason.empty())
+      fmt::format_to(out, ",\"args\":{{\"waiting_for\":{}}}", json_quoted(s.reason));
+   buf_ += '}';
+   flush(false);
+}
+
+void
+Tracer::change(const Module &m, Cycle now, Activity a)
+{
+   Span &s = spans_[m.index()];
+   close_span(m.index() + 1, s, now);
+   s.activity = a;
+   s.start = now;
+   s.reason.clear();
+   if (opts_.stall_reasons && (a == Activity::Stalled || a == Activity::Starved))
+      s.reason = m.stall_report();
+}
+
+void
+Tracer::counter(const QueueBase &q, Cycle ts, uint64_t value)
+{
+   event_prefix();
+   fmt::format_to(std::back_inserter(buf_),
+                  "{{\"name\":{},\"ph\":\"C\",\"pid\":{},\"ts\":{},\"args\":{{\"occupancy\":{}}}}}",
+                  queue_names_[q.index()], kQueuePid, ts, value);
+   flush(false);
+}
+
+void
+Tracer::instant(const Module &m, Cycle ts, std::string_view name)
+{
+   event_prefix();
+   fmt::format_to(std::back_inserter(buf_),
+                  "{{\"name\":{},\"ph\":\"i\",\"s\":\"t\",\"pid\":{},\"tid\":{},\"ts\":{}}}",
+                  json_quoted(name), kModulePid, m.index() + 1, ts);
+   flush(false);
+}
+
+void
+Tracer::finish(Cycle now)
+{
+   if (!f_)
+      return;
+   for (uint32_t i = 0; i < spans_.size(); i++)
+      close_span(i + 1, spans_[i], now);
+   buf_ += "\n]}\n";
+   flush(true);
+   const bool failed = std::ferror(f_) != 0;
+   std::fclose(f_);
+   f_ = nullptr;
+   if (failed)
+      throw ConfigError(fmt::format("error writing trace file '{}'", path_));
+}
+
+} // namespace vlgpu::sim

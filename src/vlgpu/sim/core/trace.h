@@ -1,0 +1,90 @@
+/*
+ * vlgpu simulator core: trace writer, Chrome/Perfetto "Trace Event Format"
+ * JSON ({"traceEvents": [...]}), viewable in https://ui.perfetto.dev or
+ * chrome://tracing.
+ *
+ * Time unit: the format's "ts"/"dur" are microseconds; we write simulated
+ * cycles there, so 1 us in the viewer = 1 cycle.
+ *
+ * Content:
+ *  - pid 1 "vlgpu modules": one thread per module (tid = index + 1, named by
+ *    "M" thread_name events, sorted by registration order). "X" events named
+ *    "busy", "stalled", "starved" cover maximal runs of cycles with the same
+ *    activity (idle is not drawn); stalled/starved spans carry the module's
+ *    stall_report() at the start of the span in args.waiting_for.
+ *    Module::trace_instant() adds "i" events.
+ *  - pid 2 "vlgpu queues": one "C" counter per queue, named after the queue,
+ *    args.occupancy = entries at the end of the cycle ts, written when it
+ *    changes.
+ *
+ * Cost when off: the engine and queues test one pointer (SimContext::tracer)
+ * — a single predictable branch per tick and per queue cycle roll-over.
+ */
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/module.h"
+#include "sim/core/types.h"
+
+namespace vlgpu::sim {
+
+class QueueBase;
+
+struct TraceOptions {
+   /** Put stall_report() in stalled/starved spans (costs a string per span). */
+   bool stall_reasons = true;
+};
+
+class Tracer {
+ public:
+   /** Opens `path` for writing. @throws ConfigError if it cannot. */
+   Tracer(const std::string &path, const TraceOptions &opts);
+   /** Finishes the file if finish() was not called. */
+   ~Tracer();
+   Tracer(const Tracer &) = delete;
+   Tracer &operator=(const Tracer &) = delete;
+
+   /** Metadata for every module and queue, initial counters at `now`. */
+   void begin(const std::vector<Module *> &modules, const std::vector<QueueBase *> &queues,
+              Cycle now);
+   /** Module `m` returned `a` from its tick at cycle `now`. */
+   void activity(const Module &m, Cycle now, Activity a)
+   {
+      Span &s = spans_[m.index()];
+      if (a != s.activity)
+         change(m, now, a);
+   }
+   /** Queue occupancy at the end of cycle `ts`. */
+   void counter(const QueueBase &q, Cycle ts, uint64_t value);
+   void instant(const Module &m, Cycle ts, std::string_view name);
+   /** Close open spans at `now`, write the end of the file, close it. */
+   void finish(Cycle now);
+
+   const std::string &path() const { return path_; }
+
+ private:
+   struct Span {
+      Activity activity = Activity::Idle;
+      Cycle start = 0;
+      std::string reason;
+   };
+   void change(const Module &m, Cycle now, Activity a);
+   void close_span(uint32_t tid, Span &s, Cycle end);
+   void event_prefix();
+   void flush(bool force);
+
+   std::string path_;
+   TraceOptions opts_;
+   FILE *f_ = nullptr;
+   std::string buf_;
+   bool first_ = true;
+   std::vector<Span> spans_;
+   std::vector<std::string> module_names_; /* JSON-escaped, quoted */
+   std::vector<std::string> queue_names_;
+};
+
+} // namespace vlgpu::sim

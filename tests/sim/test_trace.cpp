@@ -1,0 +1,155 @@
+/*
+ * Trace writer: valid Trace Event Format JSON with the expected metadata,
+ * merged activity spans and queue occupancy counters (worked out by hand).
+ */
+#include <gtest/gtest.h>
+#include <gmock/gmock.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim_test_util.h"
+
+using namespace vlgpu;
+using namespace vlgpu::sim;
+using namespace vlgpu::sim::testing;
+using nlohmann::json;
+
+namespace {
+
+json
+read_json(const std::string &path)
+{
+   std::ifstream f(path);
+   std::stringstream ss;
+   ss << f.rdbuf();
+   return json::parse(ss.str()); /* throws if the trace is not valid JSON */
+}
+
+std::vector<json>
+events(const json &t, const std::string &ph)
+{
+   std::vector<json> v;
+   for (const json &e : t["traceEvents"]) {
+      if (e["ph"] == ph)
+         v.push_back(e);
+   }
+   return v;
+}
+
+TEST(Trace, SpansCountersAndMetadata)
+{
+   const std::string path = ::testing::TempDir() + "vlgpu_trace_test.json";
+   /* p -> c, capacity 3, latency 2, 4 items (C >= L + 1: no stall).
+    * p: busy 0..3 (one span ts 0 dur 4), idle from 4 (not drawn).
+    * c: starved 0..1 (first entry readable at 2), busy 2..5 (pops), idle
+    *    from 6.
+    * Queue end-of-cycle occupancy: 1, 2, 2, 2, 1, 0 (cycles 0..5), so
+    * counter events (ts, value): (0, 0) initial, (0, 1), (1, 2), (4, 1),
+    * (5, 0). */
+   {
+      Engine eng;
+      eng.add<Producer>("p", 4);
+      eng.add<Consumer>("c", 4);
+      eng.connect("p.out", "c.in", QueueParams{3, 2, 1});
+      eng.start_trace(path);
+      EXPECT_TRUE(eng.tracing());
+      RunResult r = eng.run();
+      EXPECT_EQ(r.end, 7u);
+      eng.stop_trace();
+   }
+   json t = read_json(path);
+   ASSERT_TRUE(t["traceEvents"].is_array());
+
+   /* Metadata: process and thread names. */
+   std::map<int, std::string> threads;
+   std::map<int, std::string> processes;
+   for (const json &e : events(t, "M")) {
+      if (e["name"] == "thread_name")
+         threads[e["tid"].get<int>()] = e["args"]["name"];
+      if (e["name"] == "process_name")
+         processes[e["pid"].get<int>()] = e["args"]["name"];
+   }
+   EXPECT_EQ(threads, (std::map<int, std::string>{{1, "p"}, {2, "c"}}));
+   EXPECT_EQ(processes.size(), 2u);
+
+   /* Activity spans, merged. */
+   std::vector<std::tuple<int, std::string, int, int>> spans;
+   for (const json &e : events(t, "X")) {
+      EXPECT_EQ(e["pid"], 1);
+      spans.emplace_back(e["tid"].get<int>(), e["name"].get<std::string>(), e["ts"].get<int>(),
+                         e["dur"].get<int>());
+   }
+   std::sort(spans.begin(), spans.end());
+   using S = std::tuple<int, std::string, int, int>;
+   EXPECT_EQ(spans, (std::vector<S>{S{1, "busy", 0, 4}, S{2, "busy", 2, 4},
+                                    S{2, "starved", 0, 2}}));
+   for (const json &e : events(t, "X")) {
+      if (e["name"] == "starved") {
+         EXPECT_EQ(e["args"]["waiting_for"],
+                   "inputs with no visible entry: in (next entry readable at cycle 2)");
+      }
+   }
+
+   /* Queue occupancy counters. */
+   std::vector<std::pair<int, int>> counters;
+   for (const json &e : events(t, "C")) {
+      EXPECT_EQ(e["name"], "p.out->c.in");
+      counters.emplace_back(e["ts"].get<int>(), e["args"]["occupancy"].get<int>());
+   }
+   EXPECT_EQ(counters,
+             (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 2}, {4, 1}, {5, 0}}));
+}
+
+TEST(Trace, InstantEventsAndSameResultsAsUntraced)
+{
+   class Marker : public Module {
+    public:
+      using Module::Module;
+      InPort<int> in{*this, "in"};
+      std::vector<Cycle> got;
+      Activity tick(Cycle now) override
+      {
+         if (!in.can_pop())
+            return Activity::Starved;
+         in.pop();
+         got.push_back(now);
+         trace_instant("token");
+         return Activity::Busy;
+      }
+   };
+   const std::string path = ::testing::TempDir() + "vlgpu_trace_test2.json";
+   std::vector<Cycle> traced, untraced;
+   for (bool on : {true, false}) {
+      Engine eng;
+      eng.add<Producer>("p", 6);
+      auto &m = eng.add<Marker>("m");
+      eng.connect("p.out", "m.in", QueueParams{1, 1, 1});
+      if (on)
+         eng.start_trace(path, TraceOptions{false});
+      eng.run();
+      (on ? traced : untraced) = m.got;
+   } /* the destructor finishes the file */
+   EXPECT_EQ(traced, untraced);
+   json t = read_json(path);
+   auto inst = events(t, "i");
+   ASSERT_EQ(inst.size(), 6u);
+   for (size_t i = 0; i < inst.size(); i++) {
+      EXPECT_EQ(inst[i]["ts"].get<Cycle>(), traced[i]);
+      EXPECT_EQ(inst[i]["tid"], 2);
+   }
+   /* stall_reasons off: no args on spans. */
+   for (const json &e : events(t, "X"))
+      EXPECT_FALSE(e.contains("args"));
+}
+
+TEST(Trace, UnwritablePathIsConfigError)
+{
+   Engine eng;
+   EXPECT_THROW(eng.start_trace("/nonexistent-dir/x/trace.json"), ConfigError);
+   EXPECT_FALSE(eng.tracing());
+}
+
+} // namespace

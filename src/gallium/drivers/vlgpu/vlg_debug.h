@@ -1,0 +1,40 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ */
+
+#ifndef VLG_DEBUG_H
+#define VLG_DEBUG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/**
+ * VLGPU_DEBUG flags (comma-separated names; VLGPU_DEBUG=help lists them).
+ * The names and one-line descriptions live in vlg_debug.c; keep both in sync.
+ */
+enum vlg_debug_flag {
+   VLG_DEBUG_NIR        = 1 << 0, /* print NIR as the driver receives it */
+   VLG_DEBUG_SHADERS    = 1 << 1, /* print VL-IW disassembly of compiled shaders */
+   VLG_DEBUG_STATS      = 1 << 2, /* print simulator statistics per frame */
+   VLG_DEBUG_FUNCTIONAL = 1 << 3, /* simulate in functional mode (no timing) */
+   VLG_DEBUG_DUMP       = 1 << 4, /* write per-draw interface files */
+};
+
+/** The parsed VLGPU_DEBUG value; set once by vlg_debug_init(). */
+extern uint32_t vlg_debug;
+
+/**
+ * Parse VLGPU_DEBUG (once per process; Mesa's DEBUG_GET_ONCE_FLAGS_OPTION,
+ * like SOFTPIPE_DEBUG in sp_screen.c and LIMA_DEBUG in lima_screen.c) and
+ * report flags that have no effect yet.
+ */
+void vlg_debug_init(void);
+
+static inline bool
+vlg_debug_enabled(enum vlg_debug_flag flag)
+{
+   return (vlg_debug & flag) != 0;
+}
+
+#endif /* VLG_DEBUG_H */

@@ -1,0 +1,41 @@
+"""VLGPU_DEBUG: `help` makes Mesa print the flag table (debug_get_flags_option),
+and `nir` prints the NIR the driver receives."""
+
+import unittest
+
+from vlgpu_testlib import find_program, launch
+
+ES2_INFO = find_program("es2_info.x86_64-linux-gnu", "es2_info")
+ES2GEARS = find_program("es2gears_x11", "es2gears_x11.x86_64-linux-gnu")
+FLAGS = ["nir", "shaders", "stats", "functional", "dump"]
+
+
+@unittest.skipUnless(ES2_INFO, "es2_info not installed (Debian mesa-utils-bin)")
+class DebugFlagsTest(unittest.TestCase):
+    def test_help_lists_flags(self):
+        r = launch(["run", "--driver", "vlgpu", "--", ES2_INFO],
+                   env_update={"VLGPU_DEBUG": "help"}, env_remove=["DISPLAY"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("help for VLGPU_DEBUG", r.stderr)
+        table = [line for line in r.stderr.splitlines() if line.startswith("|")]
+        for flag in FLAGS:
+            rows = [line for line in table if line.split()[1:2] == [flag]]
+            self.assertEqual(len(rows), 1, f"flag {flag} not listed once:\n{r.stderr}")
+            # Each flag is documented: something after the [0x…] value.
+            self.assertRegex(rows[0], r"\[0x[0-9a-f]+\] \S")
+
+
+@unittest.skipUnless(ES2GEARS, "es2gears_x11 not installed (Debian mesa-utils-bin)")
+class DebugNirTest(unittest.TestCase):
+    def test_nir_prints_received_shaders(self):
+        # es2gears compiles its shaders at start-up; `timeout` ends it after 3 s.
+        r = launch(["run", "--driver", "vlgpu", "--", "timeout", "3", ES2GEARS],
+                   env_update={"VLGPU_DEBUG": "nir"}, env_remove=["DISPLAY"])
+        self.assertEqual(r.returncode, 124, f"es2gears did not keep running:\n{r.stderr}")
+        self.assertRegex(r.stderr, r"vlgpu: vertex shader \d+ \(NIR as received\)")
+        self.assertRegex(r.stderr, r"vlgpu: fragment shader \d+ \(NIR as received\)")
+        self.assertIn("decl_function main", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,28 @@
+"""glxinfo -B (Debian mesa-utils) through ./vlgpu run: GLX on a private Xvfb loads
+the built Mesa and the vlgpu screen."""
+
+import unittest
+
+from vlgpu_testlib import field, find_program, launch
+
+GLXINFO = find_program("glxinfo", "glxinfo.x86_64-linux-gnu")
+
+
+@unittest.skipUnless(GLXINFO, "glxinfo not installed (Debian mesa-utils)")
+class GlxinfoTest(unittest.TestCase):
+    def test_vlgpu_renderer(self):
+        r = launch(["run", "--driver", "vlgpu", "--", GLXINFO, "-B"],
+                   env_remove=["DISPLAY", "GALLIUM_DRIVER"])
+        self.assertEqual(r.returncode, 0, f"glxinfo failed:\n{r.stdout}\n{r.stderr}")
+        self.assertIn("vlgpu", field(r.stdout, "OpenGL renderer string") or "", r.stdout)
+        self.assertIn("OpenGL ES profile version string: OpenGL ES 2.0", r.stdout)
+
+    def test_softpipe_renderer(self):
+        r = launch(["run", "--driver", "softpipe", "--", GLXINFO, "-B"],
+                   env_remove=["DISPLAY", "GALLIUM_DRIVER"])
+        self.assertEqual(r.returncode, 0, f"glxinfo failed:\n{r.stdout}\n{r.stderr}")
+        self.assertEqual(field(r.stdout, "OpenGL renderer string"), "softpipe")
+
+
+if __name__ == "__main__":
+    unittest.main()

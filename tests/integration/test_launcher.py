@@ -1,0 +1,43 @@
+"""The launcher itself: exit codes pass through, tool subcommands that are not
+built yet fail clearly, every subcommand has --help."""
+
+import unittest
+
+from vlgpu_testlib import ROOT, launch
+
+
+class LauncherTest(unittest.TestCase):
+    def test_exit_code_is_the_programs(self):
+        r = launch(["run", "--", "sh", "-c", "exit 7"], env_remove=["DISPLAY"])
+        self.assertEqual(r.returncode, 7)
+
+    def test_private_x_server_when_no_display(self):
+        r = launch(["run", "--", "sh", "-c", 'echo "DISPLAY=$DISPLAY"'],
+                   env_remove=["DISPLAY"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"DISPLAY=:\d+")
+
+    def test_environment(self):
+        r = launch(["run", "--headless", "--", "sh", "-c",
+                    'echo "$GALLIUM_DRIVER $EGL_PLATFORM $LIBGL_ALWAYS_SOFTWARE '
+                    '$__GLX_VENDOR_LIBRARY_NAME $LIBGL_DRIVERS_PATH"'],
+                   env_remove=["GALLIUM_DRIVER"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        driver, platform, sw, vendor, dri = r.stdout.split()
+        self.assertEqual((driver, platform, sw, vendor), ("vlgpu", "surfaceless", "true", "mesa"))
+        self.assertTrue((ROOT / dri / "swrast_dri.so").exists() if not dri.startswith("/")
+                        else (__import__("pathlib").Path(dri) / "swrast_dri.so").exists())
+
+    def test_every_subcommand_has_help(self):
+        r = launch(["--help"])
+        self.assertEqual(r.returncode, 0)
+        for name in ["setup", "run", "test", "demo", "asm", "disasm", "cc", "replay",
+                     "bench", "piglit", "glmark2"]:
+            with self.subTest(subcommand=name):
+                h = launch([name, "--help"])
+                self.assertEqual(h.returncode, 0, h.stderr)
+                self.assertIn(f"usage: vlgpu {name}", h.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -128,7 +128,7 @@ random_raw(std::mt19937_64 &rng, const vlg_hw_field_info &f)
 /* A C struct buffer with room and alignment for any generated struct. */
 struct Unpacked {
    explicit Unpacked(const vlg_hw_struct_info *s, uint8_t fill = 0)
-      : bytes(s->c_size / sizeof(uint64_t) + 1)
+       : bytes(s->c_size / sizeof(uint64_t) + 1)
    {
       memset(bytes.data(), fill, bytes.size() * sizeof(uint64_t));
    }

@@ -215,9 +215,9 @@ TEST(HwGolden, SamplerAndTexture)
    /* target CUBE 4, format 3<<4 = 0x30, swizzle_g Y 1<<19 = 0x80000,
     * swizzle_b Z 2<<22 = 0x800000, swizzle_a ONE 5<<25 = 0xa000000 */
    EXPECT_EQ(dw[0], 0x0a880034u);
-   EXPECT_EQ(dw[1], 0x00800100u); /* 256 | 128 << 16 */
-   EXPECT_EQ(dw[2], 0x00010001u); /* depth 1, array_size 1 (defaults) */
-   EXPECT_EQ(dw[3], 0x00008009u); /* num_levels 9, last_level 8 << 12 */
+   EXPECT_EQ(dw[1], 0x00800100u);  /* 256 | 128 << 16 */
+   EXPECT_EQ(dw[2], 0x00010001u);  /* depth 1, array_size 1 (defaults) */
+   EXPECT_EQ(dw[3], 0x00008009u);  /* num_levels 9, last_level 8 << 12 */
    EXPECT_EQ(dw[6 + 3], 0x40000u); /* level[1] = words 9..11, offset first */
 }
 

@@ -43,14 +43,15 @@ has_message(const Parsed &p, const std::string &msg)
 
 TEST(HwParse, ErrorsNameFileAndLine)
 {
-   Parsed p = parse(&VLG_BLEND_RT_info, "# blend of render target 0\n"
-                                        "blend_enable = true\n"
-                                        "rgb_func = ADDD\n"
-                                        "colour_mask = 0xf\n"
-                                        "colormask = 0x1f\n"
-                                        "blend_enable = false\n"
-                                        "rgb_src_factor\n"
-                                        "alpha_func =\n",
+   Parsed p = parse(&VLG_BLEND_RT_info,
+                    "# blend of render target 0\n"
+                    "blend_enable = true\n"
+                    "rgb_func = ADDD\n"
+                    "colour_mask = 0xf\n"
+                    "colormask = 0x1f\n"
+                    "blend_enable = false\n"
+                    "rgb_src_factor\n"
+                    "alpha_func =\n",
                     10);
    EXPECT_EQ(p.errors, 6u) << p.diags.all();
    EXPECT_TRUE(has_message(p, "draw_0003/pipe_state.txt:12: error: bad value 'ADDD' for field "
@@ -69,8 +70,8 @@ TEST(HwParse, ErrorsNameFileAndLine)
    EXPECT_TRUE(has_message(p, "draw_0003/pipe_state.txt:16: error: expected 'name = value', got "
                               "'rgb_src_factor'"))
       << p.diags.all();
-   EXPECT_TRUE(has_message(
-      p, "draw_0003/pipe_state.txt:17: error: missing value for field 'alpha_func'"))
+   EXPECT_TRUE(
+      has_message(p, "draw_0003/pipe_state.txt:17: error: missing value for field 'alpha_func'"))
       << p.diags.all();
    /* The fields that never appeared are named, at the last line. */
    EXPECT_TRUE(has_message(p, "draw_0003/pipe_state.txt:17: warning: 2 fields 'rgb_src_factor' "
@@ -214,8 +215,8 @@ TEST(HwParse, NoDiagCallbackGoesToStderr)
 {
    uint32_t dw[2];
    testing::internal::CaptureStderr();
-   unsigned errors = vlg_hw_parse(&VLG_SCISSOR_info, "minx = nope\n", "f.txt", 1, dw, nullptr,
-                                  nullptr);
+   unsigned errors =
+      vlg_hw_parse(&VLG_SCISSOR_info, "minx = nope\n", "f.txt", 1, dw, nullptr, nullptr);
    std::string err = testing::internal::GetCapturedStderr();
    EXPECT_EQ(errors, 1u);
    EXPECT_NE(err.find("f.txt:1: error: bad value 'nope'"), std::string::npos) << err;
@@ -232,8 +233,7 @@ TEST(HwParse, FloatsAreExact)
       std::string text = capture([&](FILE *fp) { VLG_BLEND_COLOR_print(fp, dw, "", 0); });
       uint32_t back[VLG_BLEND_COLOR_LENGTH];
       Diags diags;
-      ASSERT_EQ(VLG_BLEND_COLOR_parse(text.c_str(), "c.txt", 1, back, Diags::callback, &diags),
-                0u)
+      ASSERT_EQ(VLG_BLEND_COLOR_parse(text.c_str(), "c.txt", 1, back, Diags::callback, &diags), 0u)
          << text << diags.all();
       EXPECT_EQ(back[0], bits) << text;
    }
@@ -288,8 +288,8 @@ TEST(HwParse, LocaleIndependent)
    uint32_t dw[VLG_BLEND_COLOR_LENGTH] = {0x3f000000u, 0, 0, 0};
    std::string text = capture([&](FILE *fp) { VLG_BLEND_COLOR_print(fp, dw, "", 0); });
    uint32_t back[VLG_BLEND_COLOR_LENGTH];
-   unsigned errors = VLG_BLEND_COLOR_parse("r = 0.25\ng = 0\nb = 0\na = 0\n", "c.txt", 1, back,
-                                           nullptr, nullptr);
+   unsigned errors =
+      VLG_BLEND_COLOR_parse("r = 0.25\ng = 0\nb = 0\na = 0\n", "c.txt", 1, back, nullptr, nullptr);
    uselocale(old);
    ASSERT_STREQ(check, "0,5") << "the test locale does not use a decimal comma";
    EXPECT_NE(text.find("r = 0.5\n"), std::string::npos) << text;

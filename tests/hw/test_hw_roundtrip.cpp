@@ -118,8 +118,8 @@ TEST_P(HwStruct, UndescribedBitsReported)
             else
                covered |= w == f.word && bit >= f.lo && bit <= f.hi;
          }
-         ASSERT_EQ(covered, (s->described[w] & m) != 0) << s->name << " word " << w << " bit "
-                                                        << bit;
+         ASSERT_EQ(covered, (s->described[w] & m) != 0)
+            << s->name << " word " << w << " bit " << bit;
          if (covered)
             continue;
 
@@ -198,8 +198,7 @@ TEST_P(HwStruct, UnnamedEnumValueReported)
          << text;
       Diags diags;
       std::vector<uint32_t> parsed(s->length);
-      EXPECT_EQ(vlg_hw_parse(s, text.c_str(), "bad.txt", 1, parsed.data(), Diags::callback,
-                             &diags),
+      EXPECT_EQ(vlg_hw_parse(s, text.c_str(), "bad.txt", 1, parsed.data(), Diags::callback, &diags),
                 1u)
          << diags.all();
       EXPECT_NE(diags.all().find(std::string("for field '") + f.name + "'"), std::string::npos)
@@ -224,8 +223,7 @@ TEST_P(HwStruct, InitAppliesDefaults)
    /* An empty text parses to the defaults, with warnings naming the fields. */
    Diags diags;
    std::vector<uint32_t> parsed(s->length, 0xffffffffu);
-   EXPECT_EQ(vlg_hw_parse(s, "# nothing\n", "empty.txt", 7, parsed.data(), Diags::callback,
-                          &diags),
+   EXPECT_EQ(vlg_hw_parse(s, "# nothing\n", "empty.txt", 7, parsed.data(), Diags::callback, &diags),
              0u);
    EXPECT_EQ(parsed, dw);
    ASSERT_FALSE(diags.messages.empty());

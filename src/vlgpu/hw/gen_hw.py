@@ -32,6 +32,7 @@ import difflib
 import math
 import re
 import struct
+import textwrap
 import sys
 import xml.parsers.expat
 
@@ -109,6 +110,93 @@ def c_string(s):
 
 def c_comment(s):
     return s.replace('*/', '* /')
+
+
+LINE_WIDTH = 100  # .clang-format ColumnLimit
+
+
+def c_doc(text, indent=0):
+    """A doc comment at `indent`, wrapped to the column limit like clang-format."""
+    pad = ' ' * indent
+    text = c_comment(text)
+    one = f'{pad}/** {text} */'
+    if len(one) <= LINE_WIDTH:
+        return one
+    lines = textwrap.wrap(text, LINE_WIDTH - indent - 3, break_on_hyphens=False)
+    return '\n'.join([f'{pad}/**'] + [f'{pad} * {l}' for l in lines] + [f'{pad} */'])
+
+
+def c_str_chunks(text, room):
+    """Split text into C string literals of at most `room` columns each."""
+    words = re.findall(r'\S+\s*|\s+', text)
+    chunks = []
+    cur = ''
+    for w in words:
+        if cur and len(c_string(cur + w)) > room:
+            chunks.append(cur)
+            cur = w
+        else:
+            cur += w
+    chunks.append(cur)
+    return [c_string(c) for c in chunks]
+
+
+def c_assign_str(prefix, text, tail):
+    """prefix + string literal + tail; a long literal continues aligned under itself."""
+    chunks = c_str_chunks(text, LINE_WIDTH - len(prefix) - len(tail))
+    cont = ' ' * len(prefix)
+    return prefix + ('\n' + cont).join(chunks) + tail
+
+
+def c_array(head, items):
+    """An array initializer: on one line if it fits, else items from the next line."""
+    one = bin_pack(head, items, '};', len(head))
+    if '\n' not in one:
+        return one
+    return head + '\n' + bin_pack('  ', items, '};', 3)
+
+
+def bin_pack(head, items, tail, indent, doc=None):
+    """head + items (', ' separated) + tail, bin-packed into lines of the column
+    limit; continuation lines start at `indent`. A `doc` text becomes the last
+    item, split into adjacent literals on lines of its own if it does not fit."""
+    items = list(items)
+    if doc is not None:
+        lit = c_string(doc)
+        items.append(lit)
+    out = []
+    line = head
+    for i, item in enumerate(items):
+        last = i + 1 == len(items)
+        text = item + (tail if last else ',')
+        if doc is not None and last and len(' ' * indent + text) > LINE_WIDTH:
+            out.append(line)
+            chunks = c_str_chunks(doc, LINE_WIDTH - indent - len(tail))
+            out += [' ' * indent + c for c in chunks[:-1]]
+            line = ' ' * indent + chunks[-1] + tail
+            break
+        if line != head and len(line) + 1 + len(text) > LINE_WIDTH:
+            out.append(line)
+            line = ' ' * indent + text
+        else:
+            line = line + ('' if line == head else ' ') + text
+    out.append(line)
+    return '\n'.join(out)
+
+
+def or_terms(terms, indent):
+    """terms joined by |: on one line if it fits, else one term per line."""
+    one = ' | '.join(terms) + ';'
+    if indent + len(one) <= LINE_WIDTH:
+        return one[:-1]
+    return (' |\n' + ' ' * indent).join(terms)
+
+
+def c_macro_lines(head, items):
+    """A multi-line macro: head and one item per line, backslashes at the limit."""
+    lines = [head] + ['   ' + it for it in items]
+    return '\n'.join(l.ljust(LINE_WIDTH - 1) + '\\' if i + 1 < len(lines) else l
+                     for i, l in enumerate(lines))
 
 
 def parse_int(text):
@@ -739,7 +827,7 @@ class StructCode:
         for f in s.fields:
             ctype = f.sub.c_type if f.sub else (f.enum.c_type if f.enum else C_SCALAR_TYPES[f.type])
             dim = f'[{f.count}]' if f.is_array else ''
-            self.members.append((ctype, f.name + dim, c_comment(f.doc)))
+            self.members.append((ctype, f.name + dim, f.doc))
         self.leaves = s.leaves()
         self.by_name = sorted(range(len(self.leaves)), key=lambda i: self.leaves[i].path.encode())
         self.described = described
@@ -813,15 +901,15 @@ vlg_hw_sext(uint32_t v, unsigned bits)
 }
 
 % for e in desc.enum_list:
-/** ${c_comment(e.doc)} */
+${c_doc(e.doc)}
 ${e.c_type} {
 %   for v in e.values:
-   /** ${c_comment(v.doc)} */
+${c_doc(v.doc, 3)}
    ${e.const(v)} = ${v.value},
 %   endfor
 };
 
-#define ${e.c_prefix}LIST(X) ${' '.join(f'X({v.name}, {v.value})' for v in e.values)}
+${c_macro_lines(f'#define {e.c_prefix}LIST(X)', [f'X({v.name}, {v.value})' for v in e.values])}
 
 extern const struct vlg_hw_enum_info vlg_${e.name}_info;
 
@@ -904,10 +992,10 @@ vlg_format_usage(uint32_t f)
 % for c in codes:
 /* ---- ${c.s.name} (${c.s.length} dwords) ---- */
 
-/** ${c_comment(c.s.doc)} */
+${c_doc(c.s.doc)}
 struct ${c.name} {
 %   for ctype, member, doc in c.members:
-   /** ${doc} */
+${c_doc(doc, 3)}
    ${ctype} ${member};
 %   endfor
 };
@@ -934,7 +1022,7 @@ ${c.name}_pack(uint32_t *dw, const struct ${c.name} *v)
    ${a}
 %   endfor
 %   for w, terms in c.pack_words:
-   dw[${w}] = ${(' |' + chr(10) + ' ' * (len(str(w)) + 10)).join(terms)};
+   dw[${w}] = ${or_terms(terms, len(str(w)) + 10)};
 %   endfor
 %   for sub, word, member in c.sub_calls:
    ${sub}_pack(dw + ${word}, &v->${member});
@@ -975,8 +1063,9 @@ ${c.name}_print(FILE *fp, const uint32_t *dw, const char *indent, unsigned flags
 
 /** vlg_hw_parse() of the text form of ${c.s.name}; returns the number of errors. */
 static inline unsigned
-${c.name}_parse(const char *text, const char *filename, unsigned first_line, uint32_t *dw,
-  ${' ' * len(c.name)}      vlg_hw_diag_fn diag, void *user)
+${bin_pack(f'{c.name}_parse(', ['const char *text', 'const char *filename', 'unsigned first_line',
+                                  'uint32_t *dw', 'vlg_hw_diag_fn diag', 'void *user'], ')',
+          len(c.name) + 7)}
 {
    return vlg_hw_parse(&${c.name}_info, text, filename, first_line, dw, diag, user);
 }
@@ -1004,13 +1093,13 @@ SOURCE_TEMPLATE = r"""/* Generated by gen_hw.py from vlgpu_hw.xml: do not edit. 
 % for e in desc.enum_list:
 static const struct vlg_hw_enum_entry vlg_${e.name}_values[] = {
 %   for v in e.values:
-   {${c_string(v.name)}, ${v.value}u, ${c_string(v.doc)}},
+${bin_pack('   {', [c_string(v.name), f'{v.value}u'], '},', 4, doc=v.doc)}
 %   endfor
 };
 
 const struct vlg_hw_enum_info vlg_${e.name}_info = {
    .name = ${c_string(e.name)},
-   .doc = ${c_string(e.doc)},
+${c_assign_str('   .doc = ', e.doc, ',')}
    .num_values = ${len(e.values)},
    .values = vlg_${e.name}_values,
 };
@@ -1037,24 +1126,21 @@ ${c.name}_unpack_v(const uint32_t *dw, void *v)
 
 static const struct vlg_hw_field_info ${c.name}_fields[] = {
 %   for l in c.leaves:
-   {${c_string(l.path)}, ${l.word}, ${l.lo}, ${l.hi}, ${type_enum(l.field)},
-    ${'&vlg_' + l.field.enum.name + '_info' if l.field.enum else 'NULL'}, UINT64_C(0x${'%x' % l.field.default_raw}),
-    offsetof(struct ${c.name}, ${l.path}), sizeof(((struct ${c.name} *)0)->${l.path}),
-    ${c_string(l.field.doc)}},
+${bin_pack('   {', [c_string(l.path), str(l.word), str(l.lo), str(l.hi), type_enum(l.field),
+                         '&vlg_' + l.field.enum.name + '_info' if l.field.enum else 'NULL',
+                         'UINT64_C(0x%x)' % l.field.default_raw,
+                         f'offsetof(struct {c.name}, {l.path})',
+                         f'sizeof(((struct {c.name} *)0)->{l.path})'], '},', 4, doc=l.field.doc)}
 %   endfor
 };
 
-static const uint16_t ${c.name}_by_name[] = {
-   ${wrap(', '.join(str(i) for i in c.by_name), 3)}
-};
+${c_array(f'static const uint16_t {c.name}_by_name[] = {{', [str(i) for i in c.by_name])}
 
-static const uint32_t ${c.name}_described[] = {
-   ${wrap(', '.join(hexu(m) for m in c.described), 3)}
-};
+${c_array(f'static const uint32_t {c.name}_described[] = {{', [hexu(m) for m in c.described])}
 
 const struct vlg_hw_struct_info ${c.name}_info = {
    .name = ${c_string(c.s.name)},
-   .doc = ${c_string(c.s.doc)},
+${c_assign_str('   .doc = ', c.s.doc, ',')}
    .length = ${c.name}_LENGTH,
    .c_size = sizeof(struct ${c.name}),
    .num_fields = ${len(c.leaves)},
@@ -1083,21 +1169,6 @@ const unsigned vlg_hw_num_enums = ${len(desc.enum_list)};
 """
 
 
-def wrap(text, indent, width=100):
-    """Wrap a comma-separated list to `width` columns."""
-    lines = []
-    cur = ''
-    for item in text.split(', '):
-        piece = item if not cur else cur + ', ' + item
-        if len(piece) + indent + 1 > width and cur:
-            lines.append(cur + ',')
-            cur = item
-        else:
-            cur = piece
-    lines.append(cur)
-    return ('\n' + ' ' * indent).join(lines)
-
-
 def type_enum(f):
     if f.enum:
         return 'VLG_HW_TYPE_ENUM'
@@ -1107,8 +1178,9 @@ def type_enum(f):
 def render(template, desc):
     codes = [StructCode(desc, s) for s in desc.c_order]
     return Template(template).render(
-        desc=desc, codes=codes, c_string=c_string, hexu=hexu, wrap=wrap,
-        type_enum=type_enum, c_comment=c_comment)
+        desc=desc, codes=codes, c_string=c_string, hexu=hexu, type_enum=type_enum,
+        c_doc=c_doc, c_assign_str=c_assign_str, bin_pack=bin_pack, c_macro_lines=c_macro_lines,
+        or_terms=or_terms, c_array=c_array)
 
 
 # ---------------------------------------------------------------- markdown --

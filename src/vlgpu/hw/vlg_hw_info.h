@@ -77,26 +77,26 @@ struct vlg_hw_enum_info {
  * blend has "rt[0].blend_enable" .. "rt[3].colormask".
  */
 struct vlg_hw_field_info {
-   const char *name;  /**< path, also the name in the text form */
-   unsigned word;     /**< first dword of the field inside the struct */
-   unsigned lo, hi;   /**< bit range inside `word` (ADDRESS: 0..63 over word, word + 1) */
+   const char *name; /**< path, also the name in the text form */
+   unsigned word;    /**< first dword of the field inside the struct */
+   unsigned lo, hi;  /**< bit range inside `word` (ADDRESS: 0..63 over word, word + 1) */
    enum vlg_hw_type type;
    const struct vlg_hw_enum_info *enum_info; /**< ENUM only, else NULL */
    uint64_t default_raw; /**< packed default value (init() and missing fields in text) */
-   size_t offset;     /**< byte offset of the member in the unpacked C struct */
-   size_t size;       /**< sizeof the member in the unpacked C struct */
+   size_t offset;        /**< byte offset of the member in the unpacked C struct */
+   size_t size;          /**< sizeof the member in the unpacked C struct */
    const char *doc;
 };
 
 struct vlg_hw_struct_info {
-   const char *name;    /**< "blend" (C type struct VLG_BLEND) */
+   const char *name; /**< "blend" (C type struct VLG_BLEND) */
    const char *doc;
-   unsigned length;     /**< dwords (VLG_<STRUCT>_LENGTH) */
-   size_t c_size;       /**< sizeof(struct VLG_<STRUCT>) */
+   unsigned length; /**< dwords (VLG_<STRUCT>_LENGTH) */
+   size_t c_size;   /**< sizeof(struct VLG_<STRUCT>) */
    unsigned num_fields;
    const struct vlg_hw_field_info *fields; /**< leaves in bit order */
-   const uint16_t *by_name;  /**< field indices sorted by name (strcmp) */
-   const uint32_t *described; /**< [length]: bits some field covers */
+   const uint16_t *by_name;                /**< field indices sorted by name (strcmp) */
+   const uint32_t *described;              /**< [length]: bits some field covers */
    /** VLG_<STRUCT>_init/pack/unpack through void pointers to the C struct. */
    void (*init)(void *v);
    void (*pack)(uint32_t *dw, const void *v);
@@ -117,8 +117,8 @@ const struct vlg_hw_enum_info *vlg_hw_enum_by_name(const char *name);
  * Field of @s whose path is the @len bytes at @name (need not be
  * NUL-terminated); NULL when there is none.
  */
-const struct vlg_hw_field_info *
-vlg_hw_field_by_name(const struct vlg_hw_struct_info *s, const char *name, size_t len);
+const struct vlg_hw_field_info *vlg_hw_field_by_name(const struct vlg_hw_struct_info *s,
+                                                     const char *name, size_t len);
 
 /** Name of @value in enum @e, NULL if @value has no name. */
 const char *vlg_hw_enum_name(const struct vlg_hw_enum_info *e, uint32_t value);
@@ -160,8 +160,8 @@ unsigned vlg_hw_check(const struct vlg_hw_struct_info *s, const uint32_t *dw,
  * snprintf-style into @buf (@size bytes, always NUL-terminated if @size > 0).
  * Returns the length the full text needs (0 when clean).
  */
-size_t vlg_hw_describe_problems(const struct vlg_hw_struct_info *s, const uint32_t *dw,
-                                char *buf, size_t size);
+size_t vlg_hw_describe_problems(const struct vlg_hw_struct_info *s, const uint32_t *dw, char *buf,
+                                size_t size);
 
 /** Flags of vlg_hw_print(). */
 #define VLG_HW_PRINT_DOC (1u << 0) /**< append "  # <field doc>" to each line */
@@ -181,8 +181,7 @@ void vlg_hw_print(FILE *fp, const struct vlg_hw_struct_info *s, const uint32_t *
  * Text of one raw field value as vlg_hw_print() writes it, snprintf-style.
  * Returns the length the full text needs.
  */
-size_t vlg_hw_format_value(const struct vlg_hw_field_info *f, uint64_t raw, char *buf,
-                           size_t size);
+size_t vlg_hw_format_value(const struct vlg_hw_field_info *f, uint64_t raw, char *buf, size_t size);
 
 /**
  * Receives every parser diagnostic as one formatted line without newline:
@@ -197,9 +196,8 @@ struct vlg_hw_parser;
  * only ("<input>" if NULL). @diag may be NULL: messages then go to stderr.
  * Returns NULL only when out of memory.
  */
-struct vlg_hw_parser *vlg_hw_parser_create(const struct vlg_hw_struct_info *s,
-                                           const char *filename, vlg_hw_diag_fn diag,
-                                           void *user);
+struct vlg_hw_parser *vlg_hw_parser_create(const struct vlg_hw_struct_info *s, const char *filename,
+                                           vlg_hw_diag_fn diag, void *user);
 
 /**
  * Feed one line (@len bytes, without the newline; a trailing '\r' is
@@ -208,8 +206,7 @@ struct vlg_hw_parser *vlg_hw_parser_create(const struct vlg_hw_struct_info *s,
  * reported through the diag callback and counted; parsing goes on.
  * Returns false if the line had an error.
  */
-bool vlg_hw_parser_line(struct vlg_hw_parser *p, unsigned line_no, const char *text,
-                        size_t len);
+bool vlg_hw_parser_line(struct vlg_hw_parser *p, unsigned line_no, const char *text, size_t len);
 
 /**
  * Finish: fields that never appeared get their default (XML default, else 0)
@@ -226,9 +223,8 @@ unsigned vlg_hw_parser_finish(struct vlg_hw_parser *p, unsigned line_no, uint32_
  * number of its first line in @filename. Returns the number of errors;
  * @dw as for vlg_hw_parser_finish().
  */
-unsigned vlg_hw_parse(const struct vlg_hw_struct_info *s, const char *text,
-                      const char *filename, unsigned first_line, uint32_t *dw,
-                      vlg_hw_diag_fn diag, void *user);
+unsigned vlg_hw_parse(const struct vlg_hw_struct_info *s, const char *text, const char *filename,
+                      unsigned first_line, uint32_t *dw, vlg_hw_diag_fn diag, void *user);
 
 #ifdef __cplusplus
 }

@@ -90,8 +90,7 @@ vlg_hw_enum_name(const struct vlg_hw_enum_info *e, uint32_t value)
 }
 
 bool
-vlg_hw_enum_value(const struct vlg_hw_enum_info *e, const char *name, size_t len,
-                  uint32_t *value)
+vlg_hw_enum_value(const struct vlg_hw_enum_info *e, const char *name, size_t len, uint32_t *value)
 {
    for (unsigned i = 0; i < e->num_values; i++) {
       if (compare_n(name, len, e->values[i].name) == 0) {
@@ -202,8 +201,7 @@ append(char *buf, size_t size, size_t *len, const char *fmt, ...)
 {
    va_list args;
    va_start(args, fmt);
-   int n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt,
-                     args);
+   int n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, args);
    va_end(args);
    if (n > 0)
       *len += (size_t)n;
@@ -230,8 +228,8 @@ vlg_hw_describe_problems(const struct vlg_hw_struct_info *s, const uint32_t *dw,
       const struct vlg_hw_problem *p = &problems[i];
       if (!p->field) {
          append(buf, size, &len,
-                "%s: word %u bits 0x%08" PRIx32 " are set but no field describes them\n",
-                s->name, p->word, p->bits);
+                "%s: word %u bits 0x%08" PRIx32 " are set but no field describes them\n", s->name,
+                p->word, p->bits);
       } else {
          append(buf, size, &len,
                 "%s: field %s (word %u bits %u..%u) holds %" PRIu32
@@ -324,8 +322,8 @@ vlg_hw_format_value(const struct vlg_hw_field_info *f, uint64_t raw, char *buf, 
 }
 
 void
-vlg_hw_print(FILE *fp, const struct vlg_hw_struct_info *s, const uint32_t *dw,
-             const char *indent, unsigned flags)
+vlg_hw_print(FILE *fp, const struct vlg_hw_struct_info *s, const uint32_t *dw, const char *indent,
+             unsigned flags)
 {
    struct c_numeric l;
    int name_width = 0;
@@ -343,11 +341,10 @@ vlg_hw_print(FILE *fp, const struct vlg_hw_struct_info *s, const uint32_t *dw,
       char value[64];
       format_value(f, raw, value, sizeof(value));
 
-      bool bad_enum = f->type == VLG_HW_TYPE_ENUM &&
-                      !vlg_hw_enum_name(f->enum_info, (uint32_t)raw);
+      bool bad_enum = f->type == VLG_HW_TYPE_ENUM && !vlg_hw_enum_name(f->enum_info, (uint32_t)raw);
       if (bad_enum) {
-         fprintf(fp, "%s%-*s = %-12s  # ERROR: %s is not a value of enum %s\n", indent,
-                 name_width, f->name, value, value, f->enum_info->name);
+         fprintf(fp, "%s%-*s = %-12s  # ERROR: %s is not a value of enum %s\n", indent, name_width,
+                 f->name, value, value, f->enum_info->name);
       } else if (flags & VLG_HW_PRINT_DOC) {
          fprintf(fp, "%s%-*s = %-12s  # %s\n", indent, name_width, f->name, value, f->doc);
       } else {
@@ -384,8 +381,8 @@ static void
 diag(struct vlg_hw_parser *p, unsigned line_no, bool error, const char *fmt, ...)
 {
    char msg[1024];
-   int n = snprintf(msg, sizeof(msg), "%s:%u: %s: ", p->filename, line_no,
-                    error ? "error" : "warning");
+   int n =
+      snprintf(msg, sizeof(msg), "%s:%u: %s: ", p->filename, line_no, error ? "error" : "warning");
    va_list args;
    va_start(args, fmt);
    if (n > 0 && (size_t)n < sizeof(msg))
@@ -526,8 +523,8 @@ parse_value(struct vlg_hw_parser *p, unsigned line_no, const struct vlg_hw_field
          *raw = 0;
          return true;
       }
-      diag(p, line_no, true, "bad value '%.*s' for bool field '%s': expected true or false",
-           ilen, v, f->name);
+      diag(p, line_no, true, "bad value '%.*s' for bool field '%s': expected true or false", ilen,
+           v, f->name);
       return false;
 
    case VLG_HW_TYPE_UINT:
@@ -543,8 +540,8 @@ parse_value(struct vlg_hw_parser *p, unsigned line_no, const struct vlg_hw_field
       }
       if (u > field_mask(f)) {
          diag(p, line_no, true,
-              "value %.*s out of range for %u-bit %s field '%s' (0..0x%" PRIx64 ")", ilen, v,
-              width, type_name(f), f->name, field_mask(f));
+              "value %.*s out of range for %u-bit %s field '%s' (0..0x%" PRIx64 ")", ilen, v, width,
+              type_name(f), f->name, field_mask(f));
          return false;
       }
       *raw = u;
@@ -571,8 +568,8 @@ parse_value(struct vlg_hw_parser *p, unsigned line_no, const struct vlg_hw_field
       const uint64_t limit = UINT64_C(1) << (width - 1); /* |min|; max is limit - 1 */
       if ((neg && u > limit) || (!neg && u >= limit)) {
          diag(p, line_no, true,
-              "value %.*s out of range for %u-bit int field '%s' (%" PRId64 "..%" PRId64 ")",
-              ilen, v, width, f->name, -(int64_t)(limit - 1) - 1, (int64_t)(limit - 1));
+              "value %.*s out of range for %u-bit int field '%s' (%" PRId64 "..%" PRId64 ")", ilen,
+              v, width, f->name, -(int64_t)(limit - 1) - 1, (int64_t)(limit - 1));
          return false;
       }
       *raw = (neg ? (uint64_t)0 - u : u) & field_mask(f);
@@ -584,8 +581,8 @@ parse_value(struct vlg_hw_parser *p, unsigned line_no, const struct vlg_hw_field
          uint64_t u;
          if (!parse_u64(v + 5, len - 6, &u) || u > UINT32_MAX) {
             diag(p, line_no, true,
-                 "bad value '%.*s' for float field '%s': bits() takes a 32-bit integer", ilen,
-                 v, f->name);
+                 "bad value '%.*s' for float field '%s': bits() takes a 32-bit integer", ilen, v,
+                 f->name);
             return false;
          }
          *raw = u;
@@ -593,8 +590,7 @@ parse_value(struct vlg_hw_parser *p, unsigned line_no, const struct vlg_hw_field
       }
       char buf[80];
       if (len >= sizeof(buf)) {
-         diag(p, line_no, true, "value '%.*s' for float field '%s' is too long", ilen, v,
-              f->name);
+         diag(p, line_no, true, "value '%.*s' for float field '%s' is too long", ilen, v, f->name);
          return false;
       }
       memcpy(buf, v, len);
@@ -630,16 +626,16 @@ parse_value(struct vlg_hw_parser *p, unsigned line_no, const struct vlg_hw_field
       const struct vlg_hw_enum_info *e = f->enum_info;
       if (e->num_values > MAX_LISTED_ENUM_VALUES) {
          diag(p, line_no, true,
-              "bad value '%.*s' for field '%s': not a name of enum %s (see docs/hw.md)", ilen,
-              v, f->name, e->name);
+              "bad value '%.*s' for field '%s': not a name of enum %s (see docs/hw.md)", ilen, v,
+              f->name, e->name);
          return false;
       }
       char names[MAX_LISTED_ENUM_VALUES * 40];
       size_t nl = 0;
       for (unsigned i = 0; i < e->num_values; i++)
          append(names, sizeof(names), &nl, "%s%s", i ? " " : "", e->values[i].name);
-      diag(p, line_no, true, "bad value '%.*s' for field '%s': not a name of enum %s (%s)",
-           ilen, v, f->name, e->name, names);
+      diag(p, line_no, true, "bad value '%.*s' for field '%s': not a name of enum %s (%s)", ilen, v,
+           f->name, e->name, names);
       return false;
    }
    }
@@ -718,8 +714,8 @@ vlg_hw_parser_finish(struct vlg_hw_parser *p, unsigned line_no, uint32_t *dw,
       if (i == j) {
          char value[64];
          vlg_hw_format_value(&s->fields[i], s->fields[i].default_raw, value, sizeof(value));
-         diag(p, line_no, false, "field '%s' missing in %s, using default %s",
-              s->fields[i].name, s->name, value);
+         diag(p, line_no, false, "field '%s' missing in %s, using default %s", s->fields[i].name,
+              s->name, value);
       } else {
          diag(p, line_no, false, "%u fields '%s' .. '%s' missing in %s, using their defaults",
               j - i + 1, s->fields[i].name, s->fields[j].name, s->name);

@@ -312,13 +312,6 @@ void
 Engine::put_to_sleep(Module &m, Activity a, Cycle now)
 {
    m.force_sleep_ = false;
-   m.asleep_ = true;
-   awake_[m.index_ >> 6] &= ~(uint64_t(1) << (m.index_ & 63));
-   awake_count_--;
-   m.sleep_activity_ = a;
-   m.sleep_from_ = now + 1;
-   if (a == Activity::Busy)
-      busy_sleepers_++;
 
    /* When must it run again? Its alarm, the next entry becoming readable
     * on an input, or next cycle if a full output had a slot freed now. */
@@ -336,6 +329,17 @@ Engine::put_to_sleep(Module &m, Activity a, Cycle now)
          }
       }
    }
+   /* Sleeping for zero cycles: stay awake (same ticks, same statistics). */
+   if (w == now + 1)
+      return;
+
+   m.asleep_ = true;
+   awake_[m.index_ >> 6] &= ~(uint64_t(1) << (m.index_ & 63));
+   awake_count_--;
+   m.sleep_activity_ = a;
+   m.sleep_from_ = now + 1;
+   if (a == Activity::Busy)
+      busy_sleepers_++;
    m.wake_cycle_ = kNever;
    if (w != kNever)
       notify(m, w);

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,6 +21,13 @@
 #include <gtest/gtest.h>
 
 #include "vlg_hw.h"
+
+/* gtest prints parameters of failing tests with this: the struct's name. */
+inline void
+PrintTo(const vlg_hw_struct_info *s, std::ostream *os)
+{
+   *os << s->name;
+}
 
 namespace vlgpu {
 namespace hwtest {

@@ -201,6 +201,12 @@ class RejectsBadXml(unittest.TestCase):
             </vlgpu_hw>''', 3,
             'generated C name VLG_CMD_INFO of struct cmd_info clashes with enum value cmd.INFO')
 
+    def test_reserved_name(self):
+        self.expect_error('''
+            <vlgpu_hw>
+              <enum name="hw_type" doc="d"><value name="A" value="0" doc="a"/></enum>
+            </vlgpu_hw>''', 2, 'names hw_* are reserved')
+
     def test_malformed_xml(self):
         self.expect_error('''
             <vlgpu_hw>

@@ -447,6 +447,8 @@ class Description:
     def check_unique(self, node, name):
         if name in self.enums or name in self.structs or name in SCALAR_TYPES:
             self.error(node.line, f'{name!r} is already defined (types share one namespace)')
+        if name == 'hw' or name.startswith('hw_'):
+            self.error(node.line, f'{name!r}: names hw_* are reserved for the generic vlg_hw_* API')
 
     def load_enum(self, node):
         self.check_attrs(node, ('name', 'doc'), ('name', 'doc'))
@@ -699,6 +701,12 @@ class Description:
         for s in self.struct_list:
             for suffix in ('', '_LENGTH', '_init', '_pack', '_unpack', '_info', '_print', '_parse'):
                 add(s.c_name + suffix, f'struct {s.name}', s.line)
+        if 'format' in self.enums:
+            e = self.enums['format']
+            for name in ('vlg_format_bytes', 'vlg_format_usage'):
+                add(name, 'the format helpers', e.line)
+            for u in FORMAT_USAGES:
+                add(f'VLG_FORMAT_USAGE_{u.upper()}', 'the format helpers', e.line)
 
 
 # ---------------------------------------------------------------- C code --
@@ -722,7 +730,7 @@ def c_default(f, raw):
     if f.type == 'int':
         w = f.width
         value = raw - (1 << w) if raw & (1 << (w - 1)) else raw
-        return str(value) if value > -(1 << 31) else f'INT32_MIN'
+        return str(value) if value > -(1 << 31) else 'INT32_MIN'
     if f.type == 'address':
         return f'UINT64_C(0x{raw:x})'
     return hexu(raw) if f.type == 'hex' else f'{raw}u'

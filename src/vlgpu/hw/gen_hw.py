@@ -1201,7 +1201,10 @@ def md_escape(s):
 def reserved_ranges(s):
     """Undescribed bit ranges of s as 'word W bits HI:LO' strings."""
     out = []
+    sub_words = s.sub_words()
     for w, m in enumerate(s.described()):
+        if w in sub_words:
+            continue  # listed with the sub-struct
         bit = 0
         while bit < 32:
             if m & (1 << bit):
@@ -1254,7 +1257,7 @@ def markdown(desc):
     out.append('')
     for s in desc.struct_list:
         out.append(f'<a id="struct-{s.name}"></a>')
-        out.append(f'#### struct `{s.name}` — {s.length} dwords')
+        out.append(f'#### struct `{s.name}` — {s.length} dword{"s" if s.length > 1 else ""}')
         out.append('')
         out.append(md_escape(s.doc) + '.')
         out.append('')
@@ -1277,7 +1280,7 @@ def markdown(desc):
         out.append('')
         reserved = reserved_ranges(s)
         if reserved:
-            out.append('Reserved (packed as 0, reported by unpack): ' + ', '.join(reserved) + '.')
+            out.append('Reserved bits (packed as 0, reported by unpack): ' + ', '.join(reserved) + '.')
             out.append('')
     out.append('### Enums')
     out.append('')

@@ -1,0 +1,114 @@
+/*
+ * vlgpu simulator: GPU faults and VRAM.
+ *
+ * A GpuFault is the GPU's error, not the host's: an illegal instruction, a
+ * VRAM access out of bounds, a shader that does not end (watchdog), a
+ * malformed command or state block. It stops the faulting draw; the
+ * simulator reports it (vlg_drm_get_fault) and goes on with the next
+ * command. Host-side bugs use SimError (core/error.h) instead.
+ */
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace vlgpu::sim {
+
+/** A GPU fault. what() is the full readable report. */
+class GpuFault : public std::runtime_error {
+ public:
+   /**
+    * @module  the module that faulted ("SPC", "GE", "CP", ...)
+    * @summary one line ("illegal instruction", "VRAM read out of bounds")
+    * @detail  further lines: PC, disassembly, thread group, addresses
+    */
+   GpuFault(std::string module, std::string summary, std::string detail = {})
+      : std::runtime_error(format(module, summary, detail)), module_(std::move(module)),
+        summary_(std::move(summary)), detail_(std::move(detail))
+   {
+   }
+   const std::string &module() const { return module_; }
+   const std::string &summary() const { return summary_; }
+   const std::string &detail() const { return detail_; }
+
+ private:
+   static std::string format(const std::string &m, const std::string &s, const std::string &d)
+   {
+      std::string r = "GPU fault in " + m + ": " + s;
+      if (!d.empty())
+         r += "\n" + d;
+      return r;
+   }
+   std::string module_, summary_, detail_;
+};
+
+/**
+ * Simulated video memory: one flat, zero-initialised byte array addressed by
+ * 64-bit VRAM byte addresses 0..size-1. Little-endian words (the host order).
+ * Every access through ptr()/read()/write() is bounds-checked and throws a
+ * GpuFault naming the module on an out-of-bounds access.
+ */
+class Vram {
+ public:
+   /** @size bytes; pages are allocated lazily (calloc), so a large VRAM
+    * costs host memory only where it is used. Throws std::bad_alloc. */
+   explicit Vram(uint64_t size)
+      : bytes_(static_cast<uint8_t *>(std::calloc(size ? size : 1, 1))), size_(size)
+   {
+      if (!bytes_)
+         throw std::bad_alloc();
+   }
+
+   uint64_t size() const { return size_; }
+   uint8_t *data() { return bytes_.get(); }
+   const uint8_t *data() const { return bytes_.get(); }
+
+   /** True if [addr, addr+size) lies inside VRAM. */
+   bool contains(uint64_t addr, uint64_t size) const
+   {
+      return addr <= size_ && size <= size_ - addr;
+   }
+
+   /** Pointer to [addr, addr+size); GpuFault (module @who) if out of bounds. */
+   const uint8_t *ptr(uint64_t addr, uint64_t size, const char *who) const
+   {
+      check(addr, size, who, "read");
+      return bytes_.get() + addr;
+   }
+   uint8_t *ptr_mut(uint64_t addr, uint64_t size, const char *who)
+   {
+      check(addr, size, who, "write");
+      return bytes_.get() + addr;
+   }
+
+   void read(uint64_t addr, void *dst, uint64_t size, const char *who) const
+   {
+      std::memcpy(dst, ptr(addr, size, who), size);
+   }
+   void write(uint64_t addr, const void *src, uint64_t size, const char *who)
+   {
+      std::memcpy(ptr_mut(addr, size, who), src, size);
+   }
+   uint32_t read32(uint64_t addr, const char *who) const
+   {
+      uint32_t v;
+      read(addr, &v, 4, who);
+      return v;
+   }
+
+ private:
+   void check(uint64_t addr, uint64_t size, const char *who, const char *what) const;
+   struct Free {
+      void operator()(uint8_t *p) const { std::free(p); }
+   };
+   std::unique_ptr<uint8_t[], Free> bytes_;
+   uint64_t size_;
+};
+
+} // namespace vlgpu::sim

@@ -204,6 +204,38 @@ TEST_F(QueueTest, OccupancyStatisticsOnScriptedSequence)
    EXPECT_EQ(s.violations, 0u);
 }
 
+TEST_F(QueueTest, StatisticsAcrossAnEmptyGap)
+{
+   /* Same script as above, then:
+    *   c9  push e         -> 1
+    *   c10 pop e          -> 0
+    *   c11 -              -> 0
+    * Over cycles 0..11: sum 15, max 3, full 2 (c3, c4), empty 4 (c7, c8,
+    * c10, c11), 5 pushes, 5 pops. */
+   Queue<char> q(ctx, "q", QueueParams{3, 1, 1});
+   const char *script[] = {"a", "b", "-a c", "d", "", "-b", "-c", "-d", "", "e", "-e", ""};
+   for (Cycle c = 0; c < 12; c++) {
+      ctx.now = c;
+      for (const char *s = script[c]; *s; s++) {
+         if (*s == '-') {
+            EXPECT_EQ(q.pop(), s[1]) << "cycle " << c;
+            s++;
+         } else if (*s != ' ') {
+            q.push(*s);
+         }
+      }
+   }
+   ctx.now = 12;
+   QueueStats s = q.stats();
+   EXPECT_EQ(s.cycles, 12u);
+   EXPECT_EQ(s.occupancy_sum, 15u);
+   EXPECT_EQ(s.max_occupancy, 3u);
+   EXPECT_EQ(s.full_cycles, 2u);
+   EXPECT_EQ(s.empty_cycles, 4u);
+   EXPECT_EQ(s.pushes, 5u);
+   EXPECT_EQ(s.pops, 5u);
+}
+
 TEST_F(QueueTest, StatisticsResetMidway)
 {
    /* Same script; reset at the start of cycle 5. Cycles 5..8 end with

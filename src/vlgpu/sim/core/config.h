@@ -52,7 +52,8 @@ namespace vlgpu::sim {
    X(uint32_t, l2_line_bytes, "l2.line_bytes", 64, 16, 4096,                                      \
      "L2 cache line size in bytes; a power of two.")                                              \
    X(uint32_t, l2_hit_latency_cycles, "l2.hit_latency_cycles", 20, 1, 100000,                     \
-     "Cycles from a request entering the L2 to its data leaving it on a hit.")                    \
+     "Cycles from a request entering the L2 to its data leaving it on a hit (model default, "   \
+     "not from a seed).")                    \
    X(uint64_t, vram_size_bytes, "vram.size_bytes", 268435456, 1048576, 17179869184ull,            \
      "Size of the simulated VRAM in bytes (256 MiB): every buffer object, texture, shader "        \
      "binary and command queue lives in it. An access outside it is a GPU fault.")                \

@@ -300,6 +300,7 @@ void
 Engine::wake_now(Module &m, Cycle now)
 {
    m.asleep_ = false;
+   m.hard_sleep_ = false;
    awake_[m.index_ >> 6] |= uint64_t(1) << (m.index_ & 63);
    awake_count_++;
    m.stats_.cycles[unsigned(m.sleep_activity_)] += now - m.sleep_from_;
@@ -311,17 +312,22 @@ Engine::wake_now(Module &m, Cycle now)
 void
 Engine::put_to_sleep(Module &m, Activity a, Cycle now)
 {
+   const bool hard = m.force_sleep_ && m.hold_until_ != kNever;
    m.force_sleep_ = false;
+   m.hold_until_ = kNever;
 
    /* When must it run again? Its alarm, the next entry becoming readable
-    * on an input, or next cycle if a full output had a slot freed now. */
+    * on an input, or next cycle if a full output had a slot freed now;
+    * after sleep_until(c), its alarm only. */
    Cycle w = m.alarm_;
-   for (const QueueBase *q : m.in_queues_) {
-      Cycle c = q->next_arrival(now);
-      if (c < w)
-         w = c;
+   if (!hard) {
+      for (const QueueBase *q : m.in_queues_) {
+         Cycle c = q->next_arrival(now);
+         if (c < w)
+            w = c;
+      }
    }
-   if (w > now + 1) {
+   if (!hard && w > now + 1) {
       for (const QueueBase *q : m.out_queues_) {
          if (q->freed_full_slot(now)) {
             w = now + 1;
@@ -334,6 +340,7 @@ Engine::put_to_sleep(Module &m, Activity a, Cycle now)
       return;
 
    m.asleep_ = true;
+   m.hard_sleep_ = hard;
    awake_[m.index_ >> 6] &= ~(uint64_t(1) << (m.index_ & 63));
    awake_count_--;
    m.sleep_activity_ = a;

@@ -199,8 +199,14 @@ class Engine {
    void tick_awake(Cycle now);
    void put_to_sleep(Module &m, Activity a, Cycle now);
    void wake_now(Module &m, Cycle now);
-   /** A sleeping module must be ticked at `c`. */
+   /** A sleeping module must be ticked at `c` (alarm, external wake). */
    void notify(Module &m, Cycle c);
+   /** Same, from a queue event: ignored during sleep_until(c). */
+   void notify_queue(Module &m, Cycle c)
+   {
+      if (!m.hard_sleep_)
+         notify(m, c);
+   }
    void wake_due(Cycle now);
    /** Earliest valid timer (stale ones discarded), kNever if none. */
    Cycle next_timer();

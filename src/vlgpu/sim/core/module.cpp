@@ -126,8 +126,11 @@ void
 Module::sleep_until(Cycle c)
 {
    force_sleep_ = true;
-   if (c != kNever)
+   if (c != kNever) {
+      const Cycle n = now();
+      hold_until_ = c <= n ? n + 1 : c;
       wake_at(c);
+   }
 }
 
 void

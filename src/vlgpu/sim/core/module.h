@@ -160,10 +160,11 @@ class Module {
    void wake_at(Cycle c);
 
    /**
-    * Go to sleep after this tick even if it returns Busy, until cycle `c`
-    * (kNever: until a queue event wakes the module). A module that returns
-    * Busy and sleeps (e.g. waiting for a fixed 200-cycle memory latency)
-    * counts as busy, and as progress, while it sleeps.
+    * Go to sleep after this tick, whatever it returns, and do not tick
+    * before cycle `c`: queue events in between do not wake the module (it
+    * sees their effects at `c`). With kNever: sleep until a queue event.
+    * A module that returns Busy and sleeps (e.g. for a fixed 200-cycle
+    * memory latency) counts as busy, and as progress, while it sleeps.
     */
    void sleep_until(Cycle c = kNever);
 
@@ -202,6 +203,8 @@ class Module {
    bool asleep_ = false;
    bool auto_sleep_ = true;
    bool force_sleep_ = false;
+   bool hard_sleep_ = false;   /* asleep via sleep_until(c): ignore queues */
+   Cycle hold_until_ = kNever; /* sleep_until() argument for this tick */
    Activity sleep_activity_ = Activity::Idle;
    Activity last_activity_ = Activity::Idle;
    Cycle last_activity_since_ = 0;

@@ -168,14 +168,14 @@ void
 QueueBase::notify_reader(Cycle c)
 {
    if (reader_->engine_)
-      reader_->engine_->notify(*reader_, c);
+      reader_->engine_->notify_queue(*reader_, c);
 }
 
 void
 QueueBase::notify_writer(Cycle c)
 {
    if (writer_->engine_)
-      writer_->engine_->notify(*writer_, c);
+      writer_->engine_->notify_queue(*writer_, c);
 }
 
 } // namespace vlgpu::sim

@@ -1,0 +1,143 @@
+/*
+ * vlgpu simulator, functional pipeline: the OMU (output merge unit, seed 001
+ * §3.2 and fig. 2): alpha, stencil and depth tests, blending with the 19
+ * factors, colour write masks, writes to the render targets, and CLEAR.
+ *
+ * The functions work on one 2x2 quad at a time (lanes 0..3 = (x,y), (x+1,y),
+ * (x,y+1), (x+1,y+1), docs/isa.md §1), in the order the PE delivers quads, so
+ * the functional draw and the cycle-mode OMU module produce the same pixels.
+ *
+ * Arithmetic follows softpipe (Mesa 22.3.6), the reference renderer:
+ *  - alpha test: sp_quad_depth_test.c alpha_test_quads (fp32 compare of the
+ *    COLOR 0 alpha with alpha_ref);
+ *  - stencil and depth: sp_quad_depth_test.c depth_test_quads_fallback,
+ *    do_stencil_test, apply_stencil_op, depth_test_quad (GL ES 3.0 §4.1.4,
+ *    §4.1.5): stencil first, then depth, stencil ops by outcome; depth
+ *    converted to the buffer's integer with DepthRounding::Fragment
+ *    (truncation, convert_quad_depth) and compared as integers (Z32F as
+ *    floats);
+ *  - blending: sp_quad_blend.c blend_quad (GL ES 3.0 §4.1.7, Table 4.1/4.2):
+ *    fp32, source clamped to [0,1] before and the result after blending for
+ *    normalized targets (blend colour clamped too), MIN/MAX ignore the
+ *    factors, colour mask applied to the blended value, no blending on
+ *    integer targets.
+ * One deliberate difference: softpipe keeps colour tiles as floats in a tile
+ * cache and quantizes a tile only when it is evicted, so its results depend
+ * on the cache; the OMU reads the pixel from VRAM (format_unpack_rgba) and
+ * writes it back (format_pack_rgba) for every fragment, like hardware does.
+ *
+ * Fragment depth is clamped to the depth range [min(n,f), max(n,f)] of the
+ * viewport (and to [0,1] for unorm buffers) before the test (GL ES 3.0
+ * §2.13.1 / §4.1.5; softpipe clamps only with depth clipping off, but with it
+ * on the values are already in range).
+ *
+ * Stencil and depth tests apply only if the depth/stencil buffer has that
+ * component (GL ES 3.0 §4.1.4: "if there is no stencil buffer ... the
+ * stencil test always passes"); softpipe reads garbage stencil from Z16.
+ */
+#pragma once
+
+#include <cstdint>
+
+#include "vlg_hw.h"
+
+#include "package.h"
+#include "sim/func/gpu_fault.h"
+
+namespace vlgpu::sim {
+
+/** Per render target state of the OMU, derived once per draw. */
+struct OmuTarget {
+   bool bound = false;     /**< cbufs[i] exists (i < nr_cbufs, format != NONE) */
+   bool written = false;   /**< bound, the FS has a COLOR i output and colormask != 0 */
+   vlg_format format = VLG_FORMAT_NONE;
+   uint8_t *base = nullptr; /**< host pointer to pixel (0,0) in VRAM (bounds validated) */
+   uint32_t pitch = 0;      /**< bytes per row */
+   uint32_t bpp = 0;        /**< bytes per pixel */
+   bool is_integer = false; /**< UINT/SINT target: no clamping, no blending */
+   bool clamp = false;      /**< normalized target: clamp to [0,1] before/after blending */
+   bool blend = false;      /**< blending enabled (never for integer targets) */
+   VLG_BLEND_RT rt = {};    /**< blend_rt that applies (rt[i] or rt[0], Gallium rule) */
+   float const_color[4] = {}; /**< blend_color, clamped for normalized targets */
+};
+
+/** OMU state of one draw (make_omu_state). Holds host pointers into VRAM. */
+struct OmuState {
+   VLG_DEPTH_STENCIL_ALPHA dsa = {};
+   VLG_STENCIL_REF stencil_ref = {};
+   OmuTarget rt[kMaxColorBufs];
+   unsigned nr_cbufs = 0;
+   bool sample_enabled = true; /**< sample_mask bit 0: single-sampled coverage */
+
+   /* depth/stencil buffer */
+   vlg_format zs_format = VLG_FORMAT_NONE;
+   uint8_t *zs_base = nullptr;
+   uint32_t zs_pitch = 0, zs_bpp = 0;
+   bool zs_float = false;    /**< Z32_FLOAT(_S8X24): compare depths as floats */
+   bool depth_test = false;  /**< depth_enable and the buffer has depth */
+   bool depth_write = false; /**< depth_test and depth_writemask */
+   bool stencil_test = false; /**< stencil[0].enabled and the buffer has stencil */
+   float depth_min = 0.0f, depth_max = 1.0f; /**< clamp range of fragment depth */
+
+   /** Tests that run before the FS when the FS neither discards nor writes
+    * depth and alpha test is off (softpipe sp_build_quad_pipeline); same
+    * pixels as testing after the FS. */
+   bool early_z = false;
+   /** Anything to do in omu_depth_stencil (depth or stencil test enabled). */
+   bool any_zs = false;
+};
+
+/**
+ * Derive the OMU state from a validated package (load_draw_package). Host
+ * pointers point into @vram's storage, which must outlive the state.
+ * @fs_color_written: bit i set if the FS has a COLOR i output.
+ */
+OmuState make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written);
+
+/**
+ * Alpha test on one quad (GL ES has none; Gallium's alpha_func/alpha_ref,
+ * sp_quad_depth_test.c): @alpha = COLOR 0 alpha per lane (fp32, unclamped).
+ * Returns @mask with the failing lanes cleared.
+ */
+unsigned omu_alpha_test(const OmuState &s, unsigned mask, const float alpha[4]);
+
+/**
+ * Stencil and depth test of one quad at (@x, @y) (even), lanes in @mask,
+ * facing @back_facing (selects stencil[1] when two-sided stencil is on),
+ * fragment depths @z (window z, unclamped). Reads and writes the
+ * depth/stencil buffer. Returns the lanes that pass both tests.
+ * No-op (returns @mask) if !s.any_zs.
+ */
+unsigned omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_facing,
+                           const float z[4]);
+
+/**
+ * Blend and write one quad to every written render target: @color[rt][lane]
+ * is the FS COLOR rt output of each lane as 4 words (fp32 bits, or
+ * uint32/int32 for integer targets); lanes in @mask are written.
+ */
+void omu_write_color(const OmuState &s, int x, int y, unsigned mask,
+                     const uint32_t (*color)[4][4]);
+
+/**
+ * Blend one pixel in fp32 as softpipe's blend_quad (exposed for tests and the
+ * cycle-mode OMU): @src fragment colour (already clamped for normalized
+ * targets), @dst the unpacked destination, @const_color the blend colour.
+ * Writes the blended colour (not yet clamped) to @out.
+ */
+void omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4],
+                     const float const_color[4], float out[4]);
+
+/**
+ * Execute a CLEAR draw (draw_info.kind == CLEAR, docs/hw.md): clear the
+ * colour buffers, depth and/or stencil selected by draw_info.clear_buffers
+ * (PIPE_CLEAR_* layout) inside clear_rect (clipped to the framebuffer),
+ * without masks or tests (pipe_context::clear; st/mesa draws masked or
+ * scissored clears as quads). Colours are packed from the raw clear_color
+ * words with format_pack_rgba; depth with DepthRounding::Clear (util_pack_z).
+ * Buffers selected but not bound are ignored. Returns pixels written per
+ * buffer summed.
+ */
+uint64_t omu_clear(const DrawPackage &pkg, Vram &vram);
+
+} // namespace vlgpu::sim

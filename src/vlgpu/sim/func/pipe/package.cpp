@@ -1,0 +1,371 @@
+/*
+ * vlgpu simulator, functional pipeline: loading and validating the per-draw
+ * package (see package.h).
+ */
+#include "package.h"
+
+#include <algorithm>
+#include <cinttypes>
+
+#include <fmt/format.h>
+
+namespace vlgpu::sim {
+
+namespace {
+
+constexpr const char *kCP = "CP";
+
+[[noreturn]] void
+bad(const std::string &block, const std::string &detail)
+{
+   throw GpuFault(kCP, "malformed draw package: " + block, detail);
+}
+
+void
+check_range(const Vram &vram, uint64_t addr, uint64_t size, const std::string &block,
+            const char *what)
+{
+   if (!vram.contains(addr, size))
+      bad(block, fmt::format("{} [0x{:x}, +{} bytes) is outside VRAM (size 0x{:x})", what, addr,
+                             size, vram.size()));
+}
+
+const char *
+name_or(const char *n, const char *fallback = "?")
+{
+   return n ? n : fallback;
+}
+
+unsigned
+prim_vertices(vlg_prim p)
+{
+   switch (p) {
+   case VLG_PRIM_POINTS:
+      return 1;
+   case VLG_PRIM_LINES:
+   case VLG_PRIM_LINE_LOOP:
+   case VLG_PRIM_LINE_STRIP:
+      return 2;
+   default:
+      return 3;
+   }
+}
+
+bool
+is_src1_factor(vlg_blend_factor f)
+{
+   return f == VLG_BLEND_FACTOR_SRC1_COLOR || f == VLG_BLEND_FACTOR_SRC1_ALPHA ||
+          f == VLG_BLEND_FACTOR_INV_SRC1_COLOR || f == VLG_BLEND_FACTOR_INV_SRC1_ALPHA;
+}
+
+void
+check_surface(const Vram &vram, const VLG_SURFACE &s, const VLG_FRAMEBUFFER &fb, unsigned usage,
+              const std::string &block)
+{
+   const char *fname = name_or(vlg_format_name(s.format));
+   if (!(vlg_format_usage(s.format) & usage))
+      bad(block, fmt::format("format {} cannot be used as a {}", fname,
+                             usage == VLG_FORMAT_USAGE_RT ? "render target"
+                                                          : "depth/stencil buffer"));
+   const unsigned bpp = vlg_format_bytes(s.format);
+   if (s.width < fb.width || s.height < fb.height)
+      bad(block, fmt::format("surface is {}x{} pixels, smaller than the framebuffer ({}x{})",
+                             s.width, s.height, fb.width, fb.height));
+   if (uint64_t(s.pitch) < uint64_t(s.width) * bpp)
+      bad(block, fmt::format("pitch {} bytes is less than width {} x {} bytes per pixel", s.pitch,
+                             s.width, bpp));
+   if ((bpp & (bpp - 1)) == 0 && s.address % bpp != 0)
+      bad(block, fmt::format("address 0x{:x} is not aligned to the pixel size ({} bytes)",
+                             s.address, bpp));
+   check_range(vram, s.address, surface_extent_bytes(s), block, "pixels");
+}
+
+void
+check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
+{
+   if (!(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX))
+      bad(block, fmt::format("format {} cannot be sampled", name_or(vlg_format_name(t.format))));
+   if (t.num_levels < 1 || t.num_levels > 15)
+      bad(block, fmt::format("num_levels = {} (must be 1..15)", t.num_levels));
+   if (t.first_level > t.last_level || t.last_level >= t.num_levels)
+      bad(block, fmt::format("first_level = {}, last_level = {} with num_levels = {}",
+                             t.first_level, t.last_level, t.num_levels));
+   if (t.width == 0 || t.height == 0 || t.depth == 0 || t.array_size == 0)
+      bad(block, fmt::format("empty texture ({}x{}x{}, {} layers)", t.width, t.height, t.depth,
+                             t.array_size));
+   if (t.target == VLG_TEXTURE_TARGET_CUBE && t.array_size != 6)
+      bad(block, fmt::format("CUBE texture with array_size = {} (must be 6)", t.array_size));
+   const unsigned bpp = vlg_format_bytes(t.format);
+   for (unsigned l = t.first_level; l <= t.last_level; l++) {
+      const VLG_TEXTURE_LEVEL &lv = t.level[l];
+      const uint64_t w = std::max(1u, t.width >> l), h = std::max(1u, t.height >> l);
+      const uint64_t layers =
+         t.target == VLG_TEXTURE_TARGET_3D ? std::max(1u, t.depth >> l) : t.array_size;
+      if (lv.row_pitch < w * bpp)
+         bad(block, fmt::format("level[{}].row_pitch = {} < {} texels x {} bytes", l, lv.row_pitch,
+                                w, bpp));
+      const uint64_t extent = uint64_t(lv.offset) + uint64_t(lv.layer_stride) * (layers - 1) +
+                              uint64_t(lv.row_pitch) * (h - 1) + w * bpp;
+      if (t.address > UINT64_MAX - extent)
+         bad(block, fmt::format("level[{}] wraps around the address space", l));
+      check_range(vram, t.address, extent, block, fmt::format("level[{}] texels", l).c_str());
+   }
+}
+
+void
+check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage,
+             const DrawPackage &pkg, const std::string &block)
+{
+   const VLG_SHADER_STATE &s = sp.state;
+   const bool vs = stage == VLG_SHADER_STAGE_VERTEX;
+   if (s.stage != stage)
+      bad(block, fmt::format("stage = {}, expected {}", name_or(vlg_shader_stage_name(s.stage)),
+                             name_or(vlg_shader_stage_name(stage))));
+   if (s.num_regs < 1 || s.num_regs > kMaxRegs)
+      bad(block, fmt::format("num_regs = {} (must be 1..{})", s.num_regs, unsigned(kMaxRegs)));
+   if (s.num_inputs > kMaxShaderIo || s.num_outputs > kMaxShaderIo)
+      bad(block, fmt::format("num_inputs = {}, num_outputs = {} (at most {} each)", s.num_inputs,
+                             s.num_outputs, unsigned(kMaxShaderIo)));
+   if (s.code % 4 != 0)
+      bad(block, fmt::format("code address 0x{:x} is not 4-byte aligned", s.code));
+   if (s.code_size == 0 || s.entry >= s.code_size)
+      bad(block, fmt::format("entry = {} with code_size = {} units", s.entry, s.code_size));
+   check_range(vram, s.code, uint64_t(s.code_size) * 4, block, "code");
+   if (s.num_consts > 512)
+      bad(block, fmt::format("num_consts = {} (the global buffer has C0..C511)", s.num_consts));
+   check_range(vram, s.consts, uint64_t(s.num_consts) * 16, block, "global-buffer image (consts)");
+
+   const unsigned ntex = std::min(vs ? pkg.draw.vs_num_textures : pkg.draw.fs_num_textures,
+                                  vs ? pkg.draw.vs_num_samplers : pkg.draw.fs_num_samplers);
+   if (s.num_samplers > ntex)
+      bad(block, fmt::format("num_samplers = {} but the draw binds {} texture/sampler pairs",
+                             s.num_samplers, ntex));
+
+   for (unsigned i = s.num_inputs; i < kMaxShaderIo; i++) {
+      const VLG_SHADER_INPUT &in = s.inputs[i];
+      if (in.reg || in.mask || in.interp || in.semantic || in.index)
+         bad(block, fmt::format("inputs[{}] is beyond num_inputs = {} but not zero", i,
+                                s.num_inputs));
+   }
+   for (unsigned i = s.num_outputs; i < kMaxShaderIo; i++) {
+      const VLG_SHADER_OUTPUT &out = s.outputs[i];
+      if (out.reg || out.mask || out.semantic || out.index)
+         bad(block, fmt::format("outputs[{}] is beyond num_outputs = {} but not zero", i,
+                                s.num_outputs));
+   }
+
+   for (unsigned i = 0; i < s.num_inputs; i++) {
+      const VLG_SHADER_INPUT &in = s.inputs[i];
+      const char *sem = name_or(vlg_input_semantic_name(in.semantic));
+      if (in.reg >= s.num_regs)
+         bad(block, fmt::format("inputs[{}].reg = R{} but num_regs = {}", i, in.reg, s.num_regs));
+      if (in.mask == 0)
+         bad(block, fmt::format("inputs[{}].mask = 0 (writes no component)", i));
+      bool ok;
+      if (vs)
+         ok = in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE ||
+              in.semantic == VLG_INPUT_SEMANTIC_VERTEX_ID ||
+              in.semantic == VLG_INPUT_SEMANTIC_INSTANCE_ID;
+      else
+         ok = in.semantic == VLG_INPUT_SEMANTIC_VARYING ||
+              in.semantic == VLG_INPUT_SEMANTIC_FRAG_COORD ||
+              in.semantic == VLG_INPUT_SEMANTIC_FACE ||
+              in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD;
+      if (!ok)
+         bad(block, fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem,
+                                vs ? "vertex" : "fragment"));
+      if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE &&
+          in.index >= pkg.draw.num_vertex_elements)
+         bad(block, fmt::format("inputs[{}] reads ATTRIBUTE {} but the draw has {} vertex "
+                                "elements",
+                                i, in.index, pkg.draw.num_vertex_elements));
+      if (in.semantic == VLG_INPUT_SEMANTIC_VARYING && in.interp == VLG_INTERP_CONSTANT)
+         bad(block, fmt::format("inputs[{}] is VARYING {} with interp CONSTANT (CONSTANT is "
+                                "for system values)",
+                                i, in.index));
+   }
+   bool has_position = false;
+   for (unsigned i = 0; i < s.num_outputs; i++) {
+      const VLG_SHADER_OUTPUT &out = s.outputs[i];
+      const char *sem = name_or(vlg_output_semantic_name(out.semantic));
+      if (out.reg >= s.num_regs)
+         bad(block,
+             fmt::format("outputs[{}].reg = R{} but num_regs = {}", i, out.reg, s.num_regs));
+      bool ok;
+      if (vs)
+         ok = out.semantic == VLG_OUTPUT_SEMANTIC_POSITION ||
+              out.semantic == VLG_OUTPUT_SEMANTIC_VARYING ||
+              out.semantic == VLG_OUTPUT_SEMANTIC_POINT_SIZE;
+      else
+         ok = out.semantic == VLG_OUTPUT_SEMANTIC_COLOR ||
+              out.semantic == VLG_OUTPUT_SEMANTIC_DEPTH ||
+              out.semantic == VLG_OUTPUT_SEMANTIC_SAMPLE_MASK;
+      if (!ok)
+         bad(block, fmt::format("outputs[{}].semantic = {} is not a {} shader output", i, sem,
+                                vs ? "vertex" : "fragment"));
+      if (out.semantic == VLG_OUTPUT_SEMANTIC_COLOR && out.index >= kMaxColorBufs)
+         bad(block, fmt::format("outputs[{}] is COLOR {} (render targets 0..3)", i, out.index));
+      if (out.semantic == VLG_OUTPUT_SEMANTIC_POSITION) {
+         if (has_position)
+            bad(block, fmt::format("outputs[{}] is a second POSITION output", i));
+         has_position = true;
+      }
+   }
+   if (vs && !has_position)
+      bad(block, "the vertex shader has no POSITION output");
+}
+
+} // namespace
+
+uint64_t
+surface_extent_bytes(const VLG_SURFACE &s)
+{
+   if (s.width == 0 || s.height == 0)
+      return 0;
+   return uint64_t(s.pitch) * (s.height - 1) + uint64_t(s.width) * vlg_format_bytes(s.format);
+}
+
+void
+read_hw_block_words(const Vram &vram, uint64_t address, unsigned length_dw,
+                    const vlg_hw_struct_info &info, const char *module, const std::string &what,
+                    uint32_t *words)
+{
+   const uint64_t bytes = uint64_t(length_dw) * 4;
+   if (address % 4 != 0)
+      throw GpuFault(module, "malformed draw package: " + what,
+                     fmt::format("{} block address 0x{:x} is not dword aligned", info.name,
+                                 address));
+   if (!vram.contains(address, bytes))
+      throw GpuFault(module, "malformed draw package: " + what,
+                     fmt::format("{} block [0x{:x}, +{} bytes) is outside VRAM (size 0x{:x})",
+                                 info.name, address, bytes, vram.size()));
+   vram.read(address, words, bytes, module);
+}
+
+void
+throw_hw_block_problems(const vlg_hw_struct_info &info, const uint32_t *words, uint64_t address,
+                        const char *module, const std::string &what)
+{
+   char buf[1024];
+   vlg_hw_describe_problems(&info, words, buf, sizeof(buf));
+   std::string detail = fmt::format("{} block at 0x{:x}:\n{}", info.name, address, buf);
+   while (!detail.empty() && detail.back() == '\n')
+      detail.pop_back();
+   throw GpuFault(module, "malformed draw package: " + what, detail);
+}
+
+DrawPackage
+load_draw_package(const Vram &vram, uint64_t draw_info_address)
+{
+   DrawPackage pkg;
+   pkg.address = draw_info_address;
+   pkg.draw = read_hw_block<VLG_DRAW_INFO>(vram, draw_info_address, kCP, "draw_info");
+   const VLG_DRAW_INFO &d = pkg.draw;
+
+   pkg.fb = read_hw_block<VLG_FRAMEBUFFER>(vram, d.framebuffer, kCP, "framebuffer");
+   if (pkg.fb.nr_cbufs > kMaxColorBufs)
+      bad("framebuffer", fmt::format("nr_cbufs = {} (at most 4)", pkg.fb.nr_cbufs));
+   for (unsigned i = 0; i < pkg.fb.nr_cbufs; i++)
+      if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
+         check_surface(vram, pkg.fb.cbufs[i], pkg.fb, VLG_FORMAT_USAGE_RT,
+                       fmt::format("framebuffer.cbufs[{}]", i));
+   if (pkg.fb.zsbuf.format != VLG_FORMAT_NONE)
+      check_surface(vram, pkg.fb.zsbuf, pkg.fb, VLG_FORMAT_USAGE_ZS, "framebuffer.zsbuf");
+
+   if (pkg.is_clear())
+      return pkg;
+
+   if (d.vertices_per_prim != prim_vertices(d.prim))
+      bad("draw_info", fmt::format("vertices_per_prim = {} but prim {} has {}",
+                                   d.vertices_per_prim, name_or(vlg_prim_name(d.prim)),
+                                   prim_vertices(d.prim)));
+   if (d.num_vertex_elements > kMaxVertexElements || d.num_vertex_buffers > kMaxVertexBuffers)
+      bad("draw_info", fmt::format("num_vertex_elements = {}, num_vertex_buffers = {} (at "
+                                   "most 32 each)",
+                                   d.num_vertex_elements, d.num_vertex_buffers));
+   if (d.vs_num_textures > kMaxTextures || d.vs_num_samplers > kMaxTextures ||
+       d.fs_num_textures > kMaxTextures || d.fs_num_samplers > kMaxTextures)
+      bad("draw_info",
+          fmt::format("vs_num_textures = {}, vs_num_samplers = {}, fs_num_textures = {}, "
+                      "fs_num_samplers = {} (at most 16 each)",
+                      d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures,
+                      d.fs_num_samplers));
+   if (d.index_size != VLG_INDEX_SIZE_NONE) {
+      if (d.index_buffer % unsigned(d.index_size) != 0)
+         bad("draw_info", fmt::format("index_buffer 0x{:x} is not aligned to the index size ({} "
+                                      "bytes)",
+                                      d.index_buffer, unsigned(d.index_size)));
+      check_range(vram, d.index_buffer, d.index_buffer_size, "draw_info", "index buffer");
+   }
+
+   pkg.pipe = read_hw_block<VLG_PIPE_STATE>(vram, d.pipe_state, kCP, "pipe_state");
+   const VLG_RASTERIZER &r = pkg.pipe.rasterizer;
+   if (r.multisample)
+      bad("pipe_state", "rasterizer.multisample = true: multisampling is not implemented");
+   if (r.fill_front != VLG_POLYGON_MODE_FILL || r.fill_back != VLG_POLYGON_MODE_FILL)
+      bad("pipe_state", fmt::format("rasterizer.fill_front = {}, fill_back = {}: only FILL is "
+                                    "implemented",
+                                    name_or(vlg_polygon_mode_name(r.fill_front)),
+                                    name_or(vlg_polygon_mode_name(r.fill_back))));
+   if (pkg.pipe.blend.logicop_enable)
+      bad("pipe_state", "blend.logicop_enable = true: logic ops are not implemented");
+   for (unsigned i = 0; i < kMaxColorBufs; i++) {
+      const VLG_BLEND_RT &rt = pkg.pipe.blend.rt[i];
+      if (rt.blend_enable &&
+          (is_src1_factor(rt.rgb_src_factor) || is_src1_factor(rt.rgb_dst_factor) ||
+           is_src1_factor(rt.alpha_src_factor) || is_src1_factor(rt.alpha_dst_factor)))
+         bad("pipe_state", fmt::format("blend.rt[{}] uses a SRC1 factor: dual-source blending "
+                                       "is not implemented",
+                                       i));
+   }
+
+   pkg.vertex_elements.resize(d.num_vertex_elements);
+   for (unsigned i = 0; i < d.num_vertex_elements; i++) {
+      const std::string what = fmt::format("vertex_element[{}]", i);
+      VLG_VERTEX_ELEMENT &ve = pkg.vertex_elements[i] = read_hw_block<VLG_VERTEX_ELEMENT>(
+         vram, d.vertex_elements + uint64_t(i) * VLG_VERTEX_ELEMENT_LENGTH * 4, kCP, what);
+      if (!(vlg_format_usage(ve.format) & VLG_FORMAT_USAGE_VERTEX))
+         bad(what, fmt::format("format {} cannot be fetched as a vertex attribute",
+                               name_or(vlg_format_name(ve.format))));
+      if (ve.vertex_buffer_index >= d.num_vertex_buffers)
+         bad(what, fmt::format("vertex_buffer_index = {} but the draw has {} vertex buffers",
+                               ve.vertex_buffer_index, d.num_vertex_buffers));
+   }
+   pkg.vertex_buffers.resize(d.num_vertex_buffers);
+   for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
+      const std::string what = fmt::format("vertex_buffer[{}]", i);
+      VLG_VERTEX_BUFFER &vb = pkg.vertex_buffers[i] = read_hw_block<VLG_VERTEX_BUFFER>(
+         vram, d.vertex_buffers + uint64_t(i) * VLG_VERTEX_BUFFER_LENGTH * 4, kCP, what);
+      check_range(vram, vb.address, vb.size, what, "vertex data");
+   }
+
+   auto load_textures = [&](uint64_t tex_addr, unsigned ntex, uint64_t smp_addr, unsigned nsmp,
+                            const char *stage, std::vector<VLG_TEXTURE> &tex,
+                            std::vector<VLG_SAMPLER> &smp) {
+      tex.resize(ntex);
+      for (unsigned i = 0; i < ntex; i++) {
+         const std::string what = fmt::format("{}_textures[{}]", stage, i);
+         tex[i] = read_hw_block<VLG_TEXTURE>(
+            vram, tex_addr + uint64_t(i) * VLG_TEXTURE_LENGTH * 4, kCP, what);
+         check_texture(vram, tex[i], what);
+      }
+      smp.resize(nsmp);
+      for (unsigned i = 0; i < nsmp; i++)
+         smp[i] = read_hw_block<VLG_SAMPLER>(vram, smp_addr + uint64_t(i) * VLG_SAMPLER_LENGTH * 4,
+                                             kCP, fmt::format("{}_samplers[{}]", stage, i));
+   };
+   load_textures(d.vs_textures, d.vs_num_textures, d.vs_samplers, d.vs_num_samplers, "vs",
+                 pkg.vs_textures, pkg.vs_samplers);
+   load_textures(d.fs_textures, d.fs_num_textures, d.fs_samplers, d.fs_num_samplers, "fs",
+                 pkg.fs_textures, pkg.fs_samplers);
+
+   pkg.vs.address = d.vs;
+   pkg.vs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.vs, kCP, "vs shader_state");
+   check_shader(vram, pkg.vs, VLG_SHADER_STAGE_VERTEX, pkg, "vs shader_state");
+   pkg.fs.address = d.fs;
+   pkg.fs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.fs, kCP, "fs shader_state");
+   check_shader(vram, pkg.fs, VLG_SHADER_STAGE_FRAGMENT, pkg, "fs shader_state");
+   return pkg;
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,133 @@
+/*
+ * vlgpu simulator, functional pipeline: the per-draw package.
+ *
+ * load_draw_package() is what the CP does for a DRAW command (seed 001 §3.2,
+ * docs/hw.md "The per-draw package"): read the draw_info block at a VRAM
+ * address and every block it points to, unpack them with the generated
+ * vlg_hw.h functions and validate them, so that GE, PE, SPC and OMU work on
+ * plain C++ structs and never see a malformed word.
+ *
+ * Everything here is read-only with respect to VRAM. A malformed package is a
+ * GpuFault (module "CP") whose summary names the block and whose detail names
+ * the field: a block outside VRAM, a set reserved bit or an unnamed enum value
+ * (VLG_<STRUCT>_unpack / vlg_hw_describe_problems), a count beyond its limit,
+ * a format not usable for its role (vlg_format_usage), a surface or buffer
+ * that does not fit in VRAM, a shader I/O map that cannot work, or a state
+ * value of a feature the simulator does not implement (multisampling, logic
+ * ops, polygon modes other than FILL, dual-source blend factors).
+ */
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vlg_hw.h"
+
+#include "sim/func/gpu_fault.h"
+
+namespace vlgpu::sim {
+
+/** Limits of the package (docs/hw.md, draw_info and shader_state field docs). */
+enum : unsigned {
+   kMaxVertexElements = 32, /**< draw_info.num_vertex_elements */
+   kMaxVertexBuffers = 32,  /**< draw_info.num_vertex_buffers */
+   kMaxTextures = 16,       /**< per stage, draw_info.*_num_textures / *_num_samplers */
+   kMaxShaderIo = 32,       /**< shader_state inputs[] / outputs[] entries */
+   kMaxRegs = 128,          /**< shader_state.num_regs */
+   kMaxColorBufs = 4,       /**< framebuffer.cbufs[] */
+   kMaxVaryings = 32,       /**< VARYING index range (5-bit field) */
+};
+
+/** One shader of the draw: its shader_state block, unpacked and validated. */
+struct ShaderPackage {
+   uint64_t address = 0;        /**< VRAM byte address of the shader_state block */
+   VLG_SHADER_STATE state = {}; /**< unpacked; num_inputs/num_outputs entries are valid */
+};
+
+/**
+ * Everything one DRAW needs, unpacked. Arrays hold exactly the number of
+ * entries draw_info declares. For draw_info.kind == CLEAR only @draw and @fb
+ * are loaded (the other addresses are ignored, docs/hw.md).
+ */
+struct DrawPackage {
+   uint64_t address = 0;     /**< VRAM byte address of the draw_info block */
+   VLG_DRAW_INFO draw = {};  /**< draw_info */
+   VLG_PIPE_STATE pipe = {}; /**< pipe_state (rasterizer, viewport, ... sample_mask) */
+   ShaderPackage vs, fs;     /**< vertex and fragment shader */
+   VLG_FRAMEBUFFER fb = {};  /**< framebuffer with cbufs[0..nr_cbufs-1] and zsbuf */
+   std::vector<VLG_VERTEX_ELEMENT> vertex_elements; /**< [num_vertex_elements] */
+   std::vector<VLG_VERTEX_BUFFER> vertex_buffers;   /**< [num_vertex_buffers] */
+   std::vector<VLG_TEXTURE> vs_textures, fs_textures; /**< [*_num_textures] */
+   std::vector<VLG_SAMPLER> vs_samplers, fs_samplers; /**< [*_num_samplers] */
+
+   bool is_clear() const { return draw.kind == VLG_DRAW_KIND_CLEAR; }
+   bool indexed() const { return draw.index_size != VLG_INDEX_SIZE_NONE; }
+};
+
+/**
+ * The CP's package fetch: read and validate every block of the draw whose
+ * draw_info is at @draw_info_address.
+ *
+ * Errors: GpuFault, module "CP", summary "malformed draw package: <block>",
+ * detail with the field, its value and the limit or the rule it breaks (see
+ * the file comment for the list of checks). Never reads outside VRAM.
+ */
+DrawPackage load_draw_package(const Vram &vram, uint64_t draw_info_address);
+
+/**
+ * Unpack one hardware block of type T (a VLG_<STRUCT>) from VRAM at @address
+ * with full checking: the block must lie inside VRAM and unpack cleanly (no set
+ * reserved bit, no unnamed enum value). @what names the block in the fault
+ * ("vertex_element[3]"); @module is the faulting module ("CP", "GE", ...).
+ * Exposed for the cycle-mode modules that fetch blocks themselves.
+ */
+template <typename T> struct HwBlock;
+
+#define VLG_PIPE_HW_BLOCK(NAME)                                                                    \
+   template <> struct HwBlock<VLG_##NAME> {                                                        \
+      static constexpr unsigned length = VLG_##NAME##_LENGTH;                                      \
+      static const vlg_hw_struct_info &info() { return VLG_##NAME##_info; }                        \
+      static unsigned unpack(const uint32_t *dw, VLG_##NAME *v)                                    \
+      {                                                                                            \
+         return VLG_##NAME##_unpack(dw, v);                                                        \
+      }                                                                                            \
+   };
+VLG_PIPE_HW_BLOCK(DRAW_INFO)
+VLG_PIPE_HW_BLOCK(PIPE_STATE)
+VLG_PIPE_HW_BLOCK(SHADER_STATE)
+VLG_PIPE_HW_BLOCK(FRAMEBUFFER)
+VLG_PIPE_HW_BLOCK(VERTEX_ELEMENT)
+VLG_PIPE_HW_BLOCK(VERTEX_BUFFER)
+VLG_PIPE_HW_BLOCK(TEXTURE)
+VLG_PIPE_HW_BLOCK(SAMPLER)
+VLG_PIPE_HW_BLOCK(SURFACE)
+#undef VLG_PIPE_HW_BLOCK
+
+/** Implementation of read_hw_block (non-template part). */
+void read_hw_block_words(const Vram &vram, uint64_t address, unsigned length_dw,
+                         const vlg_hw_struct_info &info, const char *module, const std::string &what,
+                         uint32_t *words);
+[[noreturn]] void throw_hw_block_problems(const vlg_hw_struct_info &info, const uint32_t *words,
+                                          uint64_t address, const char *module,
+                                          const std::string &what);
+
+template <typename T>
+T
+read_hw_block(const Vram &vram, uint64_t address, const char *module, const std::string &what)
+{
+   uint32_t words[HwBlock<T>::length];
+   read_hw_block_words(vram, address, HwBlock<T>::length, HwBlock<T>::info(), module, what, words);
+   T v;
+   if (HwBlock<T>::unpack(words, &v))
+      throw_hw_block_problems(HwBlock<T>::info(), words, address, module, what);
+   return v;
+}
+
+/**
+ * Bytes a linear surface occupies from its address: pitch * (height - 1) +
+ * width * bytes per pixel (0 for an empty surface).
+ */
+uint64_t surface_extent_bytes(const VLG_SURFACE &s);
+
+} // namespace vlgpu::sim

@@ -141,15 +141,17 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage,
       bad(block, fmt::format("num_samplers = {} but the draw binds {} texture/sampler pairs",
                              s.num_samplers, ntex));
 
+   /* Unused entries must be zero (docs/hw.md); VLG_SHADER_STATE_init gives
+    * them mask = 0xf (the XML default), which is accepted too. */
    for (unsigned i = s.num_inputs; i < kMaxShaderIo; i++) {
       const VLG_SHADER_INPUT &in = s.inputs[i];
-      if (in.reg || in.mask || in.interp || in.semantic || in.index)
+      if (in.reg || (in.mask && in.mask != 0xf) || in.interp || in.semantic || in.index)
          bad(block, fmt::format("inputs[{}] is beyond num_inputs = {} but not zero", i,
                                 s.num_inputs));
    }
    for (unsigned i = s.num_outputs; i < kMaxShaderIo; i++) {
       const VLG_SHADER_OUTPUT &out = s.outputs[i];
-      if (out.reg || out.mask || out.semantic || out.index)
+      if (out.reg || (out.mask && out.mask != 0xf) || out.semantic || out.index)
          bad(block, fmt::format("outputs[{}] is beyond num_outputs = {} but not zero", i,
                                 s.num_outputs));
    }

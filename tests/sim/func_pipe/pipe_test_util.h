@@ -1,0 +1,294 @@
+/*
+ * Test helpers for the functional pipeline: build a real per-draw package in
+ * a Vram with the generated VLG_<STRUCT>_pack functions (the driver's side of
+ * docs/hw.md), shaders assembled with vlg_assemble, and read pixels back.
+ *
+ * Nothing here calls the code under test: expected values in the tests are
+ * computed independently (edge functions, GL formulas) from the inputs.
+ */
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "vlg_hw.h"
+
+#include "sim/func/gpu_fault.h"
+
+namespace vlgpu::sim::test {
+
+inline uint32_t
+fbits(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+
+inline float
+bitsf(uint32_t u)
+{
+   float f;
+   std::memcpy(&f, &u, 4);
+   return f;
+}
+
+/** Assemble VL-IW text (vlg_assemble, docs/isa.md §7); throws
+ * std::runtime_error with the assembler's message. Defined in
+ * test_asm_util.cpp: vlg_isa.h and vlg_hw.h both define an enum vlg_format
+ * and cannot be included in one translation unit. */
+std::vector<uint32_t> assemble(const std::string &text);
+
+/** A shader under construction (shader_state fields + code + constants). */
+struct TestShader {
+   VLG_SHADER_STATE st;
+   std::vector<uint32_t> code;
+   std::vector<float> consts; /**< 4 floats per C entry */
+
+   explicit TestShader(vlg_shader_stage stage = VLG_SHADER_STAGE_VERTEX)
+   {
+      VLG_SHADER_STATE_init(&st);
+      st.stage = stage;
+      st.num_regs = 16;
+   }
+   void input(unsigned reg, vlg_input_semantic sem, unsigned index = 0, unsigned mask = 0xf,
+              vlg_interp interp = VLG_INTERP_PERSPECTIVE)
+   {
+      VLG_SHADER_INPUT &in = st.inputs[st.num_inputs++];
+      in.reg = reg;
+      in.mask = mask;
+      in.semantic = sem;
+      in.index = index;
+      in.interp = interp;
+   }
+   void output(unsigned reg, vlg_output_semantic sem, unsigned index = 0, unsigned mask = 0xf)
+   {
+      VLG_SHADER_OUTPUT &o = st.outputs[st.num_outputs++];
+      o.reg = reg;
+      o.mask = mask;
+      o.semantic = sem;
+      o.index = index;
+   }
+};
+
+/**
+ * A draw package builder over its own Vram. Blocks are written by write();
+ * surfaces and buffers are allocated immediately (bump allocator, 256-byte
+ * aligned) so tests can fill and read them.
+ */
+struct TestDraw {
+   Vram vram;
+   uint64_t next = 0x1000;
+   VLG_DRAW_INFO draw;
+   VLG_PIPE_STATE pipe;
+   VLG_FRAMEBUFFER fb;
+   TestShader vs{VLG_SHADER_STAGE_VERTEX}, fs{VLG_SHADER_STAGE_FRAGMENT};
+   std::vector<VLG_VERTEX_ELEMENT> elements;
+   std::vector<VLG_VERTEX_BUFFER> buffers;
+
+   explicit TestDraw(uint64_t vram_size = 64ull << 20) : vram(vram_size)
+   {
+      VLG_DRAW_INFO_init(&draw);
+      VLG_PIPE_STATE_init(&pipe);
+      VLG_FRAMEBUFFER_init(&fb);
+      draw.kind = VLG_DRAW_KIND_PRIMITIVES;
+      draw.prim = VLG_PRIM_TRIANGLES;
+      draw.vertices_per_prim = 3;
+      pipe.rasterizer.half_pixel_center = true;
+      pipe.rasterizer.depth_clip_near = true;
+      pipe.rasterizer.depth_clip_far = true;
+      pipe.rasterizer.point_quad_rasterization = true;
+   }
+
+   uint64_t alloc(uint64_t size, uint64_t align = 256)
+   {
+      next = (next + align - 1) / align * align;
+      const uint64_t a = next;
+      next += size ? size : 1;
+      if (next > vram.size())
+         throw std::runtime_error("test VRAM exhausted");
+      return a;
+   }
+   uint64_t put(const void *data, uint64_t size, uint64_t align = 256)
+   {
+      const uint64_t a = alloc(size, align);
+      vram.write(a, data, size, "test");
+      return a;
+   }
+
+   /** A w x h surface of @format, zero-filled; pitch = w * bpp. */
+   VLG_SURFACE surface(vlg_format format, unsigned w, unsigned h)
+   {
+      VLG_SURFACE s;
+      VLG_SURFACE_init(&s);
+      s.format = format;
+      s.width = w;
+      s.height = h;
+      s.pitch = w * vlg_format_bytes(format);
+      s.address = alloc(uint64_t(s.pitch) * h);
+      return s;
+   }
+   /** Framebuffer w x h with one colour buffer (and optional zs buffer);
+    * viewport covering it with depth range [0,1] (GL glViewport rule). */
+   void framebuffer(unsigned w, unsigned h, vlg_format color = VLG_FORMAT_R8G8B8A8_UNORM,
+                    vlg_format zs = VLG_FORMAT_NONE, unsigned nr_cbufs = 1)
+   {
+      fb.width = w;
+      fb.height = h;
+      fb.nr_cbufs = nr_cbufs;
+      for (unsigned i = 0; i < nr_cbufs; i++)
+         fb.cbufs[i] = surface(color, w, h);
+      if (zs != VLG_FORMAT_NONE)
+         fb.zsbuf = surface(zs, w, h);
+      viewport(0, 0, float(w), float(h));
+   }
+   /** glViewport(x, y, w, h) + glDepthRangef(n, f) on a surface whose row 0
+    * is the top (Gallium's window coordinates, y down): scale = (w/2, h/2,
+    * (f-n)/2), translate = (x + w/2, y + h/2, (n+f)/2). */
+   void viewport(float x, float y, float w, float h, float n = 0.0f, float f = 1.0f)
+   {
+      VLG_VIEWPORT &v = pipe.viewport;
+      v.scale[0] = w / 2;
+      v.scale[1] = h / 2;
+      v.scale[2] = (f - n) / 2;
+      v.translate[0] = x + w / 2;
+      v.translate[1] = y + h / 2;
+      v.translate[2] = (n + f) / 2;
+      v.depth_near = n;
+      v.depth_far = f;
+   }
+
+   /** A vertex buffer holding @data; returns its index. */
+   unsigned vertex_buffer(const void *data, uint32_t size, uint32_t stride)
+   {
+      VLG_VERTEX_BUFFER vb;
+      VLG_VERTEX_BUFFER_init(&vb);
+      vb.address = put(data, size);
+      vb.size = size;
+      vb.stride = stride;
+      buffers.push_back(vb);
+      return unsigned(buffers.size() - 1);
+   }
+   unsigned vertex_buffer(const std::vector<float> &data, uint32_t stride)
+   {
+      return vertex_buffer(data.data(), uint32_t(data.size() * 4), stride);
+   }
+   /** Vertex element (= VS attribute number returned). */
+   unsigned element(unsigned vb, vlg_format format, uint32_t offset = 0, uint32_t divisor = 0)
+   {
+      VLG_VERTEX_ELEMENT e;
+      VLG_VERTEX_ELEMENT_init(&e);
+      e.vertex_buffer_index = vb;
+      e.format = format;
+      e.src_offset = offset;
+      e.instance_divisor = divisor;
+      elements.push_back(e);
+      return unsigned(elements.size() - 1);
+   }
+   template <typename T> void indices(const std::vector<T> &idx)
+   {
+      draw.index_size = vlg_index_size(sizeof(T));
+      draw.index_buffer = put(idx.data(), idx.size() * sizeof(T));
+      draw.index_buffer_size = uint32_t(idx.size() * sizeof(T));
+      draw.count = uint32_t(idx.size());
+   }
+
+   uint64_t write_shader(TestShader &s)
+   {
+      s.st.code = put(s.code.data(), s.code.size() * 4);
+      s.st.code_size = uint32_t(s.code.size());
+      if (!s.consts.empty()) {
+         s.st.consts = put(s.consts.data(), s.consts.size() * 4);
+         s.st.num_consts = uint32_t(s.consts.size() / 4);
+      }
+      uint32_t words[VLG_SHADER_STATE_LENGTH];
+      VLG_SHADER_STATE_pack(words, &s.st);
+      return put(words, sizeof(words));
+   }
+
+   /** Write every block; returns the draw_info address. */
+   uint64_t write()
+   {
+      if (draw.kind == VLG_DRAW_KIND_PRIMITIVES) {
+         draw.vs = write_shader(vs);
+         draw.fs = write_shader(fs);
+         uint32_t pw[VLG_PIPE_STATE_LENGTH];
+         VLG_PIPE_STATE_pack(pw, &pipe);
+         draw.pipe_state = put(pw, sizeof(pw));
+         std::vector<uint32_t> ew(elements.size() * VLG_VERTEX_ELEMENT_LENGTH + 1);
+         for (size_t i = 0; i < elements.size(); i++)
+            VLG_VERTEX_ELEMENT_pack(&ew[i * VLG_VERTEX_ELEMENT_LENGTH], &elements[i]);
+         draw.vertex_elements = put(ew.data(), ew.size() * 4);
+         draw.num_vertex_elements = unsigned(elements.size());
+         std::vector<uint32_t> bw(buffers.size() * VLG_VERTEX_BUFFER_LENGTH + 1);
+         for (size_t i = 0; i < buffers.size(); i++)
+            VLG_VERTEX_BUFFER_pack(&bw[i * VLG_VERTEX_BUFFER_LENGTH], &buffers[i]);
+         draw.vertex_buffers = put(bw.data(), bw.size() * 4);
+         draw.num_vertex_buffers = unsigned(buffers.size());
+      }
+      uint32_t fw[VLG_FRAMEBUFFER_LENGTH];
+      VLG_FRAMEBUFFER_pack(fw, &fb);
+      draw.framebuffer = put(fw, sizeof(fw));
+      uint32_t dw[VLG_DRAW_INFO_LENGTH];
+      VLG_DRAW_INFO_pack(dw, &draw);
+      return put(dw, sizeof(dw));
+   }
+
+   /** RGBA8 pixel (x, y) of colour buffer @i (R8G8B8A8_UNORM: bytes R, G, B, A). */
+   const uint8_t *rgba8(unsigned x, unsigned y, unsigned i = 0) const
+   {
+      const VLG_SURFACE &s = fb.cbufs[i];
+      return vram.data() + s.address + uint64_t(y) * s.pitch + uint64_t(x) * 4;
+   }
+   uint8_t *zs_ptr(unsigned x, unsigned y)
+   {
+      const VLG_SURFACE &s = fb.zsbuf;
+      return vram.data() + s.address + uint64_t(y) * s.pitch +
+             uint64_t(x) * vlg_format_bytes(s.format);
+   }
+};
+
+/** Edge-function test of pixel centre (px+0.5, py+0.5) against a triangle of
+ * window positions, in double precision, with the fill convention of
+ * softpipe's scan converter (the reference renderer, docs/simulator-
+ * pipeline.md): a centre exactly on an edge is inside for a top edge
+ * (y-down: the edge is above the interior and horizontal) or a right edge,
+ * outside for a bottom or left edge. Returns true if covered. */
+inline bool
+ref_covered(const double (*v)[2], double px, double py)
+{
+   const double cx = px + 0.5, cy = py + 0.5;
+   double area = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) -
+                 (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
+   if (area == 0)
+      return false;
+   for (int i = 0; i < 3; i++) {
+      const double *a = v[i], *b = v[(i + 1) % 3];
+      /* edge function, positive inside for area > 0 */
+      double e = (b[0] - a[0]) * (cy - a[1]) - (b[1] - a[1]) * (cx - a[0]);
+      if (area < 0)
+         e = -e;
+      if (e > 0)
+         continue;
+      if (e < 0)
+         return false;
+      /* on the edge: which side of the triangle is this edge? The interior
+       * normal (pointing inside) n = (-(dy), dx) oriented to positive area. */
+      double nx = -(b[1] - a[1]), ny = b[0] - a[0];
+      if (area < 0)
+         nx = -nx, ny = -ny;
+      /* top edge: horizontal, interior below (ny > 0 in y-down);
+       * right edge: interior to the left (nx < 0) */
+      const bool top = ny > 0 && nx == 0;
+      const bool right = nx < 0;
+      if (!(top || right))
+         return false;
+   }
+   return true;
+}
+
+} // namespace vlgpu::sim::test

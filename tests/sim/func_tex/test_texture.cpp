@@ -1,0 +1,898 @@
+/*
+ * Tests of src/vlgpu/sim/func/tex/texture.*: small textures built here in a
+ * Vram, sampled at hand-chosen coordinates; every expected value is worked
+ * out in the test from the GL ES 3.0 section 3.8 formulas (the comments show
+ * the arithmetic), not taken from the implementation.
+ */
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/func/tex/format.h"
+#include "sim/func/tex/texture.h"
+
+using namespace vlgpu::sim;
+
+namespace {
+
+uint32_t
+fb(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+
+float
+bf(uint32_t u)
+{
+   float f;
+   std::memcpy(&f, &u, 4);
+   return f;
+}
+
+using Vec4 = std::array<float, 4>;
+
+/* A texture in a 1 MiB VRAM: levels placed one after the other from
+ * 0x1000, rows padded by 8 bytes so that the row pitch matters. */
+struct Tex {
+   Vram vram{1 << 20};
+   VLG_TEXTURE tex;
+   VLG_SAMPLER samp;
+   std::vector<uint64_t> trace;
+   bool quads = false;
+
+   Tex(vlg_texture_target target, vlg_format format, unsigned w, unsigned h, unsigned d_or_layers,
+       unsigned levels)
+   {
+      VLG_TEXTURE_init(&tex);
+      VLG_SAMPLER_init(&samp);
+      tex.target = target;
+      tex.format = format;
+      tex.width = w;
+      tex.height = h;
+      tex.depth = target == VLG_TEXTURE_TARGET_3D ? d_or_layers : 1;
+      tex.array_size = target == VLG_TEXTURE_TARGET_3D ? 1 : d_or_layers;
+      tex.num_levels = levels;
+      tex.first_level = 0;
+      tex.last_level = levels - 1;
+      tex.address = 0x1000;
+      const unsigned bpp = vlg_format_bytes(format);
+      uint32_t off = 0x40;
+      for (unsigned l = 0; l < levels; l++) {
+         const unsigned lw = std::max(1u, w >> l), lh = std::max(1u, h >> l);
+         const unsigned ld = target == VLG_TEXTURE_TARGET_3D ? std::max(1u, d_or_layers >> l)
+                                                             : d_or_layers;
+         tex.level[l].offset = off;
+         tex.level[l].row_pitch = lw * bpp + 8;
+         tex.level[l].layer_stride = tex.level[l].row_pitch * lh + 16;
+         off += tex.level[l].layer_stride * ld;
+      }
+      samp.normalized_coords = true;
+   }
+
+   uint64_t addr(unsigned level, unsigned x, unsigned y, unsigned z) const
+   {
+      return tex.address + tex.level[level].offset + uint64_t(z) * tex.level[level].layer_stride +
+             uint64_t(y) * tex.level[level].row_pitch + uint64_t(x) * vlg_format_bytes(tex.format);
+   }
+   /* writes one texel through the format's packer (the packers are tested
+    * in test_format.cpp) */
+   void set(unsigned level, unsigned x, unsigned y, unsigned z, Vec4 v)
+   {
+      const uint32_t w[4] = {fb(v[0]), fb(v[1]), fb(v[2]), fb(v[3])};
+      format_pack_rgba(tex.format, w, vram.data() + addr(level, x, y, z));
+   }
+   void set_int(unsigned level, unsigned x, unsigned y, unsigned z, std::array<uint32_t, 4> v)
+   {
+      format_pack_rgba(tex.format, v.data(), vram.data() + addr(level, x, y, z));
+   }
+   void set_bytes(unsigned level, unsigned x, unsigned y, unsigned z, std::vector<uint8_t> b)
+   {
+      std::memcpy(vram.data() + addr(level, x, y, z), b.data(), b.size());
+   }
+   void filter(vlg_tex_filter min, vlg_tex_filter mag, vlg_mip_filter mip)
+   {
+      samp.min_img_filter = min;
+      samp.mag_img_filter = mag;
+      samp.min_mip_filter = mip;
+   }
+   void wrap(vlg_tex_wrap w)
+   {
+      samp.wrap_s = samp.wrap_t = samp.wrap_r = w;
+   }
+
+   /* one lane, no quads (implicit LOD 0) */
+   std::array<uint32_t, 4> raw(TexOp op, std::array<uint32_t, 4> coord,
+                               std::array<uint32_t, 4> extra = {}, bool shadow = false)
+   {
+      TexLaneIn in{};
+      std::memcpy(in.coord, coord.data(), 16);
+      std::memcpy(in.extra, extra.data(), 16);
+      uint32_t out[1][4] = {};
+      texture_sample(vram, tex, samp, op, shadow, false, 1, 1, &in, out, &trace);
+      return {out[0][0], out[0][1], out[0][2], out[0][3]};
+   }
+   Vec4 sample(float s, float t = 0, float r = 0, float q = 0, TexOp op = TexOp::Tex,
+               float lod = 0, bool shadow = false)
+   {
+      const auto o = raw(op, {fb(s), fb(t), fb(r), fb(q)}, {fb(lod), 0, 0, 0}, shadow);
+      return {bf(o[0]), bf(o[1]), bf(o[2]), bf(o[3])};
+   }
+   /* a 2x2 quad whose lanes are (s,t), (s+dx,t), (s,t+dy), (s+dx,t+dy):
+    * returns lane 0 */
+   Vec4 sample_quad(float s, float t, float dx, float dy, TexOp op = TexOp::Tex, float bias = 0)
+   {
+      TexLaneIn in[4] = {};
+      for (unsigned j = 0; j < 4; j++) {
+         in[j].coord[0] = fb(s + (j & 1) * dx);
+         in[j].coord[1] = fb(t + (j >> 1) * dy);
+         in[j].extra[0] = fb(bias);
+      }
+      uint32_t out[4][4] = {};
+      texture_sample(vram, tex, samp, op, false, true, 4, 0xf, in, out, nullptr);
+      return {bf(out[0][0]), bf(out[0][1]), bf(out[0][2]), bf(out[0][3])};
+   }
+};
+
+/* 4x4 R32_FLOAT texture with texel (x, y) = x + 10 y */
+Tex
+grid4()
+{
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32_FLOAT, 4, 4, 1, 1);
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++)
+         t.set(0, x, y, 0, {float(x + 10 * y), 0, 0, 1});
+   return t;
+}
+
+float
+grid(int x, int y)
+{
+   return float(x + 10 * y);
+}
+
+} // namespace
+
+/* ------------------------------------------------- 2D filtering -- */
+
+TEST(TexFilter, Nearest2D)
+{
+   Tex t = grid4();
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   /* GL eq. 3.23: i = floor(s * 4), j = floor(t * 4) */
+   EXPECT_EQ(t.sample(0.125f, 0.125f)[0], grid(0, 0));
+   EXPECT_EQ(t.sample(0.375f, 0.875f)[0], grid(1, 3));
+   EXPECT_EQ(t.sample(0.49f, 0.51f)[0], grid(1, 2));
+   EXPECT_EQ(t.sample(0.999f, 0.0f)[0], grid(3, 0));
+   EXPECT_EQ(t.sample(0.5f, 0.25f)[0], grid(2, 1)); /* on a texel edge: floor(2.0) = 2 */
+   const Vec4 v = t.sample(0.625f, 0.375f);
+   EXPECT_EQ(v[0], grid(2, 1));
+   EXPECT_EQ(v[1], 0.0f); /* R32_FLOAT: (R, 0, 0, 1) */
+   EXPECT_EQ(v[2], 0.0f);
+   EXPECT_EQ(v[3], 1.0f);
+}
+
+TEST(TexFilter, Linear2D)
+{
+   Tex t = grid4();
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   /* GL eq. 3.24-3.25: u = s*4 - 0.5, v = t*4 - 0.5; i0 = floor(u), a = frac(u);
+    * s = 0.3: u = 0.7 -> i0 0, a 0.7;  t = 0.45: v = 1.3 -> j0 1, b 0.3 */
+   const double a = 0.7, b = 0.3;
+   const double expect = (1 - a) * (1 - b) * grid(0, 1) + a * (1 - b) * grid(1, 1) +
+                         (1 - a) * b * grid(0, 2) + a * b * grid(1, 2);
+   EXPECT_NEAR(t.sample(0.3f, 0.45f)[0], expect, 1e-5);
+   /* at a texel centre the filter returns the texel: s = 2.5/4, t = 1.5/4 */
+   EXPECT_EQ(t.sample(0.625f, 0.375f)[0], grid(2, 1));
+   /* half way between (1,1) and (2,1) */
+   EXPECT_NEAR(t.sample(0.5f, 0.375f)[0], (grid(1, 1) + grid(2, 1)) / 2, 1e-6);
+}
+
+/* ------------------------------------------------------ wrap modes -- */
+
+struct WrapCase {
+   vlg_tex_wrap mode;
+   float s;
+   int texel; /* -1 = border */
+};
+
+TEST(TexWrap, NearestEveryModeOutsideZeroOne)
+{
+   /* 4 texels across; the expected index follows GL ES 3.0 3.8.10 (plus
+    * GL 4.6 for CLAMP / MIRROR_CLAMP*): worked below. */
+   const WrapCase cases[] = {
+      {VLG_TEX_WRAP_REPEAT, 1.3f, 1},             /* frac 0.3 -> floor(1.2) = 1 */
+      {VLG_TEX_WRAP_REPEAT, -0.2f, 3},            /* frac 0.8 -> floor(3.2) = 3 */
+      {VLG_TEX_WRAP_REPEAT, 7.9f, 3},             /* frac 0.9 -> 3 */
+      {VLG_TEX_WRAP_CLAMP_TO_EDGE, 1.3f, 3},      /* clamp to [1/8, 7/8] */
+      {VLG_TEX_WRAP_CLAMP_TO_EDGE, -0.2f, 0},
+      {VLG_TEX_WRAP_CLAMP, 1.3f, 3},              /* clamp to [0, 1]: floor(4) -> 3 */
+      {VLG_TEX_WRAP_CLAMP, -5.0f, 0},
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, 1.3f, -1},   /* i = 5 is outside 0..3 */
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, -0.2f, -1},  /* i = -1 */
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, 0.9f, 3},
+      {VLG_TEX_WRAP_MIRROR_REPEAT, 1.3f, 2},      /* floor 1 odd: 1 - 0.3 = 0.7 -> 2 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, -0.2f, 0},     /* floor -1 odd: 1 - 0.8 = 0.2 -> 0 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, 2.3f, 1},      /* floor 2 even: 0.3 -> 1 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, -0.3f, 1}, /* |s| = 0.3 -> 1 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, -1.3f, 3}, /* |s| = 1.3, clamped -> 3 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, 1.3f, 3},
+      {VLG_TEX_WRAP_MIRROR_CLAMP, -0.6f, 2},      /* |s| = 0.6 -> 2 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP, -3.0f, 3},
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -0.3f, 1},
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -1.3f, -1}, /* |s| * 4 = 5.2 > 4.5 */
+   };
+   for (const WrapCase &c : cases) {
+      Tex t = grid4();
+      t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+      t.samp.wrap_s = c.mode;
+      t.samp.wrap_t = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+      t.samp.border_color[0] = 77.0f;
+      const float expect = c.texel < 0 ? 77.0f : grid(c.texel, 2);
+      EXPECT_EQ(t.sample(c.s, 0.6f)[0], expect)
+         << vlg_tex_wrap_name(c.mode) << " s = " << c.s;
+      /* the same along t (wrap_t, texel row) */
+      t.samp.wrap_s = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+      t.samp.wrap_t = c.mode;
+      const float expect_t = c.texel < 0 ? 77.0f : grid(1, c.texel);
+      EXPECT_EQ(t.sample(0.3f, c.s)[0], expect_t) << vlg_tex_wrap_name(c.mode) << " t = " << c.s;
+   }
+}
+
+TEST(TexWrap, LinearAtTheEdges)
+{
+   Tex t = grid4();
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.samp.wrap_t = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   t.samp.border_color[0] = 100.0f;
+   const float t_row = 0.625f; /* v = 2.0: row 2 exactly */
+   /* REPEAT, s = 0: u = -0.5 -> i0 = -1 -> 3, i1 = 0, a = 0.5 */
+   t.samp.wrap_s = VLG_TEX_WRAP_REPEAT;
+   EXPECT_NEAR(t.sample(0.0f, t_row)[0], (grid(3, 2) + grid(0, 2)) / 2, 1e-6);
+   /* CLAMP_TO_EDGE, s = 1.2: u = min(4.8, 4) - 0.5 = 3.5 -> texels 3 and 3 */
+   t.samp.wrap_s = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   EXPECT_EQ(t.sample(1.2f, t_row)[0], grid(3, 2));
+   /* CLAMP (GL_CLAMP), s = 1.0: u = 3.5 -> texel 3 and i = 4 (the border), a = 0.5 */
+   t.samp.wrap_s = VLG_TEX_WRAP_CLAMP;
+   EXPECT_NEAR(t.sample(1.0f, t_row)[0], (grid(3, 2) + 100.0f) / 2, 1e-5);
+   /* CLAMP_TO_BORDER, s = -0.125: u = -1 -> i0 = -1 (border), i1 = 0, a = 0 */
+   t.samp.wrap_s = VLG_TEX_WRAP_CLAMP_TO_BORDER;
+   EXPECT_EQ(t.sample(-0.125f, t_row)[0], 100.0f);
+   /* s = 0: u = -0.5 -> half border, half texel 0 */
+   EXPECT_NEAR(t.sample(0.0f, t_row)[0], (100.0f + grid(0, 2)) / 2, 1e-5);
+   /* MIRROR_REPEAT, s = 0: u = -0.5 mirrors onto texel 0 twice */
+   t.samp.wrap_s = VLG_TEX_WRAP_MIRROR_REPEAT;
+   EXPECT_EQ(t.sample(0.0f, t_row)[0], grid(0, 2));
+   /* s = 1.0: mirror(1.0) -> 1 - 0 = 1 -> u = 3.5 -> texel 3 and its mirror 3 */
+   EXPECT_NEAR(t.sample(1.0f, t_row)[0], grid(3, 2), 1e-6);
+   /* MIRROR_CLAMP, s = -1.0: |s * 4| = 4 -> 3.5: texel 3 and the border */
+   t.samp.wrap_s = VLG_TEX_WRAP_MIRROR_CLAMP;
+   EXPECT_NEAR(t.sample(-1.0f, t_row)[0], (grid(3, 2) + 100.0f) / 2, 1e-5);
+   /* MIRROR_CLAMP_TO_EDGE, s = -1.0: texel 3 twice */
+   t.samp.wrap_s = VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE;
+   EXPECT_EQ(t.sample(-1.0f, t_row)[0], grid(3, 2));
+   /* MIRROR_CLAMP_TO_BORDER, s = -2.0: |s*4| = 8 -> clamped to 4.5 -> u = 4: border */
+   t.samp.wrap_s = VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER;
+   EXPECT_EQ(t.sample(-2.0f, t_row)[0], 100.0f);
+}
+
+TEST(TexWrap, BorderColourIsClampedForNormalizedFormats)
+{
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8G8B8A8_UNORM, 2, 2, 1, 1);
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
+   t.samp.border_color[0] = 2.0f;
+   t.samp.border_color[1] = -1.0f;
+   t.samp.border_color[2] = 0.5f;
+   t.samp.border_color[3] = 1.0f;
+   EXPECT_EQ(t.sample(-1.0f, 0.5f), (Vec4{1.0f, 0.0f, 0.5f, 1.0f}));
+   /* a float format keeps it */
+   Tex f(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R16G16B16A16_FLOAT, 2, 2, 1, 1);
+   f.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
+   f.samp.border_color[0] = 2.0f;
+   f.samp.border_color[1] = -1.0f;
+   EXPECT_EQ(f.sample(-1.0f, 0.5f)[0], 2.0f);
+   EXPECT_EQ(f.sample(-1.0f, 0.5f)[1], -1.0f);
+   /* integer formats: the raw words */
+   Tex i(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32G32B32A32_SINT, 2, 2, 1, 1);
+   i.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
+   i.samp.border_color[0] = bf(static_cast<uint32_t>(-7));
+   EXPECT_EQ(static_cast<int32_t>(i.raw(TexOp::Tex, {fb(-1.0f), fb(0.5f), 0, 0})[0]), -7);
+}
+
+TEST(TexWrap, UnnormalizedCoordinates)
+{
+   Tex t = grid4();
+   t.samp.normalized_coords = false;
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   EXPECT_EQ(t.sample(2.5f, 1.2f)[0], grid(2, 1));
+   EXPECT_EQ(t.sample(9.0f, -3.0f)[0], grid(3, 0));
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   /* u = 1.75 - 0.5 = 1.25: texels 1 and 2 with a = 0.25; v = 2.5 - 0.5 = 2 */
+   EXPECT_NEAR(t.sample(1.75f, 2.5f)[0], 0.75 * grid(1, 2) + 0.25 * grid(2, 2), 1e-5);
+}
+
+/* ------------------------------------------------------ mipmapping -- */
+
+namespace {
+
+/* 8x8, 4 levels, every texel of level L = 10 L + 1 (R32_FLOAT) */
+Tex
+mip8()
+{
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32_FLOAT, 8, 8, 1, 4);
+   for (unsigned l = 0; l < 4; l++)
+      for (unsigned y = 0; y < (8u >> l); y++)
+         for (unsigned x = 0; x < (8u >> l); x++)
+            t.set(l, x, y, 0, {float(10 * l + 1), 0, 0, 1});
+   t.wrap(VLG_TEX_WRAP_REPEAT);
+   return t;
+}
+
+} // namespace
+
+TEST(TexMip, QuadDerivativesPickLevelOne)
+{
+   Tex t = mip8();
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   /* ds/dx = 2/8: rho = 0.25 * 8 = 2, lambda = log2 2 = 1 -> level 1 */
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.25f, 0.0f)[0], 11.0f);
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.0f, 0.25f)[0], 11.0f); /* dt/dy alone */
+   /* rho = 1 texel per pixel: lambda 0 -> magnification filter on level 0 */
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.125f, 0.125f)[0], 1.0f);
+   /* rho = 4: level 2; rho = 64: beyond the last level -> level 3 */
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.5f, 0.0f)[0], 21.0f);
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 8.0f, 0.0f)[0], 31.0f);
+   /* LINEAR between levels: lambda exactly 1 -> only level 1 */
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_LINEAR);
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.25f, 0.0f)[0], 11.0f);
+   /* rho = 2 * sqrt 2: lambda 1.5 -> halfway between 11 and 21 (util_fast_log2
+    * is within 0.003 of log2) */
+   EXPECT_NEAR(t.sample_quad(0.3f, 0.3f, 0.25f * std::sqrt(2.0f), 0.0f)[0], 16.0, 0.05);
+   /* no mipmapping: always the base level */
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.5f, 0.0f)[0], 1.0f);
+}
+
+TEST(TexMip, BiasExplicitLodAndGradients)
+{
+   Tex t = mip8();
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   /* TXB: lambda 1 + bias 1 = 2 */
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.25f, 0.0f, TexOp::Txb, 1.0f)[0], 21.0f);
+   /* sampler lod_bias adds too */
+   t.samp.lod_bias = 1.0f;
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.25f, 0.0f)[0], 21.0f);
+   t.samp.lod_bias = 0.0f;
+   /* TXL: nearest level = floor(lod + 0.5) (GL eq. 3.27 rounding up at .5) */
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.25f)[0], 11.0f);
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.75f)[0], 21.0f);
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 9.0f)[0], 31.0f);
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, -2.0f)[0], 1.0f);
+   /* LINEAR mip: lod 1.25 -> 11 + 0.25 * (21 - 11) = 13.5 */
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_LINEAR);
+   EXPECT_NEAR(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.25f)[0], 13.5, 1e-5);
+   /* min_lod / max_lod clamp the LOD */
+   t.samp.max_lod = 1.0f;
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 3.0f)[0], 11.0f);
+   t.samp.max_lod = 1000.0f;
+   t.samp.min_lod = 2.0f;
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 0.0f)[0], 21.0f);
+   t.samp.min_lod = 0.0f;
+   /* TXD: gradients (2/8, 0) and (0, 2/8): rho 2 -> level 1; (4/8, 0): level 2 */
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   TexLaneIn in{};
+   in.coord[0] = fb(0.3f);
+   in.coord[1] = fb(0.3f);
+   in.extra[0] = fb(0.25f);
+   in.extra2[1] = fb(0.25f);
+   uint32_t out[1][4];
+   texture_sample(t.vram, t.tex, t.samp, TexOp::Txd, false, false, 1, 1, &in, out, nullptr);
+   EXPECT_EQ(bf(out[0][0]), 11.0f);
+   in.extra[0] = fb(-0.5f);
+   texture_sample(t.vram, t.tex, t.samp, TexOp::Txd, false, false, 1, 1, &in, out, nullptr);
+   EXPECT_EQ(bf(out[0][0]), 21.0f);
+   /* outside fragment quads implicit LOD is 0: base level */
+   EXPECT_EQ(t.sample(0.3f, 0.3f)[0], 1.0f);
+}
+
+TEST(TexMip, BaseLevelAndMagnificationSwitch)
+{
+   Tex t = mip8();
+   /* first_level 1: LOD 0 is level 1, LOD 1 is level 2 */
+   t.tex.first_level = 1;
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 0.0f)[0], 11.0f);
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.0f)[0], 21.0f);
+   /* ds/dx = 2/4 over the 4x4 base: rho 2 -> one level down from the base */
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.5f, 0.0f)[0], 21.0f);
+   /* last_level 2 caps it */
+   t.tex.last_level = 2;
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 5.0f)[0], 21.0f);
+
+   /* mag LINEAR, min NEAREST on a 2x1 ramp: LOD <= 0 filters, LOD > 0 does not */
+   Tex r(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32_FLOAT, 2, 1, 1, 1);
+   r.set(0, 0, 0, 0, {0, 0, 0, 1});
+   r.set(0, 1, 0, 0, {1, 0, 0, 1});
+   r.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   r.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   EXPECT_NEAR(r.sample(0.5f, 0.5f, 0, 0, TexOp::Txl, -1.0f)[0], 0.5, 1e-6);
+   EXPECT_EQ(r.sample(0.5f, 0.5f, 0, 0, TexOp::Txl, 0.5f)[0], 1.0f); /* floor(0.5*2) = 1 */
+}
+
+TEST(TexMip, FastLog2)
+{
+   EXPECT_EQ(tex_fast_log2(1.0f), 0.0f);
+   EXPECT_EQ(tex_fast_log2(2.0f), 1.0f);
+   EXPECT_EQ(tex_fast_log2(0.25f), -2.0f);
+   for (float x = 0.01f; x < 1000.0f; x *= 1.37f)
+      EXPECT_NEAR(tex_fast_log2(x), std::log2(x), 0.003) << x;
+}
+
+/* ------------------------------------------------------ cube maps -- */
+
+namespace {
+
+/* 2x2 faces, texel (x, y) of face f = 100 f + 10 y + x */
+Tex
+cube2()
+{
+   Tex t(VLG_TEXTURE_TARGET_CUBE, VLG_FORMAT_R32_FLOAT, 2, 2, 6, 1);
+   for (unsigned f = 0; f < 6; f++)
+      for (unsigned y = 0; y < 2; y++)
+         for (unsigned x = 0; x < 2; x++)
+            t.set(0, x, y, f, {float(100 * f + 10 * y + x), 0, 0, 1});
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   return t;
+}
+
+} // namespace
+
+TEST(TexCube, FaceSelectionAndCoordinates)
+{
+   Tex t = cube2();
+   /* GL ES 3.0 Table 3.21: major axis -> face, (sc, tc, ma); then
+    * s = (sc/|ma| + 1)/2, t = (tc/|ma| + 1)/2 (eq. 3.8). Each direction below
+    * has minor components +-0.5 so s, t are 0.25 or 0.75 -> texel 0 or 1. */
+   struct {
+      float rx, ry, rz;
+      unsigned face;
+      float sc, tc;
+   } cases[] = {
+      {1.0f, -0.5f, 0.5f, 0, -0.5f, 0.5f},  /* +X: sc = -rz, tc = -ry */
+      {-1.0f, -0.5f, 0.5f, 1, 0.5f, 0.5f},  /* -X: sc = +rz, tc = -ry */
+      {0.5f, 1.0f, -0.5f, 2, 0.5f, -0.5f},  /* +Y: sc = +rx, tc = +rz */
+      {0.5f, -1.0f, -0.5f, 3, 0.5f, 0.5f},  /* -Y: sc = +rx, tc = -rz */
+      {-0.5f, 0.5f, 1.0f, 4, -0.5f, -0.5f}, /* +Z: sc = +rx, tc = -ry */
+      {-0.5f, 0.5f, -1.0f, 5, 0.5f, -0.5f}, /* -Z: sc = -rx, tc = -ry */
+   };
+   for (const auto &c : cases) {
+      const float s = (c.sc / 1.0f + 1) / 2, tt = (c.tc / 1.0f + 1) / 2;
+      const int x = s < 0.5f ? 0 : 1, y = tt < 0.5f ? 0 : 1;
+      EXPECT_EQ(t.sample(c.rx, c.ry, c.rz)[0], float(100 * c.face + 10 * y + x))
+         << "face " << c.face;
+      /* scaling the direction changes nothing */
+      EXPECT_EQ(t.sample(3 * c.rx, 3 * c.ry, 3 * c.rz)[0], float(100 * c.face + 10 * y + x));
+   }
+   /* the six major axes */
+   EXPECT_EQ(int(t.sample(1, 0, 0)[0]) / 100, 0);
+   EXPECT_EQ(int(t.sample(-1, 0, 0)[0]) / 100, 1);
+   EXPECT_EQ(int(t.sample(0, 1, 0)[0]) / 100, 2);
+   EXPECT_EQ(int(t.sample(0, -1, 0)[0]) / 100, 3);
+   EXPECT_EQ(int(t.sample(0, 0, 1)[0]) / 100, 4);
+   EXPECT_EQ(int(t.sample(0, 0, -1)[0]) / 100, 5);
+}
+
+TEST(TexCube, SeamlessLinearCrossesTheEdge)
+{
+   Tex t = cube2();
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.samp.seamless_cube_map = true;
+   /* direction (1, -0.5, -1) selects +X (a tie of |rx| and |rz| goes to X) with
+    * sc = -rz = 1: s = 1, the right edge; tc = -ry = 0.5: t = 0.75, row 1.
+    * u = 2*1 - 0.5 = 1.5: texel x = 1 of +X and the texel beyond the edge,
+    * each with weight 0.5. The +X face's right edge
+    * (sc = +1, i.e. rz = -|rx|) is shared with -Z, whose sc = -rx = -1 there:
+    * column 0, and whose tc = -ry: the same row 1. */
+   const float v = t.sample(1.0f, -0.5f, -1.0f)[0];
+   EXPECT_NEAR(v, 0.5 * (100 * 0 + 10 * 1 + 1) + 0.5 * (100 * 5 + 10 * 1 + 0), 1e-4);
+   /* without seamless filtering the clamp-to-edge wrap stays on +X */
+   t.samp.seamless_cube_map = false;
+   EXPECT_EQ(t.sample(1.0f, -0.5f, -1.0f)[0], 11.0f);
+}
+
+/* ------------------------------------------------- arrays and 3D -- */
+
+TEST(TexArray, LayerIsRoundedAndClamped)
+{
+   Tex t(VLG_TEXTURE_TARGET_2D_ARRAY, VLG_FORMAT_R32_FLOAT, 2, 2, 3, 1);
+   for (unsigned l = 0; l < 3; l++)
+      for (unsigned y = 0; y < 2; y++)
+         for (unsigned x = 0; x < 2; x++)
+            t.set(0, x, y, l, {float(l), 0, 0, 1});
+   /* layer = clamp(floor(r + 0.5), 0, 2) (GL ES 3.0 eq. 3.14) */
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 0.4f)[0], 0.0f);
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 0.6f)[0], 1.0f);
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 1.5f)[0], 2.0f);
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 1.49f)[0], 1.0f);
+   EXPECT_EQ(t.sample(0.5f, 0.5f, -1.0f)[0], 0.0f);
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 7.0f)[0], 2.0f);
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 1.2f)[0], 1.0f); /* no filtering across layers */
+
+   Tex a(VLG_TEXTURE_TARGET_1D_ARRAY, VLG_FORMAT_R32_FLOAT, 4, 1, 2, 1);
+   for (unsigned l = 0; l < 2; l++)
+      for (unsigned x = 0; x < 4; x++)
+         a.set(0, x, 0, l, {float(10 * l + x), 0, 0, 1});
+   EXPECT_EQ(a.sample(0.6f, 0.7f)[0], 12.0f); /* x = 2, layer round(0.7) = 1 */
+}
+
+TEST(Tex3D, TrilinearOn2x2x2)
+{
+   Tex t(VLG_TEXTURE_TARGET_3D, VLG_FORMAT_R32_FLOAT, 2, 2, 2, 1);
+   for (unsigned z = 0; z < 2; z++)
+      for (unsigned y = 0; y < 2; y++)
+         for (unsigned x = 0; x < 2; x++)
+            t.set(0, x, y, z, {float(x + 2 * y + 4 * z), 0, 0, 1});
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   /* centre: the mean of the 8 texels = (0 + ... + 7) / 8 = 3.5 */
+   EXPECT_NEAR(t.sample(0.5f, 0.5f, 0.5f)[0], 3.5, 1e-6);
+   /* (0.3, 0.6, 0.7): u = 0.1, v = 0.7, w = 0.9 inside the cube of texel
+    * centres; trilinear interpolation of the linear function x + 2y + 4z
+    * is exact: 0.1 + 1.4 + 3.6 = 5.1 */
+   EXPECT_NEAR(t.sample(0.3f, 0.6f, 0.7f)[0], 5.1, 1e-5);
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   EXPECT_EQ(t.sample(0.3f, 0.6f, 0.7f)[0], 0 + 2 + 4); /* (0, 1, 1) */
+   t.samp.wrap_r = VLG_TEX_WRAP_REPEAT;
+   EXPECT_EQ(t.sample(0.3f, 0.6f, 1.7f)[0], 0 + 2 + 4); /* r wraps too */
+}
+
+/* --------------------------------------------------------- shadow -- */
+
+TEST(TexShadow, EveryCompareFunction)
+{
+   /* Z32_FLOAT texel 0.5; reference r = coord.w: result = r OP d (Table 3.22) */
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z32_FLOAT, 1, 1, 1, 1);
+   t.set(0, 0, 0, 0, {0.5f, 0, 0, 0});
+   t.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   const struct {
+      vlg_compare_func f;
+      float below, equal, above; /* results for r = 0.25, 0.5, 0.75 */
+   } cases[] = {
+      {VLG_COMPARE_FUNC_NEVER, 0, 0, 0},   {VLG_COMPARE_FUNC_LESS, 1, 0, 0},
+      {VLG_COMPARE_FUNC_EQUAL, 0, 1, 0},   {VLG_COMPARE_FUNC_LEQUAL, 1, 1, 0},
+      {VLG_COMPARE_FUNC_GREATER, 0, 0, 1}, {VLG_COMPARE_FUNC_NOTEQUAL, 1, 0, 1},
+      {VLG_COMPARE_FUNC_GEQUAL, 0, 1, 1},  {VLG_COMPARE_FUNC_ALWAYS, 1, 1, 1},
+   };
+   for (const auto &c : cases) {
+      t.samp.compare_func = c.f;
+      const Vec4 b = t.sample(0.5f, 0.5f, 0, 0.25f, TexOp::Tex, 0, true);
+      EXPECT_EQ(b, (Vec4{c.below, c.below, c.below, 1.0f})) << vlg_compare_func_name(c.f);
+      EXPECT_EQ(t.sample(0.5f, 0.5f, 0, 0.5f, TexOp::Tex, 0, true)[0], c.equal)
+         << vlg_compare_func_name(c.f);
+      EXPECT_EQ(t.sample(0.5f, 0.5f, 0, 0.75f, TexOp::Tex, 0, true)[0], c.above)
+         << vlg_compare_func_name(c.f);
+   }
+   /* without the shadow bit the depth itself is returned: (d, d, d, d) */
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 0, 0.75f), (Vec4{0.5f, 0.5f, 0.5f, 0.5f}));
+}
+
+TEST(TexShadow, LinearFilterAveragesTheComparisons)
+{
+   /* 2x2 Z16 depths 0.2 0.4 / 0.6 0.8, sampled at the centre with LINEAR:
+    * r = 0.5, LESS (r < d) passes for 0.6 and 0.8: (0 + 0 + 1 + 1) / 4 = 0.5 */
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z16_UNORM, 2, 2, 1, 1);
+   t.set(0, 0, 0, 0, {0.2f, 0, 0, 0});
+   t.set(0, 1, 0, 0, {0.4f, 0, 0, 0});
+   t.set(0, 0, 1, 0, {0.6f, 0, 0, 0});
+   t.set(0, 1, 1, 0, {0.8f, 0, 0, 0});
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   t.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   t.samp.compare_func = VLG_COMPARE_FUNC_LESS;
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 0, 0.5f, TexOp::Tex, 0, true),
+             (Vec4{0.5f, 0.5f, 0.5f, 1.0f}));
+   /* r = 0.3: only 0.2 fails -> 0.75; weights (0.75, 0.25) along s at s = 0.375:
+    * u = 0.25 -> row 0: 0.75 * [0.3<0.2 = 0] + 0.25 * [0.3<0.4 = 1] = 0.25, row 1: 1 -> 0.625 */
+   EXPECT_NEAR(t.sample(0.5f, 0.5f, 0, 0.3f, TexOp::Tex, 0, true)[0], 0.75, 1e-6);
+   EXPECT_NEAR(t.sample(0.375f, 0.5f, 0, 0.3f, TexOp::Tex, 0, true)[0], 0.625, 1e-6);
+   /* fixed-point depth: the reference is clamped to [0, 1] (GL ES 3.0 3.8.16),
+    * so r = -0.5 acts as 0.0 and 0.0 >= 0.0 passes GEQUAL against d = 0 */
+   Tex zero(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z16_UNORM, 1, 1, 1, 1);
+   zero.set(0, 0, 0, 0, {0.0f, 0, 0, 0});
+   zero.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   zero.samp.compare_func = VLG_COMPARE_FUNC_GEQUAL;
+   EXPECT_EQ(zero.sample(0.5f, 0.5f, 0, -0.5f, TexOp::Tex, 0, true)[0], 1.0f);
+   /* a float depth texture does not clamp: -0.5 >= 0.0 fails */
+   Tex f(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z32_FLOAT, 1, 1, 1, 1);
+   f.set(0, 0, 0, 0, {0.0f, 0, 0, 0});
+   f.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   f.samp.compare_func = VLG_COMPARE_FUNC_GEQUAL;
+   EXPECT_EQ(f.sample(0.5f, 0.5f, 0, -0.5f, TexOp::Tex, 0, true)[0], 0.0f);
+}
+
+/* ----------------------------------------------------- TXF and TXQ -- */
+
+TEST(TexFetch, InRangeAndOutOfRange)
+{
+   Tex t = mip8();
+   t.set(0, 5, 6, 0, {42.0f, 0, 0, 1});
+   t.set(1, 3, 2, 0, {43.0f, 0, 0, 1});
+   auto txf = [&](int x, int y, int lod) {
+      return bf(t.raw(TexOp::Txf, {uint32_t(x), uint32_t(y), 0, uint32_t(lod)})[0]);
+   };
+   EXPECT_EQ(txf(5, 6, 0), 42.0f);
+   EXPECT_EQ(txf(3, 2, 1), 43.0f);
+   EXPECT_EQ(txf(0, 0, 3), 31.0f);
+   /* out of range reads 0 (docs/isa.md TXF) */
+   EXPECT_EQ(txf(-1, 0, 0), 0.0f);
+   EXPECT_EQ(txf(8, 0, 0), 0.0f);
+   EXPECT_EQ(txf(0, 8, 0), 0.0f);
+   EXPECT_EQ(txf(4, 0, 1), 0.0f); /* level 1 is 4x4 */
+   EXPECT_EQ(txf(0, 0, 4), 0.0f);
+   EXPECT_EQ(txf(0, 0, -1), 0.0f);
+   /* the zero texel is swizzled like any other: (0, 0, 0, 0) -> ONE stays 1 */
+   t.tex.swizzle_a = VLG_SWIZZLE_ONE;
+   EXPECT_EQ(bf(t.raw(TexOp::Txf, {uint32_t(-1), 0, 0, 0})[3]), 1.0f);
+   EXPECT_EQ(bf(t.raw(TexOp::Txf, {uint32_t(-1), 0, 0, 0})[1]), 0.0f);
+   /* TXF ignores the sampler, even an invalid one */
+   t.samp.min_mip_filter = static_cast<vlg_mip_filter>(3);
+   EXPECT_EQ(txf(5, 6, 0), 42.0f);
+   /* arrays: the layer in z; first_level shifts the LOD */
+   Tex a(VLG_TEXTURE_TARGET_2D_ARRAY, VLG_FORMAT_R32G32B32A32_UINT, 2, 2, 3, 2);
+   a.set_int(1, 0, 0, 2, {7, 8, 9, 10});
+   a.tex.first_level = 1;
+   EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 2, 0}), (std::array<uint32_t, 4>{7, 8, 9, 10}));
+   EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 3, 0}), (std::array<uint32_t, 4>{0, 0, 0, 0}));
+}
+
+TEST(TexQuery, Sizes)
+{
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8_UNORM, 8, 4, 1, 4);
+   auto txq = [](Tex &x, int lod) { return x.raw(TexOp::Txq, {uint32_t(lod), 0, 0, 0}); };
+   using A = std::array<uint32_t, 4>;
+   EXPECT_EQ(txq(t, 0), (A{8, 4, 0, 4}));
+   EXPECT_EQ(txq(t, 2), (A{2, 1, 0, 4}));
+   EXPECT_EQ(txq(t, 3), (A{1, 1, 0, 4}));
+   EXPECT_EQ(txq(t, 4), (A{0, 0, 0, 4}));
+   EXPECT_EQ(txq(t, -1), (A{0, 0, 0, 4}));
+   t.tex.first_level = 1;
+   t.tex.last_level = 2;
+   EXPECT_EQ(txq(t, 0), (A{4, 2, 0, 2}));
+   Tex v(VLG_TEXTURE_TARGET_3D, VLG_FORMAT_R8_UNORM, 8, 8, 4, 2);
+   EXPECT_EQ(txq(v, 1), (A{4, 4, 2, 2}));
+   Tex a(VLG_TEXTURE_TARGET_2D_ARRAY, VLG_FORMAT_R8_UNORM, 8, 8, 5, 2);
+   EXPECT_EQ(txq(a, 1), (A{4, 4, 5, 2}));
+   Tex c(VLG_TEXTURE_TARGET_CUBE, VLG_FORMAT_R8_UNORM, 16, 16, 6, 1);
+   EXPECT_EQ(txq(c, 0), (A{16, 16, 0, 1}));
+   Tex l(VLG_TEXTURE_TARGET_1D_ARRAY, VLG_FORMAT_R8_UNORM, 16, 1, 3, 1);
+   EXPECT_EQ(txq(l, 0), (A{16, 3, 0, 1}));
+   Tex o(VLG_TEXTURE_TARGET_1D, VLG_FORMAT_R8_UNORM, 16, 1, 1, 1);
+   EXPECT_EQ(txq(o, 0), (A{16, 0, 0, 1}));
+}
+
+/* ------------------------------------- swizzle, sRGB, integers, misc -- */
+
+TEST(TexSwizzle, ComponentsZeroAndOne)
+{
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, 1);
+   t.set_bytes(0, 0, 0, 0, {10, 20, 30, 40});
+   t.tex.swizzle_r = VLG_SWIZZLE_W;
+   t.tex.swizzle_g = VLG_SWIZZLE_ZERO;
+   t.tex.swizzle_b = VLG_SWIZZLE_ONE;
+   t.tex.swizzle_a = VLG_SWIZZLE_X;
+   const Vec4 v = t.sample(0.5f, 0.5f);
+   EXPECT_NEAR(v[0], 40 / 255.0, 1e-7);
+   EXPECT_EQ(v[1], 0.0f);
+   EXPECT_EQ(v[2], 1.0f);
+   EXPECT_NEAR(v[3], 10 / 255.0, 1e-7);
+   /* integer texture: ONE is integer 1 */
+   Tex i(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8G8B8A8_UINT, 1, 1, 1, 1);
+   i.set_bytes(0, 0, 0, 0, {10, 20, 30, 40});
+   i.tex.swizzle_r = VLG_SWIZZLE_Z;
+   i.tex.swizzle_g = VLG_SWIZZLE_ONE;
+   i.tex.swizzle_b = VLG_SWIZZLE_ZERO;
+   EXPECT_EQ(i.raw(TexOp::Tex, {fb(0.5f), fb(0.5f), 0, 0}),
+             (std::array<uint32_t, 4>{30, 1, 0, 40}));
+}
+
+TEST(TexSrgb, DecodedBeforeFiltering)
+{
+   /* texels 0 and 255 (sRGB): decoded to 0.0 and 1.0, then filtered -> 0.5.
+    * Filtering the encoded values first would give decode(127.5) ~ 0.21. */
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8G8B8A8_SRGB, 2, 1, 1, 1);
+   t.tex.srgb = true;
+   t.set_bytes(0, 0, 0, 0, {0, 0, 0, 255});
+   t.set_bytes(0, 1, 0, 0, {255, 255, 255, 255});
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   EXPECT_NEAR(t.sample(0.5f, 0.5f)[0], 0.5, 1e-6);
+   /* nearest: the decoded value of 188 is ~0.5029 (GL ES 3.0 eq. 3.27) */
+   t.set_bytes(0, 0, 0, 0, {188, 0, 0, 128});
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   const double cs = 188 / 255.0, lin = std::pow((cs + 0.055) / 1.055, 2.4);
+   EXPECT_NEAR(t.sample(0.25f, 0.5f)[0], lin, 1e-6);
+   EXPECT_NEAR(t.sample(0.25f, 0.5f)[3], 128 / 255.0, 1e-7); /* alpha is linear */
+   /* srgb off on an sRGB format: the stored values (skip decode) */
+   t.tex.srgb = false;
+   EXPECT_NEAR(t.sample(0.25f, 0.5f)[0], 188 / 255.0, 1e-7);
+}
+
+TEST(TexInteger, NeverFiltered)
+{
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R16_SINT, 2, 1, 1, 1);
+   t.set_int(0, 0, 0, 0, {static_cast<uint32_t>(-100), 0, 0, 0});
+   t.set_int(0, 1, 0, 0, {300, 0, 0, 0});
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_LINEAR);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   const auto a = t.raw(TexOp::Tex, {fb(0.2f), fb(0.5f), 0, 0});
+   EXPECT_EQ(static_cast<int32_t>(a[0]), -100);
+   EXPECT_EQ(a[3], 1u);
+   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Tex, {fb(0.6f), fb(0.5f), 0, 0})[0]), 300);
+}
+
+TEST(TexLanes, MaskQuadsAndTrace)
+{
+   Tex t = grid4();
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   TexLaneIn in[8] = {};
+   for (unsigned i = 0; i < 8; i++) {
+      in[i].coord[0] = fb((i % 4 + 0.5f) / 4);
+      in[i].coord[1] = fb((i / 4 + 0.5f) / 4);
+   }
+   uint32_t out[8][4];
+   for (auto &o : out)
+      for (auto &w : o)
+         w = 0xdeadbeefu;
+   std::vector<uint64_t> trace;
+   texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 8, 0x24, in, out, &trace);
+   for (unsigned i = 0; i < 8; i++) {
+      if (i == 2 || i == 5)
+         EXPECT_EQ(bf(out[i][0]), grid(i % 4, i / 4)) << i;
+      else
+         EXPECT_EQ(out[i][0], 0xdeadbeefu) << "lane " << i << " is not in the mask";
+   }
+   /* nearest: one texel read per active lane, at address + offset + y*pitch + x*4 */
+   ASSERT_EQ(trace.size(), 2u);
+   EXPECT_EQ(trace[0], t.addr(0, 2, 0, 0));
+   EXPECT_EQ(trace[1], t.addr(0, 1, 1, 0));
+   /* linear: four reads; border texels are no reads */
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.trace.clear();
+   t.sample(0.5f, 0.5f);
+   EXPECT_EQ(t.trace.size(), 4u);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
+   t.trace.clear();
+   t.sample(-2.0f, -2.0f);
+   EXPECT_EQ(t.trace.size(), 0u);
+   /* host misuse */
+   EXPECT_THROW(texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 6, 1, in, out,
+                               nullptr),
+                std::invalid_argument);
+   EXPECT_THROW(texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, false, 65, 1, in, out,
+                               nullptr),
+                std::invalid_argument);
+}
+
+/* ---------------------------------------------------------- faults -- */
+
+namespace {
+
+std::string
+fault_of(Tex &t, TexOp op = TexOp::Tex)
+{
+   TexLaneIn in{};
+   uint32_t out[1][4] = {{1, 2, 3, 4}};
+   try {
+      texture_sample(t.vram, t.tex, t.samp, op, false, false, 1, 1, &in, out, nullptr);
+   } catch (const GpuFault &e) {
+      EXPECT_EQ(e.module(), "TEX");
+      EXPECT_EQ(out[0][0], 1u) << "a faulting instruction wrote its result";
+      return e.what();
+   }
+   return "";
+}
+
+} // namespace
+
+TEST(TexFault, BadDescriptors)
+{
+   auto expect_fault = [](const char *what, auto mutate, const char *needle) {
+      Tex t = grid4();
+      mutate(t);
+      const std::string f = fault_of(t);
+      EXPECT_NE(f.find(needle), std::string::npos) << what << ": '" << f << "'";
+   };
+   expect_fault("width 0", [](Tex &t) { t.tex.width = 0; }, "zero size");
+   expect_fault("16 levels", [](Tex &t) { t.tex.num_levels = 16; }, "num_levels 16");
+   expect_fault("no levels", [](Tex &t) { t.tex.num_levels = 0; }, "num_levels 0");
+   expect_fault("first > last", [](Tex &t) { t.tex.first_level = 1; }, "first 1 .. last 0");
+   expect_fault("last >= num", [](Tex &t) { t.tex.last_level = 2; }, "last 2");
+   expect_fault("vertex-only format",
+                [](Tex &t) { t.tex.format = VLG_FORMAT_R8G8B8_UNORM; }, "R8G8B8_UNORM");
+   expect_fault("format NONE", [](Tex &t) { t.tex.format = VLG_FORMAT_NONE; }, "cannot be sampled");
+   expect_fault("srgb on UNORM", [](Tex &t) { t.tex.srgb = true; }, "not an sRGB format");
+   expect_fault("target 5", [](Tex &t) { t.tex.target = static_cast<vlg_texture_target>(5); },
+                "target 5");
+   expect_fault("swizzle 6", [](Tex &t) { t.tex.swizzle_g = static_cast<vlg_swizzle>(6); },
+                "swizzle_g");
+   expect_fault("2D depth", [](Tex &t) { t.tex.depth = 2; }, "depth 2");
+   expect_fault("1D height",
+                [](Tex &t) { t.tex.target = VLG_TEXTURE_TARGET_1D; }, "height 4");
+   expect_fault("cube not square",
+                [](Tex &t) {
+                   t.tex.target = VLG_TEXTURE_TARGET_CUBE;
+                   t.tex.array_size = 6;
+                   t.tex.height = 2;
+                },
+                "must be square");
+   expect_fault("mip filter 3",
+                [](Tex &t) { t.samp.min_mip_filter = static_cast<vlg_mip_filter>(3); },
+                "min_mip_filter 3");
+   expect_fault("level beyond VRAM", [](Tex &t) { t.tex.address = (1 << 20) - 64; },
+                "outside VRAM");
+   expect_fault("address overflow", [](Tex &t) { t.tex.address = UINT64_MAX - 16; },
+                "outside VRAM");
+   expect_fault("huge layer stride",
+                [](Tex &t) {
+                   t.tex.target = VLG_TEXTURE_TARGET_2D_ARRAY;
+                   t.tex.array_size = 2;
+                   t.tex.level[0].layer_stride = 0xfffffff0u;
+                },
+                "outside VRAM");
+   /* TXQ needs no memory: a texture outside VRAM can still be queried */
+   Tex q = grid4();
+   q.tex.address = UINT64_MAX - 16;
+   EXPECT_EQ(fault_of(q, TexOp::Txq), "");
+   /* texture_validate reports the same */
+   Tex v = grid4();
+   EXPECT_NO_THROW(texture_validate(v.vram, v.tex, v.samp, true));
+   v.tex.address = (1 << 20) - 64;
+   EXPECT_NO_THROW(texture_validate(v.vram, v.tex, v.samp, false));
+   EXPECT_THROW(texture_validate(v.vram, v.tex, v.samp, true), GpuFault);
+}
+
+TEST(TexFault, GarbageCoordinatesNeverEscapeTheTexture)
+{
+   /* NaN, infinities and huge values with every wrap mode and filter: the
+    * results may be anything, but every texel read is inside the level. */
+   const float bad[] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 3e9f, -7e6f, 0.5f};
+   for (unsigned mode = 0; mode < 8; mode++) {
+      for (int linear = 0; linear < 2; linear++) {
+         Tex t = grid4();
+         t.wrap(static_cast<vlg_tex_wrap>(mode));
+         const vlg_tex_filter f = linear ? VLG_TEX_FILTER_LINEAR : VLG_TEX_FILTER_NEAREST;
+         t.filter(f, f, VLG_MIP_FILTER_LINEAR);
+         for (float s : bad)
+            for (float tt : bad) {
+               t.sample(s, tt);
+               t.sample(s, tt, 0, 0, TexOp::Txl, s);
+            }
+         for (uint64_t a : t.trace) {
+            EXPECT_GE(a, t.addr(0, 0, 0, 0));
+            EXPECT_LE(a, t.addr(0, 3, 3, 0));
+         }
+      }
+   }
+   Tex c = cube2();
+   c.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   c.samp.seamless_cube_map = true;
+   for (float s : bad)
+      for (float tt : bad)
+         c.sample(s, tt, 1.0f);
+   for (uint64_t a : c.trace) {
+      EXPECT_GE(a, c.addr(0, 0, 0, 0));
+      EXPECT_LE(a, c.addr(0, 1, 1, 5));
+   }
+}

@@ -72,11 +72,13 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    if (util_try_blit_via_copy_region(pctx, info, false))
       return;
 
-   mesa_logw("blit %s %ux%u -> %s %ux%u not implemented yet (needs "
-             "draw_vbo); the destination is left unchanged",
-             util_format_short_name(info->src.format), info->src.box.width,
-             info->src.box.height, util_format_short_name(info->dst.format),
-             info->dst.box.width, info->dst.box.height);
+   /* Once per process: mipmap generation alone issues one per level. */
+   mesa_logw_once("scaled/format-converting blit not implemented yet (needs "
+                  "draw_vbo), destinations are left unchanged; first: "
+                  "%s %ux%u -> %s %ux%u",
+                  util_format_short_name(info->src.format), info->src.box.width,
+                  info->src.box.height, util_format_short_name(info->dst.format),
+                  info->dst.box.width, info->dst.box.height);
 }
 
 static void

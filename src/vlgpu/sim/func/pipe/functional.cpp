@@ -1,0 +1,435 @@
+/*
+ * vlgpu simulator, functional pipeline: the functional draw (see
+ * functional.h). Order of work, as the hardware orders it:
+ *
+ *   for each instance:
+ *     GE: fetch the draw's indices (once per draw), find the distinct
+ *         vertices (vertex reuse by index within the draw), shade them in VS
+ *         thread groups of W lanes, post-VS (clip mask, window position);
+ *     GE: assemble primitives in draw order;
+ *     PE: for each primitive: clip, cull, set up, rasterise into quads;
+ *     OMU (early): depth/stencil before the FS when allowed;
+ *     SPC: pack quads (of any primitives, in order) into FS thread groups
+ *          of W/4 quads, interpolate the inputs, run the FS;
+ *     OMU: alpha, depth/stencil (late), blend and write, quad by quad in
+ *          rasterisation order.
+ */
+#include "functional.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "omu.h"
+#include "sim/func/shader/executor.h"
+
+namespace vlgpu::sim {
+
+namespace {
+
+inline uint64_t
+lane_bits(unsigned n)
+{
+   return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
+}
+
+/** Copy the parts of a PrimSetup a draw uses (pos, its FS inputs). */
+inline void
+copy_setup(PrimSetup &dst, const PrimSetup &src, unsigned num_inputs)
+{
+   dst.pos = src.pos;
+   std::memcpy(dst.in, src.in, sizeof(InterpCoef) * num_inputs);
+   std::memcpy(dst.mode, src.mode, num_inputs);
+   dst.back_facing = src.back_facing;
+   dst.kind = src.kind;
+}
+
+/** Everything after rasterisation: early tests, FS thread groups, OMU. */
+class FragmentBackend final : public QuadSink {
+ public:
+   FragmentBackend(const PeState &pe, const OmuState &omu, const VLG_SHADER_STATE &fs,
+                   const Program &prog, const ShaderResources &res, unsigned width,
+                   DrawStats &st)
+      : pe_(pe), omu_(omu), fs_(fs), prog_(prog), res_(res), width_(width),
+        max_quads_(width / 4), tg_(width, fs.num_regs, VLG_SHADER_STAGE_FRAGMENT, 0), st_(st)
+   {
+      setups_.resize(max_quads_);
+      batch_.reserve(max_quads_);
+      for (int &r : color_reg_)
+         r = -1;
+      for (unsigned i = 0; i < fs.num_outputs; i++) {
+         const VLG_SHADER_OUTPUT &o = fs.outputs[i];
+         if (o.semantic == VLG_OUTPUT_SEMANTIC_COLOR && o.index < kMaxColorBufs)
+            color_reg_[o.index] = int(o.reg);
+         else if (o.semantic == VLG_OUTPUT_SEMANTIC_DEPTH)
+            depth_reg_ = int(o.reg);
+      }
+   }
+
+   void primitive(const PrimSetup &s) override
+   {
+      pending_ = &s;
+      cur_ = -1;
+   }
+
+   void quads(const Quad *q, unsigned n) override
+   {
+      if (!omu_.sample_enabled)
+         return; /* sample_mask bit 0 clear: no coverage at all */
+      for (unsigned i = 0; i < n; i++) {
+         unsigned mask = q[i].mask;
+         if (omu_.early_z) {
+            float z[4];
+            pe_quad_depth(*pending_, q[i], z);
+            st_.early_z_quads++;
+            const unsigned pass =
+               omu_depth_stencil(omu_, q[i].x, q[i].y, mask, pending_->back_facing, z);
+            st_.fragments_early_rejected += unsigned(__builtin_popcount(mask & ~pass));
+            mask = pass;
+            if (!mask)
+               continue;
+         }
+         if (cur_ < 0) {
+            copy_setup(setups_[nsetups_], *pending_, pe_.num_inputs);
+            cur_ = int(nsetups_++);
+         }
+         batch_.push_back(Item{q[i], uint16_t(cur_), uint8_t(mask)});
+         if (batch_.size() == max_quads_)
+            flush();
+      }
+   }
+
+   /** Shade and merge the pending quads. */
+   void flush()
+   {
+      if (batch_.empty())
+         return;
+      const unsigned nq = unsigned(batch_.size());
+      tg_.reset(width_, fs_.num_regs, VLG_SHADER_STAGE_FRAGMENT, group_no_++);
+      uint64_t covered = 0;
+      for (unsigned k = 0; k < nq; k++)
+         covered |= uint64_t(batch_[k].mask) << (4 * k);
+      const uint64_t quad_lanes = lane_bits(4 * nq);
+      if (fs_.uses_derivatives) {
+         tg_.set_live_mask(quad_lanes);
+         tg_.set_helper_mask(quad_lanes & ~covered);
+         st_.fs_helper_lanes += unsigned(__builtin_popcountll(quad_lanes & ~covered));
+      } else {
+         tg_.set_live_mask(covered);
+      }
+      for (unsigned k = 0; k < nq; k++) {
+         const Item &it = batch_[k];
+         pe_interpolate_quad(pe_, setups_[it.setup], it.q, vals_);
+         for (unsigned i = 0; i < pe_.num_inputs; i++) {
+            const FsInput &in = pe_.inputs[i];
+            for (unsigned c = 0; c < 4; c++) {
+               if (!(in.mask >> c & 1))
+                  continue;
+               uint32_t *dst = tg_.lanes(in.reg, c) + 4 * k;
+               for (unsigned l = 0; l < 4; l++)
+                  dst[l] = vals_[i][l][c];
+            }
+         }
+      }
+      const RunResult r = run(tg_, prog_, res_);
+      st_.fs_groups++;
+      st_.fs_quads += nq;
+      st_.fs_invocations += unsigned(__builtin_popcountll(covered));
+      st_.fs_instructions += r.instructions;
+      st_.fs_lane_instructions += r.lane_instructions;
+      st_.fs_dual_issued += r.dual_issued;
+
+      const uint64_t killed = tg_.killed_mask();
+      bool any_blend = false;
+      for (unsigned i = 0; i < kMaxColorBufs; i++)
+         any_blend |= omu_.rt[i].written && omu_.rt[i].blend;
+      for (unsigned k = 0; k < nq; k++) {
+         const Item &it = batch_[k];
+         const unsigned base = 4 * k;
+         unsigned mask = it.mask;
+         const unsigned kill = unsigned(killed >> base) & 0xfu;
+         st_.fragments_killed += unsigned(__builtin_popcount(mask & kill));
+         mask &= ~kill;
+         if (!mask)
+            continue;
+         if (omu_.dsa.alpha_enable) {
+            float a[4] = {0, 0, 0, 0};
+            if (color_reg_[0] >= 0)
+               for (unsigned l = 0; l < 4; l++)
+                  a[l] = tg_.get_f(base + l, unsigned(color_reg_[0]), 3);
+            const unsigned pass = omu_alpha_test(omu_, mask, a);
+            st_.fragments_alpha_failed += unsigned(__builtin_popcount(mask & ~pass));
+            mask = pass;
+            if (!mask)
+               continue;
+         }
+         if (!omu_.early_z && omu_.any_zs) {
+            float z[4];
+            if (depth_reg_ >= 0)
+               for (unsigned l = 0; l < 4; l++)
+                  z[l] = tg_.get_f(base + l, unsigned(depth_reg_), 0);
+            else
+               pe_quad_depth(setups_[it.setup], it.q, z);
+            const unsigned pass = omu_depth_stencil(omu_, it.q.x, it.q.y, mask,
+                                                    setups_[it.setup].back_facing, z);
+            st_.fragments_zs_failed += unsigned(__builtin_popcount(mask & ~pass));
+            mask = pass;
+            if (!mask)
+               continue;
+         }
+         const unsigned n = unsigned(__builtin_popcount(mask));
+         st_.fragments_passed += n;
+         if (any_blend)
+            st_.fragments_blended += n;
+         for (unsigned rt = 0; rt < omu_.nr_cbufs; rt++) {
+            if (!omu_.rt[rt].written)
+               continue;
+            const unsigned reg = unsigned(color_reg_[rt]);
+            for (unsigned l = 0; l < 4; l++)
+               for (unsigned c = 0; c < 4; c++)
+                  color_[rt][l][c] = tg_.get(base + l, reg, c);
+         }
+         omu_write_color(omu_, it.q.x, it.q.y, mask, color_);
+      }
+      batch_.clear();
+      nsetups_ = 0;
+      cur_ = -1;
+   }
+
+ private:
+   struct Item {
+      Quad q;
+      uint16_t setup;
+      uint8_t mask;
+   };
+   const PeState &pe_;
+   const OmuState &omu_;
+   const VLG_SHADER_STATE &fs_;
+   const Program &prog_;
+   const ShaderResources &res_;
+   unsigned width_, max_quads_;
+   ThreadGroup tg_;
+   DrawStats &st_;
+   std::vector<PrimSetup> setups_;
+   unsigned nsetups_ = 0;
+   int cur_ = -1;
+   const PrimSetup *pending_ = nullptr;
+   std::vector<Item> batch_;
+   int color_reg_[kMaxColorBufs];
+   int depth_reg_ = -1;
+   uint32_t group_no_ = 0;
+   uint32_t vals_[kMaxShaderIo][4][4];
+   uint32_t color_[kMaxColorBufs][4][4] = {};
+};
+
+std::vector<uint32_t>
+read_consts(const Vram &vram, const VLG_SHADER_STATE &s)
+{
+   std::vector<uint32_t> c(size_t(s.num_consts) * 4 + 4, 0);
+   if (s.num_consts)
+      vram.read(s.consts, c.data(), uint64_t(s.num_consts) * 16, "CP");
+   return c;
+}
+
+std::vector<TextureUnit>
+texture_units(const std::vector<VLG_TEXTURE> &tex, const std::vector<VLG_SAMPLER> &smp)
+{
+   std::vector<TextureUnit> u(std::min(tex.size(), smp.size()));
+   for (size_t i = 0; i < u.size(); i++) {
+      u[i].valid = true;
+      u[i].tex = tex[i];
+      u[i].samp = smp[i];
+   }
+   return u;
+}
+
+} // namespace
+
+DrawStats
+render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
+{
+   const unsigned W = opt.thread_group_width;
+   if (W < 4 || W > kMaxLanes || W % 4 != 0)
+      throw std::invalid_argument("FuncOptions::thread_group_width must be 4..64, a multiple of 4");
+
+   DrawStats st;
+   const DrawPackage pkg = load_draw_package(vram, draw_info_address);
+   if (pkg.is_clear()) {
+      st.clear = true;
+      st.clear_pixels = omu_clear(pkg, vram);
+      return st;
+   }
+   const VLG_DRAW_INFO &d = pkg.draw;
+
+   const GeState ge = make_ge_state(pkg);
+   const PeState pe = make_pe_state(pkg, ge.layout);
+   unsigned fs_colors = 0;
+   for (unsigned i = 0; i < pkg.fs.state.num_outputs; i++)
+      if (pkg.fs.state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_COLOR)
+         fs_colors |= 1u << pkg.fs.state.outputs[i].index;
+   const OmuState omu = make_omu_state(pkg, vram, fs_colors);
+
+   std::unique_ptr<ProgramCache> local_cache;
+   ProgramCache *cache = opt.programs;
+   if (!cache) {
+      local_cache = std::make_unique<ProgramCache>(4);
+      cache = local_cache.get();
+   }
+   const VLG_SHADER_STATE &vss = pkg.vs.state, &fss = pkg.fs.state;
+   const auto vs_prog = cache->get(vram, vss.code, vss.code_size, vss.entry);
+   const auto fs_prog = cache->get(vram, fss.code, fss.code_size, fss.entry);
+
+   const std::vector<uint32_t> vs_consts = read_consts(vram, vss), fs_consts = read_consts(vram, fss);
+   const std::vector<TextureUnit> vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
+   const std::vector<TextureUnit> fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
+   ShaderResources vs_res, fs_res;
+   vs_res.stage = VLG_SHADER_STAGE_VERTEX;
+   vs_res.consts = reinterpret_cast<const uint32_t(*)[4]>(vs_consts.data());
+   vs_res.num_consts = vss.num_consts;
+   vs_res.consts_address = vss.consts;
+   vs_res.textures = vs_units.data();
+   vs_res.num_textures = unsigned(vs_units.size());
+   vs_res.vram = &vram;
+   vs_res.max_instructions = opt.watchdog_instructions;
+   fs_res = vs_res;
+   fs_res.stage = VLG_SHADER_STAGE_FRAGMENT;
+   fs_res.consts = reinterpret_cast<const uint32_t(*)[4]>(fs_consts.data());
+   fs_res.num_consts = fss.num_consts;
+   fs_res.consts_address = fss.consts;
+   fs_res.textures = fs_units.data();
+   fs_res.num_textures = unsigned(fs_units.size());
+
+   if (d.count == 0 || d.instance_count == 0)
+      return st;
+
+   /* GE: the draw's elements as vertex ids, restarts marked */
+   constexpr int64_t kRestart = INT64_MIN;
+   std::vector<int64_t> elem(d.count);
+   if (pkg.indexed()) {
+      for (uint32_t i = 0; i < d.count; i++) {
+         const IndexFetch f = ge_fetch_index(ge, vram, i);
+         elem[i] = f.restart ? kRestart : int64_t(f.index) + d.base_vertex;
+         st.ge.restarts += f.restart;
+      }
+      st.ge.indices = d.count;
+   } else {
+      for (uint32_t i = 0; i < d.count; i++)
+         elem[i] = int64_t(d.start) + i;
+   }
+
+   /* vertex reuse: element -> shaded vertex number, distinct vertex ids in
+    * order of first use */
+   std::vector<uint32_t> slot(d.count);
+   std::vector<int64_t> vid;
+   if (!pkg.indexed()) {
+      vid = elem;
+      for (uint32_t i = 0; i < d.count; i++)
+         slot[i] = i;
+   } else {
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (int64_t v : elem)
+         if (v != kRestart)
+            lo = std::min(lo, v), hi = std::max(hi, v);
+      vid.reserve(d.count);
+      if (lo <= hi && uint64_t(hi - lo) < uint64_t(d.count) * 4 + 65536) {
+         std::vector<int32_t> map(size_t(hi - lo + 1), -1);
+         for (uint32_t i = 0; i < d.count; i++) {
+            if (elem[i] == kRestart)
+               continue;
+            int32_t &m = map[size_t(elem[i] - lo)];
+            if (m < 0) {
+               m = int32_t(vid.size());
+               vid.push_back(elem[i]);
+            }
+            slot[i] = uint32_t(m);
+         }
+      } else {
+         std::unordered_map<int64_t, uint32_t> map;
+         for (uint32_t i = 0; i < d.count; i++) {
+            if (elem[i] == kRestart)
+               continue;
+            auto ins = map.emplace(elem[i], uint32_t(vid.size()));
+            if (ins.second)
+               vid.push_back(elem[i]);
+            slot[i] = ins.first->second;
+         }
+      }
+   }
+   const size_t nverts = vid.size();
+   const unsigned floats = ge.layout.floats();
+   std::vector<float> vdata(nverts * floats);
+   std::vector<uint32_t> clipmask(nverts);
+
+   PrimitiveEngine engine(pe);
+   FragmentBackend backend(pe, omu, fss, *fs_prog, fs_res, W, st);
+   ThreadGroup vtg(W, vss.num_regs, VLG_SHADER_STAGE_VERTEX, 0);
+   uint32_t vs_group_no = 0;
+   uint32_t vin[kMaxShaderIo][4];
+
+   for (uint32_t inst = 0; inst < d.instance_count; inst++) {
+      /* VS: distinct vertices in thread groups of W lanes */
+      for (size_t first = 0; first < nverts; first += W) {
+         const unsigned n = unsigned(std::min<size_t>(W, nverts - first));
+         vtg.reset(W, vss.num_regs, VLG_SHADER_STAGE_VERTEX, vs_group_no++);
+         vtg.set_live_mask(lane_bits(n));
+         for (unsigned l = 0; l < n; l++) {
+            ge_fetch_vs_inputs(ge, vram, vid[first + l], inst, vin);
+            for (unsigned k = 0; k < ge.num_inputs; k++) {
+               const VsInput &in = ge.inputs[k];
+               for (unsigned c = 0; c < 4; c++)
+                  if (in.mask >> c & 1)
+                     vtg.set(l, in.reg, c, vin[k][c]);
+            }
+         }
+         const RunResult r = run(vtg, *vs_prog, vs_res);
+         st.vs_groups++;
+         st.vs_invocations += n;
+         st.vs_instructions += r.instructions;
+         st.vs_lane_instructions += r.lane_instructions;
+         st.vs_dual_issued += r.dual_issued;
+         for (unsigned l = 0; l < n; l++) {
+            float *v = &vdata[(first + l) * floats];
+            uint32_t tmp[4];
+            ge_store_vs_outputs(
+               ge,
+               [&](unsigned reg) -> const uint32_t * {
+                  for (unsigned c = 0; c < 4; c++)
+                     tmp[c] = vtg.get(l, reg, c);
+                  return tmp;
+               },
+               v);
+            clipmask[first + l] = pe_post_vs(pe, v);
+         }
+      }
+      st.ge.vertices_fetched += nverts;
+      st.ge.vs_groups = st.vs_groups;
+
+      /* GE primitive assembly -> PE -> FS/OMU */
+      PrimitiveAssembler pa(d.prim, ge.flatshade_first);
+      auto emit = [&](const Primitive &p) {
+         VertexRef refs[3];
+         for (unsigned j = 0; j < p.num_vertices; j++)
+            refs[j] = VertexRef{&vdata[size_t(p.v[j]) * floats], clipmask[p.v[j]]};
+         st.ge.primitives++;
+         engine.process(refs, p.num_vertices, backend);
+      };
+      for (uint32_t i = 0; i < d.count; i++) {
+         if (elem[i] == kRestart)
+            pa.restart(emit);
+         else
+            pa.push(slot[i], emit);
+      }
+      pa.restart(emit);
+   }
+   backend.flush();
+   uint64_t used = 0;
+   for (int64_t v : elem)
+      used += v != kRestart;
+   st.ge.vertices_reused = used * d.instance_count - st.ge.vertices_fetched;
+   st.pe = engine.stats();
+   return st;
+}
+
+} // namespace vlgpu::sim

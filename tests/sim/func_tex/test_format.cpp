@@ -638,7 +638,12 @@ TEST(FormatPack, PackedFloats)
     * max 1.0 -> exp_shared = floor(log2 1) + 1 + 15 = 16; 1 * 2^8 = 256, 0.5 -> 128) */
    EXPECT_EQ(word_of(pack(VLG_FORMAT_R9G9B9E5_FLOAT, 1.0f, 0.5f, 0.0f, 0.0f)), 0x80010100u);
    /* GL's equations evaluated in double on a few more values */
-   const float vals[][3] = {{0.1f, 0.2f, 0.3f}, {100.0f, 1.0f, 0.001f}, {3.0f, -1.0f, 7.5f}};
+   /* 0.9995 * 2^9 + 0.5 rounds to 512: the shared exponent goes up by one (eq. 3.5) */
+   const float vals[][3] = {{0.1f, 0.2f, 0.3f},
+                            {100.0f, 1.0f, 0.001f},
+                            {3.0f, -1.0f, 7.5f},
+                            {0.9995f, 0.25f, 0.0f},
+                            {1e9f, 0.0f, 0.0f}};
    for (const auto &v : vals) {
       double c[3], maxc = 0;
       for (int i = 0; i < 3; i++) {

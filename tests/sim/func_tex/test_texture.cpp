@@ -381,6 +381,8 @@ TEST(TexMip, BiasExplicitLodAndGradients)
    /* LINEAR mip: lod 1.25 -> 11 + 0.25 * (21 - 11) = 13.5 */
    t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_LINEAR);
    EXPECT_NEAR(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.25f)[0], 13.5, 1e-5);
+   /* LOD beyond the last level: the last level alone */
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 3.5f)[0], 31.0f);
    /* min_lod / max_lod clamp the LOD */
    t.samp.max_lod = 1.0f;
    EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 3.0f)[0], 11.0f);
@@ -511,6 +513,40 @@ TEST(TexCube, SeamlessLinearCrossesTheEdge)
    EXPECT_EQ(t.sample(1.0f, -0.5f, -1.0f)[0], 11.0f);
 }
 
+TEST(TexCube, SeamlessNearestStaysOnTheFace)
+{
+   /* direction (1, 0, -1): +X with s = 1.0 exactly. REPEAT would wrap
+    * floor(2.0) = 2 to texel 0; a seamless cube clamps within the face. */
+   Tex t = cube2();
+   t.wrap(VLG_TEX_WRAP_REPEAT);
+   t.samp.seamless_cube_map = true;
+   EXPECT_EQ(t.sample(1.0f, 0.0f, -1.0f)[0], 11.0f);
+}
+
+TEST(TexCube, ImplicitLod)
+{
+   /* 16x16 faces, 3 levels, level L constant 10 L + 1. A quad on +Z (rz = 1)
+    * whose rx grows by 0.25 per pixel: s = (rx / |rz| + 1) / 2 grows by
+    * 0.125 per pixel = 2 texels of the 16-texel face: rho 2, lambda 1. */
+   Tex t(VLG_TEXTURE_TARGET_CUBE, VLG_FORMAT_R32_FLOAT, 16, 16, 6, 3);
+   for (unsigned l = 0; l < 3; l++)
+      for (unsigned f = 0; f < 6; f++)
+         for (unsigned y = 0; y < (16u >> l); y++)
+            for (unsigned x = 0; x < (16u >> l); x++)
+               t.set(l, x, y, f, {float(10 * l + 1), 0, 0, 1});
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   TexLaneIn in[4] = {};
+   for (unsigned j = 0; j < 4; j++) {
+      in[j].coord[0] = fb(-0.1f + (j & 1) * 0.25f);
+      in[j].coord[1] = fb(0.1f);
+      in[j].coord[2] = fb(1.0f);
+   }
+   uint32_t out[4][4];
+   texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 4, 0xf, in, out, nullptr);
+   for (unsigned j = 0; j < 4; j++)
+      EXPECT_EQ(bf(out[j][0]), 11.0f) << j;
+}
+
 /* ------------------------------------------------- arrays and 3D -- */
 
 TEST(TexArray, LayerIsRoundedAndClamped)
@@ -632,6 +668,8 @@ TEST(TexFetch, InRangeAndOutOfRange)
    auto txf = [&](int x, int y, int lod) {
       return bf(t.raw(TexOp::Txf, {uint32_t(x), uint32_t(y), 0, uint32_t(lod)})[0]);
    };
+   t.samp.border_color[0] = 5.0f; /* TXF never reads the border */
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
    EXPECT_EQ(txf(5, 6, 0), 42.0f);
    EXPECT_EQ(txf(3, 2, 1), 43.0f);
    EXPECT_EQ(txf(0, 0, 3), 31.0f);
@@ -655,6 +693,9 @@ TEST(TexFetch, InRangeAndOutOfRange)
    a.tex.first_level = 1;
    EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 2, 0}), (std::array<uint32_t, 4>{7, 8, 9, 10}));
    EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 3, 0}), (std::array<uint32_t, 4>{0, 0, 0, 0}));
+   a.samp.border_color[0] = bf(99);
+   a.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
+   EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 0, 1}), (std::array<uint32_t, 4>{0, 0, 0, 0})); /* level 2 */
 }
 
 TEST(TexQuery, Sizes)
@@ -740,6 +781,13 @@ TEST(TexInteger, NeverFiltered)
    EXPECT_EQ(static_cast<int32_t>(a[0]), -100);
    EXPECT_EQ(a[3], 1u);
    EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Tex, {fb(0.6f), fb(0.5f), 0, 0})[0]), 300);
+   /* minification (LOD 1) is not filtered either: s = 0.4 would blend
+    * texels 0 and 1 with weight 0.3 if it were */
+   t.set_int(0, 0, 0, 0, {100, 0, 0, 0});
+   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Txl, {fb(0.4f), fb(0.5f), 0, 0}, {fb(1.0f)})[0]),
+             100);
+   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Txl, {fb(0.4f), fb(0.5f), 0, 0}, {fb(-1.0f)})[0]),
+             100);
 }
 
 TEST(TexLanes, MaskQuadsAndTrace)

@@ -211,9 +211,11 @@ TEST(Draw, ThreadGroupWidthDoesNotChangePixels)
       t.framebuffer(40, 40);
       std::vector<float> verts;
       for (int i = 0; i < 12; i++) {
-         const double a = i * 0.5;
-         verts.insert(verts.end(), {float(0.9 * std::cos(a)), float(0.9 * std::sin(a * 1.3)),
-                                    float(0.1 * i - 0.5), 1.0f});
+         /* a band across the target, jittered, w varying (perspective) */
+         const double w = 1.0 + 0.1 * i;
+         verts.insert(verts.end(), {float((-0.93 + 0.16 * i) * w),
+                                    float(((i % 2) ? 0.8 : -0.75) + 0.05 * std::sin(i)) * float(w),
+                                    float((0.1 * i - 0.5) * w), float(w)});
          verts.insert(verts.end(), {float(i / 12.0), float(1 - i / 12.0), 0.5f, 1.0f});
       }
       t.draw.prim = VLG_PRIM_TRIANGLE_STRIP;
@@ -225,7 +227,7 @@ TEST(Draw, ThreadGroupWidthDoesNotChangePixels)
    unsigned written = 0;
    for (size_t i = 3; i < images[0].size(); i += 4)
       written += images[0][i] != 0;
-   EXPECT_GT(written, 300u);
+   EXPECT_GT(written, 800u); /* about 60% of the target */
    EXPECT_EQ(images[0], images[1]);
    EXPECT_EQ(images[0], images[2]);
 }

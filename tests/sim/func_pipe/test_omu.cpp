@@ -17,6 +17,7 @@
 #include "pipe_test_util.h"
 #include "sim/func/pipe/omu.h"
 #include "sim/func/pipe/package.h"
+#include "sim/func/tex/format.h"
 
 using namespace vlgpu::sim;
 using namespace vlgpu::sim::test;
@@ -570,4 +571,89 @@ TEST(OmuClear, StencilOnlyKeepsDepth)
    write_u32(t.zs_ptr(1, 1), 0x00123456);
    omu_clear(load_draw_package(t.vram, a), t.vram);
    EXPECT_EQ(read_u32(t.zs_ptr(1, 1)), 0x03123456u);
+}
+
+/* The OMU inlines the depth/stencil and 8-bit colour conversions of
+ * sim/func/tex/format.h for speed; they must agree with that module. */
+TEST(OmuFormats, InlineDepthStencilMatchesFormatModule)
+{
+   const vlg_format fmts[] = {VLG_FORMAT_Z16_UNORM,         VLG_FORMAT_Z24_UNORM_S8_UINT,
+                              VLG_FORMAT_Z24X8_UNORM,       VLG_FORMAT_S8_UINT_Z24_UNORM,
+                              VLG_FORMAT_X8Z24_UNORM,       VLG_FORMAT_Z32_FLOAT,
+                              VLG_FORMAT_Z32_FLOAT_S8X24_UINT, VLG_FORMAT_S8_UINT};
+   std::mt19937 rng(99);
+   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+   for (vlg_format f : fmts) {
+      OmuFixture o(f);
+      VLG_DEPTH_STENCIL_ALPHA &dsa = o.t.pipe.depth_stencil_alpha;
+      dsa.depth_enable = true;
+      dsa.depth_writemask = true;
+      dsa.depth_func = VLG_COMPARE_FUNC_ALWAYS;
+      dsa.stencil[0].enabled = true;
+      dsa.stencil[0].func = VLG_COMPARE_FUNC_ALWAYS;
+      dsa.stencil[0].zpass_op = VLG_STENCIL_OP_REPLACE;
+      o.load();
+      const FormatInfo &fi = format_info(f);
+      for (int it = 0; it < 200; it++) {
+         const uint8_t ref = uint8_t(it * 37 + 1);
+         o.s.stencil_ref.ref_value[0] = ref;
+         float z[4] = {unit(rng), it == 0 ? 0.0f : unit(rng), it == 0 ? 1.0f : unit(rng),
+                       0.5f + 1e-7f * float(it)};
+         uint8_t *px[4];
+         uint8_t before[4][8];
+         for (unsigned l = 0; l < 4; l++) {
+            px[l] = o.t.zs_ptr(l & 1, l >> 1);
+            for (unsigned b = 0; b < fi.bytes; b++)
+               px[l][b] = uint8_t(rng());
+            std::memcpy(before[l], px[l], fi.bytes);
+         }
+         omu_depth_stencil(o.s, 0, 0, 0xf, false, z);
+         for (unsigned l = 0; l < 4; l++) {
+            uint8_t want[8];
+            std::memcpy(want, before[l], fi.bytes);
+            if (fi.is_depth)
+               format_write_depth_raw(f, format_depth_to_raw(f, z[l], DepthRounding::Fragment),
+                                      want);
+            if (fi.has_stencil)
+               format_pack_stencil(f, ref, want);
+            EXPECT_EQ(std::memcmp(want, px[l], fi.bytes), 0) << vlg_format_name(f) << " z " << z[l];
+         }
+      }
+   }
+}
+
+TEST(OmuFormats, InlineUnorm8ColourMatchesFormatModule)
+{
+   const vlg_format fmts[] = {VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_B8G8R8A8_UNORM,
+                              VLG_FORMAT_R8G8B8X8_UNORM, VLG_FORMAT_B8G8R8X8_UNORM,
+                              VLG_FORMAT_B5G6R5_UNORM};
+   std::mt19937 rng(5);
+   std::uniform_real_distribution<float> unit(-0.1f, 1.1f);
+   for (vlg_format f : fmts) {
+      OmuFixture o;
+      o.t.fb.cbufs[0] = o.t.surface(f, 8, 8);
+      o.t.pipe.blend.rt[0].blend_enable = true; /* ONE, ONE: dst + src */
+      o.t.pipe.blend.rt[0].rgb_dst_factor = VLG_BLEND_FACTOR_ONE;
+      o.t.pipe.blend.rt[0].alpha_dst_factor = VLG_BLEND_FACTOR_ONE;
+      o.load();
+      const unsigned bpp = vlg_format_bytes(f);
+      for (int it = 0; it < 500; it++) {
+         uint8_t *p = o.t.vram.data() + o.t.fb.cbufs[0].address;
+         for (unsigned b = 0; b < bpp; b++)
+            p[b] = uint8_t(rng());
+         uint32_t dw[4];
+         format_unpack_rgba(f, p, dw);
+         uint32_t color[kMaxColorBufs][4][4] = {};
+         uint32_t sum[4];
+         for (unsigned c = 0; c < 4; c++) {
+            const float sv = unit(rng);
+            color[0][0][c] = fbits(sv);
+            sum[c] = fbits(std::clamp(std::clamp(sv, 0.0f, 1.0f) + bitsf(dw[c]), 0.0f, 1.0f));
+         }
+         uint8_t want[8] = {};
+         format_pack_rgba(f, sum, want);
+         omu_write_color(o.s, 0, 0, 0x1, color);
+         EXPECT_EQ(std::memcmp(want, p, bpp), 0) << vlg_format_name(f);
+      }
+   }
 }

@@ -29,6 +29,24 @@ namespace vlgpu::sim {
 
 namespace {
 
+constexpr uint8_t kPop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+/** Covered lanes of a quad mask (4 bits). */
+inline unsigned
+pop4(unsigned m)
+{
+   return kPop4[m & 0xf];
+}
+
+inline unsigned
+pop64(uint64_t m)
+{
+   unsigned n = 0;
+   for (; m; m >>= 4)
+      n += kPop4[m & 0xf];
+   return n;
+}
+
 inline uint64_t
 lane_bits(unsigned n)
 {
@@ -86,7 +104,7 @@ class FragmentBackend final : public QuadSink {
             st_.early_z_quads++;
             const unsigned pass =
                omu_depth_stencil(omu_, q[i].x, q[i].y, mask, pending_->back_facing, z);
-            st_.fragments_early_rejected += unsigned(__builtin_popcount(mask & ~pass));
+            st_.fragments_early_rejected += pop4((mask & ~pass));
             mask = pass;
             if (!mask)
                continue;
@@ -115,7 +133,7 @@ class FragmentBackend final : public QuadSink {
       if (fs_.uses_derivatives) {
          tg_.set_live_mask(quad_lanes);
          tg_.set_helper_mask(quad_lanes & ~covered);
-         st_.fs_helper_lanes += unsigned(__builtin_popcountll(quad_lanes & ~covered));
+         st_.fs_helper_lanes += pop64((quad_lanes & ~covered));
       } else {
          tg_.set_live_mask(covered);
       }
@@ -136,7 +154,7 @@ class FragmentBackend final : public QuadSink {
       const RunResult r = run(tg_, prog_, res_);
       st_.fs_groups++;
       st_.fs_quads += nq;
-      st_.fs_invocations += unsigned(__builtin_popcountll(covered));
+      st_.fs_invocations += pop64((covered));
       st_.fs_instructions += r.instructions;
       st_.fs_lane_instructions += r.lane_instructions;
       st_.fs_dual_issued += r.dual_issued;
@@ -150,7 +168,7 @@ class FragmentBackend final : public QuadSink {
          const unsigned base = 4 * k;
          unsigned mask = it.mask;
          const unsigned kill = unsigned(killed >> base) & 0xfu;
-         st_.fragments_killed += unsigned(__builtin_popcount(mask & kill));
+         st_.fragments_killed += pop4((mask & kill));
          mask &= ~kill;
          if (!mask)
             continue;
@@ -160,7 +178,7 @@ class FragmentBackend final : public QuadSink {
                for (unsigned l = 0; l < 4; l++)
                   a[l] = tg_.get_f(base + l, unsigned(color_reg_[0]), 3);
             const unsigned pass = omu_alpha_test(omu_, mask, a);
-            st_.fragments_alpha_failed += unsigned(__builtin_popcount(mask & ~pass));
+            st_.fragments_alpha_failed += pop4((mask & ~pass));
             mask = pass;
             if (!mask)
                continue;
@@ -174,12 +192,12 @@ class FragmentBackend final : public QuadSink {
                pe_quad_depth(setups_[it.setup], it.q, z);
             const unsigned pass = omu_depth_stencil(omu_, it.q.x, it.q.y, mask,
                                                     setups_[it.setup].back_facing, z);
-            st_.fragments_zs_failed += unsigned(__builtin_popcount(mask & ~pass));
+            st_.fragments_zs_failed += pop4((mask & ~pass));
             mask = pass;
             if (!mask)
                continue;
          }
-         const unsigned n = unsigned(__builtin_popcount(mask));
+         const unsigned n = pop4((mask));
          st_.fragments_passed += n;
          if (any_blend)
             st_.fragments_blended += n;

@@ -114,91 +114,109 @@ stencil_op(vlg_stencil_op op, uint8_t s, uint8_t ref, uint8_t writemask)
    return uint8_t((writemask & n) | (~writemask & s));
 }
 
-/* Blend factor of the RGB part (channel c of 0..2) and the alpha part, GL ES
- * 3.0 Table 4.2, as softpipe's blend_quad computes them. */
-inline float
-rgb_factor(vlg_blend_factor f, unsigned c, const float s[4], const float d[4], const float k[4])
+/* The blend factor of the RGB part (3 channels) and of the alpha part, GL
+ * ES 3.0 Table 4.2, as softpipe's blend_quad computes them. ONE and ZERO do
+ * not multiply (softpipe copies the term or writes 0). */
+enum : uint8_t { kMul, kOne, kZero };
+
+inline uint8_t
+rgb_factor(vlg_blend_factor f, const float s[4], const float d[4], const float k[4], float out[3])
 {
    switch (f) {
    case VLG_BLEND_FACTOR_ONE:
-      return 1.0f;
+      return kOne;
+   case VLG_BLEND_FACTOR_ZERO:
+      return kZero;
    case VLG_BLEND_FACTOR_SRC_COLOR:
-      return s[c];
+      out[0] = s[0], out[1] = s[1], out[2] = s[2];
+      break;
    case VLG_BLEND_FACTOR_SRC_ALPHA:
-      return s[3];
+      out[0] = out[1] = out[2] = s[3];
+      break;
    case VLG_BLEND_FACTOR_DST_ALPHA:
-      return d[3];
+      out[0] = out[1] = out[2] = d[3];
+      break;
    case VLG_BLEND_FACTOR_DST_COLOR:
-      return d[c];
+      out[0] = d[0], out[1] = d[1], out[2] = d[2];
+      break;
    case VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE: {
       const float diff = 1.0f - d[3];
-      return s[3] < diff ? s[3] : diff; /* VEC4_MIN */
+      out[0] = out[1] = out[2] = s[3] < diff ? s[3] : diff; /* VEC4_MIN */
+      break;
    }
    case VLG_BLEND_FACTOR_CONST_COLOR:
-      return k[c];
+      out[0] = k[0], out[1] = k[1], out[2] = k[2];
+      break;
    case VLG_BLEND_FACTOR_CONST_ALPHA:
-      return k[3];
-   case VLG_BLEND_FACTOR_ZERO:
-      return 0.0f;
+      out[0] = out[1] = out[2] = k[3];
+      break;
    case VLG_BLEND_FACTOR_INV_SRC_COLOR:
-      return 1.0f - s[c];
+      out[0] = 1.0f - s[0], out[1] = 1.0f - s[1], out[2] = 1.0f - s[2];
+      break;
    case VLG_BLEND_FACTOR_INV_SRC_ALPHA:
-      return 1.0f - s[3];
+      out[0] = out[1] = out[2] = 1.0f - s[3];
+      break;
    case VLG_BLEND_FACTOR_INV_DST_ALPHA:
-      return 1.0f - d[3];
+      out[0] = out[1] = out[2] = 1.0f - d[3];
+      break;
    case VLG_BLEND_FACTOR_INV_DST_COLOR:
-      return 1.0f - d[c];
+      out[0] = 1.0f - d[0], out[1] = 1.0f - d[1], out[2] = 1.0f - d[2];
+      break;
    case VLG_BLEND_FACTOR_INV_CONST_COLOR:
-      return 1.0f - k[c];
+      out[0] = 1.0f - k[0], out[1] = 1.0f - k[1], out[2] = 1.0f - k[2];
+      break;
    case VLG_BLEND_FACTOR_INV_CONST_ALPHA:
-      return 1.0f - k[3];
+      out[0] = out[1] = out[2] = 1.0f - k[3];
+      break;
    default: /* SRC1 factors are rejected by load_draw_package */
-      return 0.0f;
+      return kZero;
    }
+   return kMul;
 }
 
-inline float
-alpha_factor(vlg_blend_factor f, const float s[4], const float d[4], const float k[4])
+inline uint8_t
+alpha_factor(vlg_blend_factor f, const float s[4], const float d[4], const float k[4], float &out)
 {
    switch (f) {
    case VLG_BLEND_FACTOR_ONE:
    case VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE:
-      return 1.0f;
+      return kOne;
+   case VLG_BLEND_FACTOR_ZERO:
+      return kZero;
    case VLG_BLEND_FACTOR_SRC_COLOR:
    case VLG_BLEND_FACTOR_SRC_ALPHA:
-      return s[3];
+      out = s[3];
+      break;
    case VLG_BLEND_FACTOR_DST_COLOR:
    case VLG_BLEND_FACTOR_DST_ALPHA:
-      return d[3];
+      out = d[3];
+      break;
    case VLG_BLEND_FACTOR_CONST_COLOR:
    case VLG_BLEND_FACTOR_CONST_ALPHA:
-      return k[3];
-   case VLG_BLEND_FACTOR_ZERO:
-      return 0.0f;
+      out = k[3];
+      break;
    case VLG_BLEND_FACTOR_INV_SRC_COLOR:
    case VLG_BLEND_FACTOR_INV_SRC_ALPHA:
-      return 1.0f - s[3];
+      out = 1.0f - s[3];
+      break;
    case VLG_BLEND_FACTOR_INV_DST_COLOR:
    case VLG_BLEND_FACTOR_INV_DST_ALPHA:
-      return 1.0f - d[3];
+      out = 1.0f - d[3];
+      break;
    case VLG_BLEND_FACTOR_INV_CONST_COLOR:
    case VLG_BLEND_FACTOR_INV_CONST_ALPHA:
-      return 1.0f - k[3];
+      out = 1.0f - k[3];
+      break;
    default:
-      return 0.0f;
+      return kZero;
    }
+   return kMul;
 }
 
-/* The product term: ONE and ZERO are exact in softpipe (copy / zero), every
- * other factor is one fp32 multiply. */
 inline float
-term(vlg_blend_factor f, float v, float factor)
+term(uint8_t how, float v, float factor)
 {
-   if (f == VLG_BLEND_FACTOR_ONE)
-      return v;
-   if (f == VLG_BLEND_FACTOR_ZERO)
-      return 0.0f;
-   return v * factor;
+   return how == kMul ? v * factor : (how == kOne ? v : 0.0f);
 }
 
 inline float
@@ -219,6 +237,29 @@ combine(vlg_blend_func fn, float s, float d, float src, float dst)
    return s + d;
 }
 
+constexpr uint8_t kPop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+inline uint32_t
+rd32(const uint8_t *p)
+{
+   uint32_t v;
+   std::memcpy(&v, p, 4);
+   return v;
+}
+
+inline void
+wr32(uint8_t *p, uint32_t v)
+{
+   std::memcpy(p, &v, 4);
+}
+
+/** Mesa float_to_ubyte (format_pack_rgba of UNORM8): see format.h. */
+inline uint8_t
+unorm8(float f)
+{
+   return float_to_unorm8(f);
+}
+
 inline uint8_t *
 pixel(uint8_t *base, uint32_t pitch, uint32_t bpp, int x, int y)
 {
@@ -231,14 +272,15 @@ void
 omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4],
                 const float k[4], float out[4])
 {
-   for (unsigned c = 0; c < 3; c++) {
-      const float s = term(rt.rgb_src_factor, src[c], rgb_factor(rt.rgb_src_factor, c, src, dst, k));
-      const float d = term(rt.rgb_dst_factor, dst[c], rgb_factor(rt.rgb_dst_factor, c, src, dst, k));
-      out[c] = combine(rt.rgb_func, s, d, src[c], dst[c]);
-   }
-   const float s = term(rt.alpha_src_factor, src[3], alpha_factor(rt.alpha_src_factor, src, dst, k));
-   const float d = term(rt.alpha_dst_factor, dst[3], alpha_factor(rt.alpha_dst_factor, src, dst, k));
-   out[3] = combine(rt.alpha_func, s, d, src[3], dst[3]);
+   float sf[3], df[3], saf = 0.0f, daf = 0.0f;
+   const uint8_t hs = rgb_factor(rt.rgb_src_factor, src, dst, k, sf);
+   const uint8_t hd = rgb_factor(rt.rgb_dst_factor, src, dst, k, df);
+   for (unsigned c = 0; c < 3; c++)
+      out[c] = combine(rt.rgb_func, term(hs, src[c], sf[c]), term(hd, dst[c], df[c]), src[c],
+                       dst[c]);
+   const uint8_t has = alpha_factor(rt.alpha_src_factor, src, dst, k, saf);
+   const uint8_t had = alpha_factor(rt.alpha_dst_factor, src, dst, k, daf);
+   out[3] = combine(rt.alpha_func, term(has, src[3], saf), term(had, dst[3], daf), src[3], dst[3]);
 }
 
 OmuState
@@ -267,6 +309,23 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       t.rt = b.independent_blend_enable ? b.rt[i] : b.rt[0];
       t.blend = t.rt.blend_enable && !t.is_integer;
       t.written = (fs_color_written >> i & 1) && t.rt.colormask != 0;
+      switch (surf.format) {
+      case VLG_FORMAT_R8G8B8A8_UNORM:
+         t.path = ColorPath::RGBA8;
+         break;
+      case VLG_FORMAT_B8G8R8A8_UNORM:
+         t.path = ColorPath::BGRA8;
+         break;
+      case VLG_FORMAT_R8G8B8X8_UNORM:
+         t.path = ColorPath::RGBX8;
+         break;
+      case VLG_FORMAT_B8G8R8X8_UNORM:
+         t.path = ColorPath::BGRX8;
+         break;
+      default:
+         t.path = ColorPath::Generic;
+         break;
+      }
       const float k[4] = {bc.r, bc.g, bc.b, bc.a};
       for (unsigned c = 0; c < 4; c++)
          t.const_color[c] = t.clamp ? clamp01(k[c]) : k[c];
@@ -280,6 +339,38 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.zs_pitch = zs.pitch;
       s.zs_bpp = fi.bytes;
       s.zs_float = zs.format == VLG_FORMAT_Z32_FLOAT || zs.format == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
+      switch (zs.format) {
+      case VLG_FORMAT_Z16_UNORM:
+         s.zs_layout = ZsLayout::Z16;
+         break;
+      case VLG_FORMAT_Z24_UNORM_S8_UINT:
+         s.zs_layout = ZsLayout::Z24Lo;
+         s.zs_stencil_byte = 3;
+         break;
+      case VLG_FORMAT_Z24X8_UNORM:
+         s.zs_layout = ZsLayout::Z24Lo;
+         break;
+      case VLG_FORMAT_S8_UINT_Z24_UNORM:
+         s.zs_layout = ZsLayout::Z24Hi;
+         s.zs_stencil_byte = 0;
+         break;
+      case VLG_FORMAT_X8Z24_UNORM:
+         s.zs_layout = ZsLayout::Z24Hi;
+         break;
+      case VLG_FORMAT_Z32_FLOAT:
+         s.zs_layout = ZsLayout::Z32F;
+         break;
+      case VLG_FORMAT_Z32_FLOAT_S8X24_UINT:
+         s.zs_layout = ZsLayout::Z32FS8;
+         s.zs_stencil_byte = 4;
+         break;
+      case VLG_FORMAT_S8_UINT:
+         s.zs_layout = ZsLayout::S8;
+         s.zs_stencil_byte = 0;
+         break;
+      default:
+         break;
+      }
       s.depth_test = fi.is_depth && s.dsa.depth_enable;
       s.depth_write = s.depth_test && s.dsa.depth_writemask;
       s.stencil_test = fi.has_stencil && s.dsa.stencil[0].enabled;
@@ -310,6 +401,60 @@ omu_alpha_test(const OmuState &s, unsigned mask, const float alpha[4])
    return mask & pass;
 }
 
+namespace {
+
+/** format_read_depth_raw for the layout. */
+inline uint32_t
+read_depth(ZsLayout l, const uint8_t *p)
+{
+   switch (l) {
+   case ZsLayout::Z16:
+      return uint32_t(p[0]) | uint32_t(p[1]) << 8;
+   case ZsLayout::Z24Lo:
+      return rd32(p) & 0xffffffu;
+   case ZsLayout::Z24Hi:
+      return rd32(p) >> 8;
+   default:
+      return rd32(p); /* Z32F, Z32FS8 */
+   }
+}
+
+/** format_write_depth_raw (stencil bits kept). */
+inline void
+write_depth(ZsLayout l, uint32_t raw, uint8_t *p)
+{
+   switch (l) {
+   case ZsLayout::Z16:
+      p[0] = uint8_t(raw), p[1] = uint8_t(raw >> 8);
+      break;
+   case ZsLayout::Z24Lo:
+      wr32(p, (rd32(p) & 0xff000000u) | (raw & 0xffffffu));
+      break;
+   case ZsLayout::Z24Hi:
+      wr32(p, (rd32(p) & 0xffu) | raw << 8);
+      break;
+   default:
+      wr32(p, raw);
+      break;
+   }
+}
+
+/** format_depth_to_raw(f, z, DepthRounding::Fragment): softpipe's
+ * convert_quad_depth, z clamped to [0,1] (NaN -> 0) and truncated; fp32 bits
+ * for float depth. */
+inline uint32_t
+fragment_depth(ZsLayout l, float z)
+{
+   if (l == ZsLayout::Z32F || l == ZsLayout::Z32FS8)
+      return f2u(z);
+   float zf = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
+   if (zf != zf)
+      zf = 0.0f;
+   return l == ZsLayout::Z16 ? uint32_t(zf * 65535.0f) : uint32_t(zf * 16777215.0f);
+}
+
+} // namespace
+
 unsigned
 omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_facing,
                   const float z[4])
@@ -319,18 +464,19 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
    uint8_t *px[4] = {};
    uint32_t bz[4] = {}, qz[4] = {};
    uint8_t st[4] = {};
+   const ZsLayout L = s.zs_layout;
    for (unsigned j = 0; j < 4; j++) {
       if (!(mask >> j & 1))
          continue;
       px[j] = pixel(s.zs_base, s.zs_pitch, s.zs_bpp, x + int(j & 1), y + int(j >> 1));
       if (s.depth_test) {
-         bz[j] = format_read_depth_raw(s.zs_format, px[j]);
+         bz[j] = read_depth(L, px[j]);
          float zc = z[j];
          zc = zc < s.depth_min ? s.depth_min : (zc > s.depth_max ? s.depth_max : zc);
-         qz[j] = format_depth_to_raw(s.zs_format, zc, DepthRounding::Fragment);
+         qz[j] = fragment_depth(L, zc);
       }
       if (s.stencil_test)
-         st[j] = format_unpack_stencil(s.zs_format, px[j]);
+         st[j] = px[j][s.zs_stencil_byte];
    }
 
    auto depth_pass = [&](unsigned m) {
@@ -379,16 +525,77 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
       }
       for (unsigned j = 0; j < 4; j++)
          if (mask >> j & 1)
-            format_pack_stencil(s.zs_format, st[j], px[j]);
+            px[j][s.zs_stencil_byte] = st[j];
    } else {
       out = depth_pass(mask);
    }
    if (s.depth_write)
       for (unsigned j = 0; j < 4; j++)
          if (out >> j & 1)
-            format_write_depth_raw(s.zs_format, qz[j], px[j]);
+            write_depth(L, qz[j], px[j]);
    return out;
 }
+
+namespace {
+
+/** Destination pixel as fp32 RGBA (format_unpack_rgba). */
+inline void
+load_dst(const OmuTarget &t, const uint8_t *p, float d[4])
+{
+   constexpr float k = 1.0f / 255.0f; /* ubyte_to_float */
+   switch (t.path) {
+   case ColorPath::RGBA8:
+      d[0] = float(p[0]) * k, d[1] = float(p[1]) * k, d[2] = float(p[2]) * k,
+      d[3] = float(p[3]) * k;
+      return;
+   case ColorPath::BGRA8:
+      d[0] = float(p[2]) * k, d[1] = float(p[1]) * k, d[2] = float(p[0]) * k,
+      d[3] = float(p[3]) * k;
+      return;
+   case ColorPath::RGBX8:
+      d[0] = float(p[0]) * k, d[1] = float(p[1]) * k, d[2] = float(p[2]) * k, d[3] = 1.0f;
+      return;
+   case ColorPath::BGRX8:
+      d[0] = float(p[2]) * k, d[1] = float(p[1]) * k, d[2] = float(p[0]) * k, d[3] = 1.0f;
+      return;
+   default: {
+      uint32_t w[4];
+      format_unpack_rgba(t.format, p, w);
+      for (unsigned c = 0; c < 4; c++)
+         d[c] = u2f(w[c]);
+      return;
+   }
+   }
+}
+
+/** format_pack_rgba of fp32 RGBA (padding written 0). */
+inline void
+store(const OmuTarget &t, uint8_t *p, const float v[4])
+{
+   switch (t.path) {
+   case ColorPath::RGBA8:
+      p[0] = unorm8(v[0]), p[1] = unorm8(v[1]), p[2] = unorm8(v[2]), p[3] = unorm8(v[3]);
+      return;
+   case ColorPath::BGRA8:
+      p[0] = unorm8(v[2]), p[1] = unorm8(v[1]), p[2] = unorm8(v[0]), p[3] = unorm8(v[3]);
+      return;
+   case ColorPath::RGBX8:
+      p[0] = unorm8(v[0]), p[1] = unorm8(v[1]), p[2] = unorm8(v[2]), p[3] = 0;
+      return;
+   case ColorPath::BGRX8:
+      p[0] = unorm8(v[2]), p[1] = unorm8(v[1]), p[2] = unorm8(v[0]), p[3] = 0;
+      return;
+   default: {
+      uint32_t w[4];
+      for (unsigned c = 0; c < 4; c++)
+         w[c] = f2u(v[c]);
+      format_pack_rgba(t.format, w, p);
+      return;
+   }
+   }
+}
+
+} // namespace
 
 void
 omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (*color)[4][4])
@@ -400,13 +607,14 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
       if (!t.written)
          continue;
       const unsigned cmask = t.rt.colormask;
+      const bool need_dst = t.blend || cmask != 0xf;
       for (unsigned j = 0; j < 4; j++) {
          if (!(mask >> j & 1))
             continue;
          uint8_t *p = pixel(t.base, t.pitch, t.bpp, x + int(j & 1), y + int(j >> 1));
          const uint32_t *src = color[i][j];
-         uint32_t outw[4];
          if (t.is_integer) {
+            uint32_t outw[4];
             if (cmask != 0xf) {
                uint32_t dst[4];
                format_unpack_rgba(t.format, p, dst);
@@ -418,16 +626,11 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
             format_pack_rgba(t.format, outw, p);
             continue;
          }
-         float sf[4], res[4];
+         float sf[4], res[4], df[4];
          for (unsigned c = 0; c < 4; c++)
             sf[c] = t.clamp ? clamp01(u2f(src[c])) : u2f(src[c]);
-         float df[4] = {0, 0, 0, 0};
-         if (t.blend || cmask != 0xf) {
-            uint32_t dw[4];
-            format_unpack_rgba(t.format, p, dw);
-            for (unsigned c = 0; c < 4; c++)
-               df[c] = u2f(dw[c]);
-         }
+         if (need_dst)
+            load_dst(t, p, df);
          if (t.blend) {
             omu_blend_pixel(t.rt, sf, df, t.const_color, res);
             if (t.clamp)
@@ -436,9 +639,11 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
          } else {
             std::memcpy(res, sf, sizeof(res));
          }
-         for (unsigned c = 0; c < 4; c++)
-            outw[c] = f2u((cmask >> c & 1) ? res[c] : df[c]);
-         format_pack_rgba(t.format, outw, p);
+         if (cmask != 0xf)
+            for (unsigned c = 0; c < 4; c++)
+               if (!(cmask >> c & 1))
+                  res[c] = df[c];
+         store(t, p, res);
       }
    }
 }

@@ -46,6 +46,24 @@
 
 namespace vlgpu::sim {
 
+/** How the OMU reads and writes a depth/stencil pixel (the layouts of the
+ * zs formats, docs/hw.md format table); the conversions are those of
+ * format.h (format_depth_to_raw with DepthRounding::Fragment,
+ * format_read/write_depth_raw, format_unpack/pack_stencil), inlined. */
+enum class ZsLayout : uint8_t {
+   None,
+   Z16,    /**< 16-bit unorm depth */
+   Z24Lo,  /**< 32-bit word, depth bits 0..23, stencil (if any) bits 24..31 */
+   Z24Hi,  /**< 32-bit word, stencil (if any) bits 0..7, depth bits 8..31 */
+   Z32F,   /**< fp32 depth */
+   Z32FS8, /**< fp32 depth, stencil in byte 4 */
+   S8,     /**< 8-bit stencil */
+};
+
+/** Fast colour paths of 8-bit RGBA formats (format_unpack_rgba's c * (1/255)
+ * and Mesa float_to_ubyte, inlined); Generic calls format.h. */
+enum class ColorPath : uint8_t { Generic, RGBA8, BGRA8, RGBX8, BGRX8 };
+
 /** Per render target state of the OMU, derived once per draw. */
 struct OmuTarget {
    bool bound = false;     /**< cbufs[i] exists (i < nr_cbufs, format != NONE) */
@@ -59,6 +77,7 @@ struct OmuTarget {
    bool blend = false;      /**< blending enabled (never for integer targets) */
    VLG_BLEND_RT rt = {};    /**< blend_rt that applies (rt[i] or rt[0], Gallium rule) */
    float const_color[4] = {}; /**< blend_color, clamped for normalized targets */
+   ColorPath path = ColorPath::Generic;
 };
 
 /** OMU state of one draw (make_omu_state). Holds host pointers into VRAM. */
@@ -73,6 +92,8 @@ struct OmuState {
    vlg_format zs_format = VLG_FORMAT_NONE;
    uint8_t *zs_base = nullptr;
    uint32_t zs_pitch = 0, zs_bpp = 0;
+   ZsLayout zs_layout = ZsLayout::None;
+   int zs_stencil_byte = -1; /**< byte of the stencil value in a pixel, -1: none */
    bool zs_float = false;    /**< Z32_FLOAT(_S8X24): compare depths as floats */
    bool depth_test = false;  /**< depth_enable and the buffer has depth */
    bool depth_write = false; /**< depth_test and depth_writemask */

@@ -59,6 +59,8 @@ block_x(int x)
 
 enum : uint8_t { kModeConst = 0, kModeLinear = 1, kModePersp = 2 };
 
+constexpr uint8_t kPop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 /* Scratch vertex slots of the PrimitiveEngine. */
 constexpr unsigned kMaxClipped = 2 * (6 + 8) + 1; /* draw_pipe_clip.c MAX_CLIPPED_VERTICES */
 constexpr unsigned kClipTmp = 0;                  /* kMaxClipped + 1 slots */
@@ -177,7 +179,7 @@ struct QuadOut {
          announced = true;
       }
       for (unsigned i = 0; i < n; i++)
-         stats.fragments += unsigned(__builtin_popcount(q[i].mask));
+         stats.fragments += kPop4[q[i].mask & 0xf];
       stats.quads += n;
       sink.quads(q, n);
    }

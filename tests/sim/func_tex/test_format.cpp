@@ -232,7 +232,7 @@ TEST(FormatUnpack, Unorm8IsCOver255)
 {
    for (unsigned c = 0; c < 256; c++) {
       const Rgba r = unpack(VLG_FORMAT_R8_UNORM, {static_cast<uint8_t>(c)});
-      /* GL ES 3.0 eq. 2.1: c / (2^8 - 1), within one ulp ... */
+      /* GL ES 3.0 section 2.1.6: c / (2^8 - 1), within one ulp ... */
       EXPECT_LE(ulps(r.f(0), static_cast<float>(c / 255.0)), 1) << c;
       /* ... and bit-exactly Mesa's ubyte_to_float: c * (1.0f / 255.0f) */
       EXPECT_EQ(r.w[0], fb(static_cast<float>(c) * (1.0f / 255.0f))) << c;
@@ -257,7 +257,7 @@ TEST(FormatUnpack, ComponentOrderAndMissingComponents)
    EXPECT_EQ(r.f(0), 1.0f);
    EXPECT_EQ(r.f(2), 0.0f);
    EXPECT_EQ(r.f(3), 1.0f);
-   /* L -> (L, L, L, 1), A -> (0, 0, 0, A), LA -> (L, L, L, A) (Table 3.15) */
+   /* L -> (L, L, L, 1), A -> (0, 0, 0, A), LA -> (L, L, L, A) (luminance/alpha texels) */
    r = unpack(VLG_FORMAT_L8_UNORM, {255});
    EXPECT_EQ(r.f(0), 1.0f);
    EXPECT_EQ(r.f(1), 1.0f);
@@ -286,7 +286,7 @@ TEST(FormatUnpack, ComponentOrderAndMissingComponents)
 
 TEST(FormatUnpack, SnormClampsToMinusOne)
 {
-   /* GL ES 3.0 eq. 2.2: max(c / 127, -1): -128 and -127 both give -1 */
+   /* GL ES 3.0 section 2.1.6: max(c / 127, -1): -128 and -127 both give -1 */
    EXPECT_EQ(unpack(VLG_FORMAT_R8_SNORM, {0x80}).f(0), -1.0f);
    EXPECT_EQ(unpack(VLG_FORMAT_R8_SNORM, {0x81}).f(0), -1.0f);
    EXPECT_EQ(unpack(VLG_FORMAT_R8_SNORM, {0x7f}).f(0), 1.0f);
@@ -300,15 +300,15 @@ TEST(FormatUnpack, SnormClampsToMinusOne)
 
 TEST(FormatUnpack, HalfFloat)
 {
-   /* sign 1 bit, exponent 5 bits (bias 15), mantissa 10 bits (2.1.3) */
-   EXPECT_EQ(half_to_float(0x3C00), 1.0f);      /* e = 15, m = 0 */
-   EXPECT_EQ(half_to_float(0xC000), -2.0f);     /* sign, e = 16 */
+   /* sign 1 bit, exponent 5 bits (bias 15), mantissa 10 bits */
+   EXPECT_EQ(half_to_float(0x3C00), 1.0f);                    /* e = 15, m = 0 */
+   EXPECT_EQ(half_to_float(0xC000), -2.0f);                   /* sign, e = 16 */
    EXPECT_EQ(half_to_float(0x3555), 0x555 / 1024.0f * 0.25f); /* e = 13: (1 + 341/1024) / 4 */
-   EXPECT_EQ(half_to_float(0x7BFF), 65504.0f);  /* largest finite */
-   EXPECT_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24)); /* smallest denormal */
+   EXPECT_EQ(half_to_float(0x7BFF), 65504.0f);                /* largest finite */
+   EXPECT_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24));   /* smallest denormal */
    EXPECT_EQ(half_to_float(0x03FF), std::ldexp(1023.0f, -24));
    EXPECT_EQ(half_to_float(0x0400), std::ldexp(1.0f, -14)); /* smallest normal */
-   EXPECT_EQ(fb(half_to_float(0x8000)), 0x80000000u);        /* -0 */
+   EXPECT_EQ(fb(half_to_float(0x8000)), 0x80000000u);       /* -0 */
    EXPECT_TRUE(std::isinf(half_to_float(0x7C00)) && half_to_float(0x7C00) > 0);
    EXPECT_TRUE(std::isinf(half_to_float(0xFC00)) && half_to_float(0xFC00) < 0);
    EXPECT_TRUE(std::isnan(half_to_float(0x7E00)));
@@ -323,7 +323,7 @@ TEST(FormatUnpack, HalfFloat)
 TEST(FormatUnpack, Rgb9e5)
 {
    /* E = 16, R = 256, G = 128, B = 0: scale 2^(16 - 15 - 9) = 2^-8, so
-    * (256/256, 128/256, 0) = (1, 0.5, 0) (GL ES 3.0 eq. 3.6). Word:
+    * (256/256, 128/256, 0) = (1, 0.5, 0) (GL ES 3.0 RGB9E5 decode). Word:
     * 16 << 27 | 0 << 18 | 128 << 9 | 256 = 0x80010100. */
    Rgba r = unpack32(VLG_FORMAT_R9G9B9E5_FLOAT, 0x80010100u);
    EXPECT_EQ(r.f(0), 1.0f);
@@ -340,7 +340,7 @@ TEST(FormatUnpack, Rgb9e5)
 
 TEST(FormatUnpack, R11G11B10Float)
 {
-   /* uf11: 5-bit exponent (bias 15), 6-bit mantissa; uf10: 5 + 5 (2.1.4).
+   /* uf11: 5-bit exponent (bias 15), 6-bit mantissa; uf10: 5 + 5.
     * R = 0x3C0 (e 15, m 0) = 1.0; G = 0x400 (e 16) = 2.0;
     * B = 0x1C0 (e 14, m 0) = 0.5:  0x3C0 | 0x400 << 11 | 0x1C0 << 22 = 0x702003C0 */
    Rgba r = unpack32(VLG_FORMAT_R11G11B10_FLOAT, 0x702003C0u);
@@ -370,7 +370,7 @@ TEST(FormatUnpack, SrgbDecodeIsMesasTable)
    for (const auto &m : mesa)
       EXPECT_EQ(srgb8_to_linear(m.c), m.v) << unsigned(m.c);
    for (unsigned c = 0; c < 256; c++) {
-      /* GL ES 3.0 eq. 3.27 */
+      /* the GL ES 3.0 sRGB decode curve */
       const double cs = c / 255.0;
       const double l = cs <= 0.04045 ? cs / 12.92 : std::pow((cs + 0.055) / 1.055, 2.4);
       EXPECT_NEAR(srgb8_to_linear(static_cast<uint8_t>(c)), l, 1e-7) << c;
@@ -394,7 +394,7 @@ TEST(FormatUnpack, ScaledAndFixed)
    EXPECT_EQ(unpack(VLG_FORMAT_R16_SSCALED, {0x18, 0xfc}).f(0), -1000.0f);
    EXPECT_EQ(unpack(VLG_FORMAT_R32_USCALED, {0xff, 0xff, 0xff, 0xff}).f(0), 4294967296.0f);
    EXPECT_EQ(unpack(VLG_FORMAT_R32_SSCALED, {0x00, 0x00, 0x00, 0x80}).f(0), -2147483648.0f);
-   /* GL_FIXED 16.16 (2.9): 0x00018000 = 1.5, 0xFFFF0000 = -1, 0xFFFFC000 = -0.25 */
+   /* GL_FIXED 16.16 (section 2.9): 0x00018000 = 1.5, 0xFFFF0000 = -1, 0xFFFFC000 = -0.25 */
    const Rgba r = unpack(VLG_FORMAT_R32G32B32_FIXED,
                          {0x00, 0x80, 0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0x00, 0xc0, 0xff, 0xff});
    EXPECT_EQ(r.f(0), 1.5f);
@@ -435,8 +435,7 @@ TEST(FormatPack, Unorm8RoundingAndClamping)
    EXPECT_EQ(pack(VLG_FORMAT_B8G8R8X8_UNORM, 1.0f, 0.0f, 0.2f, 0.6f),
              (std::vector<uint8_t>{51, 0, 255, 0})); /* X written 0 */
    EXPECT_EQ(pack(VLG_FORMAT_A8_UNORM, 1.0f, 1.0f, 1.0f, 0.2f), (std::vector<uint8_t>{51}));
-   EXPECT_EQ(pack(VLG_FORMAT_L8A8_UNORM, 0.2f, 1.0f, 1.0f, 0.6f),
-             (std::vector<uint8_t>{51, 153}));
+   EXPECT_EQ(pack(VLG_FORMAT_L8A8_UNORM, 0.2f, 1.0f, 1.0f, 0.6f), (std::vector<uint8_t>{51, 153}));
 }
 
 TEST(FormatPack, SmallUnormRoundsHalfUp)
@@ -458,7 +457,7 @@ TEST(FormatPack, SmallUnormRoundsHalfUp)
 
 TEST(FormatPack, UnpackPackRoundTripsEveryUnormValue)
 {
-   const vlg_format f16[] = {VLG_FORMAT_B5G6R5_UNORM, VLG_FORMAT_B4G4R4A4_UNORM,
+   const vlg_format f16[] = {VLG_FORMAT_B5G6R5_UNORM,   VLG_FORMAT_B4G4R4A4_UNORM,
                              VLG_FORMAT_B5G5R5A1_UNORM, VLG_FORMAT_R16_UNORM,
                              VLG_FORMAT_L8A8_UNORM,     VLG_FORMAT_R8G8_UNORM};
    for (vlg_format f : f16) {
@@ -482,8 +481,8 @@ TEST(FormatPack, UnpackPackRoundTripsEveryUnormValue)
    }
    /* 4-byte formats: every value in every channel position (others varied) */
    const vlg_format f32[] = {VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_B8G8R8A8_UNORM,
-                             VLG_FORMAT_R8G8B8A8_SRGB, VLG_FORMAT_B8G8R8A8_SRGB,
-                             VLG_FORMAT_R16G16_UNORM, VLG_FORMAT_R10G10B10A2_UNORM};
+                             VLG_FORMAT_R8G8B8A8_SRGB,  VLG_FORMAT_B8G8R8A8_SRGB,
+                             VLG_FORMAT_R16G16_UNORM,   VLG_FORMAT_R10G10B10A2_UNORM};
    for (vlg_format f : f32) {
       for (uint32_t v = 0; v < 65536; v++) {
          const uint32_t word = v * 0x9E3779B1u; /* spread over all bits */
@@ -518,7 +517,7 @@ TEST(FormatPack, HalfFloatRoundsTowardZero)
    EXPECT_EQ(float_to_half_rtz(1.0f), 0x3C00);
    EXPECT_EQ(float_to_half_rtz(-2.0f), 0xC000);
    EXPECT_EQ(float_to_half_rtz(65504.0f), 0x7BFF);
-   EXPECT_EQ(float_to_half_rtz(70000.0f), 0x7BFF);  /* RTZ overflow: largest finite */
+   EXPECT_EQ(float_to_half_rtz(70000.0f), 0x7BFF); /* RTZ overflow: largest finite */
    EXPECT_EQ(float_to_half_rtz(-1e10f), 0xFBFF);
    EXPECT_EQ(float_to_half_rtz(INFINITY), 0x7C00);
    EXPECT_EQ(float_to_half_rtz(1.0f + 1.0f / 1024), 0x3C01);
@@ -526,7 +525,8 @@ TEST(FormatPack, HalfFloatRoundsTowardZero)
    EXPECT_EQ(float_to_half_rtz(std::ldexp(1.0f, -24)), 0x0001);
    EXPECT_EQ(float_to_half_rtz(std::ldexp(1.5f, -24)), 0x0001);
    EXPECT_EQ(float_to_half_rtz(std::ldexp(1.0f, -25)), 0x0000);
-   EXPECT_EQ(float_to_half_rtz(std::ldexp(1.9f, -15)), 0x03CC); /* denormal: 1.9*2^-15 / 2^-24 = 972.8 */
+   EXPECT_EQ(float_to_half_rtz(std::ldexp(1.9f, -15)),
+             0x03CC); /* denormal: 1.9*2^-15 / 2^-24 = 972.8 */
    EXPECT_EQ(float_to_half_rtz(-0.0f), 0x8000);
    const uint16_t n = float_to_half_rtz(NAN);
    EXPECT_EQ(n & 0x7C00, 0x7C00);
@@ -552,7 +552,7 @@ TEST(FormatPack, HalfFloatRoundsTowardZero)
 
 TEST(FormatPack, SrgbEncode)
 {
-   /* linear 0.5: 1.055 * 0.5^(1/2.4) - 0.055 = 0.73536 (GL ES 3.0 eq. 4.1 of 4.1.7),
+   /* linear 0.5: 1.055 * 0.5^(1/2.4) - 0.055 = 0.73536 (the sRGB encode curve),
     * * 255 = 187.52 -> 188 */
    const double cl = 0.5;
    const double cs = 1.055 * std::pow(cl, 1 / 2.4) - 0.055;
@@ -634,11 +634,11 @@ TEST(FormatPack, PackedFloats)
    EXPECT_EQ(word_of(pack(VLG_FORMAT_R11G11B10_FLOAT, 1.0f, 2.0f, 0.5f, 0.0f)), 0x702003C0u);
    EXPECT_EQ(word_of(pack(VLG_FORMAT_R11G11B10_FLOAT, -1.0f, 1e9f, 1.0f + 1.9f / 32, 0)),
              0u | ((30u << 6 | 63u) << 11) | (0x1E1u << 22));
-   /* RGB9E5 of (1, 0.5, 0) -> 0x80010100 (GL ES 3.0 eq. 3.4-3.6:
+   /* RGB9E5 of (1, 0.5, 0) -> 0x80010100 (GL ES 3.0 RGB9E5 equations:
     * max 1.0 -> exp_shared = floor(log2 1) + 1 + 15 = 16; 1 * 2^8 = 256, 0.5 -> 128) */
    EXPECT_EQ(word_of(pack(VLG_FORMAT_R9G9B9E5_FLOAT, 1.0f, 0.5f, 0.0f, 0.0f)), 0x80010100u);
    /* GL's equations evaluated in double on a few more values */
-   /* 0.9995 * 2^9 + 0.5 rounds to 512: the shared exponent goes up by one (eq. 3.5) */
+   /* 0.9995 * 2^9 + 0.5 rounds to 512: the shared exponent goes up by one */
    const float vals[][3] = {{0.1f, 0.2f, 0.3f},
                             {100.0f, 1.0f, 0.001f},
                             {3.0f, -1.0f, 7.5f},
@@ -787,15 +787,16 @@ TEST(FormatDepth, Roundings)
    }
    /* raw values and the float they stand for */
    EXPECT_EQ(format_depth_raw_to_float(VLG_FORMAT_Z16_UNORM, 0xffff), 1.0f);
-   EXPECT_EQ(format_depth_raw_to_float(VLG_FORMAT_Z16_UNORM, 32768),
-             32768.0f * (1.0f / 65535.0f));
+   EXPECT_EQ(format_depth_raw_to_float(VLG_FORMAT_Z16_UNORM, 32768), 32768.0f * (1.0f / 65535.0f));
    EXPECT_EQ(format_depth_raw_to_float(VLG_FORMAT_Z24X8_UNORM, 0xffffff), 1.0f);
    EXPECT_NEAR(format_depth_raw_to_float(VLG_FORMAT_Z24X8_UNORM, 0x800000), 0.5, 1e-7);
    uint32_t word = 0x77000000u;
-   format_write_depth_raw(VLG_FORMAT_Z24_UNORM_S8_UINT, 0x123456, reinterpret_cast<uint8_t *>(&word));
+   format_write_depth_raw(VLG_FORMAT_Z24_UNORM_S8_UINT, 0x123456,
+                          reinterpret_cast<uint8_t *>(&word));
    EXPECT_EQ(word, 0x77123456u);
-   EXPECT_EQ(format_read_depth_raw(VLG_FORMAT_Z24_UNORM_S8_UINT, reinterpret_cast<uint8_t *>(&word)),
-             0x123456u);
+   EXPECT_EQ(
+      format_read_depth_raw(VLG_FORMAT_Z24_UNORM_S8_UINT, reinterpret_cast<uint8_t *>(&word)),
+      0x123456u);
    word = 0x00000077u;
    format_write_depth_raw(VLG_FORMAT_X8Z24_UNORM, 0x123456, reinterpret_cast<uint8_t *>(&word));
    EXPECT_EQ(word, 0x12345677u);

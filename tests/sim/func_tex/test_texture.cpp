@@ -66,8 +66,8 @@ struct Tex {
       uint32_t off = 0x40;
       for (unsigned l = 0; l < levels; l++) {
          const unsigned lw = std::max(1u, w >> l), lh = std::max(1u, h >> l);
-         const unsigned ld = target == VLG_TEXTURE_TARGET_3D ? std::max(1u, d_or_layers >> l)
-                                                             : d_or_layers;
+         const unsigned ld =
+            target == VLG_TEXTURE_TARGET_3D ? std::max(1u, d_or_layers >> l) : d_or_layers;
          tex.level[l].offset = off;
          tex.level[l].row_pitch = lw * bpp + 8;
          tex.level[l].layer_stride = tex.level[l].row_pitch * lh + 16;
@@ -102,10 +102,7 @@ struct Tex {
       samp.mag_img_filter = mag;
       samp.min_mip_filter = mip;
    }
-   void wrap(vlg_tex_wrap w)
-   {
-      samp.wrap_s = samp.wrap_t = samp.wrap_r = w;
-   }
+   void wrap(vlg_tex_wrap w) { samp.wrap_s = samp.wrap_t = samp.wrap_r = w; }
 
    /* one lane, no quads (implicit LOD 0) */
    std::array<uint32_t, 4> raw(TexOp op, std::array<uint32_t, 4> coord,
@@ -118,8 +115,8 @@ struct Tex {
       texture_sample(vram, tex, samp, op, shadow, false, 1, 1, &in, out, &trace);
       return {out[0][0], out[0][1], out[0][2], out[0][3]};
    }
-   Vec4 sample(float s, float t = 0, float r = 0, float q = 0, TexOp op = TexOp::Tex,
-               float lod = 0, bool shadow = false)
+   Vec4 sample(float s, float t = 0, float r = 0, float q = 0, TexOp op = TexOp::Tex, float lod = 0,
+               bool shadow = false)
    {
       const auto o = raw(op, {fb(s), fb(t), fb(r), fb(q)}, {fb(lod), 0, 0, 0}, shadow);
       return {bf(o[0]), bf(o[1]), bf(o[2]), bf(o[3])};
@@ -166,7 +163,7 @@ TEST(TexFilter, Nearest2D)
    Tex t = grid4();
    t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
-   /* GL eq. 3.23: i = floor(s * 4), j = floor(t * 4) */
+   /* GL nearest: i = floor(s * 4), j = floor(t * 4) */
    EXPECT_EQ(t.sample(0.125f, 0.125f)[0], grid(0, 0));
    EXPECT_EQ(t.sample(0.375f, 0.875f)[0], grid(1, 3));
    EXPECT_EQ(t.sample(0.49f, 0.51f)[0], grid(1, 2));
@@ -184,7 +181,7 @@ TEST(TexFilter, Linear2D)
    Tex t = grid4();
    t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
-   /* GL eq. 3.24-3.25: u = s*4 - 0.5, v = t*4 - 0.5; i0 = floor(u), a = frac(u);
+   /* GL linear: u = s*4 - 0.5, v = t*4 - 0.5; i0 = floor(u), a = frac(u);
     * s = 0.3: u = 0.7 -> i0 0, a 0.7;  t = 0.45: v = 1.3 -> j0 1, b 0.3 */
    const double a = 0.7, b = 0.3;
    const double expect = (1 - a) * (1 - b) * grid(0, 1) + a * (1 - b) * grid(1, 1) +
@@ -206,26 +203,26 @@ struct WrapCase {
 
 TEST(TexWrap, NearestEveryModeOutsideZeroOne)
 {
-   /* 4 texels across; the expected index follows GL ES 3.0 3.8.10 (plus
+   /* 4 texels across; the expected index follows GL ES 3.0 section 3.8 (plus
     * GL 4.6 for CLAMP / MIRROR_CLAMP*): worked below. */
    const WrapCase cases[] = {
-      {VLG_TEX_WRAP_REPEAT, 1.3f, 1},             /* frac 0.3 -> floor(1.2) = 1 */
-      {VLG_TEX_WRAP_REPEAT, -0.2f, 3},            /* frac 0.8 -> floor(3.2) = 3 */
-      {VLG_TEX_WRAP_REPEAT, 7.9f, 3},             /* frac 0.9 -> 3 */
-      {VLG_TEX_WRAP_CLAMP_TO_EDGE, 1.3f, 3},      /* clamp to [1/8, 7/8] */
+      {VLG_TEX_WRAP_REPEAT, 1.3f, 1},        /* frac 0.3 -> floor(1.2) = 1 */
+      {VLG_TEX_WRAP_REPEAT, -0.2f, 3},       /* frac 0.8 -> floor(3.2) = 3 */
+      {VLG_TEX_WRAP_REPEAT, 7.9f, 3},        /* frac 0.9 -> 3 */
+      {VLG_TEX_WRAP_CLAMP_TO_EDGE, 1.3f, 3}, /* clamp to [1/8, 7/8] */
       {VLG_TEX_WRAP_CLAMP_TO_EDGE, -0.2f, 0},
-      {VLG_TEX_WRAP_CLAMP, 1.3f, 3},              /* clamp to [0, 1]: floor(4) -> 3 */
+      {VLG_TEX_WRAP_CLAMP, 1.3f, 3}, /* clamp to [0, 1]: floor(4) -> 3 */
       {VLG_TEX_WRAP_CLAMP, -5.0f, 0},
-      {VLG_TEX_WRAP_CLAMP_TO_BORDER, 1.3f, -1},   /* i = 5 is outside 0..3 */
-      {VLG_TEX_WRAP_CLAMP_TO_BORDER, -0.2f, -1},  /* i = -1 */
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, 1.3f, -1},  /* i = 5 is outside 0..3 */
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, -0.2f, -1}, /* i = -1 */
       {VLG_TEX_WRAP_CLAMP_TO_BORDER, 0.9f, 3},
-      {VLG_TEX_WRAP_MIRROR_REPEAT, 1.3f, 2},      /* floor 1 odd: 1 - 0.3 = 0.7 -> 2 */
-      {VLG_TEX_WRAP_MIRROR_REPEAT, -0.2f, 0},     /* floor -1 odd: 1 - 0.8 = 0.2 -> 0 */
-      {VLG_TEX_WRAP_MIRROR_REPEAT, 2.3f, 1},      /* floor 2 even: 0.3 -> 1 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, 1.3f, 2},         /* floor 1 odd: 1 - 0.3 = 0.7 -> 2 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, -0.2f, 0},        /* floor -1 odd: 1 - 0.8 = 0.2 -> 0 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, 2.3f, 1},         /* floor 2 even: 0.3 -> 1 */
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, -0.3f, 1}, /* |s| = 0.3 -> 1 */
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, -1.3f, 3}, /* |s| = 1.3, clamped -> 3 */
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE, 1.3f, 3},
-      {VLG_TEX_WRAP_MIRROR_CLAMP, -0.6f, 2},      /* |s| = 0.6 -> 2 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP, -0.6f, 2}, /* |s| = 0.6 -> 2 */
       {VLG_TEX_WRAP_MIRROR_CLAMP, -3.0f, 3},
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -0.3f, 1},
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -1.3f, -1}, /* |s| * 4 = 5.2 > 4.5 */
@@ -237,8 +234,7 @@ TEST(TexWrap, NearestEveryModeOutsideZeroOne)
       t.samp.wrap_t = VLG_TEX_WRAP_CLAMP_TO_EDGE;
       t.samp.border_color[0] = 77.0f;
       const float expect = c.texel < 0 ? 77.0f : grid(c.texel, 2);
-      EXPECT_EQ(t.sample(c.s, 0.6f)[0], expect)
-         << vlg_tex_wrap_name(c.mode) << " s = " << c.s;
+      EXPECT_EQ(t.sample(c.s, 0.6f)[0], expect) << vlg_tex_wrap_name(c.mode) << " s = " << c.s;
       /* the same along t (wrap_t, texel row) */
       t.samp.wrap_s = VLG_TEX_WRAP_CLAMP_TO_EDGE;
       t.samp.wrap_t = c.mode;
@@ -373,7 +369,7 @@ TEST(TexMip, BiasExplicitLodAndGradients)
    t.samp.lod_bias = 1.0f;
    EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.25f, 0.0f)[0], 21.0f);
    t.samp.lod_bias = 0.0f;
-   /* TXL: nearest level = floor(lod + 0.5) (GL eq. 3.27 rounding up at .5) */
+   /* TXL: nearest level = floor(lod + 0.5) (GL rounds the level up at .5) */
    EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.25f)[0], 11.0f);
    EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.75f)[0], 21.0f);
    EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 9.0f)[0], 31.0f);
@@ -464,7 +460,7 @@ TEST(TexCube, FaceSelectionAndCoordinates)
 {
    Tex t = cube2();
    /* GL ES 3.0 Table 3.21: major axis -> face, (sc, tc, ma); then
-    * s = (sc/|ma| + 1)/2, t = (tc/|ma| + 1)/2 (eq. 3.8). Each direction below
+    * s = (sc/|ma| + 1)/2, t = (tc/|ma| + 1)/2 (the face coordinate equations). Each direction below
     * has minor components +-0.5 so s, t are 0.25 or 0.75 -> texel 0 or 1. */
    struct {
       float rx, ry, rz;
@@ -556,7 +552,7 @@ TEST(TexArray, LayerIsRoundedAndClamped)
       for (unsigned y = 0; y < 2; y++)
          for (unsigned x = 0; x < 2; x++)
             t.set(0, x, y, l, {float(l), 0, 0, 1});
-   /* layer = clamp(floor(r + 0.5), 0, 2) (GL ES 3.0 eq. 3.14) */
+   /* layer = clamp(floor(r + 0.5), 0, 2) (GL ES 3.0 array layer selection) */
    EXPECT_EQ(t.sample(0.5f, 0.5f, 0.4f)[0], 0.0f);
    EXPECT_EQ(t.sample(0.5f, 0.5f, 0.6f)[0], 1.0f);
    EXPECT_EQ(t.sample(0.5f, 0.5f, 1.5f)[0], 2.0f);
@@ -598,7 +594,7 @@ TEST(Tex3D, TrilinearOn2x2x2)
 
 TEST(TexShadow, EveryCompareFunction)
 {
-   /* Z32_FLOAT texel 0.5; reference r = coord.w: result = r OP d (Table 3.22) */
+   /* Z32_FLOAT texel 0.5; reference r = coord.w: result = r OP d (texture comparison functions) */
    Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z32_FLOAT, 1, 1, 1, 1);
    t.set(0, 0, 0, 0, {0.5f, 0, 0, 0});
    t.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
@@ -637,13 +633,12 @@ TEST(TexShadow, LinearFilterAveragesTheComparisons)
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
    t.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
    t.samp.compare_func = VLG_COMPARE_FUNC_LESS;
-   EXPECT_EQ(t.sample(0.5f, 0.5f, 0, 0.5f, TexOp::Tex, 0, true),
-             (Vec4{0.5f, 0.5f, 0.5f, 1.0f}));
+   EXPECT_EQ(t.sample(0.5f, 0.5f, 0, 0.5f, TexOp::Tex, 0, true), (Vec4{0.5f, 0.5f, 0.5f, 1.0f}));
    /* r = 0.3: only 0.2 fails -> 0.75; weights (0.75, 0.25) along s at s = 0.375:
     * u = 0.25 -> row 0: 0.75 * [0.3<0.2 = 0] + 0.25 * [0.3<0.4 = 1] = 0.25, row 1: 1 -> 0.625 */
    EXPECT_NEAR(t.sample(0.5f, 0.5f, 0, 0.3f, TexOp::Tex, 0, true)[0], 0.75, 1e-6);
    EXPECT_NEAR(t.sample(0.375f, 0.5f, 0, 0.3f, TexOp::Tex, 0, true)[0], 0.625, 1e-6);
-   /* fixed-point depth: the reference is clamped to [0, 1] (GL ES 3.0 3.8.16),
+   /* fixed-point depth: the reference is clamped to [0, 1] (GL ES 3.0 texture comparison modes),
     * so r = -0.5 acts as 0.0 and 0.0 >= 0.0 passes GEQUAL against d = 0 */
    Tex zero(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z16_UNORM, 1, 1, 1, 1);
    zero.set(0, 0, 0, 0, {0.0f, 0, 0, 0});
@@ -759,7 +754,7 @@ TEST(TexSrgb, DecodedBeforeFiltering)
    t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
    EXPECT_NEAR(t.sample(0.5f, 0.5f)[0], 0.5, 1e-6);
-   /* nearest: the decoded value of 188 is ~0.5029 (GL ES 3.0 eq. 3.27) */
+   /* nearest: the decoded value of 188 is ~0.5029 (the sRGB decode curve) */
    t.set_bytes(0, 0, 0, 0, {188, 0, 0, 128});
    t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
    const double cs = 188 / 255.0, lin = std::pow((cs + 0.055) / 1.055, 2.4);
@@ -825,12 +820,12 @@ TEST(TexLanes, MaskQuadsAndTrace)
    t.sample(-2.0f, -2.0f);
    EXPECT_EQ(t.trace.size(), 0u);
    /* host misuse */
-   EXPECT_THROW(texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 6, 1, in, out,
-                               nullptr),
-                std::invalid_argument);
-   EXPECT_THROW(texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, false, 65, 1, in, out,
-                               nullptr),
-                std::invalid_argument);
+   EXPECT_THROW(
+      texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 6, 1, in, out, nullptr),
+      std::invalid_argument);
+   EXPECT_THROW(
+      texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, false, 65, 1, in, out, nullptr),
+      std::invalid_argument);
 }
 
 /* ---------------------------------------------------------- faults -- */
@@ -862,43 +857,53 @@ TEST(TexFault, BadDescriptors)
       const std::string f = fault_of(t);
       EXPECT_NE(f.find(needle), std::string::npos) << what << ": '" << f << "'";
    };
-   expect_fault("width 0", [](Tex &t) { t.tex.width = 0; }, "zero size");
-   expect_fault("16 levels", [](Tex &t) { t.tex.num_levels = 16; }, "num_levels 16");
-   expect_fault("no levels", [](Tex &t) { t.tex.num_levels = 0; }, "num_levels 0");
-   expect_fault("first > last", [](Tex &t) { t.tex.first_level = 1; }, "first 1 .. last 0");
-   expect_fault("last >= num", [](Tex &t) { t.tex.last_level = 2; }, "last 2");
-   expect_fault("vertex-only format",
-                [](Tex &t) { t.tex.format = VLG_FORMAT_R8G8B8_UNORM; }, "R8G8B8_UNORM");
-   expect_fault("format NONE", [](Tex &t) { t.tex.format = VLG_FORMAT_NONE; }, "cannot be sampled");
-   expect_fault("srgb on UNORM", [](Tex &t) { t.tex.srgb = true; }, "not an sRGB format");
-   expect_fault("target 5", [](Tex &t) { t.tex.target = static_cast<vlg_texture_target>(5); },
-                "target 5");
-   expect_fault("swizzle 6", [](Tex &t) { t.tex.swizzle_g = static_cast<vlg_swizzle>(6); },
-                "swizzle_g");
-   expect_fault("2D depth", [](Tex &t) { t.tex.depth = 2; }, "depth 2");
-   expect_fault("1D height",
-                [](Tex &t) { t.tex.target = VLG_TEXTURE_TARGET_1D; }, "height 4");
-   expect_fault("cube not square",
-                [](Tex &t) {
-                   t.tex.target = VLG_TEXTURE_TARGET_CUBE;
-                   t.tex.array_size = 6;
-                   t.tex.height = 2;
-                },
-                "must be square");
-   expect_fault("mip filter 3",
-                [](Tex &t) { t.samp.min_mip_filter = static_cast<vlg_mip_filter>(3); },
-                "min_mip_filter 3");
-   expect_fault("level beyond VRAM", [](Tex &t) { t.tex.address = (1 << 20) - 64; },
-                "outside VRAM");
-   expect_fault("address overflow", [](Tex &t) { t.tex.address = UINT64_MAX - 16; },
-                "outside VRAM");
-   expect_fault("huge layer stride",
-                [](Tex &t) {
-                   t.tex.target = VLG_TEXTURE_TARGET_2D_ARRAY;
-                   t.tex.array_size = 2;
-                   t.tex.level[0].layer_stride = 0xfffffff0u;
-                },
-                "outside VRAM");
+   expect_fault(
+      "width 0", [](Tex &t) { t.tex.width = 0; }, "zero size");
+   expect_fault(
+      "16 levels", [](Tex &t) { t.tex.num_levels = 16; }, "num_levels 16");
+   expect_fault(
+      "no levels", [](Tex &t) { t.tex.num_levels = 0; }, "num_levels 0");
+   expect_fault(
+      "first > last", [](Tex &t) { t.tex.first_level = 1; }, "first 1 .. last 0");
+   expect_fault(
+      "last >= num", [](Tex &t) { t.tex.last_level = 2; }, "last 2");
+   expect_fault(
+      "vertex-only format", [](Tex &t) { t.tex.format = VLG_FORMAT_R8G8B8_UNORM; }, "R8G8B8_UNORM");
+   expect_fault(
+      "format NONE", [](Tex &t) { t.tex.format = VLG_FORMAT_NONE; }, "cannot be sampled");
+   expect_fault(
+      "srgb on UNORM", [](Tex &t) { t.tex.srgb = true; }, "not an sRGB format");
+   expect_fault(
+      "target 5", [](Tex &t) { t.tex.target = static_cast<vlg_texture_target>(5); }, "target 5");
+   expect_fault(
+      "swizzle 6", [](Tex &t) { t.tex.swizzle_g = static_cast<vlg_swizzle>(6); }, "swizzle_g");
+   expect_fault(
+      "2D depth", [](Tex &t) { t.tex.depth = 2; }, "depth 2");
+   expect_fault(
+      "1D height", [](Tex &t) { t.tex.target = VLG_TEXTURE_TARGET_1D; }, "height 4");
+   expect_fault(
+      "cube not square",
+      [](Tex &t) {
+         t.tex.target = VLG_TEXTURE_TARGET_CUBE;
+         t.tex.array_size = 6;
+         t.tex.height = 2;
+      },
+      "must be square");
+   expect_fault(
+      "mip filter 3", [](Tex &t) { t.samp.min_mip_filter = static_cast<vlg_mip_filter>(3); },
+      "min_mip_filter 3");
+   expect_fault(
+      "level beyond VRAM", [](Tex &t) { t.tex.address = (1 << 20) - 64; }, "outside VRAM");
+   expect_fault(
+      "address overflow", [](Tex &t) { t.tex.address = UINT64_MAX - 16; }, "outside VRAM");
+   expect_fault(
+      "huge layer stride",
+      [](Tex &t) {
+         t.tex.target = VLG_TEXTURE_TARGET_2D_ARRAY;
+         t.tex.array_size = 2;
+         t.tex.level[0].layer_stride = 0xfffffff0u;
+      },
+      "outside VRAM");
    /* TXQ needs no memory: a texture outside VRAM can still be queried */
    Tex q = grid4();
    q.tex.address = UINT64_MAX - 16;

@@ -67,7 +67,7 @@ mesa_iround(float f)
 
 /* sRGB decode table, built exactly as Mesa's format_srgb.py builds
  * util_format_srgb_8unorm_to_linear_float_table: the double-precision sRGB
- * curve (GL ES 3.0 eq. 3.27) printed with '%.7e' and read back as a float. */
+ * curve (GL ES 3.0 sRGB texture colour conversion) printed with '%.7e' and read back as a float. */
 struct SrgbDecodeTable {
    float v[256];
    SrgbDecodeTable()
@@ -95,21 +95,19 @@ srgb_decode_table()
  * the sRGB curve. tests/sim/func_tex regenerates it with the script's
  * algorithm and compares. */
 constexpr uint32_t kLinearToSrgbHelper[104] = {
-   0x0073000d, 0x007a000d, 0x0080000d, 0x0087000d, 0x008d000d, 0x0094000d, 0x009a000d,
-   0x00a1000d, 0x00a7001a, 0x00b4001a, 0x00c1001a, 0x00ce001a, 0x00da001a, 0x00e7001a,
-   0x00f4001a, 0x0101001a, 0x010e0033, 0x01280033, 0x01410033, 0x015b0033, 0x01750033,
-   0x018f0033, 0x01a80033, 0x01c20033, 0x01dc0067, 0x020f0067, 0x02430067, 0x02760067,
-   0x02aa0067, 0x02dd0067, 0x03110067, 0x03440067, 0x037800ce, 0x03df00ce, 0x044600ce,
-   0x04ad00ce, 0x051400ce, 0x057b00c5, 0x05dd00bc, 0x063b00b5, 0x06970158, 0x07420142,
-   0x07e30130, 0x087b0120, 0x090b0112, 0x09940106, 0x0a1700fc, 0x0a9500f2, 0x0b0f01cb,
-   0x0bf401ae, 0x0ccb0195, 0x0d950180, 0x0e56016e, 0x0f0d015e, 0x0fbc0150, 0x10630143,
-   0x11070264, 0x1238023e, 0x1357021d, 0x14660201, 0x156601e9, 0x165a01d3, 0x174401c0,
-   0x182401af, 0x18fe0331, 0x1a9602fe, 0x1c1502d2, 0x1d7e02ad, 0x1ed4028d, 0x201a0270,
-   0x21520256, 0x227d0240, 0x239f0443, 0x25c003fe, 0x27bf03c4, 0x29a10392, 0x2b6a0367,
-   0x2d1d0341, 0x2ebe031f, 0x304d0300, 0x31d105b0, 0x34a80555, 0x37520507, 0x39d504c5,
-   0x3c37048b, 0x3e7c0458, 0x40a8042a, 0x42bd0401, 0x44c20798, 0x488e071e, 0x4c1c06b6,
-   0x4f76065d, 0x52a50610, 0x55ac05cc, 0x5892058f, 0x5b590559, 0x5e0c0a23, 0x631c0980,
-   0x67db08f6, 0x6c55087f, 0x70940818, 0x74a007bd, 0x787d076c, 0x7c330723,
+   0x0073000d, 0x007a000d, 0x0080000d, 0x0087000d, 0x008d000d, 0x0094000d, 0x009a000d, 0x00a1000d,
+   0x00a7001a, 0x00b4001a, 0x00c1001a, 0x00ce001a, 0x00da001a, 0x00e7001a, 0x00f4001a, 0x0101001a,
+   0x010e0033, 0x01280033, 0x01410033, 0x015b0033, 0x01750033, 0x018f0033, 0x01a80033, 0x01c20033,
+   0x01dc0067, 0x020f0067, 0x02430067, 0x02760067, 0x02aa0067, 0x02dd0067, 0x03110067, 0x03440067,
+   0x037800ce, 0x03df00ce, 0x044600ce, 0x04ad00ce, 0x051400ce, 0x057b00c5, 0x05dd00bc, 0x063b00b5,
+   0x06970158, 0x07420142, 0x07e30130, 0x087b0120, 0x090b0112, 0x09940106, 0x0a1700fc, 0x0a9500f2,
+   0x0b0f01cb, 0x0bf401ae, 0x0ccb0195, 0x0d950180, 0x0e56016e, 0x0f0d015e, 0x0fbc0150, 0x10630143,
+   0x11070264, 0x1238023e, 0x1357021d, 0x14660201, 0x156601e9, 0x165a01d3, 0x174401c0, 0x182401af,
+   0x18fe0331, 0x1a9602fe, 0x1c1502d2, 0x1d7e02ad, 0x1ed4028d, 0x201a0270, 0x21520256, 0x227d0240,
+   0x239f0443, 0x25c003fe, 0x27bf03c4, 0x29a10392, 0x2b6a0367, 0x2d1d0341, 0x2ebe031f, 0x304d0300,
+   0x31d105b0, 0x34a80555, 0x37520507, 0x39d504c5, 0x3c37048b, 0x3e7c0458, 0x40a8042a, 0x42bd0401,
+   0x44c20798, 0x488e071e, 0x4c1c06b6, 0x4f76065d, 0x52a50610, 0x55ac05cc, 0x5892058f, 0x5b590559,
+   0x5e0c0a23, 0x631c0980, 0x67db08f6, 0x6c55087f, 0x70940818, 0x74a007bd, 0x787d076c, 0x7c330723,
 };
 
 /* -------------------------------------------- packed float formats -- */
@@ -137,7 +135,7 @@ ufloat_to_f32(uint32_t val)
 
 /* Mesa f32_to_uf11 / f32_to_uf10: truncating, negative and -inf -> 0,
  * NaN -> NaN, finite values above the maximum -> the maximum, values below
- * the smallest normal -> 0 (GL ES 3.0 section 2.1.4, EXT_packed_float). */
+ * the smallest normal -> 0 (GL ES 3.0 unsigned 11/10-bit floats, EXT_packed_float). */
 template <unsigned MBITS>
 uint32_t
 f32_to_ufloat(float val)
@@ -187,7 +185,7 @@ rgb9e5_clamp_range(float x)
    return f >= max ? max : f;
 }
 
-/* Mesa float3_to_rgb9e5 (GL ES 3.0 section 3.8.3 with the exponent adjust
+/* Mesa float3_to_rgb9e5 (the GL ES 3.0 RGB9E5 equations with the exponent adjust
  * folded into a rounding add). */
 uint32_t
 float3_to_rgb9e5(const float rgb[3])
@@ -224,7 +222,12 @@ sw(const char (&s)[5])
    unsigned r = 0;
    for (int i = 0; i < 4; i++) {
       const char c = s[i];
-      const unsigned v = c == 'x' ? 0 : c == 'y' ? 1 : c == 'z' ? 2 : c == 'w' ? 3 : c == '0' ? 4 : 5;
+      const unsigned v = c == 'x'   ? 0
+                         : c == 'y' ? 1
+                         : c == 'z' ? 2
+                         : c == 'w' ? 3
+                         : c == '0' ? 4
+                                    : 5;
       r |= v << (3 * i);
    }
    return r;
@@ -289,7 +292,7 @@ cvt_in(uint32_t raw)
          return fbits(static_cast<float>(d < -1.0 ? -1.0 : d));
       } else {
          const float f = static_cast<float>(s) * (1.0f / static_cast<float>(mask_of<B - 1>()));
-         return fbits(f < -1.0f ? -1.0f : f); /* GL ES 3.0 eq. 2.2 */
+         return fbits(f < -1.0f ? -1.0f : f); /* GL ES 3.0 section 2.1.6 */
       }
    } else if constexpr (T == CT::Uscaled) {
       return fbits(static_cast<float>(raw));
@@ -307,8 +310,8 @@ cvt_in(uint32_t raw)
          return raw;
    } else {
       static_assert(B == 32, "fixed channels are 32 bits (GL_FIXED)");
-      return fbits(static_cast<float>(static_cast<double>(static_cast<int32_t>(raw)) *
-                                      (1.0 / 65536.0)));
+      return fbits(
+         static_cast<float>(static_cast<double>(static_cast<int32_t>(raw)) * (1.0 / 65536.0)));
    }
 }
 
@@ -635,12 +638,12 @@ struct Table {
       for (unsigned f = 0; f < 256; f++)
          e[f].info = blank(f);
 
-      /* Channel layouts and swizzles from Mesa 22.3.6 u_format.csv. */
-#define A(NAME, T, B0, B1, B2, B3, PAD, SWZ)                                                      \
+         /* Channel layouts and swizzles from Mesa 22.3.6 u_format.csv. */
+#define A(NAME, T, B0, B1, B2, B3, PAD, SWZ)                                                       \
    plain<CT::T, 0, B0, B1, B2, B3, PAD, sw(SWZ), false>(VLG_FORMAT_##NAME)
-#define P(NAME, T, WORD, B0, B1, B2, B3, SWZ)                                                     \
+#define P(NAME, T, WORD, B0, B1, B2, B3, SWZ)                                                      \
    plain<CT::T, WORD, B0, B1, B2, B3, 0, sw(SWZ), false>(VLG_FORMAT_##NAME)
-#define SRGB(NAME, B3, PAD, SWZ)                                                                  \
+#define SRGB(NAME, B3, PAD, SWZ)                                                                   \
    plain<CT::Unorm, 0, 8, 8, 8, B3, PAD, sw(SWZ), true>(VLG_FORMAT_##NAME)
       A(B8G8R8A8_UNORM, Unorm, 8, 8, 8, 8, 0, "zyxw");
       A(B8G8R8X8_UNORM, Unorm, 8, 8, 8, 0, 8, "zyx1");
@@ -658,13 +661,13 @@ struct Table {
       SRGB(R8G8B8A8_SRGB, 8, 0, "xyzw");
       SRGB(B8G8R8A8_SRGB, 8, 0, "zyxw");
       SRGB(R8G8B8X8_SRGB, 0, 8, "xyz1");
-#define FOUR(PFX, T, N, SFX)                                                                      \
-   A(PFX##_##SFX, T, N, 0, 0, 0, 0, "x001");                                                      \
-   A(PFX##G##N##_##SFX, T, N, N, 0, 0, 0, "xy01");                                                \
-   A(PFX##G##N##B##N##_##SFX, T, N, N, N, 0, 0, "xyz1");                                          \
+#define FOUR(PFX, T, N, SFX)                                                                       \
+   A(PFX##_##SFX, T, N, 0, 0, 0, 0, "x001");                                                       \
+   A(PFX##G##N##_##SFX, T, N, N, 0, 0, 0, "xy01");                                                 \
+   A(PFX##G##N##B##N##_##SFX, T, N, N, N, 0, 0, "xyz1");                                           \
    A(PFX##G##N##B##N##A##N##_##SFX, T, N, N, N, N, 0, "xyzw")
-#define FOURX(PFX, T, N, SFX)                                                                     \
-   FOUR(PFX, T, N, SFX);                                                                          \
+#define FOURX(PFX, T, N, SFX)                                                                      \
+   FOUR(PFX, T, N, SFX);                                                                           \
    A(PFX##G##N##B##N##X##N##_##SFX, T, N, N, N, 0, N, "xyz1")
       FOUR(R8, Snorm, 8, SNORM);
       A(R8G8B8X8_SNORM, Snorm, 8, 8, 8, 0, 8, "xyz1");
@@ -761,8 +764,8 @@ struct Table {
              (B0 != 0) + (B1 != 0) + (B2 != 0) + (B3 != 0));
       FormatInfo &i = x.info;
       i.is_integer = T == CT::Uint || T == CT::Sint;
-      i.is_signed = T == CT::Snorm || T == CT::Sscaled || T == CT::Sint || T == CT::Float ||
-                    T == CT::Fixed;
+      i.is_signed =
+         T == CT::Snorm || T == CT::Sscaled || T == CT::Sint || T == CT::Float || T == CT::Fixed;
       i.is_normalized = T == CT::Unorm || T == CT::Snorm;
       i.is_srgb = SRGB;
       /* sp_tex_sample.c sample_compare: the reference is clamped unless the
@@ -770,8 +773,7 @@ struct Table {
       i.shadow_ref_clamp = swz_of(SWZ, 0) < 4 && T != CT::Float;
    }
 
-   void special(vlg_format f, UnpackFn u, PackFn p, unsigned channels, bool is_signed,
-                bool integer)
+   void special(vlg_format f, UnpackFn u, PackFn p, unsigned channels, bool is_signed, bool integer)
    {
       e[f].unpack = u;
       e[f].pack = p;
@@ -780,8 +782,7 @@ struct Table {
       e[f].info.is_integer = integer;
    }
 
-   template <Zs K, uint8_t BITS>
-   void zs(vlg_format f, unsigned channels, bool stencil)
+   template <Zs K, uint8_t BITS> void zs(vlg_format f, unsigned channels, bool stencil)
    {
       Entry &x = e[f];
       x.unpack = &unpack_zs_t<K, BITS>;

@@ -10,9 +10,11 @@
  *
  * Sources, in order of authority:
  *  - OpenGL ES 3.0.6 specification: section 2.1.6 (fixed-point <-> float of
- *    normalized values), 2.1.3/2.1.4 (16-bit and unsigned 11/10-bit floats),
- *    2.9 (vertex attribute conversion, Table 2.2, GL_FIXED, 2_10_10_10),
- *    3.8.3/3.8.17 (shared exponent RGB9E5, sRGB decode), 4.1.7 (sRGB encode);
+ *    normalized values), chapter 2.1 (16-bit floats, unsigned 11- and 10-bit
+ *    floats), section 2.9 (vertex attributes: GL_FIXED, 2_10_10_10, pure
+ *    integer attributes), section 3.8 (texel conversion: the shared-exponent
+ *    RGB9E5 equations of "Texture Image Specification", "sRGB Texture Color
+ *    Conversion") and chapter 4 (sRGB encoding of framebuffer writes);
  *  - Mesa 22.3.6 util/format (u_format.csv channel layouts and swizzles,
  *    u_format_pack.py conversions, format_srgb.py, format_r11g11b10f.h,
  *    format_rgb9e5.h, half_float.h, u_format_zs.c) and softpipe, which is
@@ -20,7 +22,7 @@
  *    unorm packing, half-float rounding, sRGB encode), the arithmetic here is
  *    Mesa's, operation for operation, so results are bit-identical.
  *  The one deliberate difference from Mesa: snorm unpack clamps to -1.0
- *  (max(c / (2^(b-1) - 1), -1), GL ES 3.0 eq. 2.2); Mesa returns -1.0079 for
+ *  (max(c / (2^(b-1) - 1), -1), GL ES 3.0 section 2.1.6); Mesa returns -1.0079 for
  *  -128. docs/simulator-texture.md lists every conversion.
  *
  * Layout: every format is little-endian in VRAM (the in-process simulator's
@@ -51,20 +53,22 @@ enum class BorderClamp : uint8_t {
  * vlgpu_hw.xml; the other fields are meaningful only then.
  */
 struct FormatInfo {
-   const char *name;     /**< "B8G8R8A8_UNORM"; "?" for unknown values */
-   uint8_t bytes;        /**< bytes per pixel / vertex element (vlg_format_bytes) */
-   uint8_t usage;        /**< VLG_FORMAT_USAGE_* mask (vlg_format_usage) */
-   uint8_t channels;     /**< stored components, padding (X) excluded: L8A8 = 2, Z24S8 = 2 */
-   bool supported;       /**< converted by this file */
-   bool is_integer;      /**< pure integer (UINT/SINT, S8_UINT): unpack gives integers, no filtering */
-   bool is_signed;       /**< stored values can be negative (SNORM, SSCALED, SINT, FIXED, FLOAT) */
-   bool is_normalized;   /**< UNORM or SNORM colour channels (sRGB included) */
-   bool is_depth;        /**< has a depth component (Z16, Z24*, Z32F*) */
-   bool has_stencil;     /**< has a stencil component (Z24S8, S8Z24, Z32F_S8X24, S8) */
-   bool is_srgb;         /**< R, G, B are sRGB-encoded */
-   bool shadow_ref_clamp; /**< shadow reference is clamped to [0,1] (fixed-point depth, GL ES 3.0 3.8.16) */
+   const char *name; /**< "B8G8R8A8_UNORM"; "?" for unknown values */
+   uint8_t bytes;    /**< bytes per pixel / vertex element (vlg_format_bytes) */
+   uint8_t usage;    /**< VLG_FORMAT_USAGE_* mask (vlg_format_usage) */
+   uint8_t channels; /**< stored components, padding (X) excluded: L8A8 = 2, Z24S8 = 2 */
+   bool supported;   /**< converted by this file */
+   bool is_integer;  /**< pure integer (UINT/SINT, S8_UINT): unpack gives integers, no filtering */
+   bool is_signed;   /**< stored values can be negative (SNORM, SSCALED, SINT, FIXED, FLOAT) */
+   bool is_normalized;    /**< UNORM or SNORM colour channels (sRGB included) */
+   bool is_depth;         /**< has a depth component (Z16, Z24*, Z32F*) */
+   bool has_stencil;      /**< has a stencil component (Z24S8, S8Z24, Z32F_S8X24, S8) */
+   bool is_srgb;          /**< R, G, B are sRGB-encoded */
+   bool shadow_ref_clamp; /**< shadow reference is clamped to [0,1] (fixed-point depth, GL ES 3.0
+                             "Texture Comparison Modes") */
    BorderClamp border_clamp;
-   vlg_format linear;    /**< the same format without sRGB (R8G8B8A8_SRGB -> R8G8B8A8_UNORM), else itself */
+   vlg_format
+      linear; /**< the same format without sRGB (R8G8B8A8_SRGB -> R8G8B8A8_UNORM), else itself */
 };
 
 /** Properties of format value @f (any 32-bit value; unknown values give an
@@ -111,18 +115,19 @@ format_channels(vlg_format f)
 
 /** Unpacks one pixel/texel, format_info(f).bytes bytes at @src, into 4 words.
  *
- * - UNORM c (b bits) -> fp32 c * (1.0f / (2^b - 1)) (GL ES 3.0 eq. 2.1; the
+ * - UNORM c (b bits) -> fp32 c * (1.0f / (2^b - 1)) (GL ES 3.0 section 2.1.6; the
  *   reciprocal multiply is Mesa's ubyte_to_float / u_format_pack.py; b = 32
- *   in double). SNORM -> max(c * (1.0f / (2^(b-1) - 1)), -1) (eq. 2.2).
+ *   in double). SNORM -> max(c * (1.0f / (2^(b-1) - 1)), -1) (2.1.6).
  * - USCALED/SSCALED -> (float)c; FIXED (16.16) -> c / 65536 (section 2.9).
- * - FLOAT16 -> exact fp32 (section 2.1.3); FLOAT32 bits unchanged (NaN payloads too).
- * - R11G11B10_FLOAT, R9G9B9E5_FLOAT -> fp32 (2.1.4, 3.8.3); alpha 1.0.
+ * - FLOAT16 -> exact fp32 (chapter 2.1, 16-bit floats); FLOAT32 bits unchanged (NaN payloads too).
+ * - R11G11B10_FLOAT, R9G9B9E5_FLOAT -> fp32 (chapter 2.1, section 3.8); alpha 1.0.
  * - sRGB formats: R, G, B decoded to linear with Mesa's 256-entry table
- *   (util_format_srgb_8unorm_to_linear_float, GL ES 3.0 eq. 3.27); A linear.
+ *   (util_format_srgb_8unorm_to_linear_float, GL ES 3.0 "sRGB Texture Color
+ *   Conversion"); A linear.
  * - UINT/SINT -> uint32/int32 (sign-extended).
  * - Missing components: (0, 0, 0, 1), 1 being 1.0f or integer 1; X padding
  *   reads as 1 in alpha. L8 -> (L, L, L, 1), A8 -> (0, 0, 0, A),
- *   L8A8 -> (L, L, L, A) (GL ES 3.0 Table 3.15; u_format.csv).
+ *   L8A8 -> (L, L, L, A) (GL ES 3.0 luminance/alpha texel mapping; u_format.csv).
  * - Depth formats -> (d, d, d, d), d as format_unpack_depth; S8_UINT ->
  *   (s, s, s, s) uint32 (what softpipe's tile cache gives, util/u_tile.c;
  *   st/mesa's view swizzle turns it into GL's (d, 0, 0, 1)).
@@ -140,7 +145,7 @@ void format_unpack_rgba(vlg_format f, const uint8_t *src, uint32_t out[4]);
  * - FLOAT16: round toward zero, overflow to 65504 (Mesa packs half floats with
  *   _mesa_float_to_float16_rtz); FLOAT32 unchanged.
  * - R11G11B10: Mesa f32_to_uf11/uf10 (truncate, negative -> 0, large -> max);
- *   R9G9B9E5: Mesa float3_to_rgb9e5 (GL ES 3.0 section 3.8.3 equations).
+ *   R9G9B9E5: Mesa float3_to_rgb9e5 (the GL ES 3.0 section 3.8 RGB9E5 equations).
  * - sRGB formats: R, G, B encoded with Mesa's
  *   util_format_linear_float_to_srgb_8unorm (the exact-to-0.6-ulp
  *   table+interpolation of format_srgb.py), alpha as UNORM8.
@@ -178,9 +183,11 @@ enum class DepthRounding : uint8_t {
     *  Z16 (uint16_t)(z * 65535.0f + 0.5f), Z24 (uint32_t)(z * (double)0xffffff). */
    UFormat,
    /** softpipe's depth test and depth write of fragments (sp_quad_depth_test.c
-    *  convert_quad_depth): Z16 (unsigned)(z * 65535.0f), Z24 (unsigned)(z * 16777215.0f), truncation. */
+    *  convert_quad_depth): Z16 (unsigned)(z * 65535.0f), Z24 (unsigned)(z * 16777215.0f),
+    * truncation. */
    Fragment,
-   /** clears (u_pack_color.h util_pack_z): lrint(z * (2^b - 1)) in double, round to nearest even. */
+   /** clears (u_pack_color.h util_pack_z): lrint(z * (2^b - 1)) in double, round to nearest even.
+    */
    Clear,
 };
 
@@ -205,7 +212,7 @@ float format_depth_raw_to_float(vlg_format f, uint32_t raw);
 /** Depth at @src as a float in [0,1] (Z32F: as stored). */
 float format_unpack_depth(vlg_format f, const uint8_t *src);
 
-/** Stores depth @z at @dst with DepthRounding::UFormat (GL ES 3.0 eq. 2.3 via
+/** Stores depth @z at @dst with DepthRounding::UFormat (GL ES 3.0 section 2.1.6 via
  *  Mesa u_format_zs.c), keeping the stencil bits of Z24S8/S8Z24/Z32F_S8X24. */
 void format_pack_depth(vlg_format f, float z, uint8_t *dst);
 
@@ -228,10 +235,10 @@ uint16_t float_to_half_rtz(float f);
 /** float -> half, round to nearest even, overflow to infinity (GLSL packHalf2x16;
  *  Mesa _mesa_float_to_half). */
 uint16_t float_to_half_rtne(float f);
-/** sRGB-encoded 8-bit value -> linear float (Mesa's table, GL ES 3.0 eq. 3.27). */
+/** sRGB-encoded 8-bit value -> linear float (Mesa's table of the GL ES 3.0 sRGB curve). */
 float srgb8_to_linear(uint8_t c);
 /** linear float -> sRGB 8-bit (Mesa util_format_linear_float_to_srgb_8unorm;
- *  GL ES 3.0 section 4.1.7 with the table approximation, NaN -> 0). */
+ *  the GL ES 3.0 sRGB encoding with Mesa's table approximation, NaN -> 0). */
 uint8_t linear_to_srgb8(float l);
 /** float -> unorm8 as Mesa float_to_ubyte (clamped, NaN -> 0). */
 uint8_t float_to_unorm8(float f);

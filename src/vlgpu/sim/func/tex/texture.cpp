@@ -111,7 +111,7 @@ repeat(int coord, int size)
    return r < 0 ? r + size : r;
 }
 
-/* ---- wrap modes (GL ES 3.0 section 3.8.9/3.8.10; sp_tex_sample.c) ---- */
+/* ---- wrap modes (GL ES 3.0 section 3.8; sp_tex_sample.c) ---- */
 /* Nearest: texel index for coordinate s over size texels. Linear: the two
  * texel indices and the weight of the second. Indices may fall outside
  * [0, size) only for the border modes (-> border colour). */
@@ -521,8 +521,7 @@ bad_descriptor(const char *what, const std::string &why)
    throw GpuFault("TEX", std::string("invalid ") + what + " descriptor", why);
 }
 
-std::string
-fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 
 std::string
 fmt(const char *f, ...)
@@ -556,8 +555,9 @@ check_texture(const VLG_TEXTURE &t)
       bad_descriptor("texture", fmt("target %u is not a texture target", t.target));
    const FormatInfo &fi = format_info(t.format);
    if (!fi.supported || !(fi.usage & VLG_FORMAT_USAGE_TEX))
-      bad_descriptor("texture", fmt("format %s (%u) cannot be sampled (no tex usage in vlgpu_hw.xml)",
-                                    fi.name, t.format));
+      bad_descriptor(
+         "texture",
+         fmt("format %s (%u) cannot be sampled (no tex usage in vlgpu_hw.xml)", fi.name, t.format));
    if (t.srgb && !fi.is_srgb)
       bad_descriptor("texture", fmt("srgb is set but format %s is not an sRGB format", fi.name));
    const uint32_t sw[4] = {t.swizzle_r, t.swizzle_g, t.swizzle_b, t.swizzle_a};
@@ -582,9 +582,8 @@ check_texture(const VLG_TEXTURE &t)
    if (t.num_levels < 1 || t.num_levels > kMaxLevels)
       bad_descriptor("texture", fmt("num_levels %u outside 1..%u", t.num_levels, kMaxLevels));
    if (t.first_level > t.last_level || t.last_level >= t.num_levels)
-      bad_descriptor("texture",
-                     fmt("levels first %u .. last %u do not fit in num_levels %u", t.first_level,
-                         t.last_level, t.num_levels));
+      bad_descriptor("texture", fmt("levels first %u .. last %u do not fit in num_levels %u",
+                                    t.first_level, t.last_level, t.num_levels));
 }
 
 void
@@ -595,16 +594,16 @@ check_sampler(const VLG_SAMPLER &s)
       if (!vlg_tex_wrap_is_valid(wraps[i]))
          bad_descriptor("sampler", fmt("wrap_%c = %u is not a wrap mode", "str"[i], wraps[i]));
    if (!vlg_tex_filter_is_valid(s.min_img_filter) || !vlg_tex_filter_is_valid(s.mag_img_filter))
-      bad_descriptor("sampler", fmt("image filters %u/%u are not filters", s.min_img_filter,
-                                    s.mag_img_filter));
+      bad_descriptor(
+         "sampler", fmt("image filters %u/%u are not filters", s.min_img_filter, s.mag_img_filter));
    if (!vlg_mip_filter_is_valid(s.min_mip_filter))
       bad_descriptor("sampler", fmt("min_mip_filter %u is not a mip filter", s.min_mip_filter));
    if (!vlg_compare_mode_is_valid(s.compare_mode) || !vlg_compare_func_is_valid(s.compare_func))
-      bad_descriptor("sampler", fmt("compare mode/func %u/%u invalid", s.compare_mode,
-                                    s.compare_func));
+      bad_descriptor("sampler",
+                     fmt("compare mode/func %u/%u invalid", s.compare_mode, s.compare_func));
 }
 
-/* Geometry of level L (GL ES 3.0 eq. 3.19: max(1, size >> L); layers are not minified). */
+/* Geometry of level L (GL ES 3.0: max(1, size >> L); layers are not minified). */
 void
 level_size(const VLG_TEXTURE &t, unsigned L, int &w, int &h, int &d)
 {
@@ -632,12 +631,11 @@ map_levels(const Vram &vram, Unit &u)
                               static_cast<uint64_t>(v.w) * u.bpp;
       const uint64_t off = t.level[L].offset;
       if (t.address > UINT64_MAX - off || !vram.contains(t.address + off, extent)) {
-         throw GpuFault(
-            "TEX", "texture level outside VRAM",
-            fmt("level %u (%dx%dx%d %s, row_pitch %u, layer_stride %u) spans %" PRIu64
-                " bytes at 0x%" PRIx64 " + 0x%" PRIx64 "; VRAM is 0x0..0x%" PRIx64,
-                L, v.w, v.h, v.d, u.fi->name, v.pitch, v.stride, extent, t.address, off,
-                vram.size()));
+         throw GpuFault("TEX", "texture level outside VRAM",
+                        fmt("level %u (%dx%dx%d %s, row_pitch %u, layer_stride %u) spans %" PRIu64
+                            " bytes at 0x%" PRIx64 " + 0x%" PRIx64 "; VRAM is 0x0..0x%" PRIx64,
+                            L, v.w, v.h, v.d, u.fi->name, v.pitch, v.stride, extent, t.address, off,
+                            vram.size()));
       }
       v.addr = t.address + off;
       v.base = vram.ptr(v.addr, extent, "TEX");
@@ -676,7 +674,7 @@ prepare(const Vram &vram, Unit &u, bool sampling, bool map)
       u.wn[i] = nearest_wrap(wraps[i], s.normalized_coords);
       u.wl[i] = linear_wrap(wraps[i], s.normalized_coords);
    }
-   /* GL ES 3.0 3.8.13: integer textures are only complete with NEAREST
+   /* GL ES 3.0 texture completeness: integer textures are only complete with NEAREST
     * filtering; vlgpu samples them unfiltered whatever the sampler says. */
    u.min_linear = !u.integer && s.min_img_filter == VLG_TEX_FILTER_LINEAR;
    u.mag_linear = !u.integer && s.mag_img_filter == VLG_TEX_FILTER_LINEAR;
@@ -719,7 +717,7 @@ fetch(const Unit &u, const LevelView &l, int x, int y, int z, uint32_t w[4])
       u.trace->push_back(l.addr + off);
 }
 
-/* GL ES 3.0 3.8.16 Table 3.22: ref OP texel, PIPE_FUNC_* order. */
+/* GL ES 3.0 texture comparison functions: ref OP texel, PIPE_FUNC_* order. */
 inline bool
 compare(vlg_compare_func f, float ref, float d)
 {
@@ -854,14 +852,14 @@ struct Sampler {
          texel(l, x1, y1, layer, tx[3]);
       }
       for (unsigned c = 0; c < 4; c++)
-         out[c] = fbits(lerp_2d(xw, yw, bitsf(tx[0][c]), bitsf(tx[1][c]), bitsf(tx[2][c]),
-                                bitsf(tx[3][c])));
+         out[c] = fbits(
+            lerp_2d(xw, yw, bitsf(tx[0][c]), bitsf(tx[1][c]), bitsf(tx[2][c]), bitsf(tx[3][c])));
    }
 
    /* Mip level choice and filtering (sp_tex_sample.c mip_filter_none /
     * _nearest / _linear). lod is relative to first_level, already clamped
-    * to [min_lod, max_lod]. GL ES 3.0 3.8.11: magnification when lod <= 0
-    * (softpipe's c = 0 for every filter combination). */
+    * to [min_lod, max_lod]. Magnification when lod <= 0: softpipe's
+    * switch-over point c = 0 for every filter combination. */
    void mip(float lod, float s, float t, float p, int layer, uint32_t out[4]) const
    {
       const unsigned first = u.first, last = u.last;
@@ -907,7 +905,7 @@ struct Log2Table {
 };
 
 /* Level-of-detail from derivatives (sp_tex_sample.c compute_lambda_*,
- * GL ES 3.0 eq. 3.20-3.22 with rho = max over axes of the larger of the
+ * the GL ES 3.0 level-of-detail equations with rho = max over axes of the larger of the
  * x and y derivative, scaled by the base level size). Cube maps use the
  * direction vector's derivatives times width / 2 (softpipe). Unnormalized
  * coordinates are already in texels (GL: u = s for rectangle textures). */
@@ -966,7 +964,7 @@ clamp_lod(const Unit &u, float lod)
    return lod > 64.0f ? 64.0f : lod;
 }
 
-/* Cube face selection and face coordinates (GL ES 3.0 3.8.7, Table 3.21;
+/* Cube face selection and face coordinates (GL ES 3.0 Table 3.21;
  * sp_tex_sample.c convert_cube). Returns the face = layer 0..5. */
 unsigned
 cube_face(float rx, float ry, float rz, float &sc, float &tc)
@@ -1119,8 +1117,7 @@ tex_fast_log2(float x)
 }
 
 void
-texture_validate(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
-                 bool check_vram)
+texture_validate(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp, bool check_vram)
 {
    Unit u(tex, samp);
    prepare(vram, u, true, check_vram);

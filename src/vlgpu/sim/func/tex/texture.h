@@ -7,9 +7,9 @@
  * shader executor calls it in both simulator modes; in cycle mode the texel
  * address trace feeds the cache model.
  *
- * The rules are GL ES 3.0.6 section 3.8 (3.8.7 cube map face selection,
- * Table 3.21; 3.8.9-3.8.11 wrap modes, LOD, minification and
- * magnification, mipmapping; 3.8.16 shadow comparison; 3.8.17 sRGB decode)
+ * The rules are GL ES 3.0.6 section 3.8 (cube map face selection, Table
+ * 3.21; wrap modes; level of detail, minification, magnification and
+ * mipmapping; texture comparison modes; sRGB texture colour conversion)
  * and, where the spec leaves a choice, what softpipe does
  * (src/gallium/drivers/softpipe/sp_tex_sample.c of Mesa 22.3.6), since
  * softpipe is vlgpu's reference renderer. docs/simulator-texture.md has the
@@ -41,7 +41,8 @@ enum class TexOp : uint8_t {
  *  the instruction (docs/isa.md: TXB/TXL put bias/LOD in R[coord+1].x, TXD
  *  its gradients in R[coord+1].xyz and R[coord+2].xyz). Raw 32-bit words. */
 struct TexLaneIn {
-   uint32_t coord[4];  /**< s, t, r (or layer), q: fp32; int32 for TXF/TXQ; shadow reference in [3] */
+   uint32_t
+      coord[4]; /**< s, t, r (or layer), q: fp32; int32 for TXF/TXQ; shadow reference in [3] */
    uint32_t extra[4];  /**< TXB bias / TXL LOD in [0]; TXD d(s,t,r)/dx */
    uint32_t extra2[4]; /**< TXD d(s,t,r)/dy */
 };

@@ -40,7 +40,7 @@ class Producer : public Module {
 class Consumer : public Module {
  public:
    Consumer(std::string name, int expect, unsigned work_cycles = 1)
-      : Module(std::move(name)), expect_(expect), work_(work_cycles)
+       : Module(std::move(name)), expect_(expect), work_(work_cycles)
    {
    }
    InPort<int> in{*this, "in"};

@@ -159,7 +159,9 @@ TEST(Binding, InvalidQueueParametersNameTheQueue)
    Engine eng;
    eng.add<Producer>("p", 1);
    eng.add<Consumer>("c", 1);
-   EXPECT_THAT(config_error([&] { eng.connect("p.out", "c.in", QueueParams{2, 0, 1}); }),
+   EXPECT_THAT(config_error([&] {
+                  eng.connect("p.out", "c.in", QueueParams{2, 0, 1});
+               }),
                HasSubstr("queue 'p.out->c.in'"));
 }
 

@@ -198,6 +198,17 @@ TEST(Config, OverrideErrors)
    EXPECT_EQ(c.gpcs, 1u);
 }
 
+TEST(Config, ErrorsLeaveTheConfigurationUnchanged)
+{
+   Config c;
+   /* "gpcs" is applied before "spcs_per_gpc" fails. */
+   EXPECT_THROW(c.merge_json_text(R"({"gpcs": 2, "spcs_per_gpc": "x"})"), ConfigError);
+   EXPECT_EQ(c.gpcs, 1u);
+   EXPECT_THROW(c.apply_overrides("gpcs=3,queues.a.out.latency=2,spcs_per_gpc=oops"), ConfigError);
+   EXPECT_EQ(c.gpcs, 1u);
+   EXPECT_TRUE(c.queues.empty());
+}
+
 TEST(Config, ValidationNamesKeys)
 {
    Config c;

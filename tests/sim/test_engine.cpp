@@ -195,7 +195,8 @@ TEST(Engine, RunInChunksEqualsOneRun)
 /* Sleeps until a far cycle, then does one thing. */
 class Sleeper : public Module {
  public:
-   Sleeper(std::string name, Cycle when, bool busy) : Module(std::move(name)), when_(when), busy_(busy)
+   Sleeper(std::string name, Cycle when, bool busy)
+       : Module(std::move(name)), when_(when), busy_(busy)
    {
    }
    Cycle woke_at = kNever;

@@ -5,6 +5,9 @@
  */
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "sim/core/engine.h"
@@ -27,12 +30,11 @@ struct VertexId {
  * cycles of set-up per draw (e.g. reading draw_info from VRAM). */
 class IndexGen : public Module {
  public:
-   IndexGen(std::string name, Cycle setup_cycles) : Module(std::move(name)), setup_(setup_cycles)
-   {
-   }
+   IndexGen(std::string name, Cycle setup_cycles) : Module(std::move(name)), setup_(setup_cycles) {}
 
    InPort<DrawCmd> in_draw{*this, "in_draw", "draw commands from the CP"};
-   OutPort<VertexId> out_vertex{*this, "out_vertex", "vertex indices, `last` on a draw's final one"};
+   OutPort<VertexId> out_vertex{*this, "out_vertex",
+                                "vertex indices, `last` on a draw's final one"};
 
    Activity tick(Cycle now) override
    {
@@ -78,7 +80,10 @@ class IndexGen : public Module {
 /* Test neighbours: a command source and a vertex sink. */
 class CmdSource : public Module {
  public:
-   CmdSource(std::string name, std::vector<DrawCmd> cmds) : Module(std::move(name)), cmds_(std::move(cmds)) {}
+   CmdSource(std::string name, std::vector<DrawCmd> cmds)
+       : Module(std::move(name)), cmds_(std::move(cmds))
+   {
+   }
    OutPort<DrawCmd> out_draw{*this, "out_draw"};
    Activity tick(Cycle) override
    {
@@ -165,6 +170,34 @@ TEST(Example, IndexGenStallReport)
    EXPECT_EQ(r.deadlock->module("ge")->report,
              "inputs with no visible entry: in_draw; full outputs: out_vertex (4/4); "
              "draw at 0: sent 4 of 10 vertices");
+}
+
+} // namespace
+
+namespace {
+
+std::string
+slurp(const std::string &path)
+{
+   std::ifstream f(path);
+   std::stringstream ss;
+   ss << f.rdbuf();
+   return ss.str();
+}
+
+TEST(Example, DocsShowThisExactCode)
+{
+   const std::string root = VLG_SOURCE_ROOT;
+   const std::string src = slurp(root + "/tests/sim/test_example.cpp");
+   const std::string doc = slurp(root + "/docs/simulator.md");
+   const std::string b = "// --- begin docs example ---\n", e = "// --- end docs example ---";
+   const size_t i = src.find(b), j = src.find(e);
+   ASSERT_NE(i, std::string::npos);
+   ASSERT_NE(j, std::string::npos);
+   const std::string example = src.substr(i + b.size(), j - i - b.size());
+   EXPECT_NE(doc.find(example), std::string::npos)
+      << "docs/simulator.md 'Writing a module' must show the code between the markers of "
+         "tests/sim/test_example.cpp";
 }
 
 } // namespace

@@ -84,8 +84,8 @@ TEST(Trace, SpansCountersAndMetadata)
    }
    std::sort(spans.begin(), spans.end());
    using S = std::tuple<int, std::string, int, int>;
-   EXPECT_EQ(spans, (std::vector<S>{S{1, "busy", 0, 4}, S{2, "busy", 2, 4},
-                                    S{2, "starved", 0, 2}}));
+   EXPECT_EQ(spans,
+             (std::vector<S>{S{1, "busy", 0, 4}, S{2, "busy", 2, 4}, S{2, "starved", 0, 2}}));
    for (const json &e : events(t, "X")) {
       if (e["name"] == "starved") {
          EXPECT_EQ(e["args"]["waiting_for"],
@@ -99,8 +99,7 @@ TEST(Trace, SpansCountersAndMetadata)
       EXPECT_EQ(e["name"], "p.out->c.in");
       counters.emplace_back(e["ts"].get<int>(), e["args"]["occupancy"].get<int>());
    }
-   EXPECT_EQ(counters,
-             (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 2}, {4, 1}, {5, 0}}));
+   EXPECT_EQ(counters, (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 2}, {4, 1}, {5, 0}}));
 }
 
 TEST(Trace, InstantEventsAndSameResultsAsUntraced)

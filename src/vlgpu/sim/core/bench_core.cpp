@@ -112,7 +112,8 @@ run_chain(benchmark::State &state, unsigned source_period, unsigned sink_period,
       RunResult r = eng.run(step);
       cycles += r.cycles();
    }
-   state.counters["cycles_per_second"] = benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
+   state.counters["cycles_per_second"] =
+      benchmark::Counter(double(cycles), benchmark::Counter::kIsRate);
    state.counters["ticks_per_cycle"] = double(eng.total_ticks() - ticks0) / double(cycles);
    if (trace)
       eng.stop_trace();

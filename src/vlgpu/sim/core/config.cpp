@@ -23,14 +23,14 @@ const std::vector<Config::KeyInfo> &
 Config::keys()
 {
    static const std::vector<KeyInfo> table = {
-#define VLG_SIM_CONFIG_INFO(ctype, field, key, def, min, max, doc)                                \
-   KeyInfo{key,                                                                                   \
-           sizeof(ctype) == 4 ? "uint32" : "uint64",                                              \
-           uint64_t(def),                                                                         \
-           uint64_t(min),                                                                         \
-           uint64_t(max),                                                                         \
-           doc,                                                                                   \
-           [](const Config &c) -> uint64_t { return c.field; },                                   \
+#define VLG_SIM_CONFIG_INFO(ctype, field, key, def, min, max, doc)                                 \
+   KeyInfo{key,                                                                                    \
+           sizeof(ctype) == 4 ? "uint32" : "uint64",                                               \
+           uint64_t(def),                                                                          \
+           uint64_t(min),                                                                          \
+           uint64_t(max),                                                                          \
+           doc,                                                                                    \
+           [](const Config &c) -> uint64_t { return c.field; },                                    \
            [](Config &c, uint64_t v) { c.field = ctype(v); }},
       VLG_SIM_CONFIG_KEYS(VLG_SIM_CONFIG_INFO)
 #undef VLG_SIM_CONFIG_INFO
@@ -88,8 +88,8 @@ static void
 check_range(std::string_view origin, const char *key, uint64_t v, uint64_t min, uint64_t max)
 {
    if (v < min || v > max)
-      throw ConfigError(fmt::format("{}: key '{}': value {} out of range [{}, {}]", origin, key, v,
-                                    min, max));
+      throw ConfigError(
+         fmt::format("{}: key '{}': value {} out of range [{}, {}]", origin, key, v, min, max));
 }
 
 /* Resolve "queues.<name>.<field>" (name != "default"). Returns false when the
@@ -134,18 +134,19 @@ json_uint(std::string_view origin, std::string_view key, const char *type, const
    std::string shown = v.dump();
    if (shown.size() > 40)
       shown = shown.substr(0, 37) + "...";
-   throw ConfigError(fmt::format("{}: key '{}': expected an unsigned integer ({}), got {} {}",
-                                 origin, key, type,
-                                 v.is_number_float() ? "a floating-point number" : v.type_name(),
-                                 shown));
+   throw ConfigError(
+      fmt::format("{}: key '{}': expected an unsigned integer ({}), got {} {}", origin, key, type,
+                  v.is_number_float() ? "a floating-point number" : v.type_name(), shown));
 }
 
 void
 Config::merge_json(const json &j, std::string_view origin)
 {
+   /* Work on a copy: an error leaves *this unchanged. */
+   Config c = *this;
    if (!j.is_object()) {
-      throw ConfigError(fmt::format("{}: the configuration must be a JSON object, got {}", origin,
-                                    j.type_name()));
+      throw ConfigError(
+         fmt::format("{}: the configuration must be a JSON object, got {}", origin, j.type_name()));
    }
    /* Walk nested objects; a dotted path is either a table key, a section
     * (a prefix of table keys), the queues section, or unknown. Flat dotted
@@ -156,13 +157,13 @@ Config::merge_json(const json &j, std::string_view origin)
          const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
          const json &v = it.value();
          if (const KeyInfo *k = find_key(path)) {
-            k->set(*this, json_uint(origin, path, k->type, v, k->min, k->max));
+            k->set(c, json_uint(origin, path, k->type, v, k->min, k->max));
             continue;
          }
          if (path == "queues") {
             if (!v.is_object()) {
-               throw ConfigError(fmt::format("{}: key 'queues': expected an object, got {}",
-                                             origin, v.type_name()));
+               throw ConfigError(fmt::format("{}: key 'queues': expected an object, got {}", origin,
+                                             v.type_name()));
             }
             for (auto q = v.begin(); q != v.end(); ++q) {
                const std::string qpath = "queues." + q.key();
@@ -181,7 +182,7 @@ Config::merge_json(const json &j, std::string_view origin)
                   const std::string fkey = qpath + "." + f.key();
                   split_queue_key(origin, fkey, &qname, &field);
                   const KeyInfo &info = queue_field_info(field);
-                  queues[qname].*queue_field_member(field) =
+                  c.queues[qname].*queue_field_member(field) =
                      uint32_t(json_uint(origin, fkey, info.type, f.value(), info.min, info.max));
                }
             }
@@ -203,6 +204,7 @@ Config::merge_json(const json &j, std::string_view origin)
       }
    };
    walk(j, "");
+   *this = std::move(c);
 }
 
 void
@@ -324,6 +326,8 @@ Config::set(std::string_view key, std::string_view value)
 void
 Config::apply_overrides(std::string_view spec)
 {
+   /* Work on a copy: an error leaves *this unchanged. */
+   Config c = *this;
    size_t pos = 0;
    while (pos <= spec.size()) {
       size_t comma = spec.find(',', pos);
@@ -343,10 +347,11 @@ Config::apply_overrides(std::string_view spec)
          std::string_view key = item.substr(0, eq);
          while (!key.empty() && std::isspace((unsigned char)key.back()))
             key.remove_suffix(1);
-         set(key, item.substr(eq + 1));
+         c.set(key, item.substr(eq + 1));
       }
       pos = comma + 1;
    }
+   *this = std::move(c);
 }
 
 uint64_t
@@ -512,8 +517,9 @@ Config::describe()
       fmt::format_to(out, "{}  ({}, default {}, range {}..{})\n    {}\n", k.key, k.type,
                      format_value(k.key, k.def), k.min, k.max, k.doc);
    }
-   fmt::format_to(out, "queues.<name>.capacity|latency|bandwidth  (uint32, default "
-                       "queues.default.*)\n    {}\n",
+   fmt::format_to(out,
+                  "queues.<name>.capacity|latency|bandwidth  (uint32, default "
+                  "queues.default.*)\n    {}\n",
                   kQueuePatternDoc);
    return s;
 }

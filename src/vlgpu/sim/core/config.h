@@ -29,55 +29,55 @@
 namespace vlgpu::sim {
 
 /* X(c_type, field, "json.key", default, min, max, "documentation") */
-#define VLG_SIM_CONFIG_KEYS(X)                                                                    \
-   X(uint32_t, gpcs, "gpcs", 1, 1, 64,                                                            \
-     "Graphics processing clusters (GPC = GE + PE + LTS + SPCs + OMU) behind the GTS "            \
-     "(seed 001 fig. 2).")                                                                        \
-   X(uint32_t, spcs_per_gpc, "spcs_per_gpc", 4, 1, 64,                                            \
-     "Stream processor clusters (SPC) per GPC; each runs VL-IW shader code for thread groups.")   \
-   X(uint32_t, thread_group_width, "thread_group_width", 16, 4, 256,                              \
-     "Lanes (threads) per thread group, executed in lock-step; a multiple of 4 because fragment " \
-     "thread groups are made of 2x2 quads (16 lanes = 4 quads).")                                 \
-   X(uint32_t, thread_groups_per_spc, "thread_groups_per_spc", 8, 1, 256,                         \
-     "Thread groups resident in one SPC at a time; the LTS dispatches a thread group only to an " \
-     "SPC with a free slot.")                                                                     \
-   X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", 128, 1, 128,                   \
-     "Registers R0..R(n-1) available to each lane, each a vec4 of 32-bit values (the stream "     \
-     "buffer: 128 in seed 003; the ISA's 7-bit register numbers address at most 128). A shader "  \
-     "needing more cannot be dispatched.")                                                        \
-   X(uint64_t, l2_size_bytes, "l2.size_bytes", 262144, 1024, 1073741824,                          \
-     "Capacity of the shared L2 cache in bytes (256 KiB). size / (ways * line_bytes) sets must "  \
-     "be a power of two.")                                                                        \
-   X(uint32_t, l2_ways, "l2.ways", 8, 1, 64, "Associativity of the L2 cache (ways per set).")     \
-   X(uint32_t, l2_line_bytes, "l2.line_bytes", 64, 16, 4096,                                      \
-     "L2 cache line size in bytes; a power of two.")                                              \
-   X(uint32_t, l2_hit_latency_cycles, "l2.hit_latency_cycles", 20, 1, 100000,                     \
-     "Cycles from a request entering the L2 to its data leaving it on a hit (model default, "   \
-     "not from a seed).")                    \
-   X(uint64_t, vram_size_bytes, "vram.size_bytes", 268435456, 1048576, 17179869184ull,            \
+#define VLG_SIM_CONFIG_KEYS(X)                                                                     \
+   X(uint32_t, gpcs, "gpcs", 1, 1, 64,                                                             \
+     "Graphics processing clusters (GPC = GE + PE + LTS + SPCs + OMU) behind the GTS "             \
+     "(seed 001 fig. 2).")                                                                         \
+   X(uint32_t, spcs_per_gpc, "spcs_per_gpc", 4, 1, 64,                                             \
+     "Stream processor clusters (SPC) per GPC; each runs VL-IW shader code for thread groups.")    \
+   X(uint32_t, thread_group_width, "thread_group_width", 16, 4, 256,                               \
+     "Lanes (threads) per thread group, executed in lock-step; a multiple of 4 because fragment "  \
+     "thread groups are made of 2x2 quads (16 lanes = 4 quads).")                                  \
+   X(uint32_t, thread_groups_per_spc, "thread_groups_per_spc", 8, 1, 256,                          \
+     "Thread groups resident in one SPC at a time; the LTS dispatches a thread group only to an "  \
+     "SPC with a free slot.")                                                                      \
+   X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", 128, 1, 128,                    \
+     "Registers R0..R(n-1) available to each lane, each a vec4 of 32-bit values (the stream "      \
+     "buffer: 128 in seed 003; the ISA's 7-bit register numbers address at most 128). A shader "   \
+     "needing more cannot be dispatched.")                                                         \
+   X(uint64_t, l2_size_bytes, "l2.size_bytes", 262144, 1024, 1073741824,                           \
+     "Capacity of the shared L2 cache in bytes (256 KiB). size / (ways * line_bytes) sets must "   \
+     "be a power of two.")                                                                         \
+   X(uint32_t, l2_ways, "l2.ways", 8, 1, 64, "Associativity of the L2 cache (ways per set).")      \
+   X(uint32_t, l2_line_bytes, "l2.line_bytes", 64, 16, 4096,                                       \
+     "L2 cache line size in bytes; a power of two.")                                               \
+   X(uint32_t, l2_hit_latency_cycles, "l2.hit_latency_cycles", 20, 1, 100000,                      \
+     "Cycles from a request entering the L2 to its data leaving it on a hit (model default, "      \
+     "not from a seed).")                                                                          \
+   X(uint64_t, vram_size_bytes, "vram.size_bytes", 268435456, 1048576, 17179869184ull,             \
      "Size of the simulated VRAM in bytes (256 MiB): every buffer object, texture, shader "        \
-     "binary and command queue lives in it. An access outside it is a GPU fault.")                \
-   X(uint32_t, memory_latency_cycles, "memory.latency_cycles", 100, 1, 100000,                    \
-     "Cycles from the MC issuing a VRAM access to its data returning, excluding queueing "        \
-     "(model default, not from a seed).")                                                         \
-   X(uint32_t, memory_bandwidth_bytes_per_cycle, "memory.bandwidth_bytes_per_cycle", 32, 1,       \
-     65536, "Bytes the MC moves to or from VRAM per cycle (model default, not from a seed).")     \
-   X(uint64_t, watchdog_cycles_per_shader, "watchdog.cycles_per_shader", 1000000, 0,              \
-     1000000000000ull,                                                                            \
-     "Cycles one thread group may run before its SPC stops the draw with a 'runaway shader' "     \
-     "fault report; 0 disables the watchdog.")                                                    \
-   X(uint64_t, deadlock_window_cycles, "deadlock.window_cycles", 100000, 0, 1000000000000ull,     \
-     "Cycles without progress (no queue push or pop, no busy module) after which Engine::run "    \
-     "stops with a deadlock report; 0 disables this check (modules all asleep with work left "    \
-     "are reported at once regardless).")                                                         \
-   X(uint32_t, queue_default_capacity, "queues.default.capacity", 4, 1, 1048576,                  \
-     "Entries per queue unless overridden (queues.<name>.capacity). A queue sustains bandwidth "  \
-     "entries per cycle when capacity >= bandwidth * (latency + 1).")                             \
-   X(uint32_t, queue_default_latency, "queues.default.latency", 1, 1, 1048576,                    \
-     "Cycles from a push to the entry being readable, unless overridden "                         \
-     "(queues.<name>.latency); at least 1.")                                                      \
-   X(uint32_t, queue_default_bandwidth, "queues.default.bandwidth", 1, 1, 64,                     \
-     "Pushes and pops allowed per cycle per queue, unless overridden (queues.<name>.bandwidth); " \
+     "binary and command queue lives in it. An access outside it is a GPU fault.")                 \
+   X(uint32_t, memory_latency_cycles, "memory.latency_cycles", 100, 1, 100000,                     \
+     "Cycles from the MC issuing a VRAM access to its data returning, excluding queueing "         \
+     "(model default, not from a seed).")                                                          \
+   X(uint32_t, memory_bandwidth_bytes_per_cycle, "memory.bandwidth_bytes_per_cycle", 32, 1, 65536, \
+     "Bytes the MC moves to or from VRAM per cycle (model default, not from a seed).")             \
+   X(uint64_t, watchdog_cycles_per_shader, "watchdog.cycles_per_shader", 1000000, 0,               \
+     1000000000000ull,                                                                             \
+     "Cycles one thread group may run before its SPC stops the draw with a 'runaway shader' "      \
+     "fault report; 0 disables the watchdog.")                                                     \
+   X(uint64_t, deadlock_window_cycles, "deadlock.window_cycles", 100000, 0, 1000000000000ull,      \
+     "Cycles without progress (no queue push or pop, no busy module) after which Engine::run "     \
+     "stops with a deadlock report; 0 disables this check (modules all asleep with work left "     \
+     "are reported at once regardless).")                                                          \
+   X(uint32_t, queue_default_capacity, "queues.default.capacity", 4, 1, 1048576,                   \
+     "Entries per queue unless overridden (queues.<name>.capacity). A queue sustains bandwidth "   \
+     "entries per cycle when capacity >= bandwidth * (latency + 1).")                              \
+   X(uint32_t, queue_default_latency, "queues.default.latency", 1, 1, 1048576,                     \
+     "Cycles from a push to the entry being readable, unless overridden "                          \
+     "(queues.<name>.latency); at least 1.")                                                       \
+   X(uint32_t, queue_default_bandwidth, "queues.default.bandwidth", 1, 1, 64,                      \
+     "Pushes and pops allowed per cycle per queue, unless overridden (queues.<name>.bandwidth); "  \
      "seed 001: one write and one read per cycle.")
 
 /** Per-queue override, "queues.<name>": unset fields keep the defaults. */
@@ -114,7 +114,8 @@ struct Config {
     *  malformed JSON; key names for unknown keys, wrong types, ranges). */
    static Config load(const std::string &path);
    /** Apply a JSON document on top of this configuration; `origin` names it
-    *  in messages. @throws ConfigError */
+    *  in messages. @throws ConfigError, leaving the configuration unchanged.
+    *  Does not call validate(). */
    void merge_json_text(std::string_view text, std::string_view origin = "<config>");
    /** Apply an already parsed JSON object; `origin` names it in messages. */
    void merge_json(const nlohmann::json &j, std::string_view origin = "<config>");
@@ -122,7 +123,8 @@ struct Config {
     * Apply "key=value[,key=value...]" (e.g. "gpcs=2,spcs_per_gpc=8",
     * "queues.cp.out_draw.capacity=8"); integers are decimal or 0x-hex with
     * an optional K/M/G suffix (x1024). Whitespace around items is ignored.
-    * @throws ConfigError naming the item.
+    * @throws ConfigError naming the item, leaving the configuration
+    * unchanged. Does not call validate().
     */
    void apply_overrides(std::string_view spec);
    /** Set one key from its text value. @throws ConfigError */
@@ -149,8 +151,8 @@ struct Config {
     * wins per field). `matched` receives the override names used.
     * @throws ConfigError if the result is invalid (naming the queue).
     */
-   QueueParams queue_params(std::string_view queue_name, std::string_view from,
-                            std::string_view to, const QueueParams &base,
+   QueueParams queue_params(std::string_view queue_name, std::string_view from, std::string_view to,
+                            const QueueParams &base,
                             std::vector<std::string> *matched = nullptr) const;
 
    /** Plain-text table of every key: name, type, default, range, doc. */

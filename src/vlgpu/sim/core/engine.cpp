@@ -44,8 +44,8 @@ DeadlockReport::to_string() const
    if (last_progress == kNever)
       s += "no progress since this run started\n";
    else
-      s += fmt::format("last progress (queue push/pop or busy module) at cycle {}\n",
-                       last_progress);
+      s +=
+         fmt::format("last progress (queue push/pop or busy module) at cycle {}\n", last_progress);
    size_t w = 6;
    for (const ModuleState &m : modules)
       w = std::max(w, m.name.size());
@@ -91,7 +91,7 @@ valid_name(std::string_view n, bool allow_dots)
 }
 
 Engine::Engine(const Config &config)
-   : config_(config), deadlock_window_(config.deadlock_window_cycles)
+    : config_(config), deadlock_window_(config.deadlock_window_cycles)
 {
    config_.validate();
 }
@@ -121,12 +121,13 @@ Engine::add_module(std::unique_ptr<Module> m)
    for (size_t i = 0; i < m->ports().size(); i++) {
       const PortBase *p = m->ports()[i];
       if (!valid_name(p->name(), false)) {
-         throw ConfigError(
-            fmt::format("module '{}': invalid port name '{}' (use [A-Za-z0-9_])", m->name(), p->name()));
+         throw ConfigError(fmt::format("module '{}': invalid port name '{}' (use [A-Za-z0-9_])",
+                                       m->name(), p->name()));
       }
       for (size_t j = 0; j < i; j++) {
          if (m->ports()[j]->name() == p->name())
-            throw ConfigError(fmt::format("module '{}': two ports named '{}'", m->name(), p->name()));
+            throw ConfigError(
+               fmt::format("module '{}': two ports named '{}'", m->name(), p->name()));
       }
    }
 
@@ -506,7 +507,8 @@ Engine::run_loop(const std::function<bool()> *done, Cycle max_cycles)
          } else if (window && next - ctx_.progress_end >= window &&
                     ctx_.progress_end + window <= limit) {
             now = ctx_.progress_end + window;
-            return deadlock(fmt::format("no progress for {} cycles (deadlock.window_cycles)", window));
+            return deadlock(
+               fmt::format("no progress for {} cycles (deadlock.window_cycles)", window));
          }
          if (next >= limit) {
             now = limit;
@@ -606,6 +608,7 @@ Engine::make_report(std::string cause) const
 void
 Engine::start_trace(const std::string &path, const TraceOptions &opts)
 {
+   finalize(); /* the trace needs the final set of modules and queues */
    if (tracer_)
       stop_trace();
    auto t = std::make_unique<Tracer>(path, opts);

@@ -174,8 +174,8 @@ class Engine {
     *  report: every module's stall_report and every non-empty queue). */
    DeadlockReport make_report(std::string cause) const;
 
-   /** Start writing a trace to `path` (see trace.h). @throws ConfigError if
-    *  the file cannot be created. */
+   /** Start writing a trace to `path` (see trace.h); finalizes the assembly
+    *  first. @throws ConfigError if the file cannot be created. */
    void start_trace(const std::string &path, const TraceOptions &opts = {});
    /** Finish and close the trace file (also done by the destructor). */
    void stop_trace();

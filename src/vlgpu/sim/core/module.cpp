@@ -67,8 +67,8 @@ std::string
 demangle(const char *mangled)
 {
    int status = 0;
-   std::unique_ptr<char, void (*)(void *)> p(abi::__cxa_demangle(mangled, nullptr, nullptr, &status),
-                                            std::free);
+   std::unique_ptr<char, void (*)(void *)> p(
+      abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
    return status == 0 && p ? std::string(p.get()) : std::string(mangled);
 }
 
@@ -99,7 +99,8 @@ Module::add_counter(std::string counter_name, std::string doc)
 {
    for (const Counter &c : counters_) {
       if (c.name() == counter_name)
-         throw SimError(fmt::format("module '{}': counter '{}' registered twice", name_, counter_name));
+         throw SimError(
+            fmt::format("module '{}': counter '{}' registered twice", name_, counter_name));
    }
    return counters_.emplace_back(std::move(counter_name), std::move(doc));
 }
@@ -191,7 +192,7 @@ Module::port_report() const
 
 PortBase::PortBase(Module &owner, std::string name, PortDir dir, std::type_index type,
                    std::string doc)
-   : module_(&owner), name_(std::move(name)), doc_(std::move(doc)), dir_(dir), type_(type)
+    : module_(&owner), name_(std::move(name)), doc_(std::move(doc)), dir_(dir), type_(type)
 {
    owner.register_port(this);
 }

@@ -208,9 +208,9 @@ class Module {
    Activity sleep_activity_ = Activity::Idle;
    Activity last_activity_ = Activity::Idle;
    Cycle last_activity_since_ = 0;
-   Cycle sleep_from_ = 0;    /* first cycle not ticked because asleep */
+   Cycle sleep_from_ = 0;      /* first cycle not ticked because asleep */
    Cycle wake_cycle_ = kNever; /* scheduled timer while asleep */
-   Cycle alarm_ = kNever;    /* wake_at() */
+   Cycle alarm_ = kNever;      /* wake_at() */
    std::vector<QueueBase *> in_queues_;
    std::vector<QueueBase *> out_queues_;
    ModuleStats stats_;

@@ -39,8 +39,7 @@ class PortBase {
  public:
    /** @param name [A-Za-z0-9_]+, unique within the module (checked by
     *  Engine::add). */
-   PortBase(Module &owner, std::string name, PortDir dir, std::type_index type,
-            std::string doc);
+   PortBase(Module &owner, std::string name, PortDir dir, std::type_index type, std::string doc);
    virtual ~PortBase() = default;
    PortBase(const PortBase &) = delete;
    PortBase &operator=(const PortBase &) = delete;
@@ -80,7 +79,7 @@ template <class T> class TypedPort : public PortBase {
  public:
    using value_type = T;
    TypedPort(Module &owner, std::string name, PortDir dir, std::string doc)
-      : PortBase(owner, std::move(name), dir, std::type_index(typeid(T)), std::move(doc))
+       : PortBase(owner, std::move(name), dir, std::type_index(typeid(T)), std::move(doc))
    {
    }
 
@@ -111,7 +110,7 @@ template <class T> class TypedPort : public PortBase {
 template <class T> class InPort final : public TypedPort<T> {
  public:
    InPort(Module &owner, std::string name, std::string doc = {})
-      : TypedPort<T>(owner, std::move(name), PortDir::In, std::move(doc))
+       : TypedPort<T>(owner, std::move(name), PortDir::In, std::move(doc))
    {
    }
    /** An entry is visible and the read bandwidth is not used up. */
@@ -140,7 +139,7 @@ template <class T> class InPort final : public TypedPort<T> {
 template <class T> class OutPort final : public TypedPort<T> {
  public:
    OutPort(Module &owner, std::string name, std::string doc = {})
-      : TypedPort<T>(owner, std::move(name), PortDir::Out, std::move(doc))
+       : TypedPort<T>(owner, std::move(name), PortDir::Out, std::move(doc))
    {
    }
    /** A slot is free and the write bandwidth is not used up. */

@@ -12,7 +12,7 @@
 namespace vlgpu::sim {
 
 QueueBase::QueueBase(SimContext &ctx, std::string name, const QueueParams &params)
-   : ctx_(&ctx), name_(std::move(name)), params_(params)
+    : ctx_(&ctx), name_(std::move(name)), params_(params)
 {
    if (params.capacity < 1)
       throw ConfigError(fmt::format("queue '{}': capacity must be >= 1", name_));

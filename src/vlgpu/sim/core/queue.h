@@ -173,7 +173,7 @@ class QueueBase {
 
    std::vector<Cycle> ready_; /* per slot: cycle the entry becomes visible */
    uint32_t head_ = 0, tail_ = 0, size_ = 0;
-   Cycle cycle_ = 0;           /* cycle of pushes_/pops_ */
+   Cycle cycle_ = 0; /* cycle of pushes_/pops_ */
    uint32_t pushes_ = 0, pops_ = 0;
    QueueStats stats_;
    uint64_t traced_size_ = ~uint64_t(0);
@@ -186,7 +186,7 @@ class QueueBase {
 template <class T> class Queue final : public QueueBase {
  public:
    Queue(SimContext &ctx, std::string name, const QueueParams &params)
-      : QueueBase(ctx, std::move(name), params), values_(params_.capacity)
+       : QueueBase(ctx, std::move(name), params), values_(params_.capacity)
    {
    }
 

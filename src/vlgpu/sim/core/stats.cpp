@@ -102,8 +102,7 @@ Stats::to_text() const
                   "ticks", "busy", "stalled", "starved", "idle");
    for (const ModuleStatsSnapshot &m : modules) {
       fmt::format_to(out, "{:<{}} {:>12} {:>6.1f}% {:>7.1f}% {:>7.1f}% {:>6.1f}%\n", m.name, w,
-                     m.ticks, pct(m.busy, n), pct(m.stalled, n), pct(m.starved, n),
-                     pct(m.idle, n));
+                     m.ticks, pct(m.busy, n), pct(m.stalled, n), pct(m.starved, n), pct(m.idle, n));
       for (const auto &[k, v] : m.counters)
          fmt::format_to(out, "{:<{}}   {} = {}\n", "", w, k, v);
    }
@@ -113,16 +112,15 @@ Stats::to_text() const
       for (const QueueStatsSnapshot &q : queues)
          qw = std::max(qw, q.name.size());
       fmt::format_to(out, "\n{:<{}} {:>5} {:>4} {:>3} {:>12} {:>8} {:>4} {:>7} {:>7} {:>5}\n",
-                     "queue", qw, "cap", "lat", "bw", "pushes", "avg occ", "max", "full",
-                     "empty", "viol");
+                     "queue", qw, "cap", "lat", "bw", "pushes", "avg occ", "max", "full", "empty",
+                     "viol");
       for (const QueueStatsSnapshot &q : queues) {
-         fmt::format_to(out,
-                        "{:<{}} {:>5} {:>4} {:>3} {:>12} {:>8.2f} {:>4} {:>6.1f}% {:>6.1f}% {:>5}\n",
-                        q.name, qw, q.params.capacity, q.params.latency, q.params.bandwidth,
-                        q.stats.pushes, q.stats.avg_occupancy(), q.stats.max_occupancy,
-                        pct(q.stats.full_cycles, q.stats.cycles),
-                        pct(q.stats.empty_cycles, q.stats.cycles),
-                        q.stats.violations);
+         fmt::format_to(
+            out, "{:<{}} {:>5} {:>4} {:>3} {:>12} {:>8.2f} {:>4} {:>6.1f}% {:>6.1f}% {:>5}\n",
+            q.name, qw, q.params.capacity, q.params.latency, q.params.bandwidth, q.stats.pushes,
+            q.stats.avg_occupancy(), q.stats.max_occupancy,
+            pct(q.stats.full_cycles, q.stats.cycles), pct(q.stats.empty_cycles, q.stats.cycles),
+            q.stats.violations);
       }
    }
    return s;

@@ -29,7 +29,8 @@ Tracer::Tracer(const std::string &path, const TraceOptions &opts) : path_(path),
 {
    f_ = std::fopen(path.c_str(), "w");
    if (!f_)
-      throw ConfigError(fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
+      throw ConfigError(
+         fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
    buf_ = "{\"otherData\":{\"vlgpu_time_unit\":\"ts and dur are simulated GPU cycles: 1 us in "
           "the viewer = 1 cycle\"},\n\"traceEvents\":[\n";
 }

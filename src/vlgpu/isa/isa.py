@@ -528,9 +528,10 @@ op("TXD", 0x3A, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "As TEX with explicit gradients: d/dx in R[coord+1].xyz, d/dy in R[coord+2].xyz.")
 op("TXF", 0x3B, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "Texel fetch: integer coordinates R[coord].xyz (x, y, z or layer), integer LOD R[coord].w; no filtering; "
-   "out-of-range texels read as 0.")
+   "out-of-range texels read as (0, 0, 0, 0) before the descriptor's swizzle.")
 op("TXQ", 0x3C, "tex", 0, ["mem"], 4, P1, "-", "MEM",
-   "Size query: dst = (width, height, depth or layers, levels) of level int R[coord].x as int32.")
+   "Size query: dst = (width, height, depth or layers, levels) of level int R[coord].x as int32; "
+   "components a target lacks are 0 (1D arrays report the layer count in y).")
 # 0x3D..0x3F reserved: the decoder rejects them as undefined opcodes.
 
 OPS_BY_NAME = {o.name: o for o in OPS}

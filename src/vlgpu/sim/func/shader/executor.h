@@ -1,0 +1,129 @@
+/*
+ * vlgpu simulator: the SPC's shader executor (functional; the cycle-mode SPC
+ * calls step() and adds the timing). docs/simulator-spc.md describes the
+ * model; docs/isa.md is the instruction set it executes.
+ *
+ *   ThreadGroup tg(16, state.num_regs, VLG_SHADER_STAGE_FRAGMENT, group_no);
+ *   tg.set_live_mask(...); tg.set_helper_mask(...);
+ *   tg.set_f(lane, reg, comp, value);           // inputs[] of shader_state
+ *   ShaderResources res;  res.stage = ...; res.consts = ...; res.vram = &vram; ...
+ *   try {
+ *      RunResult r = run(tg, *program, res);     // functional mode
+ *   } catch (const GpuFault &f) { ... stop the draw, report f.what() ... }
+ *   tg.get_f(lane, reg, comp);                  // outputs[] of shader_state
+ *
+ * Every GPU error (illegal instruction, PC outside the program, runaway
+ * shader, register beyond num_regs, unbound texture unit, texture or LDB
+ * VRAM fault) is a GpuFault whose report names the PC, the disassembly of
+ * the instruction and the thread group. After a fault the thread group is
+ * in an unspecified state (reset() it); the Program, the ShaderResources and
+ * the executor itself are unaffected and usable again.
+ */
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "program.h"
+#include "sim/func/gpu_fault.h"
+#include "sim/func/tex/texture.h"
+#include "thread_group.h"
+#include "vlg_hw.h"
+
+namespace vlgpu::sim {
+
+/** The texture unit's entry point (texture.h); replaceable for tests. */
+using TextureSampleFn = void (*)(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
+                                 TexOp op, bool shadow, bool fragment_quads, unsigned num_lanes,
+                                 uint64_t lane_mask, const TexLaneIn *in, uint32_t (*out)[4],
+                                 std::vector<uint64_t> *trace);
+
+/** One texture unit T0..T15 of a stage: texture + sampler pair i (docs/hw.md). */
+struct TextureUnit {
+   bool valid = false; /**< bound; sampling an unbound unit is a GpuFault */
+   VLG_TEXTURE tex;    /**< unpacked texture descriptor */
+   VLG_SAMPLER samp;   /**< unpacked sampler descriptor */
+};
+
+/** A buffer slot B0..B15 for LDB (uniform buffers). */
+struct BufferSlot {
+   uint64_t address = 0; /**< VRAM byte address of the buffer */
+   uint32_t size = 0;    /**< bytes; words at or past it read as 0 (0 = unbound: all reads 0) */
+};
+
+/** What a thread group's shader reads besides its registers; one per draw and stage. */
+struct ShaderResources {
+   /** Stage; must equal the thread group's (checked, std::invalid_argument). */
+   vlg_shader_stage stage = VLG_SHADER_STAGE_VERTEX;
+   /** Global buffer C0...: num_consts vec4 entries of 32-bit words (the
+    *  shader_state consts image). ALU reads C0..C127, LDC C0..C511; entries
+    *  at or beyond num_consts (or a negative LDC index) read as 0. */
+   const uint32_t (*consts)[4] = nullptr;
+   uint32_t num_consts = 0;
+   /** VRAM address the consts image was read from; only used to report LDC
+    *  addresses in StepResult (0: LDC reports none). */
+   uint64_t consts_address = 0;
+   /** Texture units T0..T(num_textures-1); units at or beyond it are unbound. */
+   const TextureUnit *textures = nullptr;
+   unsigned num_textures = 0;
+   /** Buffer slots for LDB. */
+   BufferSlot buffers[VLG_NUM_BUFFERS];
+   /** VRAM for LDB and texturing (required when the shader uses them). */
+   const Vram *vram = nullptr;
+   /** Watchdog: the most instructions one thread group may issue; one more
+    *  is a GpuFault "shader did not end". From the configuration. */
+   uint64_t max_instructions = 1u << 22;
+   /** Texture unit entry point: the real one (texture.h) unless a test replaces it. */
+   TextureSampleFn sample = &texture_sample;
+};
+
+/** Kind of memory access an instruction issued. */
+enum class MemKind : uint8_t { None, Ldc, Ldb, Tex };
+
+/**
+ * What one step() did, for the cycle-mode SPC: the static facts of the
+ * instruction (instr: classes per phase, latency, dual, size, R registers
+ * read and written with per-write latency for the scoreboard, coordinate
+ * registers), which lanes executed, whether the group has ended, and the
+ * memory access (kind, VRAM byte addresses: LDC and LDB one address per lane
+ * and vec4 read, the 16-byte entry start; texture ops every texel read, from
+ * texture_sample's trace).
+ */
+struct StepResult {
+   const Instr *instr = nullptr; /**< null if nothing issued (group already done) */
+   uint32_t pc = 0;              /**< unit address of the instruction */
+   uint64_t active = 0;          /**< lanes that executed it (helpers included) */
+   bool ended = false;           /**< the group is done after this step */
+   MemKind mem = MemKind::None;
+   std::vector<uint64_t> mem_addresses; /**< VRAM byte addresses read (see above) */
+};
+
+/** Totals of run(), for statistics. */
+struct RunResult {
+   uint64_t instructions = 0;      /**< instructions issued (group-level, one per cycle slot) */
+   uint64_t lane_instructions = 0; /**< sum over issued instructions of the lanes executing */
+   uint64_t dual_issued = 0;       /**< issued instructions with both phases */
+   /** Ops issued per functional class, index = bit number of enum vlg_class
+    *  (an op counts once in each class it occupies: MAD in mul and add). */
+   uint64_t class_ops[kNumShaderClasses] = {};
+};
+
+/**
+ * Executes ONE instruction: the one at the lowest PC among the group's
+ * running lanes, for the lanes at that PC (docs/isa.md section 1), both
+ * phases with the forwarding rules of section 2 (all register operands read
+ * before any write; PRED/ADDR/++LC of phase 0 visible to phase 1). Fills
+ * @out (its mem_addresses vector is reused). Throws GpuFault (module "SPC").
+ */
+void step(ThreadGroup &tg, const Program &prog, const ShaderResources &res, StepResult &out);
+
+/** step() returning a fresh StepResult. */
+StepResult step(ThreadGroup &tg, const Program &prog, const ShaderResources &res);
+
+/**
+ * Runs the group until it is done (functional mode), as fast as possible.
+ * Throws GpuFault (module "SPC"); the counts so far are lost then.
+ */
+RunResult run(ThreadGroup &tg, const Program &prog, const ShaderResources &res);
+
+} // namespace vlgpu::sim

@@ -103,6 +103,7 @@ struct Scene {
    std::vector<float> verts; /* x, y, z, w (clip), r, g, b, a per vertex */
    GLenum prim = GL_TRIANGLES;
    float clear[4] = {0, 0, 0, 0};
+   float clear_depth = 1.0f;
    bool depth = false;
    GLenum depth_func = GL_LESS;
    bool cull = false;
@@ -119,6 +120,8 @@ struct Scene {
    std::vector<float> first_verts;
    /** FS colour = texture(tex, v_col.xy) of an RGBA8 mipmapped texture, trilinear, REPEAT */
    bool textured = false;
+   /** 16-bit depth buffer (softpipe's Z16 fast path) instead of Z24S8 */
+   bool z16 = false;
 };
 
 /** The texture of textured scenes: 64x64 RGBA8, 7 levels of distinct patterns. */
@@ -162,8 +165,11 @@ render_gl(const Scene &s)
    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, GLsizei(s.w), GLsizei(s.h));
    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
    glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
-   glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH24_STENCIL8, GLsizei(s.w), GLsizei(s.h));
-   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+   glRenderbufferStorage(GL_RENDERBUFFER, s.z16 ? GL_DEPTH_COMPONENT16 : GL_DEPTH24_STENCIL8,
+                         GLsizei(s.w), GLsizei(s.h));
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER,
+                             s.z16 ? GL_DEPTH_ATTACHMENT : GL_DEPTH_STENCIL_ATTACHMENT,
+                             GL_RENDERBUFFER, rb[1]);
    EXPECT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
    glViewport(0, 0, GLsizei(s.w), GLsizei(s.h));
 
@@ -222,7 +228,7 @@ render_gl(const Scene &s)
    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 32, reinterpret_cast<void *>(16));
 
    glClearColor(s.clear[0], s.clear[1], s.clear[2], s.clear[3]);
-   glClearDepthf(1.0f);
+   glClearDepthf(s.clear_depth);
    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
    if (s.depth) {
       glEnable(GL_DEPTH_TEST);
@@ -418,12 +424,13 @@ std::vector<uint8_t>
 render_vlgpu(const Scene &s)
 {
    TestDraw t;
-   t.framebuffer(s.w, s.h, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z24_UNORM_S8_UINT);
+   t.framebuffer(s.w, s.h, VLG_FORMAT_R8G8B8A8_UNORM,
+                 s.z16 ? VLG_FORMAT_Z16_UNORM : VLG_FORMAT_Z24_UNORM_S8_UINT);
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 0x7;
    for (int i = 0; i < 4; i++)
       t.draw.clear_color[i] = fbits(s.clear[i]);
-   t.draw.clear_depth = 1.0f;
+   t.draw.clear_depth = s.clear_depth;
    t.draw.clear_rect.maxx = s.w;
    t.draw.clear_rect.maxy = s.h;
    render_draw(t.vram, t.write());
@@ -497,6 +504,34 @@ TEST(Softpipe, PerspectiveTrianglesWithDepthAndClipping)
       }
    }
    expect_same(s, "triangles");
+}
+
+TEST(Softpipe, Z16DepthBufferFastPath)
+{
+   /* overlapping triangles of every depth func on a 16-bit depth buffer:
+    * softpipe steps depths in 16-bit integers per span run */
+   for (GLenum func : {GL_LESS, GL_LEQUAL, GL_GREATER, GL_GEQUAL, GL_NOTEQUAL, GL_ALWAYS}) {
+      Scene s;
+      s.w = 128, s.h = 64;
+      s.depth = true;
+      s.depth_func = func;
+      s.z16 = true;
+      std::mt19937 g(func);
+      for (int t = 0; t < 60; t++) {
+         const float cx = rnd(g, -1, 1), cy = rnd(g, -1, 1), cz = rnd(g, -0.9f, 0.9f);
+         for (int k = 0; k < 3; k++) {
+            const float w = rnd(g, 0.5f, 2.0f);
+            s.verts.insert(s.verts.end(), {(cx + rnd(g, -0.5f, 0.5f)) * w,
+                                           (cy + rnd(g, -0.5f, 0.5f)) * w,
+                                           (cz + rnd(g, -0.5f, 0.5f)) * w, w});
+            s.verts.insert(s.verts.end(), {rnd(g, 0, 1), rnd(g, 0, 1), rnd(g, 0, 1), 1.0f});
+         }
+      }
+      /* GREATER on a buffer cleared to 1 would draw nothing */
+      if (func == GL_GREATER || func == GL_GEQUAL)
+         s.clear_depth = 0.0f;
+      expect_same(s, "z16");
+   }
 }
 
 TEST(Softpipe, StripFanAndCulling)

@@ -96,14 +96,21 @@ class FragmentBackend final : public QuadSink {
    {
       if (!omu_.sample_enabled)
          return; /* sample_mask bit 0 clear: no coverage at all */
+      /* q[0..n-1] is one rasterisation run: softpipe's Z16 fast path steps
+       * depths from its first quad */
+      const int32_t run_x = n ? q[0].x : 0, run_y = n ? q[0].y : 0;
       for (unsigned i = 0; i < n; i++) {
          unsigned mask = q[i].mask;
          if (omu_.early_z) {
-            float z[4];
-            pe_quad_depth(*pending_, q[i], z);
             st_.early_z_quads++;
-            const unsigned pass =
-               omu_depth_stencil(omu_, q[i].x, q[i].y, mask, pending_->back_facing, z);
+            unsigned pass;
+            if (omu_.z16_fast) {
+               pass = omu_depth_z16_run(omu_, *pending_, run_x, run_y, q[i], mask);
+            } else {
+               float z[4];
+               pe_quad_depth(*pending_, q[i], z);
+               pass = omu_depth_stencil(omu_, q[i].x, q[i].y, mask, pending_->back_facing, z);
+            }
             st_.fragments_early_rejected += pop4((mask & ~pass));
             mask = pass;
             if (!mask)
@@ -113,7 +120,7 @@ class FragmentBackend final : public QuadSink {
             copy_setup(setups_[nsetups_], *pending_, pe_.num_inputs);
             cur_ = int(nsetups_++);
          }
-         batch_.push_back(Item{q[i], uint16_t(cur_), uint8_t(mask)});
+         batch_.push_back(Item{q[i], run_x, run_y, uint16_t(cur_), uint8_t(mask)});
          if (batch_.size() == max_quads_)
             flush();
       }
@@ -184,14 +191,19 @@ class FragmentBackend final : public QuadSink {
                continue;
          }
          if (!omu_.early_z && omu_.any_zs) {
-            float z[4];
-            if (depth_reg_ >= 0)
-               for (unsigned l = 0; l < 4; l++)
-                  z[l] = tg_.get_f(base + l, unsigned(depth_reg_), 0);
-            else
-               pe_quad_depth(setups_[it.setup], it.q, z);
-            const unsigned pass = omu_depth_stencil(omu_, it.q.x, it.q.y, mask,
-                                                    setups_[it.setup].back_facing, z);
+            unsigned pass;
+            if (omu_.z16_fast) {
+               pass = omu_depth_z16_run(omu_, setups_[it.setup], it.run_x, it.run_y, it.q, mask);
+            } else {
+               float z[4];
+               if (depth_reg_ >= 0)
+                  for (unsigned l = 0; l < 4; l++)
+                     z[l] = tg_.get_f(base + l, unsigned(depth_reg_), 0);
+               else
+                  pe_quad_depth(setups_[it.setup], it.q, z);
+               pass = omu_depth_stencil(omu_, it.q.x, it.q.y, mask,
+                                        setups_[it.setup].back_facing, z);
+            }
             st_.fragments_zs_failed += pop4((mask & ~pass));
             mask = pass;
             if (!mask)
@@ -219,6 +231,7 @@ class FragmentBackend final : public QuadSink {
  private:
    struct Item {
       Quad q;
+      int32_t run_x, run_y; /* first quad of the rasterisation run */
       uint16_t setup;
       uint8_t mask;
    };

@@ -4,6 +4,7 @@
 #include "omu.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include "sim/func/tex/format.h"
@@ -383,6 +384,9 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.depth_max = std::min(s.depth_max, 1.0f);
    }
    s.any_zs = s.depth_test || s.stencil_test;
+   s.z16_fast = s.zs_layout == ZsLayout::Z16 && s.depth_test && s.depth_write &&
+                !s.dsa.stencil[0].enabled && !s.dsa.alpha_enable && !pkg.fs.state.writes_depth &&
+                pkg.pipe.rasterizer.depth_clip_near && s.dsa.depth_func != VLG_COMPARE_FUNC_NEVER;
    s.early_z = s.any_zs && !s.dsa.alpha_enable && !pkg.fs.state.uses_discard &&
                !pkg.fs.state.writes_depth;
    return s;
@@ -533,6 +537,43 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
       for (unsigned j = 0; j < 4; j++)
          if (out >> j & 1)
             write_depth(L, qz[j], px[j]);
+   return out;
+}
+
+unsigned
+omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x, int base_y,
+                  const Quad &q, unsigned mask)
+{
+   if (!mask)
+      return 0;
+   /* sp_quad_depth_test_tmp.h: (ushort) casts of floats truncate through a
+    * 32-bit integer on x86-64 (cvttss2si) */
+   auto us = [](float f) -> uint16_t {
+      const int32_t i = (f > -2147483648.0f && f < 2147483648.0f) ? int32_t(f) : INT32_MIN;
+      return uint16_t(i);
+   };
+   const float fx = float(base_x), fy = float(base_y);
+   const float dzdx = setup.pos.dadx[2], dzdy = setup.pos.dady[2];
+   const float z0 = setup.pos.a0[2] + dzdx * fx + dzdy * fy;
+   const float scale = 65535.0f;
+   const uint16_t init[4] = {us(z0 * scale), us((z0 + dzdx) * scale), us((z0 + dzdy) * scale),
+                             us((z0 + dzdx + dzdy) * scale)};
+   const uint16_t step = us(dzdx * scale);
+   const int dx = q.x - base_x;
+   unsigned out = 0;
+   for (unsigned j = 0; j < 4; j++) {
+      if (!(mask >> j & 1))
+         continue;
+      const uint16_t iz = uint16_t(init[j] + dx * step);
+      /* the row is the run's first quad's (all quads of a run share it) */
+      uint8_t *p = pixel(s.zs_base, s.zs_pitch, 2, q.x + int(j & 1), base_y + int(j >> 1));
+      const uint16_t stored = uint16_t(p[0] | p[1] << 8);
+      if (compare(s.dsa.depth_func, iz, stored)) {
+         p[0] = uint8_t(iz);
+         p[1] = uint8_t(iz >> 8);
+         out |= 1u << j;
+      }
+   }
    return out;
 }
 

@@ -42,6 +42,7 @@
 #include "vlg_hw.h"
 
 #include "package.h"
+#include "pipe_types.h"
 #include "sim/func/gpu_fault.h"
 
 namespace vlgpu::sim {
@@ -106,6 +107,10 @@ struct OmuState {
    bool early_z = false;
    /** Anything to do in omu_depth_stencil (depth or stencil test enabled). */
    bool any_zs = false;
+   /** softpipe's Z16 fast path applies (omu_depth_z16_run): Z16 buffer,
+    * depth test with writes, no stencil or alpha test, fragment depth
+    * interpolated (FS does not write it), depth clipping on, func != NEVER. */
+   bool z16_fast = false;
 };
 
 /**
@@ -131,6 +136,22 @@ unsigned omu_alpha_test(const OmuState &s, unsigned mask, const float alpha[4]);
  */
 unsigned omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_facing,
                            const float z[4]);
+
+/**
+ * softpipe's Z16 fast path (sp_quad_depth_test_tmp.h, chosen by
+ * choose_depth_test when OmuState::z16_fast): the depths of the quads of one
+ * rasterisation run (a span chunk of sp_setup.c flush_spans, up to 8 quads
+ * of one 2-row band, or the single quad of a point/line) are computed in
+ * 16-bit integers from the run's first quad (@base_x, @base_y): the first
+ * quad's four depths (unsigned short)(z * 65535.0f), plus dx times
+ * (unsigned short)(dzdx * 65535.0f) with 16-bit wrap-around; then compared
+ * with @s's depth func and written. The depth of a fragment so differs from
+ * omu_depth_stencil's by the truncation of the step; mirrored so that
+ * pictures match softpipe. @setup supplies the depth plane (PrimSetup::pos).
+ * Returns the lanes of @mask that pass.
+ */
+unsigned omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x, int base_y,
+                           const Quad &q, unsigned mask);
 
 /**
  * Blend and write one quad to every written render target: @color[rt][lane]

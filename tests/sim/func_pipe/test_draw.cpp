@@ -595,6 +595,41 @@ TEST(Draw, BlendingAndColorMaskThroughThePipeline)
    EXPECT_EQ(st.fragments_blended, 64u);
 }
 
+TEST(Draw, MultipleRenderTargets)
+{
+   TestDraw t;
+   t.framebuffer(8, 8, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_NONE, 3);
+   t.fb.cbufs[2] = t.surface(VLG_FORMAT_R32G32B32A32_FLOAT, 8, 8);
+   const std::vector<float> v = {-1, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1, 3,  -1, 0, 1,
+                                 0.25f, 0.5f, 0.75f, 1, -1, 3, 0, 1, 0.25f, 0.5f, 0.75f, 1};
+   color_pipeline(t, v);
+   /* COLOR0 = c, COLOR1 = 1 - c (written with colour mask G only), COLOR2 = 2c (float) */
+   t.fs.code = assemble(R"(
+      MOV R1, R0
+      ADD R2, C0, -R0
+      ADD R3, R0, R0
+      BRC.END
+   )");
+   t.fs.consts = {1, 1, 1, 1};
+   t.fs.output(2, VLG_OUTPUT_SEMANTIC_COLOR, 1);
+   t.fs.output(3, VLG_OUTPUT_SEMANTIC_COLOR, 2);
+   t.pipe.blend.independent_blend_enable = true;
+   t.pipe.blend.rt[1].colormask = 0x2;
+   render(t);
+   const uint8_t *p0 = t.rgba8(4, 4, 0), *p1 = t.rgba8(4, 4, 1);
+   EXPECT_EQ(p0[0], 64);
+   EXPECT_EQ(p0[2], 191);
+   EXPECT_EQ(p1[0], 0);
+   EXPECT_EQ(p1[1], 128);
+   EXPECT_EQ(p1[2], 0);
+   float f[4];
+   std::memcpy(f, t.vram.data() + t.fb.cbufs[2].address + 4 * 16 * 8 + 4 * 16, 16);
+   EXPECT_EQ(f[0], 0.5f);
+   EXPECT_EQ(f[1], 1.0f);
+   EXPECT_EQ(f[2], 1.5f); /* float target: not clamped */
+   EXPECT_EQ(f[3], 2.0f);
+}
+
 TEST(Draw, ClearDraw)
 {
    TestDraw t;

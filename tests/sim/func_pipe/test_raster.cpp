@@ -741,3 +741,52 @@ TEST(RasterOffset, UnitsAndSlope)
       EXPECT_NEAR(bitsf(vals[0][0][2]), 0.25 + (sloped ? 0.004 * x : 0.0) + o, 2e-6);
    }
 }
+
+TEST(RasterPoints, SpriteCoordEnableReplacesVaryingOnlyForPoints)
+{
+   Bench b;
+   b.t.pipe.rasterizer.point_size = 4.0f;
+   b.t.pipe.rasterizer.sprite_coord_enable = 0x2; /* VARYING 1 */
+   b.t.pipe.rasterizer.sprite_coord_mode = VLG_SPRITE_COORD_MODE_LOWER_LEFT;
+   b.fs_inputs({{VLG_INPUT_SEMANTIC_VARYING, VLG_INTERP_PERSPECTIVE},
+                {VLG_INPUT_SEMANTIC_VARYING, VLG_INTERP_PERSPECTIVE}});
+   b.load();
+   const std::array<float, 4> v0 = {5, 6, 7, 8}, v1 = {9, 9, 9, 9};
+   double clip[4];
+   b.clip_of(20.3, 30.6, 0.5, 1.0, clip);
+   VertexRef v = b.vertex(clip, {v0, v1});
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   eng.process(&v, 1, r);
+   ASSERT_FALSE(r.qs.empty());
+   const double x0 = 20.3 - 2 + 0.125, y0 = 30.6 - 2 - 0.125;
+   for (const auto &q : r.qs) {
+      uint32_t vals[kMaxShaderIo][4][4];
+      pe_interpolate_quad(b.pe, r.setups[q.setup], q.q, vals);
+      for (unsigned l = 0; l < 4; l++) {
+         if (!(q.q.mask >> l & 1))
+            continue;
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ(bitsf(vals[0][l][c]), v0[c]); /* VARYING 0 untouched */
+         const double cx = q.q.x + (l & 1) + 0.5, cy = q.q.y + (l >> 1) + 0.5;
+         EXPECT_NEAR(bitsf(vals[1][l][0]), (cx - x0) / 4, 1e-5);
+         EXPECT_NEAR(bitsf(vals[1][l][1]), 1.0 - (cy - y0) / 4, 1e-5); /* LOWER_LEFT */
+         EXPECT_EQ(bitsf(vals[1][l][2]), 0.0f);
+         EXPECT_EQ(bitsf(vals[1][l][3]), 1.0f);
+      }
+   }
+   /* a triangle keeps the VS value of VARYING 1 */
+   VertexRef t[3];
+   const double w[3][2] = {{2, 2}, {30, 3}, {4, 30}};
+   for (int i = 0; i < 3; i++) {
+      b.clip_of(w[i][0], w[i][1], 0.5, 1.0, clip);
+      t[i] = b.vertex(clip, {v0, v1});
+   }
+   Recorder rt;
+   PrimitiveEngine eng2(b.pe);
+   eng2.process(t, 3, rt);
+   ASSERT_FALSE(rt.qs.empty());
+   uint32_t vals[kMaxShaderIo][4][4];
+   pe_interpolate_quad(b.pe, rt.setups[0], rt.qs[3].q, vals);
+   EXPECT_EQ(bitsf(vals[1][0][0]), 9.0f);
+}

@@ -22,7 +22,7 @@
  *    0-based instance (start_instance not added), docs/hw.md.
  *  - primitive assembly: Gallium's draw module (draw_decompose_tmp.h), which
  *    is how softpipe orders vertices: strips/fans keep the provoking vertex
- *    first (flatshade_first) or last (GL's rule, §2.18 Table 2.12); odd strip
+ *    first (flatshade_first) or last (GL's rule, §2.17 Table 2.12); odd strip
  *    triangles are (i+1, i, i+2) (last) or (i, i+2, i+1) (first); a fan
  *    triangle is (0, i+1, i+2) (last) or (i+1, i+2, 0) (first); a line loop
  *    is closed at the end of the draw and at every restart; incomplete

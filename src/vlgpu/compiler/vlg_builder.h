@@ -1,0 +1,152 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_builder.h — appends operations to a block of the backend IR (like
+ * asahi's agx_builder.h). Instruction selection and the unit tests build IR
+ * only through this.
+ */
+#pragma once
+
+#include "vlg_ir.h"
+
+namespace vlgpu {
+
+class Builder {
+ public:
+   explicit Builder(Shader &s, unsigned block = 0) : S(s), block(block) {}
+
+   Shader &S;
+   unsigned block; /**< block that receives new operations */
+
+   Instr &emit(const Instr &I)
+   {
+      S.blocks[block].instrs.push_back(I);
+      return S.blocks[block].instrs.back();
+   }
+
+   /** ALU op: dst.wmask = op(a, b, c). */
+   Instr &alu(unsigned op, Operand dst, unsigned wmask, Operand a, Operand b = Operand(),
+              Operand c = Operand())
+   {
+      Instr I;
+      I.op = op;
+      I.dst = dst;
+      I.wmask = wmask;
+      I.src[0] = a;
+      I.src[1] = b;
+      I.src[2] = c;
+      return emit(I);
+   }
+
+   Instr &mov(Operand dst, unsigned wmask, Operand a) { return alu(VLG_OP_MOV, dst, wmask, a); }
+
+   /** PRED.cond Pp, a.acomp, #imm_b */
+   Instr &pred_imm(unsigned cond, unsigned p, Operand a, unsigned acomp, int imm_b)
+   {
+      Instr I;
+      I.op = VLG_OP_PRED;
+      I.cond = cond;
+      I.pred = p;
+      I.asel = VLG_ASEL_R;
+      I.src[0] = a;
+      I.acomp = acomp;
+      I.bimm = true;
+      I.imm = imm_b;
+      I.wmask = 0;
+      return emit(I);
+   }
+
+   /** PRED.cond Pp, a.acomp, b.bcomp */
+   Instr &pred_reg(unsigned cond, unsigned p, Operand a, unsigned acomp, Operand b, unsigned bcomp)
+   {
+      Instr I;
+      I.op = VLG_OP_PRED;
+      I.cond = cond;
+      I.pred = p;
+      I.asel = VLG_ASEL_R;
+      I.src[0] = a;
+      I.acomp = acomp;
+      I.src[1] = b;
+      I.bcomp = bcomp;
+      I.wmask = 0;
+      return emit(I);
+   }
+
+   /** ADDR A0, a.acomp, #imm (A0 = int32(a.acomp) + imm) */
+   Instr &addr_a0(Operand a, unsigned acomp, int imm = 0)
+   {
+      Instr I;
+      I.op = VLG_OP_ADDR;
+      I.adst = VLG_ADST_A0;
+      I.akind = VLG_AKIND_INT;
+      I.src[0] = a;
+      I.acomp = acomp;
+      I.imm = imm;
+      I.wmask = 0;
+      return emit(I);
+   }
+
+   Instr &brc(unsigned kind, unsigned cond, unsigned p, unsigned target_block = 0)
+   {
+      Instr I;
+      I.op = VLG_OP_BRC;
+      I.kind = kind;
+      I.cond = cond;
+      I.pred = p;
+      I.target = target_block;
+      I.wmask = 0;
+      return emit(I);
+   }
+   Instr &jump(unsigned target_block, unsigned cond = VLG_BRCOND_ALWAYS, unsigned p = 0)
+   {
+      return brc(VLG_BRKIND_JMP, cond, p, target_block);
+   }
+   Instr &kill(unsigned cond = VLG_BRCOND_ALWAYS, unsigned p = 0)
+   {
+      return brc(VLG_BRKIND_KILL, cond, p);
+   }
+   Instr &end() { return brc(VLG_BRKIND_END, VLG_BRCOND_ALWAYS, 0); }
+
+   /** LDC dst.wmask, C[index (+ extra) (+ A0)]; index is File::Unif or File::Const. */
+   Instr &ldc(Operand dst, unsigned wmask, Operand index, int extra = 0, bool rel = false)
+   {
+      Instr I;
+      I.op = VLG_OP_LDC;
+      I.dst = dst;
+      I.wmask = wmask;
+      I.src[0] = index;
+      I.imm = extra;
+      I.rel = rel;
+      return emit(I);
+   }
+
+   /** TEX-family op: dst.wmask = sample of unit with the coordinate group @group. */
+   Instr &tex(unsigned op, Operand dst, unsigned wmask, Operand group, unsigned unit,
+              bool shadow, uint8_t read0, uint8_t read1 = 0, uint8_t read2 = 0)
+   {
+      Instr I;
+      I.op = op;
+      I.dst = dst;
+      I.wmask = wmask;
+      I.src[0] = group;
+      I.slot = unit;
+      I.shadow = shadow;
+      I.grp_read[0] = read0;
+      I.grp_read[1] = read1;
+      I.grp_read[2] = read2;
+      return emit(I);
+   }
+
+   Instr &mvs(Operand dst, unsigned wmask, unsigned sreg)
+   {
+      Instr I;
+      I.op = VLG_OP_MVS;
+      I.dst = dst;
+      I.wmask = wmask;
+      I.sreg = sreg;
+      return emit(I);
+   }
+};
+
+} // namespace vlgpu

@@ -1,0 +1,162 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_compiler.h — C API of the vlgpu shader compiler: NIR (from st/mesa, or
+ * from tgsi_to_nir for Mesa's utility shaders) to VL-IW machine code
+ * (docs/isa.md), with the shader_state facts the driver writes for it
+ * (docs/hw.md, struct shader_state). docs/compiler.md describes the pipeline.
+ *
+ * Driver use (vlg_program.c):
+ *
+ *    screen->get_compiler_options  -> vlg_compiler_nir_options(stage)
+ *    create_vs_state/create_fs_state:
+ *       nir = cso->type == PIPE_SHADER_IR_NIR ? cso->ir.nir
+ *                                              : tgsi_to_nir(cso->tokens, screen, false);
+ *       struct vlg_compile_options o = {0};          // all optimisations on
+ *       char *err = NULL;
+ *       struct vlg_compiled_shader *cs = vlg_compile_nir(nir, &o, &err);
+ *       if (!cs) { fprintf(stderr, "%s\n", err); free(err); ... }
+ *    draw: write cs->code, then the global-buffer image: copy cs->consts, then
+ *       for each cs->uniform_copies[i] copy `count` dwords from constant buffer
+ *       0 (dword `src`) to the image (dword `dst`); pack cs->inputs/outputs
+ *       into shader_state.
+ *
+ * Thread safety: vlg_compile_nir may run on several threads at once (it keeps
+ * no global state; the NIR options table is constant).
+ */
+#ifndef VLG_COMPILER_H
+#define VLG_COMPILER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/shader_enums.h"
+#include "vlg_hw.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct nir_shader;
+struct nir_shader_compiler_options;
+
+/** Most entries of the shader_state input and output maps (docs/hw.md). */
+#define VLG_COMPILER_MAX_IO 32
+
+/**
+ * NIR options for stage @stage (MESA_SHADER_VERTEX or MESA_SHADER_FRAGMENT):
+ * what st/mesa and the NIR optimisation loop must lower before the backend
+ * sees a shader, derived from the VL-IW op set (docs/isa.md §5): no divide,
+ * pow, ceil/trunc/round-even, unsigned min/max, bitfield ops or pack/unpack
+ * other than half floats; MAD is not fused (ffma is only formed from
+ * mul+add, which rounds the same way); DP3/DP4 replicate their result.
+ * Returns a pointer to constant static data (never NULL).
+ */
+const struct nir_shader_compiler_options *vlg_compiler_nir_options(gl_shader_stage stage);
+
+/**
+ * Switches of the optimisations (all zero = everything on, the default).
+ * Each one exists for ablation (seeds 000/003 measured them one at a time).
+ */
+struct vlg_compile_options {
+   bool no_nir_opt;   /**< skip the NIR optimisation loop (lowering still runs) */
+   bool no_lowbank;   /**< no low-bank priority: registers in colouring order, not by reference count (seeds 000/003 §3.3) */
+   bool no_pack;      /**< no global-buffer packing: uniforms at st/mesa's vec4 slots, one entry per constant operand, no dedup */
+   bool no_dual;      /**< no dual-phase pairing: one op per instruction */
+   bool no_sched;     /**< no list scheduling: keep instruction-selection order (pairs only neighbours) */
+   bool no_coalesce;  /**< keep register-to-register MOVs (no copy coalescing in RA) */
+   bool disasm;       /**< fill vlg_compiled_shader::disasm */
+   bool print_ir;     /**< append the backend IR after each pass to disasm (debugging) */
+   const char *name;  /**< name for messages (default: nir->info.name or "shader") */
+};
+
+/** One range of the uniform copy map: global-buffer image dwords
+ *  [dst, dst+count) = constant-buffer-0 dwords [src, src+count). A dword
+ *  index is vec4 entry * 4 + component in both; constant buffer 0 is
+ *  st/mesa's uniform storage (vec4-aligned slots, PIPE_CAP_PACKED_UNIFORMS
+ *  off). Dwords the bound buffer does not hold are to be written as 0. */
+struct vlg_uniform_copy {
+   uint32_t dst;
+   uint32_t src;
+   uint32_t count;
+};
+
+/** Static statistics of one compiled shader (shader-db style). */
+struct vlg_shader_stats {
+   unsigned instructions; /**< VL-IW instructions */
+   unsigned ops;          /**< operations (phases) */
+   unsigned dual;         /**< instructions with both phases */
+   unsigned units;        /**< code size in 32-bit units */
+   unsigned bytes;        /**< code size in bytes (units * 4) */
+   unsigned registers;    /**< num_regs */
+   unsigned gb_entries;   /**< global-buffer entries (num_consts) */
+   unsigned cycles;       /**< static cycle estimate: every block once, in-order issue with the latencies of vlg_op_table */
+   unsigned max_pressure; /**< most vec4 registers live at once */
+   float dual_rate;       /**< dual / instructions */
+};
+
+/** The result of vlg_compile_nir; free with vlg_compiled_shader_free. */
+struct vlg_compiled_shader {
+   gl_shader_stage stage;
+
+   uint32_t *code;     /**< VL-IW binary, code_size units */
+   unsigned code_size; /**< units (one unit = 4 bytes) */
+   unsigned entry;     /**< first instruction, units from code (0) */
+   unsigned num_regs;  /**< registers R0..R(num_regs-1), 1..128 */
+
+   unsigned num_inputs;
+   struct VLG_SHADER_INPUT inputs[VLG_COMPILER_MAX_IO]; /**< hw input map, ready to pack */
+   int input_locations[VLG_COMPILER_MAX_IO]; /**< NIR slot of each input: gl_vert_attrib (ATTRIBUTE), gl_varying_slot (VARYING, FRAG_COORD, FACE, POINT_COORD) or gl_system_value (VERTEX_ID, INSTANCE_ID) */
+   unsigned num_outputs;
+   struct VLG_SHADER_OUTPUT outputs[VLG_COMPILER_MAX_IO]; /**< hw output map */
+   int output_locations[VLG_COMPILER_MAX_IO]; /**< gl_varying_slot (VS) or gl_frag_result (FS) */
+
+   uint32_t (*consts)[4];  /**< global-buffer image, num_consts entries: compiler constants; uniform dwords 0 */
+   unsigned num_consts;    /**< vec4 entries (<= 512) */
+   struct vlg_uniform_copy *uniform_copies;
+   unsigned num_uniform_copies;
+   unsigned cb0_dwords;    /**< constant-buffer-0 dwords the shader reads: max(src + count) */
+
+   unsigned num_samplers;  /**< texture units T0..T(num_samplers-1) the shader may sample */
+   uint32_t samplers_used; /**< bit i: unit i is sampled */
+   bool uses_discard;      /**< BRC.KILL present */
+   bool writes_depth;      /**< DEPTH output */
+   bool uses_derivatives;  /**< DDX/DDY or implicit-LOD TEX/TXB */
+   bool color_broadcast;   /**< FS wrote FRAG_RESULT_COLOR: output COLOR 0 is meant for every colour buffer */
+
+   struct vlg_shader_stats stats;
+   char *disasm; /**< disassembly (+ statistics line), if requested, else NULL */
+};
+
+/**
+ * Compile @nir (a vertex or fragment shader; not modified: the compiler works
+ * on a clone). On failure returns NULL and, if @error is not NULL, a
+ * malloc'ed message naming the shader and the reason (unsupported NIR
+ * operation, register pressure above 128 with the pressure, global buffer
+ * above 512 entries, ...); free it with free(). @opts may be NULL (defaults).
+ */
+struct vlg_compiled_shader *vlg_compile_nir(struct nir_shader *nir,
+                                            const struct vlg_compile_options *opts,
+                                            char **error);
+
+void vlg_compiled_shader_free(struct vlg_compiled_shader *cs);
+
+/** The statistics line vlgpu-cc prints ("NAME: 12 instrs, 15 units, ...");
+ *  malloc'ed, free with free(). */
+char *vlg_shader_stats_line(const char *name, const struct vlg_shader_stats *st);
+
+/**
+ * VARYING index (docs/hw.md input/output semantic VARYING, 0..31) of a NIR
+ * varying slot, shared by both stages so a VS output and an FS input match:
+ * VAR0..VAR15 -> 0..15, COL0 16, COL1 17, BFC0 18, BFC1 19, FOGC 20,
+ * TEX0..TEX7 21..28, CLIP_VERTEX 29, VAR16..VAR17 30..31. Returns -1 for
+ * slots without an index (POS, PSIZ, ...) or beyond the table.
+ */
+int vlg_varying_index(int gl_varying_slot);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VLG_COMPILER_H */

@@ -1,0 +1,109 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_passes.h — the compiler's passes, one per file, in pipeline order
+ * (docs/compiler.md):
+ *
+ *   vlg_nir.cpp       NIR lowering and optimisation for a vec4 VL-IW target
+ *   vlg_isel.cpp      NIR (out of SSA) -> backend IR on virtual registers
+ *   vlg_pack.cpp      global-buffer layout: uniforms + constants, packed
+ *   vlg_legalize.cpp  operand rules the packer's layout decides (C >= 128, MAD/SEL sources)
+ *   vlg_sched.cpp     dual-phase list scheduling inside basic blocks
+ *   vlg_liveness.cpp  component-exact liveness (used by RA and the tests)
+ *   vlg_ra.cpp        copy coalescing, graph colouring, low-bank priority
+ *   vlg_emit.cpp      operand canonicalisation, branch targets, encoding
+ *   vlg_stats.cpp     static statistics (cycle estimate from vlg_op_table)
+ */
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "vlg_ir.h"
+
+struct nir_shader;
+
+namespace vlgpu {
+
+/** A shader the compiler cannot compile: the message names the reason. */
+struct CompileError : public std::runtime_error {
+   explicit CompileError(const std::string &m) : std::runtime_error(m) {}
+};
+
+/** What the io variables said before nir_lower_io replaced them. */
+struct IoInfo {
+   std::map<int, unsigned> fs_interp; /**< FS input varying slot -> enum vlg_interp */
+};
+
+/* vlg_nir.cpp: lower and optimise @nir in place for the backend (io to
+ * load_input/store_output with vec4 slots, booleans as 32-bit masks,
+ * textures, out of SSA with vectors lowered to MOVs). */
+void nir_prepare(nir_shader *nir, bool optimize, IoInfo &io);
+
+/* vlg_isel.cpp: NIR -> backend IR (fills S's blocks, vregs, io maps, flags).
+ * Throws CompileError naming what is not supported. */
+void select_instructions(nir_shader *nir, const IoInfo &io, Shader &S);
+
+/* vlg_pack.cpp: assign global-buffer entries to every File::Imm / File::Unif
+ * operand (packed and deduplicated when @pack, else st/mesa's layout plus one
+ * entry per constant operand); fills S.consts and S.copies. Throws
+ * CompileError when more than 512 entries are needed. */
+void pack_global_buffer(Shader &S, bool pack);
+
+/* vlg_legalize.cpp: after packing: C >= 128 via LDC, MAD/SEL operand
+ * restrictions, modifiers the op type does not allow. */
+void legalize(Shader &S);
+
+/* vlg_sched.cpp: form bundles in every block (S.scheduled). @reorder: list
+ * scheduling by critical path; @dual: pair ops into phase 0 | phase 1. */
+void schedule(Shader &S, bool reorder, bool dual);
+
+/* vlg_liveness.cpp */
+struct Liveness {
+   unsigned nbits = 0;                        /**< 4 per vec4 register of every vreg */
+   std::vector<unsigned> first_bit;           /**< per vreg: bit of (register 0, x) */
+   std::vector<std::vector<uint64_t>> live_in, live_out; /**< per block */
+   unsigned words() const { return (nbits + 63) / 64; }
+   unsigned bit(uint32_t vreg, unsigned offset, unsigned comp) const
+   {
+      return first_bit[vreg] + offset * 4 + comp;
+   }
+};
+/** Liveness over bundles if S.scheduled, else over instructions. */
+Liveness compute_liveness(const Shader &S);
+
+/* vlg_ra.cpp: coalesce MOVs (unless !@coalesce), colour, permute colours by
+ * reference count into R0..R31 (when @lowbank). Rewrites File::Reg operands
+ * to physical registers, sets S.num_regs and S.allocated. Throws
+ * CompileError (naming the shader and the register pressure) if the shader
+ * does not fit R0..R127. */
+void register_allocate(Shader &S, bool lowbank, bool coalesce);
+
+/* vlg_emit.cpp */
+struct Binary {
+   std::vector<uint32_t> units;
+   std::vector<unsigned> block_address; /**< unit address of each block */
+   unsigned instructions = 0, ops = 0, dual = 0;
+};
+/** Encode S (scheduled and allocated). Throws CompileError with the
+ *  instruction's text if an instruction cannot be encoded (a compiler bug). */
+Binary emit_program(const Shader &S);
+/** Canonicalise one op for the shortest encoding in phase @phase (commutative
+ *  swaps, moving a negation, filling swizzle positions the op does not read). */
+vlg_op lower_op(const Shader &S, const Instr &I, unsigned phase);
+
+/* vlg_stats.cpp: static cycle estimate of a scheduled shader: each block
+ * once, one instruction per cycle, stalls until register results are ready
+ * (latencies of vlg_op_table). */
+unsigned estimate_cycles(const Shader &S);
+
+/** Options the pipeline runs with (vlg_compiler.cpp). */
+struct PipelineOptions {
+   bool nir_opt = true, lowbank = true, pack = true, dual = true, sched = true, coalesce = true;
+   bool print_ir = false;
+};
+
+} // namespace vlgpu

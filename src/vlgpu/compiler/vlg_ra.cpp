@@ -1,0 +1,468 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_ra.cpp — register allocation (seed 003 §III.A-B, seed 000 §3.2-3.3).
+ *
+ * 1. Interference over whole-program lifetimes: everything is inlined and
+ *    there is no stack, so one graph covers the shader. Liveness is per
+ *    component (vlg_liveness.cpp); a vreg interferes with every vreg live
+ *    where it is written; the ops of one bundle that write interfere with
+ *    each other (rule 7 of docs/isa.md §6: the phases of an instruction do
+ *    not write the same component); inputs, preloaded together before the
+ *    first instruction, interfere with everything live at entry.
+ * 2. Copy coalescing: a MOV between whole registers (identity swizzle over
+ *    every component either vreg ever uses, no modifiers) does not make its
+ *    ends interfere; if they still do not interfere they are merged and the
+ *    MOV disappears (outputs written by a MOV usually vanish this way).
+ * 3. Graph colouring (Chaitin-Briggs simplify/select; vregs of width w take
+ *    w consecutive registers). No spilling: a shader that cannot be coloured
+ *    into R0..R127 fails with its register pressure.
+ * 4. Low-bank priority (seed 000 §3.3: "assign virtual registers first, then
+ *    map them to physical registers by reference count"): the colours are
+ *    permuted so the colours referenced most by ALU operands (whose Main
+ *    unit holds only the low 5 register bits) get R0, R1, ...; registers of
+ *    one texture operand group stay consecutive. Off: colours as selected.
+ */
+#include <algorithm>
+#include <functional>
+#include <numeric>
+
+#include "vlg_passes.h"
+
+namespace vlgpu {
+
+void liveness_step(const Shader &S, const Liveness &L, const Instr *const ops[2],
+                   std::vector<uint64_t> &live);
+
+namespace {
+
+struct Graph {
+   unsigned n = 0, words = 0;
+   std::vector<uint64_t> m;
+   void init(unsigned nv)
+   {
+      n = nv;
+      words = (nv + 63) / 64;
+      m.assign((size_t)n * words, 0);
+   }
+   bool test(unsigned a, unsigned b) const { return m[(size_t)a * words + b / 64] >> (b % 64) & 1; }
+   void add(unsigned a, unsigned b)
+   {
+      if (a == b)
+         return;
+      m[(size_t)a * words + b / 64] |= 1ull << (b % 64);
+      m[(size_t)b * words + a / 64] |= 1ull << (a % 64);
+   }
+   template <typename F> void foreach_neighbour(unsigned a, F f) const
+   {
+      for (unsigned w = 0; w < words; w++) {
+         uint64_t x = m[(size_t)a * words + w];
+         while (x) {
+            unsigned b = __builtin_ctzll(x);
+            x &= x - 1;
+            f(w * 64 + b);
+         }
+      }
+   }
+};
+
+static bool
+is_whole_move(const Shader &S, const Instr &I)
+{
+   if (I.dead || I.op != VLG_OP_MOV || I.sat || !I.dst.is_reg() || !I.src[0].is_reg())
+      return false;
+   const Operand &s = I.src[0];
+   if (s.neg || s.abs || s.offset || I.dst.offset)
+      return false;
+   if (S.vregs[s.index].width != 1 || S.vregs[I.dst.index].width != 1)
+      return false;
+   for (unsigned n = 0; n < 4; n++)
+      if ((I.wmask & (1u << n)) && VLG_SWZ_GET(s.swz, n) != n)
+         return false;
+   return s.index != I.dst.index;
+}
+
+struct Allocator {
+   Shader &S;
+   bool lowbank, coalesce;
+   unsigned nv;
+   Graph G;
+   std::vector<unsigned> parent;     /* union-find for coalescing */
+   std::vector<unsigned> compmask;   /* components a vreg is ever written or read at */
+   std::vector<int> colour;
+   unsigned pressure = 0;
+
+   Allocator(Shader &s, bool l, bool c) : S(s), lowbank(l), coalesce(c), nv(s.vregs.size()) {}
+
+   unsigned find(unsigned v)
+   {
+      while (parent[v] != v)
+         v = parent[v] = parent[parent[v]];
+      return v;
+   }
+
+   /* all steps: (block, ops) */
+   template <typename F> void foreach_step(F f)
+   {
+      for (Block &B : S.blocks) {
+         for (Bundle &bu : B.bundles) {
+            Instr *ops[2] = {nullptr, nullptr};
+            for (unsigned p = 0; p < 2; p++)
+               if (bu.ph[p] >= 0 && !B.instrs[bu.ph[p]].dead)
+                  ops[p] = &B.instrs[bu.ph[p]];
+            f(B, ops);
+         }
+      }
+   }
+
+   bool move_exception(const Instr &I)
+   {
+      if (!is_whole_move(S, I))
+         return false;
+      unsigned need = compmask[I.dst.index] | compmask[I.src[0].index];
+      return (I.wmask & need) == need;
+   }
+
+   void build()
+   {
+      compmask.assign(nv, 0);
+      std::vector<RegAccess> acc;
+      for (Block &B : S.blocks)
+         for (Instr &I : B.instrs) {
+            if (I.dead)
+               continue;
+            instr_reads(S, I, acc);
+            for (auto &a : acc)
+               compmask[a.vreg] |= a.comps;
+            instr_writes(S, I, acc);
+            for (auto &a : acc)
+               compmask[a.vreg] |= a.comps;
+         }
+      for (const InputDesc &in : S.inputs)
+         compmask[in.vreg] |= in.mask;
+
+      Liveness L = compute_liveness(S);
+      std::vector<unsigned> bit_vreg(L.nbits);
+      for (unsigned v = 0; v < nv; v++)
+         for (unsigned k = 0; k < 4u * S.vregs[v].width; k++)
+            bit_vreg[L.first_bit[v] + k] = v;
+      G.init(nv);
+
+      auto live_vregs = [&](const std::vector<uint64_t> &live, std::vector<unsigned> &out) {
+         out.clear();
+         int last = -1;
+         for (unsigned w = 0; w < live.size(); w++) {
+            uint64_t x = live[w];
+            while (x) {
+               unsigned bit = w * 64 + __builtin_ctzll(x);
+               x &= x - 1;
+               unsigned v = bit_vreg[bit];
+               if ((int)v != last)
+                  out.push_back(v);
+               last = v;
+            }
+         }
+      };
+      auto note_pressure = [&](const std::vector<unsigned> &vs) {
+         unsigned p = 0;
+         for (unsigned v : vs)
+            p += S.vregs[v].width;
+         pressure = std::max(pressure, p);
+      };
+
+      std::vector<unsigned> lv;
+      for (unsigned b = 0; b < S.blocks.size(); b++) {
+         Block &B = S.blocks[b];
+         std::vector<uint64_t> live = L.live_out[b];
+         live_vregs(live, lv);
+         note_pressure(lv);
+         for (int k = B.bundles.size() - 1; k >= 0; k--) {
+            const Instr *ops[2] = {nullptr, nullptr};
+            for (unsigned p = 0; p < 2; p++)
+               if (B.bundles[k].ph[p] >= 0 && !B.instrs[B.bundles[k].ph[p]].dead)
+                  ops[p] = &B.instrs[B.bundles[k].ph[p]];
+            std::vector<unsigned> defs;
+            int except[2] = {-1, -1};
+            for (unsigned p = 0; p < 2; p++) {
+               if (!ops[p])
+                  continue;
+               instr_writes(S, *ops[p], acc);
+               for (auto &a : acc) {
+                  defs.push_back(a.vreg);
+                  if (move_exception(*ops[p]))
+                     except[p] = ops[p]->src[0].index;
+               }
+            }
+            live_vregs(live, lv);
+            for (unsigned p = 0; p < 2; p++) {
+               if (!ops[p])
+                  continue;
+               instr_writes(S, *ops[p], acc);
+               for (auto &a : acc)
+                  for (unsigned v : lv)
+                     if ((int)v != except[p])
+                        G.add(a.vreg, v);
+            }
+            if (defs.size() == 2)
+               G.add(defs[0], defs[1]);
+            liveness_step(S, L, ops, live);
+            live_vregs(live, lv);
+            note_pressure(lv);
+         }
+      }
+      /* inputs and values live at entry are all present before the first instruction */
+      live_vregs(L.live_in[0], lv);
+      for (const InputDesc &in : S.inputs)
+         lv.push_back(in.vreg);
+      std::sort(lv.begin(), lv.end());
+      lv.erase(std::unique(lv.begin(), lv.end()), lv.end());
+      note_pressure(lv);
+      for (unsigned i = 0; i < lv.size(); i++)
+         for (unsigned j = i + 1; j < lv.size(); j++)
+            G.add(lv[i], lv[j]);
+   }
+
+   void merge(unsigned a, unsigned b)
+   {
+      /* a survives */
+      parent[b] = a;
+      G.foreach_neighbour(b, [&](unsigned n) { G.add(a, n); });
+   }
+
+   void do_coalesce()
+   {
+      parent.resize(nv);
+      std::iota(parent.begin(), parent.end(), 0);
+      if (!coalesce)
+         return;
+      for (Block &B : S.blocks)
+         for (Instr &I : B.instrs) {
+            if (!move_exception(I))
+               continue;
+            unsigned d = find(I.dst.index), s = find(I.src[0].index);
+            if (d == s || G.test(d, s))
+               continue;
+            merge(d, s);
+         }
+   }
+
+   [[noreturn]] void fail()
+   {
+      throw CompileError("does not fit the register file: register pressure " +
+                         std::to_string(pressure) + " vec4 registers, R0-R127 hold " +
+                         std::to_string(VLG_NUM_REGS) + " (no spilling: no stack, docs/compiler.md)");
+   }
+
+   void colour_graph()
+   {
+      /* nodes: representatives that appear anywhere */
+      std::vector<bool> used(nv, false);
+      std::vector<RegAccess> acc;
+      for (Block &B : S.blocks)
+         for (Instr &I : B.instrs) {
+            if (I.dead)
+               continue;
+            instr_reads(S, I, acc);
+            for (auto &a : acc)
+               used[find(a.vreg)] = true;
+            instr_writes(S, I, acc);
+            for (auto &a : acc)
+               used[find(a.vreg)] = true;
+         }
+      for (const InputDesc &in : S.inputs)
+         used[find(in.vreg)] = true;
+      for (const OutputDesc &o : S.outputs)
+         used[find(o.vreg)] = true;
+
+      std::vector<unsigned> nodes;
+      for (unsigned v = 0; v < nv; v++)
+         if (used[v] && find(v) == v)
+            nodes.push_back(v);
+      /* Simplify: repeatedly remove the node of least (width-weighted) degree. */
+      std::vector<unsigned> degree(nv, 0);
+      std::vector<bool> removed(nv, true);
+      for (unsigned v : nodes)
+         removed[v] = false;
+      for (unsigned v : nodes)
+         G.foreach_neighbour(v, [&](unsigned n) {
+            if (!removed[n] && find(n) == n)
+               degree[v] += S.vregs[n].width;
+         });
+      std::vector<unsigned> stack;
+      for (unsigned it = 0; it < nodes.size(); it++) {
+         int best = -1;
+         for (unsigned v : nodes)
+            if (!removed[v] && (best < 0 || degree[v] < degree[best]))
+               best = v;
+         removed[best] = true;
+         stack.push_back(best);
+         G.foreach_neighbour(best, [&](unsigned n) {
+            if (!removed[n] && find(n) == n)
+               degree[n] -= S.vregs[best].width;
+         });
+      }
+      /* Select: lowest free base. */
+      colour.assign(nv, -1);
+      for (int i = stack.size() - 1; i >= 0; i--) {
+         unsigned v = stack[i];
+         unsigned w = S.vregs[v].width;
+         uint64_t busy[2] = {0, 0};
+         G.foreach_neighbour(v, [&](unsigned n) {
+            if (find(n) != n || colour[n] < 0)
+               return;
+            for (unsigned k = 0; k < S.vregs[n].width; k++) {
+               unsigned r = colour[n] + k;
+               busy[r / 64] |= 1ull << (r % 64);
+            }
+         });
+         int base = -1;
+         for (unsigned r = 0; r + w <= VLG_NUM_REGS && base < 0; r++) {
+            bool ok = true;
+            for (unsigned k = 0; k < w; k++)
+               if (busy[(r + k) / 64] >> ((r + k) % 64) & 1)
+                  ok = false;
+            if (ok)
+               base = r;
+         }
+         if (base < 0)
+            fail();
+         colour[v] = base;
+      }
+   }
+
+   std::vector<unsigned> low_bank_permutation()
+   {
+      std::vector<unsigned> perm(VLG_NUM_REGS);
+      std::iota(perm.begin(), perm.end(), 0);
+      if (!lowbank)
+         return perm;
+      /* references of each colour by ALU operands (the 5-bit Main fields) */
+      std::vector<unsigned> refs(VLG_NUM_REGS, 0);
+      std::vector<bool> used(VLG_NUM_REGS, false);
+      for (unsigned v = 0; v < nv; v++)
+         if (find(v) == v && colour[v] >= 0)
+            for (unsigned k = 0; k < S.vregs[v].width; k++)
+               used[colour[v] + k] = true;
+      for (Block &B : S.blocks)
+         for (Instr &I : B.instrs) {
+            if (I.dead || !I.is_alu())
+               continue;
+            if (I.dst.is_reg())
+               refs[colour[find(I.dst.index)] + I.dst.offset]++;
+            for (unsigned s = 0; s < I.info()->nsrc; s++)
+               if (I.src[s].is_reg())
+                  refs[colour[find(I.src[s].index)] + I.src[s].offset]++;
+         }
+      /* glue the registers of multi-register vregs */
+      std::vector<unsigned> grp(VLG_NUM_REGS);
+      std::iota(grp.begin(), grp.end(), 0);
+      std::function<unsigned(unsigned)> gfind = [&](unsigned c) {
+         return grp[c] == c ? c : grp[c] = gfind(grp[c]);
+      };
+      for (unsigned v = 0; v < nv; v++)
+         if (find(v) == v && colour[v] >= 0)
+            for (unsigned k = 1; k < S.vregs[v].width; k++)
+               grp[gfind(colour[v] + k)] = gfind(colour[v]);
+      struct Run {
+         unsigned first, len, refs;
+      };
+      std::vector<Run> runs;
+      for (unsigned c = 0; c < VLG_NUM_REGS; c++) {
+         if (!used[c])
+            continue;
+         if (!runs.empty() && gfind(c) == gfind(runs.back().first) &&
+             runs.back().first + runs.back().len == c) {
+            runs.back().len++;
+            runs.back().refs += refs[c];
+         } else {
+            runs.push_back({c, 1, refs[c]});
+         }
+      }
+      std::stable_sort(runs.begin(), runs.end(), [](const Run &a, const Run &b) {
+         /* reference density, most referenced first */
+         return (uint64_t)a.refs * b.len > (uint64_t)b.refs * a.len;
+      });
+      unsigned next = 0;
+      for (const Run &r : runs)
+         for (unsigned k = 0; k < r.len; k++)
+            perm[r.first + k] = next++;
+      return perm;
+   }
+
+   void rewrite(const std::vector<unsigned> &perm)
+   {
+      auto phys = [&](uint32_t v, unsigned offset) {
+         return perm[colour[find(v)] + offset];
+      };
+      unsigned max_reg = 0;
+      auto fix = [&](Operand &o) {
+         if (!o.is_reg())
+            return;
+         o.index = phys(o.index, o.offset);
+         o.offset = 0;
+         max_reg = std::max(max_reg, o.index);
+      };
+      for (Block &B : S.blocks)
+         for (Instr &I : B.instrs) {
+            if (I.dead)
+               continue;
+            unsigned width = I.info() && I.info()->format == VLG_FMT_TEX && I.src[0].is_reg()
+                                ? tex_group_width(I.op) : 1;
+            fix(I.dst);
+            for (unsigned s = 0; s < 3; s++)
+               fix(I.src[s]);
+            if (width > 1)
+               max_reg = std::max(max_reg, I.src[0].index + width - 1);
+         }
+      for (InputDesc &in : S.inputs) {
+         in.vreg = phys(in.vreg, 0);
+         max_reg = std::max(max_reg, in.vreg);
+      }
+      for (OutputDesc &o : S.outputs) {
+         if (colour[find(o.vreg)] < 0) {
+            o.mask = 0; /* never written */
+            o.vreg = 0;
+            continue;
+         }
+         o.vreg = phys(o.vreg, 0);
+         max_reg = std::max(max_reg, o.vreg);
+      }
+      /* self-moves are gone */
+      for (Block &B : S.blocks)
+         for (Instr &I : B.instrs)
+            if (!I.dead && I.op == VLG_OP_MOV && !I.sat && I.src[0].is_reg() &&
+                I.src[0].index == I.dst.index && !I.src[0].neg && !I.src[0].abs) {
+               bool ident = true;
+               for (unsigned n = 0; n < 4; n++)
+                  if ((I.wmask & (1u << n)) && VLG_SWZ_GET(I.src[0].swz, n) != n)
+                     ident = false;
+               if (ident)
+                  I.dead = true;
+            }
+      S.num_regs = max_reg + 1;
+   }
+
+   void run()
+   {
+      if (!S.scheduled)
+         throw CompileError("internal error: register allocation before scheduling");
+      build();
+      do_coalesce();
+      colour_graph();
+      rewrite(low_bank_permutation());
+      S.allocated = true;
+      S.max_pressure = pressure;
+   }
+};
+
+} // anonymous namespace
+
+void
+register_allocate(Shader &S, bool lowbank, bool coalesce)
+{
+   Allocator a(S, lowbank, coalesce);
+   a.run();
+}
+
+} // namespace vlgpu

@@ -1,0 +1,323 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_sched.cpp — dual-phase scheduling inside basic blocks (seed 003
+ * §III.C, seed 000 §3.4: "reorder instructions in a basic block so that two
+ * independent instructions of different operation kinds form one dual-phase
+ * instruction"), as a cycle-driven list scheduler by critical path.
+ *
+ * Every VL-IW instruction issues both phases in one cycle (docs/isa.md §2):
+ *  - the two phases use disjoint functional classes (vlg_op_table.classes);
+ *  - BRC and memory ops (LDC, LDB, TEX...) are phase 1 only;
+ *  - both phases read their registers before either writes, so phase 1 can
+ *    not consume a phase-0 ALU result (a read-after-write pair needs the
+ *    producer's latency in cycles) but a write-after-read pair may share an
+ *    instruction; both writing one register component is illegal;
+ *  - the coordinate registers are forwarded: a phase-0 PRED is seen by a
+ *    phase-1 BRC and a phase-0 ADDR by a phase-1 LDC/LDB of the same
+ *    instruction (seed 004 fig. 11).
+ * Latencies come from vlg_op_table only (isa.py).
+ *
+ * The block's terminator (BRC.JMP / BRC.END) stays last; it may share the
+ * last instruction as its phase 1. Register allocation runs afterwards and
+ * keeps the pairs legal (ops of one instruction that write interfere).
+ */
+#include <algorithm>
+
+#include "vlg_passes.h"
+#include "vlg_sched.h"
+
+namespace vlgpu {
+
+enum { CR_HELPER = 8 }; /* helper/kill state: BRC.KILL writes it, MVS HELPER reads it */
+
+static unsigned
+creads(const Instr &I)
+{
+   unsigned r = coord_reads(I);
+   if (I.op == VLG_OP_MVS && I.sreg == VLG_SREG_HELPER)
+      r |= CR_HELPER;
+   return r;
+}
+
+static unsigned
+cwrites(const Instr &I)
+{
+   unsigned w = coord_writes(I);
+   if (I.op == VLG_OP_BRC && I.kind == VLG_BRKIND_KILL)
+      w |= CR_HELPER;
+   return w;
+}
+
+static bool
+overlap(const std::vector<RegAccess> &a, const std::vector<RegAccess> &b)
+{
+   for (const RegAccess &x : a)
+      for (const RegAccess &y : b)
+         if (x.vreg == y.vreg && x.offset == y.offset && (x.comps & y.comps))
+            return true;
+   return false;
+}
+
+Dep
+dependency(const Shader &S, const Instr &a, const Instr &b)
+{
+   Dep d;
+   if (a.dead || b.dead)
+      return d;
+   std::vector<RegAccess> ar, aw, br, bw;
+   instr_reads(S, a, ar);
+   instr_writes(S, a, aw);
+   instr_reads(S, b, br);
+   instr_writes(S, b, bw);
+   unsigned lat_a = a.info() ? a.info()->latency : 1;
+   unsigned lat_b = b.info() ? b.info()->latency : 1;
+   auto add = [&](unsigned lat, bool fwd) {
+      if (!d.exists) {
+         d.exists = true;
+         d.lat = lat;
+         d.fwd = fwd;
+      } else {
+         if (lat > d.lat)
+            d.lat = lat;
+         d.fwd = d.fwd && fwd;
+      }
+   };
+   if (overlap(aw, br))
+      add(lat_a, false); /* RAW */
+   if (overlap(ar, bw))
+      add(0, false); /* WAR: reads happen before writes in one instruction */
+   if (overlap(aw, bw))
+      add(std::max(1, (int)lat_a - (int)lat_b + 1), false); /* WAW: keep the order of the writes */
+   unsigned cw = cwrites(a), cr = creads(b);
+   if (cw & cr) {
+      bool fwd = (a.op == VLG_OP_PRED && b.op == VLG_OP_BRC) ||
+                 (a.op == VLG_OP_ADDR && a.adst == VLG_ADST_A0 &&
+                  (b.op == VLG_OP_LDC || b.op == VLG_OP_LDB));
+      add(fwd ? 1 : lat_a, fwd);
+   }
+   if (creads(a) & cwrites(b))
+      add(1, false);
+   if (cwrites(a) & cwrites(b))
+      add(1, false);
+   return d;
+}
+
+bool
+can_pair(const Instr &p0, const Instr &p1)
+{
+   const vlg_opinfo *i0 = p0.info(), *i1 = p1.info();
+   if (!i0 || !i1)
+      return false;
+   if (!(i0->phases & 1) || !(i1->phases & 2))
+      return false;
+   if (i0->classes & i1->classes)
+      return false;
+   return true;
+}
+
+namespace {
+
+struct Node {
+   int instr;
+   std::vector<std::pair<unsigned, Dep>> succs; /* (node, dep) */
+   std::vector<std::pair<unsigned, Dep>> preds;
+   unsigned prio = 0;
+   int cycle = -1;
+   int phase = -1;
+   bool done = false;
+};
+
+struct BlockScheduler {
+   const Shader &S;
+   Block &B;
+   bool reorder, dual;
+   std::vector<Node> nodes;
+   std::vector<Bundle> bundles;
+
+   BlockScheduler(const Shader &s, Block &b, bool r, bool d) : S(s), B(b), reorder(r), dual(d) {}
+
+   void build()
+   {
+      for (unsigned i = 0; i < B.instrs.size(); i++)
+         if (!B.instrs[i].dead) {
+            Node n;
+            n.instr = i;
+            nodes.push_back(n);
+         }
+      int term = -1;
+      for (unsigned k = 0; k < nodes.size(); k++)
+         if (B.instrs[nodes[k].instr].is_terminator())
+            term = k;
+      if (term >= 0 && term != (int)nodes.size() - 1)
+         throw CompileError("internal error: block terminator is not the last operation");
+      for (unsigned j = 0; j < nodes.size(); j++)
+         for (unsigned i = 0; i < j; i++) {
+            Dep d = dependency(S, B.instrs[nodes[i].instr], B.instrs[nodes[j].instr]);
+            if ((int)j == term && !d.exists) {
+               d.exists = true; /* the terminator comes last; may share the last instruction */
+               d.lat = 0;
+               d.fwd = false;
+            }
+            if (d.exists) {
+               nodes[i].succs.push_back({j, d});
+               nodes[j].preds.push_back({i, d});
+            }
+         }
+      for (int k = nodes.size() - 1; k >= 0; k--) {
+         unsigned p = B.instrs[nodes[k].instr].info()->latency;
+         for (auto &s : nodes[k].succs)
+            p = std::max(p, s.second.lat + nodes[s.first].prio);
+         nodes[k].prio = p;
+      }
+   }
+
+   bool preds_done(unsigned k) const
+   {
+      for (auto &p : nodes[k].preds)
+         if (!nodes[p.first].done)
+            return false;
+      return true;
+   }
+
+   /* Earliest cycle @k may issue as the first op of an instruction. */
+   int earliest(unsigned k) const
+   {
+      int e = 0;
+      for (auto &p : nodes[k].preds)
+         e = std::max(e, nodes[p.first].cycle + (int)std::max(p.second.lat, p.second.fwd ? 1u : 0u));
+      return e;
+   }
+
+   /* Can @y join the instruction issued at @cycle holding @x (already placed)? */
+   bool fits_with(unsigned x, unsigned y, int cycle, int &x_phase, int &y_phase) const
+   {
+      const Instr &X = B.instrs[nodes[x].instr], &Y = B.instrs[nodes[y].instr];
+      bool fwd_needed = false;
+      for (auto &p : nodes[y].preds) {
+         const Node &pn = nodes[p.first];
+         if (p.first == x) {
+            if (p.second.lat == 0)
+               continue;
+            if (p.second.fwd) {
+               fwd_needed = true;
+               continue;
+            }
+            return false;
+         }
+         if (!pn.done)
+            return false;
+         if (pn.cycle + (int)std::max(p.second.lat, p.second.fwd ? 1u : 0u) > cycle)
+            return false;
+      }
+      if (can_pair(X, Y)) {
+         x_phase = 0;
+         y_phase = 1;
+         return true;
+      }
+      if (!fwd_needed && can_pair(Y, X)) {
+         x_phase = 1;
+         y_phase = 0;
+         return true;
+      }
+      return false;
+   }
+
+   void place(unsigned k, int cycle, int phase)
+   {
+      nodes[k].done = true;
+      nodes[k].cycle = cycle;
+      nodes[k].phase = phase;
+   }
+
+   void run()
+   {
+      build();
+      int cycle = 0;
+      unsigned remaining = nodes.size();
+      unsigned next_in_order = 0;
+      while (remaining) {
+         int x = -1;
+         if (reorder) {
+            int best_ready = -1, best_wait = -1, wait_cycle = 0;
+            for (unsigned k = 0; k < nodes.size(); k++) {
+               if (nodes[k].done || !preds_done(k))
+                  continue;
+               int e = earliest(k);
+               if (e <= cycle) {
+                  if (best_ready < 0 || nodes[k].prio > nodes[best_ready].prio)
+                     best_ready = k;
+               } else if (best_wait < 0 || e < wait_cycle ||
+                          (e == wait_cycle && nodes[k].prio > nodes[best_wait].prio)) {
+                  best_wait = k;
+                  wait_cycle = e;
+               }
+            }
+            if (best_ready >= 0) {
+               x = best_ready;
+            } else {
+               x = best_wait;
+               cycle = wait_cycle;
+            }
+         } else {
+            x = next_in_order;
+            cycle = std::max(cycle, earliest(x));
+         }
+         const Instr &X = B.instrs[nodes[x].instr];
+         int xphase = (X.info()->phases & 1) ? 0 : 1;
+         place(x, cycle, xphase);
+         remaining--;
+
+         int y = -1, yphase = -1, xph_for_y = xphase;
+         if (dual && remaining) {
+            for (unsigned k = 0; k < nodes.size(); k++) {
+               if (nodes[k].done)
+                  continue;
+               if (!reorder && k != (unsigned)x + 1)
+                  continue;
+               int xp, yp;
+               if (!fits_with(x, k, cycle, xp, yp))
+                  continue;
+               if (y < 0 || nodes[k].prio > nodes[y].prio) {
+                  y = k;
+                  yphase = yp;
+                  xph_for_y = xp;
+               }
+            }
+         }
+         Bundle bu;
+         if (y >= 0) {
+            nodes[x].phase = xph_for_y;
+            place(y, cycle, yphase);
+            remaining--;
+            bu.ph[xph_for_y] = nodes[x].instr;
+            bu.ph[yphase] = nodes[y].instr;
+         } else {
+            bu.ph[xphase] = nodes[x].instr;
+         }
+         bundles.push_back(bu);
+         if (!reorder) {
+            next_in_order = x + 1;
+            while (next_in_order < nodes.size() && nodes[next_in_order].done)
+               next_in_order++;
+         }
+         cycle++;
+      }
+      B.bundles = bundles;
+   }
+};
+
+} // anonymous namespace
+
+void
+schedule(Shader &S, bool reorder, bool dual)
+{
+   for (Block &B : S.blocks) {
+      BlockScheduler bs(S, B, reorder, dual);
+      bs.run();
+   }
+   S.scheduled = true;
+}
+
+} // namespace vlgpu

@@ -262,8 +262,8 @@ inline bool
 ref_covered(const double (*v)[2], double px, double py)
 {
    const double cx = px + 0.5, cy = py + 0.5;
-   double area = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) -
-                 (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
+   double area =
+      (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
    if (area == 0)
       return false;
    for (int i = 0; i < 3; i++) {

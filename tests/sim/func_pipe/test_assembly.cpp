@@ -23,9 +23,7 @@ assemble(vlg_prim prim, bool first, unsigned n, std::vector<unsigned> restart_at
 {
    Prims out;
    PrimitiveAssembler pa(prim, first);
-   auto emit = [&](const Primitive &p) {
-      out.emplace_back(p.v, p.v + p.num_vertices);
-   };
+   auto emit = [&](const Primitive &p) { out.emplace_back(p.v, p.v + p.num_vertices); };
    unsigned r = 0;
    for (unsigned i = 0; i < n; i++) {
       if (r < restart_at.size() && restart_at[r] == i) {

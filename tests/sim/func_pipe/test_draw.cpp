@@ -109,8 +109,8 @@ edge_dist(const double (*v)[2], int px, int py)
 void
 barycentric(const double (*v)[2], double x, double y, double l[3])
 {
-   const double area = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) -
-                       (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
+   const double area =
+      (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
    for (int i = 0; i < 3; i++) {
       const double *a = v[(i + 1) % 3], *b = v[(i + 2) % 3];
       l[i] = ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / area;
@@ -180,8 +180,8 @@ TEST(Draw, Seed001ColouredSquare)
                double l[3];
                barycentric(v, x + 0.5, y + 0.5, l);
                for (int ch = 0; ch < 4; ch++)
-                  want[ch] = l[0] * col[tri[0]][ch] + l[1] * col[tri[1]][ch] +
-                             l[2] * col[tri[2]][ch];
+                  want[ch] =
+                     l[0] * col[tri[0]][ch] + l[1] * col[tri[1]][ch] + l[2] * col[tri[2]][ch];
             }
          }
          if (skip)
@@ -267,8 +267,7 @@ TEST(Draw, ProvokingVertexOfEveryPrimitiveType)
 {
    /* a strip of 5 vertices zig-zagging: triangles 0..2 each contain the
     * centroid of their three vertices */
-   const std::vector<std::array<double, 2>> zig = {
-      {2, 2}, {2, 28}, {12, 2}, {12, 28}, {22, 2}};
+   const std::vector<std::array<double, 2>> zig = {{2, 2}, {2, 28}, {12, 2}, {12, 28}, {22, 2}};
    struct Case {
       vlg_prim prim;
       bool first;
@@ -468,7 +467,7 @@ struct TwoQuads {
             v.insert(v.end(), c.begin(), c.end());
          }
       };
-      quad(4, 20, 0.0f, {1, 0, 0, 1}, true);                /* window z 0.5 */
+      quad(4, 20, 0.0f, {1, 0, 0, 1}, true);               /* window z 0.5 */
       quad(12, 28, zb * 2.0f - 1.0f, {0, 1, 0, 1}, false); /* window z zb, other winding */
       color_pipeline(t, v);
    }
@@ -571,8 +570,9 @@ TEST(Draw, BlendingAndColorMaskThroughThePipeline)
 {
    TestDraw t;
    t.framebuffer(8, 8);
-   const std::vector<float> v = {-1, -1, 0, 1, 0.8f, 0.4f, 0.2f, 0.5f, 3,  -1, 0, 1,
-                                 0.8f, 0.4f, 0.2f, 0.5f, -1, 3,  0, 1, 0.8f, 0.4f, 0.2f, 0.5f};
+   const std::vector<float> v = {-1, -1, 0, 1, 0.8f, 0.4f, 0.2f, 0.5f,
+                                 3,  -1, 0, 1, 0.8f, 0.4f, 0.2f, 0.5f,
+                                 -1, 3,  0, 1, 0.8f, 0.4f, 0.2f, 0.5f};
    color_pipeline(t, v);
    VLG_BLEND_RT &rt = t.pipe.blend.rt[0];
    rt.blend_enable = true;
@@ -600,8 +600,9 @@ TEST(Draw, MultipleRenderTargets)
    TestDraw t;
    t.framebuffer(8, 8, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_NONE, 3);
    t.fb.cbufs[2] = t.surface(VLG_FORMAT_R32G32B32A32_FLOAT, 8, 8);
-   const std::vector<float> v = {-1, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1, 3,  -1, 0, 1,
-                                 0.25f, 0.5f, 0.75f, 1, -1, 3, 0, 1, 0.25f, 0.5f, 0.75f, 1};
+   const std::vector<float> v = {-1, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1,
+                                 3,  -1, 0, 1, 0.25f, 0.5f, 0.75f, 1,
+                                 -1, 3,  0, 1, 0.25f, 0.5f, 0.75f, 1};
    color_pipeline(t, v);
    /* COLOR0 = c, COLOR1 = 1 - c (written with colour mask G only), COLOR2 = 2c (float) */
    t.fs.code = assemble(R"(
@@ -656,8 +657,8 @@ TEST(Draw, DiscardAndDepthOutput)
 {
    TestDraw t;
    t.framebuffer(16, 16, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z32_FLOAT);
-   const std::vector<float> v = {-1, -1, 0, 1, 1, 1, 1, 1, 3,  -1, 0, 1, 1, 1, 1, 1,
-                                 -1, 3,  0, 1, 1, 1, 1, 1};
+   const std::vector<float> v = {-1, -1, 0, 1, 1,  1, 1, 1, 3, -1, 0, 1,
+                                 1,  1,  1, 1, -1, 3, 0, 1, 1, 1,  1, 1};
    color_pipeline(t, v);
    /* FS: kill fragments with x < 8 (FRAG_COORD.x < 8.0), depth = 0.125 */
    t.fs.code = assemble(R"(
@@ -696,7 +697,8 @@ TEST(Draw, Faults)
    {
       TestDraw t; /* index past the end of the index buffer */
       t.framebuffer(8, 8);
-      color_pipeline(t, {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
+      color_pipeline(t,
+                     {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
       t.indices(std::vector<uint16_t>{0, 1, 2});
       t.draw.count = 6;
       expect_fault([&] { render(t); }, "GE", "index fetch out of bounds");
@@ -704,7 +706,8 @@ TEST(Draw, Faults)
    {
       TestDraw t; /* vertex past the end of its buffer */
       t.framebuffer(8, 8);
-      color_pipeline(t, {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
+      color_pipeline(t,
+                     {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
       t.draw.count = 4;
       t.draw.prim = VLG_PRIM_TRIANGLE_STRIP;
       expect_fault([&] { render(t); }, "GE", "vertex fetch out of bounds");
@@ -712,7 +715,8 @@ TEST(Draw, Faults)
    {
       TestDraw t; /* a shader that never ends: the watchdog */
       t.framebuffer(8, 8);
-      color_pipeline(t, {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
+      color_pipeline(t,
+                     {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
       t.vs.code = assemble("loop:\n BRC.JMP loop\n");
       const uint64_t a = t.write();
       FuncOptions o;
@@ -722,7 +726,8 @@ TEST(Draw, Faults)
    {
       TestDraw t; /* an undescribed bit in the rasterizer state */
       t.framebuffer(8, 8);
-      color_pipeline(t, {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
+      color_pipeline(t,
+                     {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
       const uint64_t a = t.write();
       uint32_t w = t.vram.read32(t.draw.pipe_state, "test") | 0x80000000u;
       t.vram.write(t.draw.pipe_state, &w, 4, "test");

@@ -35,13 +35,20 @@ trivial_shaders(TestDraw &t)
 }
 
 const vlg_blend_factor kFactors[] = {
-   VLG_BLEND_FACTOR_ONE,           VLG_BLEND_FACTOR_SRC_COLOR,
-   VLG_BLEND_FACTOR_SRC_ALPHA,     VLG_BLEND_FACTOR_DST_ALPHA,
-   VLG_BLEND_FACTOR_DST_COLOR,     VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE,
-   VLG_BLEND_FACTOR_CONST_COLOR,   VLG_BLEND_FACTOR_CONST_ALPHA,
-   VLG_BLEND_FACTOR_ZERO,          VLG_BLEND_FACTOR_INV_SRC_COLOR,
-   VLG_BLEND_FACTOR_INV_SRC_ALPHA, VLG_BLEND_FACTOR_INV_DST_ALPHA,
-   VLG_BLEND_FACTOR_INV_DST_COLOR, VLG_BLEND_FACTOR_INV_CONST_COLOR,
+   VLG_BLEND_FACTOR_ONE,
+   VLG_BLEND_FACTOR_SRC_COLOR,
+   VLG_BLEND_FACTOR_SRC_ALPHA,
+   VLG_BLEND_FACTOR_DST_ALPHA,
+   VLG_BLEND_FACTOR_DST_COLOR,
+   VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE,
+   VLG_BLEND_FACTOR_CONST_COLOR,
+   VLG_BLEND_FACTOR_CONST_ALPHA,
+   VLG_BLEND_FACTOR_ZERO,
+   VLG_BLEND_FACTOR_INV_SRC_COLOR,
+   VLG_BLEND_FACTOR_INV_SRC_ALPHA,
+   VLG_BLEND_FACTOR_INV_DST_ALPHA,
+   VLG_BLEND_FACTOR_INV_DST_COLOR,
+   VLG_BLEND_FACTOR_INV_CONST_COLOR,
    VLG_BLEND_FACTOR_INV_CONST_ALPHA,
 };
 const vlg_blend_func kFuncs[] = {VLG_BLEND_FUNC_ADD, VLG_BLEND_FUNC_SUBTRACT,
@@ -577,10 +584,14 @@ TEST(OmuClear, StencilOnlyKeepsDepth)
  * sim/func/tex/format.h for speed; they must agree with that module. */
 TEST(OmuFormats, InlineDepthStencilMatchesFormatModule)
 {
-   const vlg_format fmts[] = {VLG_FORMAT_Z16_UNORM,         VLG_FORMAT_Z24_UNORM_S8_UINT,
-                              VLG_FORMAT_Z24X8_UNORM,       VLG_FORMAT_S8_UINT_Z24_UNORM,
-                              VLG_FORMAT_X8Z24_UNORM,       VLG_FORMAT_Z32_FLOAT,
-                              VLG_FORMAT_Z32_FLOAT_S8X24_UINT, VLG_FORMAT_S8_UINT};
+   const vlg_format fmts[] = {VLG_FORMAT_Z16_UNORM,
+                              VLG_FORMAT_Z24_UNORM_S8_UINT,
+                              VLG_FORMAT_Z24X8_UNORM,
+                              VLG_FORMAT_S8_UINT_Z24_UNORM,
+                              VLG_FORMAT_X8Z24_UNORM,
+                              VLG_FORMAT_Z32_FLOAT,
+                              VLG_FORMAT_Z32_FLOAT_S8X24_UINT,
+                              VLG_FORMAT_S8_UINT};
    std::mt19937 rng(99);
    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
    for (vlg_format f : fmts) {

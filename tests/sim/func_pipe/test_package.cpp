@@ -84,8 +84,7 @@ TEST(Package, UndescribedBitInStateWord)
    uint32_t w = t.vram.read32(t.draw.pipe_state + 49 * 4, "test");
    w |= 1u << 20;
    t.vram.write(t.draw.pipe_state + 49 * 4, &w, 4, "test");
-   expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
-                {"pipe_state", "0x00100000"});
+   expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"pipe_state", "0x00100000"});
 }
 
 TEST(Package, UnnamedEnumValue)
@@ -110,8 +109,7 @@ TEST(Package, BlockOutsideVram)
    uint32_t dw[VLG_DRAW_INFO_LENGTH];
    VLG_DRAW_INFO_pack(dw, &d);
    t.vram.write(a, dw, sizeof(dw), "test");
-   expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
-                {"vertex_buffer[0]", "outside VRAM"});
+   expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"vertex_buffer[0]", "outside VRAM"});
 }
 
 TEST(Package, SurfaceOutsideVram)
@@ -139,8 +137,7 @@ TEST(Package, FormatNotUsableForItsRole)
       valid_draw(t);
       t.fb.cbufs[0].format = VLG_FORMAT_R8G8B8_UNORM; /* vertex only */
       const uint64_t a = t.write();
-      expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
-                   {"cbufs[0]", "render target"});
+      expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"cbufs[0]", "render target"});
    }
    {
       TestDraw t;

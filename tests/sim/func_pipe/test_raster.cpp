@@ -65,8 +65,7 @@ struct Bench {
    {
       unsigned reg = 0, var = 0;
       for (auto &p : ins) {
-         t.fs.input(reg++, p.first, p.first == VLG_INPUT_SEMANTIC_VARYING ? var : 0, 0xf,
-                    p.second);
+         t.fs.input(reg++, p.first, p.first == VLG_INPUT_SEMANTIC_VARYING ? var : 0, 0xf, p.second);
          if (p.first == VLG_INPUT_SEMANTIC_VARYING)
             t.vs.output(1 + var, VLG_OUTPUT_SEMANTIC_VARYING, var), var++;
       }
@@ -278,8 +277,8 @@ TEST(RasterTriangle, FaceCulling)
       vlg_face cull;
       bool cw_drawn, ccw_drawn;
    } cases[] = {
-      {true, VLG_FACE_NONE, true, true},   {true, VLG_FACE_BACK, false, true},
-      {true, VLG_FACE_FRONT, true, false}, {false, VLG_FACE_BACK, true, false},
+      {true, VLG_FACE_NONE, true, true},    {true, VLG_FACE_BACK, false, true},
+      {true, VLG_FACE_FRONT, true, false},  {false, VLG_FACE_BACK, true, false},
       {false, VLG_FACE_FRONT, false, true}, {true, VLG_FACE_FRONT_AND_BACK, false, false},
    };
    for (const Case &c : cases) {
@@ -327,8 +326,8 @@ struct InterpCase {
 void
 barycentric(const double (*v)[2], double x, double y, double l[3])
 {
-   const double area = (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) -
-                       (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
+   const double area =
+      (v[1][0] - v[0][0]) * (v[2][1] - v[0][1]) - (v[2][0] - v[0][0]) * (v[1][1] - v[0][1]);
    for (int i = 0; i < 3; i++) {
       const double *a = v[(i + 1) % 3], *b = v[(i + 2) % 3];
       l[i] = ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0])) / area;
@@ -486,8 +485,9 @@ TEST(RasterClip, TriangleCrossingNearPlane)
    Bench b;
    b.load();
    /* a perspective-looking triangle: one vertex behind the near plane */
-   const std::vector<std::array<double, 4>> clip = {
-      {-0.5, -0.6, 0.5, 1.0}, {0.7, -0.2, 0.9, 1.5}, {0.1, 0.9, -3.0, 2.0}};
+   const std::vector<std::array<double, 4>> clip = {{-0.5, -0.6, 0.5, 1.0},
+                                                    {0.7, -0.2, 0.9, 1.5},
+                                                    {0.1, 0.9, -3.0, 2.0}};
    VertexRef v[3];
    for (int i = 0; i < 3; i++)
       v[i] = b.vertex(clip[i].data());
@@ -650,8 +650,8 @@ TEST(RasterPoints, PerVertexSizeIsClampedAndCentreClipped)
       return r.coverage().size();
    };
    EXPECT_EQ(count(20.5, 20.5, 6.0f), 36u);
-   EXPECT_EQ(count(20.5, 20.5, 0.25f), 1u);     /* clamped up to 1 pixel */
-   EXPECT_EQ(count(-0.5, 20.5, 6.0f), 0u);      /* centre outside: whole point clipped */
+   EXPECT_EQ(count(20.5, 20.5, 0.25f), 1u);          /* clamped up to 1 pixel */
+   EXPECT_EQ(count(-0.5, 20.5, 6.0f), 0u);           /* centre outside: whole point clipped */
    EXPECT_EQ(count(32.5, 32.5, 1000.0f), 64u * 64u); /* clamped to 255, covers the fb */
 }
 

@@ -173,26 +173,27 @@ render_gl(const Scene &s)
    EXPECT_EQ(glCheckFramebufferStatus(GL_FRAMEBUFFER), GLenum(GL_FRAMEBUFFER_COMPLETE));
    glViewport(0, 0, GLsizei(s.w), GLsizei(s.h));
 
-   const char *vs = s.flat ? "#version 300 es\n"
-                             "in vec4 a_pos; in vec4 a_col; flat out vec4 v_col;\n"
-                             "uniform float u_ps;\n"
-                             "void main() { gl_Position = a_pos; v_col = a_col; gl_PointSize = u_ps; }\n"
-                           : "#version 300 es\n"
-                             "in vec4 a_pos; in vec4 a_col; out vec4 v_col;\n"
-                             "uniform float u_ps;\n"
-                             "void main() { gl_Position = a_pos; v_col = a_col; gl_PointSize = u_ps; }\n";
-   const char *fs = s.textured    ? "#version 300 es\nprecision highp float;\n"
-                                    "in vec4 v_col; out vec4 o; uniform sampler2D u_tex;\n"
-                                    "void main() { o = texture(u_tex, v_col.xy); }\n"
+   const char *vs =
+      s.flat ? "#version 300 es\n"
+               "in vec4 a_pos; in vec4 a_col; flat out vec4 v_col;\n"
+               "uniform float u_ps;\n"
+               "void main() { gl_Position = a_pos; v_col = a_col; gl_PointSize = u_ps; }\n"
+             : "#version 300 es\n"
+               "in vec4 a_pos; in vec4 a_col; out vec4 v_col;\n"
+               "uniform float u_ps;\n"
+               "void main() { gl_Position = a_pos; v_col = a_col; gl_PointSize = u_ps; }\n";
+   const char *fs = s.textured      ? "#version 300 es\nprecision highp float;\n"
+                                      "in vec4 v_col; out vec4 o; uniform sampler2D u_tex;\n"
+                                      "void main() { o = texture(u_tex, v_col.xy); }\n"
                     : s.point_coord ? "#version 300 es\nprecision highp float;\n"
-                                    "in vec4 v_col; out vec4 o;\n"
-                                    "void main() { o = vec4(gl_PointCoord, 0.0, 1.0); }\n"
-                    : s.flat      ? "#version 300 es\nprecision highp float;\n"
-                                    "flat in vec4 v_col; out vec4 o;\n"
-                                    "void main() { o = v_col; }\n"
-                                  : "#version 300 es\nprecision highp float;\n"
-                                    "in vec4 v_col; out vec4 o;\n"
-                                    "void main() { o = v_col; }\n";
+                                      "in vec4 v_col; out vec4 o;\n"
+                                      "void main() { o = vec4(gl_PointCoord, 0.0, 1.0); }\n"
+                    : s.flat        ? "#version 300 es\nprecision highp float;\n"
+                                      "flat in vec4 v_col; out vec4 o;\n"
+                                      "void main() { o = v_col; }\n"
+                                    : "#version 300 es\nprecision highp float;\n"
+                                      "in vec4 v_col; out vec4 o;\n"
+                                      "void main() { o = v_col; }\n";
    const GLuint prog = glCreateProgram();
    glAttachShader(prog, compile(GL_VERTEX_SHADER, vs));
    glAttachShader(prog, compile(GL_FRAGMENT_SHADER, fs));
@@ -254,8 +255,7 @@ render_gl(const Scene &s)
       glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.first_verts.size() * 4), s.first_verts.data(),
                    GL_STATIC_DRAW);
       glDrawArrays(s.prim, 0, GLsizei(s.first_verts.size() / 8));
-      glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.verts.size() * 4), s.verts.data(),
-                   GL_STATIC_DRAW);
+      glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(s.verts.size() * 4), s.verts.data(), GL_STATIC_DRAW);
    }
    if (s.offset) {
       glEnable(GL_POLYGON_OFFSET_FILL);
@@ -280,21 +280,36 @@ vlg_blend_factor
 factor(GLenum f)
 {
    switch (f) {
-   case GL_ZERO: return VLG_BLEND_FACTOR_ZERO;
-   case GL_ONE: return VLG_BLEND_FACTOR_ONE;
-   case GL_SRC_COLOR: return VLG_BLEND_FACTOR_SRC_COLOR;
-   case GL_ONE_MINUS_SRC_COLOR: return VLG_BLEND_FACTOR_INV_SRC_COLOR;
-   case GL_DST_COLOR: return VLG_BLEND_FACTOR_DST_COLOR;
-   case GL_ONE_MINUS_DST_COLOR: return VLG_BLEND_FACTOR_INV_DST_COLOR;
-   case GL_SRC_ALPHA: return VLG_BLEND_FACTOR_SRC_ALPHA;
-   case GL_ONE_MINUS_SRC_ALPHA: return VLG_BLEND_FACTOR_INV_SRC_ALPHA;
-   case GL_DST_ALPHA: return VLG_BLEND_FACTOR_DST_ALPHA;
-   case GL_ONE_MINUS_DST_ALPHA: return VLG_BLEND_FACTOR_INV_DST_ALPHA;
-   case GL_CONSTANT_COLOR: return VLG_BLEND_FACTOR_CONST_COLOR;
-   case GL_ONE_MINUS_CONSTANT_COLOR: return VLG_BLEND_FACTOR_INV_CONST_COLOR;
-   case GL_CONSTANT_ALPHA: return VLG_BLEND_FACTOR_CONST_ALPHA;
-   case GL_ONE_MINUS_CONSTANT_ALPHA: return VLG_BLEND_FACTOR_INV_CONST_ALPHA;
-   default: return VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE;
+   case GL_ZERO:
+      return VLG_BLEND_FACTOR_ZERO;
+   case GL_ONE:
+      return VLG_BLEND_FACTOR_ONE;
+   case GL_SRC_COLOR:
+      return VLG_BLEND_FACTOR_SRC_COLOR;
+   case GL_ONE_MINUS_SRC_COLOR:
+      return VLG_BLEND_FACTOR_INV_SRC_COLOR;
+   case GL_DST_COLOR:
+      return VLG_BLEND_FACTOR_DST_COLOR;
+   case GL_ONE_MINUS_DST_COLOR:
+      return VLG_BLEND_FACTOR_INV_DST_COLOR;
+   case GL_SRC_ALPHA:
+      return VLG_BLEND_FACTOR_SRC_ALPHA;
+   case GL_ONE_MINUS_SRC_ALPHA:
+      return VLG_BLEND_FACTOR_INV_SRC_ALPHA;
+   case GL_DST_ALPHA:
+      return VLG_BLEND_FACTOR_DST_ALPHA;
+   case GL_ONE_MINUS_DST_ALPHA:
+      return VLG_BLEND_FACTOR_INV_DST_ALPHA;
+   case GL_CONSTANT_COLOR:
+      return VLG_BLEND_FACTOR_CONST_COLOR;
+   case GL_ONE_MINUS_CONSTANT_COLOR:
+      return VLG_BLEND_FACTOR_INV_CONST_COLOR;
+   case GL_CONSTANT_ALPHA:
+      return VLG_BLEND_FACTOR_CONST_ALPHA;
+   case GL_ONE_MINUS_CONSTANT_ALPHA:
+      return VLG_BLEND_FACTOR_INV_CONST_ALPHA;
+   default:
+      return VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE;
    }
 }
 
@@ -310,12 +325,24 @@ vlgpu_pass(TestDraw &t, const Scene &s, const std::vector<float> &verts, bool of
    t.vs = TestShader(VLG_SHADER_STAGE_VERTEX);
    t.fs = TestShader(VLG_SHADER_STAGE_FRAGMENT);
    switch (s.prim) {
-   case GL_POINTS: t.draw.prim = VLG_PRIM_POINTS, t.draw.vertices_per_prim = 1; break;
-   case GL_LINES: t.draw.prim = VLG_PRIM_LINES, t.draw.vertices_per_prim = 2; break;
-   case GL_LINE_STRIP: t.draw.prim = VLG_PRIM_LINE_STRIP, t.draw.vertices_per_prim = 2; break;
-   case GL_TRIANGLE_STRIP: t.draw.prim = VLG_PRIM_TRIANGLE_STRIP; break;
-   case GL_TRIANGLE_FAN: t.draw.prim = VLG_PRIM_TRIANGLE_FAN; break;
-   default: t.draw.prim = VLG_PRIM_TRIANGLES; break;
+   case GL_POINTS:
+      t.draw.prim = VLG_PRIM_POINTS, t.draw.vertices_per_prim = 1;
+      break;
+   case GL_LINES:
+      t.draw.prim = VLG_PRIM_LINES, t.draw.vertices_per_prim = 2;
+      break;
+   case GL_LINE_STRIP:
+      t.draw.prim = VLG_PRIM_LINE_STRIP, t.draw.vertices_per_prim = 2;
+      break;
+   case GL_TRIANGLE_STRIP:
+      t.draw.prim = VLG_PRIM_TRIANGLE_STRIP;
+      break;
+   case GL_TRIANGLE_FAN:
+      t.draw.prim = VLG_PRIM_TRIANGLE_FAN;
+      break;
+   default:
+      t.draw.prim = VLG_PRIM_TRIANGLES;
+      break;
    }
    t.draw.count = uint32_t(verts.size() / 8);
    const unsigned vb = t.vertex_buffer(verts, 32);
@@ -468,15 +495,16 @@ expect_same(const Scene &s, const char *what, unsigned max_diff = 0)
             if (bad < 5)
                first += "\n  (" + std::to_string(x) + "," + std::to_string(y) + ") softpipe " +
                         std::to_string(ref[o]) + "," + std::to_string(ref[o + 1]) + "," +
-                        std::to_string(ref[o + 2]) + "," + std::to_string(ref[o + 3]) +
-                        " vlgpu " + std::to_string(got[o]) + "," + std::to_string(got[o + 1]) +
-                        "," + std::to_string(got[o + 2]) + "," + std::to_string(got[o + 3]);
+                        std::to_string(ref[o + 2]) + "," + std::to_string(ref[o + 3]) + " vlgpu " +
+                        std::to_string(got[o]) + "," + std::to_string(got[o + 1]) + "," +
+                        std::to_string(got[o + 2]) + "," + std::to_string(got[o + 3]);
             bad++;
          }
       }
    EXPECT_EQ(bad, 0u) << what << ": " << bad << " pixels differ (worst " << worst << ")" << first;
-   if (!s.blend)
+   if (!s.blend) {
       EXPECT_GT(written, 0u) << what << ": softpipe drew nothing";
+   }
 }
 
 float
@@ -497,9 +525,9 @@ TEST(Softpipe, PerspectiveTrianglesWithDepthAndClipping)
       const float cx = rnd(g, -1.2f, 1.2f), cy = rnd(g, -1.2f, 1.2f), cz = rnd(g, -1.1f, 1.1f);
       for (int k = 0; k < 3; k++) {
          const float w = rnd(g, 0.4f, 3.0f);
-         s.verts.insert(s.verts.end(), {(cx + rnd(g, -0.4f, 0.4f)) * w,
-                                        (cy + rnd(g, -0.4f, 0.4f)) * w,
-                                        (cz + rnd(g, -0.3f, 0.3f)) * w, w});
+         s.verts.insert(s.verts.end(),
+                        {(cx + rnd(g, -0.4f, 0.4f)) * w, (cy + rnd(g, -0.4f, 0.4f)) * w,
+                         (cz + rnd(g, -0.3f, 0.3f)) * w, w});
          s.verts.insert(s.verts.end(), {rnd(g, 0, 1), rnd(g, 0, 1), rnd(g, 0, 1), 1.0f});
       }
    }
@@ -521,9 +549,9 @@ TEST(Softpipe, Z16DepthBufferFastPath)
          const float cx = rnd(g, -1, 1), cy = rnd(g, -1, 1), cz = rnd(g, -0.9f, 0.9f);
          for (int k = 0; k < 3; k++) {
             const float w = rnd(g, 0.5f, 2.0f);
-            s.verts.insert(s.verts.end(), {(cx + rnd(g, -0.5f, 0.5f)) * w,
-                                           (cy + rnd(g, -0.5f, 0.5f)) * w,
-                                           (cz + rnd(g, -0.5f, 0.5f)) * w, w});
+            s.verts.insert(s.verts.end(),
+                           {(cx + rnd(g, -0.5f, 0.5f)) * w, (cy + rnd(g, -0.5f, 0.5f)) * w,
+                            (cz + rnd(g, -0.5f, 0.5f)) * w, w});
             s.verts.insert(s.verts.end(), {rnd(g, 0, 1), rnd(g, 0, 1), rnd(g, 0, 1), 1.0f});
          }
       }
@@ -569,8 +597,7 @@ TEST(Softpipe, BlendFactorsAndFunctions)
                              GL_CONSTANT_ALPHA,
                              GL_ONE_MINUS_CONSTANT_ALPHA,
                              GL_SRC_ALPHA_SATURATE};
-   const GLenum funcs[] = {GL_FUNC_ADD, GL_FUNC_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT, GL_MIN,
-                           GL_MAX};
+   const GLenum funcs[] = {GL_FUNC_ADD, GL_FUNC_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT, GL_MIN, GL_MAX};
    std::mt19937 g(5);
    unsigned n = 0;
    for (GLenum fn : funcs) {
@@ -593,8 +620,8 @@ TEST(Softpipe, BlendFactorsAndFunctions)
             const float q[6][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}};
             for (auto &p : q) {
                s.verts.insert(s.verts.end(), {p[0], p[1], 0, 1});
-               s.verts.insert(s.verts.end(), {rnd(g, 0, 1), rnd(g, 0, 1), rnd(g, 0, 1),
-                                              rnd(g, 0, 1)});
+               s.verts.insert(s.verts.end(),
+                              {rnd(g, 0, 1), rnd(g, 0, 1), rnd(g, 0, 1), rnd(g, 0, 1)});
             }
             expect_same(s, "blend");
          }
@@ -675,8 +702,8 @@ TEST(Softpipe, TexturedPerspectiveQuadsWithHelperLanes)
       const float rep = rnd(g, 0.5f, 6.0f);
       const int tri[6] = {0, 1, 2, 0, 2, 3};
       for (int k : tri) {
-         s.verts.insert(s.verts.end(), {(cx + c[k][0] * sz) * w[k], (cy + c[k][1] * sz) * w[k],
-                                        0.0f, w[k]});
+         s.verts.insert(s.verts.end(),
+                        {(cx + c[k][0] * sz) * w[k], (cy + c[k][1] * sz) * w[k], 0.0f, w[k]});
          s.verts.insert(s.verts.end(), {(c[k][0] + 1) * rep + 0.1f, (c[k][1] + 1) * rep, 0, 1});
       }
    }

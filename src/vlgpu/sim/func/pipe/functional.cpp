@@ -68,10 +68,9 @@ copy_setup(PrimSetup &dst, const PrimSetup &src, unsigned num_inputs)
 class FragmentBackend final : public QuadSink {
  public:
    FragmentBackend(const PeState &pe, const OmuState &omu, const VLG_SHADER_STATE &fs,
-                   const Program &prog, const ShaderResources &res, unsigned width,
-                   DrawStats &st)
-      : pe_(pe), omu_(omu), fs_(fs), prog_(prog), res_(res), width_(width),
-        max_quads_(width / 4), tg_(width, fs.num_regs, VLG_SHADER_STAGE_FRAGMENT, 0), st_(st)
+                   const Program &prog, const ShaderResources &res, unsigned width, DrawStats &st)
+       : pe_(pe), omu_(omu), fs_(fs), prog_(prog), res_(res), width_(width), max_quads_(width / 4),
+         tg_(width, fs.num_regs, VLG_SHADER_STAGE_FRAGMENT, 0), st_(st)
    {
       setups_.resize(max_quads_);
       batch_.reserve(max_quads_);
@@ -201,8 +200,8 @@ class FragmentBackend final : public QuadSink {
                      z[l] = tg_.get_f(base + l, unsigned(depth_reg_), 0);
                else
                   pe_quad_depth(setups_[it.setup], it.q, z);
-               pass = omu_depth_stencil(omu_, it.q.x, it.q.y, mask,
-                                        setups_[it.setup].back_facing, z);
+               pass =
+                  omu_depth_stencil(omu_, it.q.x, it.q.y, mask, setups_[it.setup].back_facing, z);
             }
             st_.fragments_zs_failed += pop4((mask & ~pass));
             mask = pass;
@@ -312,7 +311,8 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    const auto vs_prog = cache->get(vram, vss.code, vss.code_size, vss.entry);
    const auto fs_prog = cache->get(vram, fss.code, fss.code_size, fss.entry);
 
-   const std::vector<uint32_t> vs_consts = read_consts(vram, vss), fs_consts = read_consts(vram, fss);
+   const std::vector<uint32_t> vs_consts = read_consts(vram, vss),
+                               fs_consts = read_consts(vram, fss);
    const std::vector<TextureUnit> vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
    const std::vector<TextureUnit> fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
    ShaderResources vs_res, fs_res;

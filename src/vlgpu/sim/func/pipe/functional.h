@@ -35,33 +35,33 @@ struct FuncOptions {
 
 /** What one draw did. Counts are per draw (all instances). */
 struct DrawStats {
-   bool clear = false;             /**< the draw was a CLEAR */
-   uint64_t clear_pixels = 0;      /**< CLEAR: pixels written, summed over buffers */
+   bool clear = false;        /**< the draw was a CLEAR */
+   uint64_t clear_pixels = 0; /**< CLEAR: pixels written, summed over buffers */
 
-   GeStats ge;                     /**< indices, vertices fetched/reused, primitives */
-   PeStats pe;                     /**< primitives in/clipped/culled, quads, fragments */
+   GeStats ge; /**< indices, vertices fetched/reused, primitives */
+   PeStats pe; /**< primitives in/clipped/culled, quads, fragments */
 
-   uint64_t vs_invocations = 0;    /**< vertices shaded (live VS lanes) */
-   uint64_t vs_groups = 0;         /**< VS thread groups */
-   uint64_t vs_instructions = 0;   /**< instructions issued by VS groups */
+   uint64_t vs_invocations = 0;       /**< vertices shaded (live VS lanes) */
+   uint64_t vs_groups = 0;            /**< VS thread groups */
+   uint64_t vs_instructions = 0;      /**< instructions issued by VS groups */
    uint64_t vs_lane_instructions = 0; /**< sum of executing lanes over VS instructions */
-   uint64_t vs_dual_issued = 0;    /**< VS instructions with both phases */
+   uint64_t vs_dual_issued = 0;       /**< VS instructions with both phases */
 
-   uint64_t fs_groups = 0;         /**< FS thread groups */
-   uint64_t fs_quads = 0;          /**< quads shaded */
-   uint64_t fs_invocations = 0;    /**< covered lanes shaded */
-   uint64_t fs_helper_lanes = 0;   /**< uncovered lanes run as helpers (derivatives) */
-   uint64_t fs_instructions = 0;   /**< instructions issued by FS groups */
+   uint64_t fs_groups = 0;       /**< FS thread groups */
+   uint64_t fs_quads = 0;        /**< quads shaded */
+   uint64_t fs_invocations = 0;  /**< covered lanes shaded */
+   uint64_t fs_helper_lanes = 0; /**< uncovered lanes run as helpers (derivatives) */
+   uint64_t fs_instructions = 0; /**< instructions issued by FS groups */
    uint64_t fs_lane_instructions = 0;
    uint64_t fs_dual_issued = 0;
 
-   uint64_t early_z_quads = 0;          /**< quads tested before the FS */
+   uint64_t early_z_quads = 0;            /**< quads tested before the FS */
    uint64_t fragments_early_rejected = 0; /**< fragments failing the early depth/stencil test */
-   uint64_t fragments_killed = 0;       /**< fragments discarded by the FS (BRC.KILL) */
-   uint64_t fragments_alpha_failed = 0; /**< fragments failing the alpha test */
-   uint64_t fragments_zs_failed = 0;    /**< fragments failing the late depth/stencil test */
-   uint64_t fragments_passed = 0;       /**< fragments that passed every test */
-   uint64_t fragments_blended = 0;      /**< passed fragments written to a blending target */
+   uint64_t fragments_killed = 0;         /**< fragments discarded by the FS (BRC.KILL) */
+   uint64_t fragments_alpha_failed = 0;   /**< fragments failing the alpha test */
+   uint64_t fragments_zs_failed = 0;      /**< fragments failing the late depth/stencil test */
+   uint64_t fragments_passed = 0;         /**< fragments that passed every test */
+   uint64_t fragments_blended = 0;        /**< passed fragments written to a blending target */
 };
 
 /**

@@ -129,8 +129,8 @@ ge_fetch_vs_inputs(const GeState &s, const Vram &vram, int64_t vertex_id, uint32
          break;
       default: {
          const GeAttrib &a = s.attribs[in.index];
-         const int64_t elem = a.divisor ? int64_t(s.draw.start_instance) + instance / a.divisor
-                                        : vertex_id;
+         const int64_t elem =
+            a.divisor ? int64_t(s.draw.start_instance) + instance / a.divisor : vertex_id;
          const int64_t off = elem * int64_t(a.stride) + a.src_offset;
          if (elem < 0 || off < 0 || uint64_t(off) + a.bytes > a.vb_size)
             throw GpuFault(

@@ -41,13 +41,13 @@ namespace vlgpu::sim {
 /** One vertex attribute resolved against its vertex buffer. */
 struct GeAttrib {
    vlg_format format = VLG_FORMAT_NONE;
-   uint32_t bytes = 0;       /**< bytes of one element (vlg_format_bytes) */
-   uint64_t vb_address = 0;  /**< vertex buffer address (vertex 0) */
-   uint64_t vb_size = 0;     /**< bytes readable from vb_address */
-   uint32_t stride = 0;      /**< bytes between elements */
-   uint32_t src_offset = 0;  /**< bytes from the element start */
-   uint32_t divisor = 0;     /**< 0 per vertex, n per n instances */
-   unsigned vb_index = 0;    /**< vertex_buffer index (for messages) */
+   uint32_t bytes = 0;      /**< bytes of one element (vlg_format_bytes) */
+   uint64_t vb_address = 0; /**< vertex buffer address (vertex 0) */
+   uint64_t vb_size = 0;    /**< bytes readable from vb_address */
+   uint32_t stride = 0;     /**< bytes between elements */
+   uint32_t src_offset = 0; /**< bytes from the element start */
+   uint32_t divisor = 0;    /**< 0 per vertex, n per n instances */
+   unsigned vb_index = 0;   /**< vertex_buffer index (for messages) */
 };
 
 /** One VS input-map entry (VS side of shader_state.inputs). */
@@ -86,8 +86,8 @@ GeState make_ge_state(const DrawPackage &pkg);
 
 /** Result of fetching element @i of an indexed draw. */
 struct IndexFetch {
-   uint32_t index;  /**< raw index from the buffer */
-   bool restart;    /**< equals restart_index and primitive_restart is on */
+   uint32_t index; /**< raw index from the buffer */
+   bool restart;   /**< equals restart_index and primitive_restart is on */
 };
 
 /**
@@ -134,10 +134,7 @@ ge_store_vs_outputs(const GeState &s, RegFn &&reg, float *vertex)
  */
 class PrimitiveAssembler {
  public:
-   PrimitiveAssembler(vlg_prim prim, bool flatshade_first)
-      : prim_(prim), first_(flatshade_first)
-   {
-   }
+   PrimitiveAssembler(vlg_prim prim, bool flatshade_first) : prim_(prim), first_(flatshade_first) {}
 
    /** Feed the next vertex in draw order; calls emit(const Primitive &) for
     * every primitive it completes. */
@@ -149,7 +146,7 @@ class PrimitiveAssembler {
  private:
    vlg_prim prim_;
    bool first_;
-   uint32_t n_ = 0;      /* vertices since the last restart */
+   uint32_t n_ = 0;                  /* vertices since the last restart */
    uint32_t a_ = 0, b_ = 0, c0_ = 0; /* previous two vertices, first vertex */
 };
 

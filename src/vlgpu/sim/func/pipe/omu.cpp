@@ -270,15 +270,15 @@ pixel(uint8_t *base, uint32_t pitch, uint32_t bpp, int x, int y)
 } // namespace
 
 void
-omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4],
-                const float k[4], float out[4])
+omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], const float k[4],
+                float out[4])
 {
    float sf[3], df[3], saf = 0.0f, daf = 0.0f;
    const uint8_t hs = rgb_factor(rt.rgb_src_factor, src, dst, k, sf);
    const uint8_t hd = rgb_factor(rt.rgb_dst_factor, src, dst, k, df);
    for (unsigned c = 0; c < 3; c++)
-      out[c] = combine(rt.rgb_func, term(hs, src[c], sf[c]), term(hd, dst[c], df[c]), src[c],
-                       dst[c]);
+      out[c] =
+         combine(rt.rgb_func, term(hs, src[c], sf[c]), term(hd, dst[c], df[c]), src[c], dst[c]);
    const uint8_t has = alpha_factor(rt.alpha_src_factor, src, dst, k, saf);
    const uint8_t had = alpha_factor(rt.alpha_dst_factor, src, dst, k, daf);
    out[3] = combine(rt.alpha_func, term(has, src[3], saf), term(had, dst[3], daf), src[3], dst[3]);
@@ -339,7 +339,8 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.zs_base = vram.data() + zs.address;
       s.zs_pitch = zs.pitch;
       s.zs_bpp = fi.bytes;
-      s.zs_float = zs.format == VLG_FORMAT_Z32_FLOAT || zs.format == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
+      s.zs_float =
+         zs.format == VLG_FORMAT_Z32_FLOAT || zs.format == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
       switch (zs.format) {
       case VLG_FORMAT_Z16_UNORM:
          s.zs_layout = ZsLayout::Z16;
@@ -387,8 +388,8 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
    s.z16_fast = s.zs_layout == ZsLayout::Z16 && s.depth_test && s.depth_write &&
                 !s.dsa.stencil[0].enabled && !s.dsa.alpha_enable && !pkg.fs.state.writes_depth &&
                 pkg.pipe.rasterizer.depth_clip_near && s.dsa.depth_func != VLG_COMPARE_FUNC_NEVER;
-   s.early_z = s.any_zs && !s.dsa.alpha_enable && !pkg.fs.state.uses_discard &&
-               !pkg.fs.state.writes_depth;
+   s.early_z =
+      s.any_zs && !s.dsa.alpha_enable && !pkg.fs.state.uses_discard && !pkg.fs.state.writes_depth;
    return s;
 }
 
@@ -489,8 +490,8 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
       for (unsigned j = 0; j < 4; j++) {
          if (!(m >> j & 1))
             continue;
-         const bool pass = s.zs_float ? comparef(f, u2f(qz[j]), u2f(bz[j]))
-                                      : compare(f, qz[j], bz[j]);
+         const bool pass =
+            s.zs_float ? comparef(f, u2f(qz[j]), u2f(bz[j])) : compare(f, qz[j], bz[j]);
          if (pass)
             zmask |= 1u << j;
       }
@@ -541,8 +542,8 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
 }
 
 unsigned
-omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x, int base_y,
-                  const Quad &q, unsigned mask)
+omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x, int base_y, const Quad &q,
+                  unsigned mask)
 {
    if (!mask)
       return 0;

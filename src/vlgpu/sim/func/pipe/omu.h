@@ -67,16 +67,16 @@ enum class ColorPath : uint8_t { Generic, RGBA8, BGRA8, RGBX8, BGRX8 };
 
 /** Per render target state of the OMU, derived once per draw. */
 struct OmuTarget {
-   bool bound = false;     /**< cbufs[i] exists (i < nr_cbufs, format != NONE) */
-   bool written = false;   /**< bound, the FS has a COLOR i output and colormask != 0 */
+   bool bound = false;   /**< cbufs[i] exists (i < nr_cbufs, format != NONE) */
+   bool written = false; /**< bound, the FS has a COLOR i output and colormask != 0 */
    vlg_format format = VLG_FORMAT_NONE;
-   uint8_t *base = nullptr; /**< host pointer to pixel (0,0) in VRAM (bounds validated) */
-   uint32_t pitch = 0;      /**< bytes per row */
-   uint32_t bpp = 0;        /**< bytes per pixel */
-   bool is_integer = false; /**< UINT/SINT target: no clamping, no blending */
-   bool clamp = false;      /**< normalized target: clamp to [0,1] before/after blending */
-   bool blend = false;      /**< blending enabled (never for integer targets) */
-   VLG_BLEND_RT rt = {};    /**< blend_rt that applies (rt[i] or rt[0], Gallium rule) */
+   uint8_t *base = nullptr;   /**< host pointer to pixel (0,0) in VRAM (bounds validated) */
+   uint32_t pitch = 0;        /**< bytes per row */
+   uint32_t bpp = 0;          /**< bytes per pixel */
+   bool is_integer = false;   /**< UINT/SINT target: no clamping, no blending */
+   bool clamp = false;        /**< normalized target: clamp to [0,1] before/after blending */
+   bool blend = false;        /**< blending enabled (never for integer targets) */
+   VLG_BLEND_RT rt = {};      /**< blend_rt that applies (rt[i] or rt[0], Gallium rule) */
    float const_color[4] = {}; /**< blend_color, clamped for normalized targets */
    ColorPath path = ColorPath::Generic;
 };
@@ -94,11 +94,11 @@ struct OmuState {
    uint8_t *zs_base = nullptr;
    uint32_t zs_pitch = 0, zs_bpp = 0;
    ZsLayout zs_layout = ZsLayout::None;
-   int zs_stencil_byte = -1; /**< byte of the stencil value in a pixel, -1: none */
-   bool zs_float = false;    /**< Z32_FLOAT(_S8X24): compare depths as floats */
-   bool depth_test = false;  /**< depth_enable and the buffer has depth */
-   bool depth_write = false; /**< depth_test and depth_writemask */
-   bool stencil_test = false; /**< stencil[0].enabled and the buffer has stencil */
+   int zs_stencil_byte = -1;                 /**< byte of the stencil value in a pixel, -1: none */
+   bool zs_float = false;                    /**< Z32_FLOAT(_S8X24): compare depths as floats */
+   bool depth_test = false;                  /**< depth_enable and the buffer has depth */
+   bool depth_write = false;                 /**< depth_test and depth_writemask */
+   bool stencil_test = false;                /**< stencil[0].enabled and the buffer has stencil */
    float depth_min = 0.0f, depth_max = 1.0f; /**< clamp range of fragment depth */
 
    /** Tests that run before the FS when the FS neither discards nor writes
@@ -158,8 +158,7 @@ unsigned omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x
  * is the FS COLOR rt output of each lane as 4 words (fp32 bits, or
  * uint32/int32 for integer targets); lanes in @mask are written.
  */
-void omu_write_color(const OmuState &s, int x, int y, unsigned mask,
-                     const uint32_t (*color)[4][4]);
+void omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (*color)[4][4]);
 
 /**
  * Blend one pixel in fp32 as softpipe's blend_quad (exposed for tests and the

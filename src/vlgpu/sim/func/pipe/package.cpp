@@ -64,9 +64,9 @@ check_surface(const Vram &vram, const VLG_SURFACE &s, const VLG_FRAMEBUFFER &fb,
 {
    const char *fname = name_or(vlg_format_name(s.format));
    if (!(vlg_format_usage(s.format) & usage))
-      bad(block, fmt::format("format {} cannot be used as a {}", fname,
-                             usage == VLG_FORMAT_USAGE_RT ? "render target"
-                                                          : "depth/stencil buffer"));
+      bad(block,
+          fmt::format("format {} cannot be used as a {}", fname,
+                      usage == VLG_FORMAT_USAGE_RT ? "render target" : "depth/stencil buffer"));
    const unsigned bpp = vlg_format_bytes(s.format);
    if (s.width < fb.width || s.height < fb.height)
       bad(block, fmt::format("surface is {}x{} pixels, smaller than the framebuffer ({}x{})",
@@ -113,8 +113,8 @@ check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
 }
 
 void
-check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage,
-             const DrawPackage &pkg, const std::string &block)
+check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const DrawPackage &pkg,
+             const std::string &block)
 {
    const VLG_SHADER_STATE &s = sp.state;
    const bool vs = stage == VLG_SHADER_STAGE_VERTEX;
@@ -146,14 +146,14 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage,
    for (unsigned i = s.num_inputs; i < kMaxShaderIo; i++) {
       const VLG_SHADER_INPUT &in = s.inputs[i];
       if (in.reg || (in.mask && in.mask != 0xf) || in.interp || in.semantic || in.index)
-         bad(block, fmt::format("inputs[{}] is beyond num_inputs = {} but not zero", i,
-                                s.num_inputs));
+         bad(block,
+             fmt::format("inputs[{}] is beyond num_inputs = {} but not zero", i, s.num_inputs));
    }
    for (unsigned i = s.num_outputs; i < kMaxShaderIo; i++) {
       const VLG_SHADER_OUTPUT &out = s.outputs[i];
       if (out.reg || (out.mask && out.mask != 0xf) || out.semantic || out.index)
-         bad(block, fmt::format("outputs[{}] is beyond num_outputs = {} but not zero", i,
-                                s.num_outputs));
+         bad(block,
+             fmt::format("outputs[{}] is beyond num_outputs = {} but not zero", i, s.num_outputs));
    }
 
    for (unsigned i = 0; i < s.num_inputs; i++) {
@@ -176,8 +176,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage,
       if (!ok)
          bad(block, fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem,
                                 vs ? "vertex" : "fragment"));
-      if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE &&
-          in.index >= pkg.draw.num_vertex_elements)
+      if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE && in.index >= pkg.draw.num_vertex_elements)
          bad(block, fmt::format("inputs[{}] reads ATTRIBUTE {} but the draw has {} vertex "
                                 "elements",
                                 i, in.index, pkg.draw.num_vertex_elements));
@@ -191,8 +190,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage,
       const VLG_SHADER_OUTPUT &out = s.outputs[i];
       const char *sem = name_or(vlg_output_semantic_name(out.semantic));
       if (out.reg >= s.num_regs)
-         bad(block,
-             fmt::format("outputs[{}].reg = R{} but num_regs = {}", i, out.reg, s.num_regs));
+         bad(block, fmt::format("outputs[{}].reg = R{} but num_regs = {}", i, out.reg, s.num_regs));
       bool ok;
       if (vs)
          ok = out.semantic == VLG_OUTPUT_SEMANTIC_POSITION ||
@@ -234,9 +232,9 @@ read_hw_block_words(const Vram &vram, uint64_t address, unsigned length_dw,
 {
    const uint64_t bytes = uint64_t(length_dw) * 4;
    if (address % 4 != 0)
-      throw GpuFault(module, "malformed draw package: " + what,
-                     fmt::format("{} block address 0x{:x} is not dword aligned", info.name,
-                                 address));
+      throw GpuFault(
+         module, "malformed draw package: " + what,
+         fmt::format("{} block address 0x{:x} is not dword aligned", info.name, address));
    if (!vram.contains(address, bytes))
       throw GpuFault(module, "malformed draw package: " + what,
                      fmt::format("{} block [0x{:x}, +{} bytes) is outside VRAM (size 0x{:x})",
@@ -278,9 +276,8 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
       return pkg;
 
    if (d.vertices_per_prim != prim_vertices(d.prim))
-      bad("draw_info", fmt::format("vertices_per_prim = {} but prim {} has {}",
-                                   d.vertices_per_prim, name_or(vlg_prim_name(d.prim)),
-                                   prim_vertices(d.prim)));
+      bad("draw_info", fmt::format("vertices_per_prim = {} but prim {} has {}", d.vertices_per_prim,
+                                   name_or(vlg_prim_name(d.prim)), prim_vertices(d.prim)));
    if (d.num_vertex_elements > kMaxVertexElements || d.num_vertex_buffers > kMaxVertexBuffers)
       bad("draw_info", fmt::format("num_vertex_elements = {}, num_vertex_buffers = {} (at "
                                    "most 32 each)",
@@ -290,8 +287,7 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
       bad("draw_info",
           fmt::format("vs_num_textures = {}, vs_num_samplers = {}, fs_num_textures = {}, "
                       "fs_num_samplers = {} (at most 16 each)",
-                      d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures,
-                      d.fs_num_samplers));
+                      d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures, d.fs_num_samplers));
    if (d.index_size != VLG_INDEX_SIZE_NONE) {
       if (d.index_buffer % unsigned(d.index_size) != 0)
          bad("draw_info", fmt::format("index_buffer 0x{:x} is not aligned to the index size ({} "
@@ -347,8 +343,8 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
       tex.resize(ntex);
       for (unsigned i = 0; i < ntex; i++) {
          const std::string what = fmt::format("{}_textures[{}]", stage, i);
-         tex[i] = read_hw_block<VLG_TEXTURE>(
-            vram, tex_addr + uint64_t(i) * VLG_TEXTURE_LENGTH * 4, kCP, what);
+         tex[i] = read_hw_block<VLG_TEXTURE>(vram, tex_addr + uint64_t(i) * VLG_TEXTURE_LENGTH * 4,
+                                             kCP, what);
          check_texture(vram, tex[i], what);
       }
       smp.resize(nsmp);

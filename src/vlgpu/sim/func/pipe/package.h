@@ -56,8 +56,8 @@ struct DrawPackage {
    VLG_PIPE_STATE pipe = {}; /**< pipe_state (rasterizer, viewport, ... sample_mask) */
    ShaderPackage vs, fs;     /**< vertex and fragment shader */
    VLG_FRAMEBUFFER fb = {};  /**< framebuffer with cbufs[0..nr_cbufs-1] and zsbuf */
-   std::vector<VLG_VERTEX_ELEMENT> vertex_elements; /**< [num_vertex_elements] */
-   std::vector<VLG_VERTEX_BUFFER> vertex_buffers;   /**< [num_vertex_buffers] */
+   std::vector<VLG_VERTEX_ELEMENT> vertex_elements;   /**< [num_vertex_elements] */
+   std::vector<VLG_VERTEX_BUFFER> vertex_buffers;     /**< [num_vertex_buffers] */
    std::vector<VLG_TEXTURE> vs_textures, fs_textures; /**< [*_num_textures] */
    std::vector<VLG_SAMPLER> vs_samplers, fs_samplers; /**< [*_num_samplers] */
 
@@ -106,8 +106,8 @@ VLG_PIPE_HW_BLOCK(SURFACE)
 
 /** Implementation of read_hw_block (non-template part). */
 void read_hw_block_words(const Vram &vram, uint64_t address, unsigned length_dw,
-                         const vlg_hw_struct_info &info, const char *module, const std::string &what,
-                         uint32_t *words);
+                         const vlg_hw_struct_info &info, const char *module,
+                         const std::string &what, uint32_t *words);
 [[noreturn]] void throw_hw_block_problems(const vlg_hw_struct_info &info, const uint32_t *words,
                                           uint64_t address, const char *module,
                                           const std::string &what);

@@ -29,8 +29,8 @@ struct VertexLayout {
    static constexpr unsigned kClipPos = 0;
    static constexpr unsigned kWinPos = 1;
    static constexpr unsigned kPointCoord = 2;
-   unsigned num_slots = 3;      /**< vec4 slots per vertex */
-   int psize_slot = -1;         /**< slot of POINT_SIZE, -1 if the VS has none */
+   unsigned num_slots = 3;         /**< vec4 slots per vertex */
+   int psize_slot = -1;            /**< slot of POINT_SIZE, -1 if the VS has none */
    int varying_slot[kMaxVaryings]; /**< slot of VARYING n, -1 if not stored */
 
    VertexLayout()
@@ -76,12 +76,12 @@ enum class PrimKind : uint8_t { Point, Line, Triangle };
  * (PeState::inputs order), and the facing.
  */
 struct PrimSetup {
-   InterpCoef pos;                /**< [2] window z, [3] 1/w; linear in window space */
-   InterpCoef in[kMaxShaderIo];   /**< per FS input-map entry (VARYING, POINT_COORD) */
+   InterpCoef pos;              /**< [2] window z, [3] 1/w; linear in window space */
+   InterpCoef in[kMaxShaderIo]; /**< per FS input-map entry (VARYING, POINT_COORD) */
    /** How in[i] is evaluated: 0 constant (a0), 1 linear, 2 perspective
     * (linear value divided by the interpolated 1/w). */
    uint8_t mode[kMaxShaderIo] = {};
-   bool back_facing = false;      /**< polygon is back-facing (points, lines: front) */
+   bool back_facing = false; /**< polygon is back-facing (points, lines: front) */
    PrimKind kind = PrimKind::Triangle;
 };
 

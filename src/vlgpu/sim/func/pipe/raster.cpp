@@ -306,8 +306,8 @@ setup_tri_coefficients(const PeState &s, const TriSetup &t, PrimSetup &ps, bool 
          if (!(in.mask >> j & 1))
             continue;
          if (slot < 0) {
-            const_coeff(c, j, in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f
-                                                                                       : 0.0f);
+            const_coeff(c, j,
+                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
             continue;
          }
          const unsigned o = unsigned(slot) * 4 + j;
@@ -379,8 +379,8 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
       s.translate[i] = vp.translate[i];
    }
    /* draw_context.c draw_create / draw_pt_post_vs.c (halfz) */
-   static const float frustum[6][4] = {{-1, 0, 0, 1}, {1, 0, 0, 1},  {0, -1, 0, 1},
-                                       {0, 1, 0, 1},  {0, 0, 1, 1},  {0, 0, -1, 1}};
+   static const float frustum[6][4] = {{-1, 0, 0, 1}, {1, 0, 0, 1}, {0, -1, 0, 1},
+                                       {0, 1, 0, 1},  {0, 0, 1, 1}, {0, 0, -1, 1}};
    std::memcpy(s.planes, frustum, sizeof(frustum));
    if (r.clip_halfz)
       s.planes[4][3] = 0.0f;
@@ -620,8 +620,8 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
          if (!(in.mask >> j & 1))
             continue;
          if (slot < 0) {
-            const_coeff(c, j, in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f
-                                                                                       : 0.0f);
+            const_coeff(c, j,
+                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
             continue;
          }
          const unsigned o = unsigned(slot) * 4 + j;
@@ -715,8 +715,8 @@ pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &ps, Qua
          if (!(in.mask >> j & 1))
             continue;
          if (slot < 0) {
-            const_coeff(c, j, in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f
-                                                                                       : 0.0f);
+            const_coeff(c, j,
+                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
             continue;
          }
          const unsigned o = unsigned(slot) * 4 + j;
@@ -853,7 +853,7 @@ pe_interpolate_quad(const PeState &s, const PrimSetup &ps, const Quad &q, uint32
  * ------------------------------------------------------------------------ */
 
 PrimitiveEngine::PrimitiveEngine(const PeState &s)
-   : s_(s), floats_(s.layout.floats()), scratch_(size_t(kNumTmp) * s.layout.floats(), 0.0f)
+    : s_(s), floats_(s.layout.floats()), scratch_(size_t(kNumTmp) * s.layout.floats(), 0.0f)
 {
 }
 
@@ -1116,8 +1116,7 @@ PrimitiveEngine::after_clip_line(float *v0, float *v1, QuadSink &sink)
    /* draw_pipe_flatshade.c (flat inputs of the provoking vertex on both),
     * then draw_pipe_wide_line.c wideline_line */
    const float *prov = s_.rast.flatshade_first ? v0 : v1;
-   float *w[4] = {tmp(kExpandTmp), tmp(kExpandTmp + 1), tmp(kExpandTmp + 2),
-                  tmp(kExpandTmp + 3)};
+   float *w[4] = {tmp(kExpandTmp), tmp(kExpandTmp + 1), tmp(kExpandTmp + 2), tmp(kExpandTmp + 3)};
    std::memcpy(w[0], v0, sizeof(float) * floats_);
    std::memcpy(w[1], v0, sizeof(float) * floats_);
    std::memcpy(w[2], v1, sizeof(float) * floats_);
@@ -1168,8 +1167,7 @@ PrimitiveEngine::after_clip_point(float *v0, QuadSink &sink)
       return;
    }
    /* draw_pipe_wide_point.c widepoint_point */
-   float *w[4] = {tmp(kExpandTmp), tmp(kExpandTmp + 1), tmp(kExpandTmp + 2),
-                  tmp(kExpandTmp + 3)};
+   float *w[4] = {tmp(kExpandTmp), tmp(kExpandTmp + 1), tmp(kExpandTmp + 2), tmp(kExpandTmp + 3)};
    for (float *vv : w)
       std::memcpy(vv, v0, sizeof(float) * floats_);
    const float half_size = size * 0.5f;
@@ -1197,10 +1195,8 @@ PrimitiveEngine::after_clip_point(float *v0, QuadSink &sink)
       pc[3] = tex[i][3];
    }
    const unsigned provoking = s_.rast.flatshade_first ? 0 : 2;
-   pe_setup_triangle(s_, w[0], w[2], w[3], provoking, PrimKind::Point, false, setup_, sink,
-                     stats_);
-   pe_setup_triangle(s_, w[0], w[3], w[1], provoking, PrimKind::Point, false, setup_, sink,
-                     stats_);
+   pe_setup_triangle(s_, w[0], w[2], w[3], provoking, PrimKind::Point, false, setup_, sink, stats_);
+   pe_setup_triangle(s_, w[0], w[3], w[1], provoking, PrimKind::Point, false, setup_, sink, stats_);
 }
 
 } // namespace vlgpu::sim

@@ -66,8 +66,8 @@ struct FsInput {
    uint8_t mask = 0; /**< components written */
    vlg_input_semantic semantic = VLG_INPUT_SEMANTIC_VARYING;
    vlg_interp interp = VLG_INTERP_PERSPECTIVE; /**< VARYING: PERSPECTIVE, LINEAR or FLAT */
-   int16_t slot = -1;     /**< vertex slot of the VARYING (-1: VS does not write it: reads 0) */
-   bool sprite = false;   /**< VARYING replaced by the point coordinate for sprites */
+   int16_t slot = -1;   /**< vertex slot of the VARYING (-1: VS does not write it: reads 0) */
+   bool sprite = false; /**< VARYING replaced by the point coordinate for sprites */
 };
 
 /** Rectangle fragments may be generated in (scissor ∩ framebuffer), pixels,
@@ -90,13 +90,13 @@ struct PeState {
    /** Slots the clipper interpolates: perspective-correctly, with the
     * screen-space t (noperspective), or copies from the provoking vertex. */
    std::vector<uint8_t> persp_slots, linear_slots, flat_slots;
-   bool offset = false;      /**< polygon offset on triangles (offset_tri) */
+   bool offset = false;       /**< polygon offset on triangles (offset_tri) */
    float offset_units = 0.0f; /**< draw_pipe_offset: units * mrd * 2 (unorm) or units (float) */
    float offset_scale = 0.0f, offset_clamp = 0.0f;
-   bool float_depth = false;  /**< depth buffer is Z32F: units scale with max |z| */
-   bool wide_lines = false;   /**< lines become two triangles */
-   float line_width = 1.0f;   /**< clamped width */
-   bool sprites = false;      /**< points become two triangles (point_quad_rasterization) */
+   bool float_depth = false;     /**< depth buffer is Z32F: units scale with max |z| */
+   bool wide_lines = false;      /**< lines become two triangles */
+   float line_width = 1.0f;      /**< clamped width */
+   bool sprites = false;         /**< points become two triangles (point_quad_rasterization) */
    unsigned sprite_varyings = 0; /**< sprite_coord_enable */
 };
 
@@ -130,15 +130,15 @@ class QuadSink {
 
 /** PE counters (per draw, summed over primitives). */
 struct PeStats {
-   uint64_t prims_in = 0;        /**< primitives received from the GE */
-   uint64_t prims_clipped = 0;   /**< primitives that needed clipping (partly outside a plane) */
+   uint64_t prims_in = 0;      /**< primitives received from the GE */
+   uint64_t prims_clipped = 0; /**< primitives that needed clipping (partly outside a plane) */
    uint64_t prims_trivially_rejected = 0; /**< all vertices outside one plane, or NaN */
-   uint64_t prims_culled = 0;    /**< triangles dropped by face culling or for zero area */
-   uint64_t triangles_setup = 0; /**< triangles set up (after clipping and expansion) */
-   uint64_t lines_setup = 0;     /**< 1-pixel lines set up */
-   uint64_t points_setup = 0;    /**< legacy points set up */
-   uint64_t quads = 0;           /**< quads emitted */
-   uint64_t fragments = 0;       /**< covered lanes in those quads */
+   uint64_t prims_culled = 0;             /**< triangles dropped by face culling or for zero area */
+   uint64_t triangles_setup = 0;          /**< triangles set up (after clipping and expansion) */
+   uint64_t lines_setup = 0;              /**< 1-pixel lines set up */
+   uint64_t points_setup = 0;             /**< legacy points set up */
+   uint64_t quads = 0;                    /**< quads emitted */
+   uint64_t fragments = 0;                /**< covered lanes in those quads */
 };
 
 /**
@@ -191,8 +191,8 @@ bool pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup
                    QuadSink &sink, PeStats &stats);
 
 /** Setup and rasterisation of a legacy (non-sprite) point (sp_setup_point). */
-void pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &setup,
-                    QuadSink &sink, PeStats &stats);
+void pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &setup, QuadSink &sink,
+                    PeStats &stats);
 
 /**
  * FS input values of the 4 lanes of @q (tgsi_exec.c eval_*_coef and

@@ -668,3 +668,29 @@ TEST(OmuFormats, InlineUnorm8ColourMatchesFormatModule)
       }
    }
 }
+
+TEST(OmuFormats, Unorm8RoundingMatchesFormatModuleEverywhere)
+{
+   /* every float between -0.01 and 1.01 in steps of 2^-20, plus specials,
+    * written through an RGBA8 target without blending */
+   OmuFixture o;
+   o.load();
+   uint8_t *p = o.px(0, 0);
+   auto check = [&](float v) {
+      uint32_t color[kMaxColorBufs][4][4] = {};
+      for (unsigned c = 0; c < 4; c++)
+         color[0][0][c] = fbits(v);
+      omu_write_color(o.s, 0, 0, 0x1, color);
+      /* the OMU clamps first, then packs */
+      ASSERT_EQ(p[0], float_to_unorm8(std::clamp(v, 0.0f, 1.0f))) << v;
+   };
+   for (int i = -10486; i <= 1059062; i++)
+      check(float(i) * (1.0f / 1048576.0f));
+   for (unsigned k = 0; k <= 255; k++) {
+      const float v = float(k) / 255.0f;
+      check(v);
+      check(std::nextafter(v, 0.0f));
+      check(std::nextafter(v, 1.0f));
+      check((float(k) + 0.5f) / 255.0f);
+   }
+}

@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "dispatch.h"
 #include "omu.h"
 #include "sim/func/shader/executor.h"
 
@@ -74,15 +75,7 @@ class FragmentBackend final : public QuadSink {
    {
       setups_.resize(max_quads_);
       batch_.reserve(max_quads_);
-      for (int &r : color_reg_)
-         r = -1;
-      for (unsigned i = 0; i < fs.num_outputs; i++) {
-         const VLG_SHADER_OUTPUT &o = fs.outputs[i];
-         if (o.semantic == VLG_OUTPUT_SEMANTIC_COLOR && o.index < kMaxColorBufs)
-            color_reg_[o.index] = int(o.reg);
-         else if (o.semantic == VLG_OUTPUT_SEMANTIC_DEPTH)
-            depth_reg_ = int(o.reg);
-      }
+      plan_ = fs_output_plan(fs);
    }
 
    void primitive(const PrimSetup &s) override
@@ -132,31 +125,16 @@ class FragmentBackend final : public QuadSink {
          return;
       const unsigned nq = unsigned(batch_.size());
       tg_.reset(width_, fs_.num_regs, VLG_SHADER_STAGE_FRAGMENT, group_no_++);
-      uint64_t covered = 0;
+      uint8_t masks[kMaxLanes / 4];
       for (unsigned k = 0; k < nq; k++)
-         covered |= uint64_t(batch_[k].mask) << (4 * k);
-      const uint64_t quad_lanes = lane_bits(4 * nq);
-      if (fs_.uses_derivatives) {
-         tg_.set_live_mask(quad_lanes);
-         tg_.set_helper_mask(quad_lanes & ~covered);
-         st_.fs_helper_lanes += pop64((quad_lanes & ~covered));
-      } else {
-         tg_.set_live_mask(covered);
-      }
-      for (unsigned k = 0; k < nq; k++) {
-         const Item &it = batch_[k];
-         pe_interpolate_quad(pe_, setups_[it.setup], it.q, vals_);
-         for (unsigned i = 0; i < pe_.num_inputs; i++) {
-            const FsInput &in = pe_.inputs[i];
-            for (unsigned c = 0; c < 4; c++) {
-               if (!(in.mask >> c & 1))
-                  continue;
-               uint32_t *dst = tg_.lanes(in.reg, c) + 4 * k;
-               for (unsigned l = 0; l < 4; l++)
-                  dst[l] = vals_[i][l][c];
-            }
-         }
-      }
+         masks[k] = batch_[k].mask;
+      const FsLaneMasks lm = fs_lane_masks(masks, nq, fs_.uses_derivatives);
+      const uint64_t covered = lm.covered;
+      tg_.set_live_mask(lm.live);
+      tg_.set_helper_mask(lm.helper);
+      st_.fs_helper_lanes += pop64(lm.helper);
+      for (unsigned k = 0; k < nq; k++)
+         fs_load_quad(pe_, setups_[batch_[k].setup], batch_[k].q, tg_, k);
       const RunResult r = run(tg_, prog_, res_);
       st_.fs_groups++;
       st_.fs_quads += nq;
@@ -180,9 +158,9 @@ class FragmentBackend final : public QuadSink {
             continue;
          if (omu_.dsa.alpha_enable) {
             float a[4] = {0, 0, 0, 0};
-            if (color_reg_[0] >= 0)
+            if (plan_.color_reg[0] >= 0)
                for (unsigned l = 0; l < 4; l++)
-                  a[l] = tg_.get_f(base + l, unsigned(color_reg_[0]), 3);
+                  a[l] = tg_.get_f(base + l, unsigned(plan_.color_reg[0]), 3);
             const unsigned pass = omu_alpha_test(omu_, mask, a);
             st_.fragments_alpha_failed += pop4((mask & ~pass));
             mask = pass;
@@ -195,9 +173,9 @@ class FragmentBackend final : public QuadSink {
                pass = omu_depth_z16_run(omu_, setups_[it.setup], it.run_x, it.run_y, it.q, mask);
             } else {
                float z[4];
-               if (depth_reg_ >= 0)
+               if (plan_.depth_reg >= 0)
                   for (unsigned l = 0; l < 4; l++)
-                     z[l] = tg_.get_f(base + l, unsigned(depth_reg_), 0);
+                     z[l] = tg_.get_f(base + l, unsigned(plan_.depth_reg), 0);
                else
                   pe_quad_depth(setups_[it.setup], it.q, z);
                pass =
@@ -212,14 +190,7 @@ class FragmentBackend final : public QuadSink {
          st_.fragments_passed += n;
          if (any_blend)
             st_.fragments_blended += n;
-         for (unsigned rt = 0; rt < omu_.nr_cbufs; rt++) {
-            if (!omu_.rt[rt].written)
-               continue;
-            const unsigned reg = unsigned(color_reg_[rt]);
-            for (unsigned l = 0; l < 4; l++)
-               for (unsigned c = 0; c < 4; c++)
-                  color_[rt][l][c] = tg_.get(base + l, reg, c);
-         }
+         fs_read_quad_colors(plan_, omu_, tg_, k, color_);
          omu_write_color(omu_, it.q.x, it.q.y, mask, color_);
       }
       batch_.clear();
@@ -247,10 +218,8 @@ class FragmentBackend final : public QuadSink {
    int cur_ = -1;
    const PrimSetup *pending_ = nullptr;
    std::vector<Item> batch_;
-   int color_reg_[kMaxColorBufs];
-   int depth_reg_ = -1;
+   FsOutputPlan plan_;
    uint32_t group_no_ = 0;
-   uint32_t vals_[kMaxShaderIo][4][4];
    uint32_t color_[kMaxColorBufs][4][4] = {};
 };
 
@@ -397,7 +366,6 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    FragmentBackend backend(pe, omu, fss, *fs_prog, fs_res, W, st);
    ThreadGroup vtg(W, vss.num_regs, VLG_SHADER_STAGE_VERTEX, 0);
    uint32_t vs_group_no = 0;
-   uint32_t vin[kMaxShaderIo][4];
 
    for (uint32_t inst = 0; inst < d.instance_count; inst++) {
       /* VS: distinct vertices in thread groups of W lanes */
@@ -405,15 +373,8 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          const unsigned n = unsigned(std::min<size_t>(W, nverts - first));
          vtg.reset(W, vss.num_regs, VLG_SHADER_STAGE_VERTEX, vs_group_no++);
          vtg.set_live_mask(lane_bits(n));
-         for (unsigned l = 0; l < n; l++) {
-            ge_fetch_vs_inputs(ge, vram, vid[first + l], inst, vin);
-            for (unsigned k = 0; k < ge.num_inputs; k++) {
-               const VsInput &in = ge.inputs[k];
-               for (unsigned c = 0; c < 4; c++)
-                  if (in.mask >> c & 1)
-                     vtg.set(l, in.reg, c, vin[k][c]);
-            }
-         }
+         for (unsigned l = 0; l < n; l++)
+            vs_load_lane(ge, vram, vid[first + l], inst, vtg, l);
          const RunResult r = run(vtg, *vs_prog, vs_res);
          st.vs_groups++;
          st.vs_invocations += n;
@@ -422,15 +383,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          st.vs_dual_issued += r.dual_issued;
          for (unsigned l = 0; l < n; l++) {
             float *v = &vdata[(first + l) * floats];
-            uint32_t tmp[4];
-            ge_store_vs_outputs(
-               ge,
-               [&](unsigned reg) -> const uint32_t * {
-                  for (unsigned c = 0; c < 4; c++)
-                     tmp[c] = vtg.get(l, reg, c);
-                  return tmp;
-               },
-               v);
+            vs_store_lane(ge, vtg, l, v);
             clipmask[first + l] = pe_post_vs(pe, v);
          }
       }

@@ -254,11 +254,17 @@ wr32(uint8_t *p, uint32_t v)
    std::memcpy(p, &v, 4);
 }
 
-/** Mesa float_to_ubyte (format_pack_rgba of UNORM8): see format.h. */
+/** float_to_unorm8 of format.h (Mesa float_to_ubyte, u_math.h: round to
+ * nearest even of f * 255 through the 2^15 magic number, NaN -> 0),
+ * inlined; a test checks it against format.h. */
 inline uint8_t
 unorm8(float f)
 {
-   return float_to_unorm8(f);
+   if (!(f > 0.0f))
+      return 0;
+   if (f >= 1.0f)
+      return 255;
+   return uint8_t(f2u(f * (255.0f / 256.0f) + 32768.0f));
 }
 
 inline uint8_t *
@@ -267,11 +273,9 @@ pixel(uint8_t *base, uint32_t pitch, uint32_t bpp, int x, int y)
    return base + size_t(y) * pitch + size_t(x) * bpp;
 }
 
-} // namespace
-
-void
-omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], const float k[4],
-                float out[4])
+inline void
+blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], const float k[4],
+            float out[4])
 {
    float sf[3], df[3], saf = 0.0f, daf = 0.0f;
    const uint8_t hs = rgb_factor(rt.rgb_src_factor, src, dst, k, sf);
@@ -282,6 +286,15 @@ omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], 
    const uint8_t has = alpha_factor(rt.alpha_src_factor, src, dst, k, saf);
    const uint8_t had = alpha_factor(rt.alpha_dst_factor, src, dst, k, daf);
    out[3] = combine(rt.alpha_func, term(has, src[3], saf), term(had, dst[3], daf), src[3], dst[3]);
+}
+
+} // namespace
+
+void
+omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], const float k[4],
+                float out[4])
+{
+   blend_pixel(rt, src, dst, k, out);
 }
 
 OmuState
@@ -674,7 +687,7 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
          if (need_dst)
             load_dst(t, p, df);
          if (t.blend) {
-            omu_blend_pixel(t.rt, sf, df, t.const_color, res);
+            blend_pixel(t.rt, sf, df, t.const_color, res);
             if (t.clamp)
                for (unsigned c = 0; c < 4; c++)
                   res[c] = clamp01(res[c]);

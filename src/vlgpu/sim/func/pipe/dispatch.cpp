@@ -1,0 +1,103 @@
+/*
+ * vlgpu simulator, functional pipeline: thread-group loading and readback
+ * (see dispatch.h).
+ */
+#include "dispatch.h"
+
+namespace vlgpu::sim {
+
+void
+vs_load_lane(const GeState &ge, const Vram &vram, int64_t vertex_id, uint32_t instance,
+             ThreadGroup &tg, unsigned lane)
+{
+   uint32_t vin[kMaxShaderIo][4];
+   ge_fetch_vs_inputs(ge, vram, vertex_id, instance, vin);
+   for (unsigned k = 0; k < ge.num_inputs; k++) {
+      const VsInput &in = ge.inputs[k];
+      for (unsigned c = 0; c < 4; c++)
+         if (in.mask >> c & 1)
+            tg.set(lane, in.reg, c, vin[k][c]);
+   }
+}
+
+void
+vs_store_lane(const GeState &ge, const ThreadGroup &tg, unsigned lane, float *vertex)
+{
+   uint32_t tmp[4];
+   ge_store_vs_outputs(
+      ge,
+      [&](unsigned reg) -> const uint32_t * {
+         for (unsigned c = 0; c < 4; c++)
+            tmp[c] = tg.get(lane, reg, c);
+         return tmp;
+      },
+      vertex);
+}
+
+FsLaneMasks
+fs_lane_masks(const uint8_t *masks, unsigned nquads, bool derivatives)
+{
+   FsLaneMasks m{0, 0, 0};
+   for (unsigned k = 0; k < nquads; k++)
+      m.covered |= uint64_t(masks[k] & 0xf) << (4 * k);
+   const uint64_t quad_lanes = nquads >= 16 ? ~uint64_t(0) : (uint64_t(1) << (4 * nquads)) - 1;
+   if (derivatives) {
+      m.live = quad_lanes;
+      m.helper = quad_lanes & ~m.covered;
+   } else {
+      m.live = m.covered;
+   }
+   return m;
+}
+
+void
+fs_load_quad(const PeState &pe, const PrimSetup &setup, const Quad &q, ThreadGroup &tg,
+             unsigned slot)
+{
+   uint32_t vals[kMaxShaderIo][4][4];
+   pe_interpolate_quad(pe, setup, q, vals);
+   for (unsigned i = 0; i < pe.num_inputs; i++) {
+      const FsInput &in = pe.inputs[i];
+      for (unsigned c = 0; c < 4; c++) {
+         if (!(in.mask >> c & 1))
+            continue;
+         uint32_t *dst = tg.lanes(in.reg, c) + 4 * slot;
+         for (unsigned l = 0; l < 4; l++)
+            dst[l] = vals[i][l][c];
+      }
+   }
+}
+
+FsOutputPlan
+fs_output_plan(const VLG_SHADER_STATE &fs)
+{
+   FsOutputPlan p;
+   for (unsigned i = 0; i < fs.num_outputs; i++) {
+      const VLG_SHADER_OUTPUT &o = fs.outputs[i];
+      if (o.semantic == VLG_OUTPUT_SEMANTIC_COLOR && o.index < kMaxColorBufs) {
+         p.color_reg[o.index] = int(o.reg);
+         p.color_mask |= 1u << o.index;
+      } else if (o.semantic == VLG_OUTPUT_SEMANTIC_DEPTH) {
+         p.depth_reg = int(o.reg);
+      }
+   }
+   return p;
+}
+
+void
+fs_read_quad_colors(const FsOutputPlan &plan, const OmuState &omu, const ThreadGroup &tg,
+                    unsigned slot, uint32_t (*color)[4][4])
+{
+   for (unsigned rt = 0; rt < omu.nr_cbufs && rt < kMaxColorBufs; rt++) {
+      if (!omu.rt[rt].written || plan.color_reg[rt] < 0)
+         continue;
+      const unsigned reg = unsigned(plan.color_reg[rt]);
+      for (unsigned c = 0; c < 4; c++) {
+         const uint32_t *src = tg.lanes(reg, c) + 4 * slot;
+         for (unsigned l = 0; l < 4; l++)
+            color[rt][l][c] = src[l];
+      }
+   }
+}
+
+} // namespace vlgpu::sim

@@ -177,6 +177,10 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       log("pack");
       legalize(S);
       log("legalize");
+      if (!opts->no_coalesce) {
+         coalesce_copies(S);
+         log("coalesce");
+      }
       schedule(S, !opts->no_sched, !opts->no_dual);
       log("sched");
       register_allocate(S, !opts->no_lowbank, !opts->no_coalesce);

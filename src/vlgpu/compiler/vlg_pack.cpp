@@ -176,27 +176,40 @@ Packer::place_literal(const Operand &o, unsigned positions)
    }
    int chosen = -1;
    if (pack) {
-      int best_overlap = -1;
+      /* Most shared values first; among those, an entry where the missing
+       * values can sit at the positions they are read from (so the operand
+       * keeps an identity swizzle). */
+      int best_score = -1;
       for (unsigned e = 0; e < entries.size(); e++) {
          if (entries[e].block)
             continue;
-         int overlap = 0;
-         for (auto &v : vals)
-            overlap += entries[e].find_lit(v.first) >= 0;
+         int overlap = 0, in_place = 0;
+         for (auto &v : vals) {
+            if (entries[e].find_lit(v.first) >= 0)
+               overlap++;
+            else if (entries[e].kind[v.second] == FREE)
+               in_place++;
+         }
          unsigned missing = vals.size() - overlap;
          if (missing > entries[e].free_count())
             continue;
-         if (overlap > best_overlap) {
-            best_overlap = overlap;
+         int score = overlap * 8 + in_place;
+         if (score > best_score) {
+            best_score = score;
             chosen = e;
-            if (missing == 0)
-               break;
          }
       }
    }
    if (chosen < 0) {
+      /* a new entry: every position read gets its value in place, repeats
+       * included, so the operand needs no swizzle */
       entries.emplace_back();
       chosen = entries.size() - 1;
+      for (unsigned n = 0; n < 4; n++)
+         if (positions & (1u << n)) {
+            entries[chosen].kind[n] = LIT;
+            entries[chosen].val[n] = o.imm[n];
+         }
    }
    Entry &E = entries[chosen];
    for (auto &v : vals) {
@@ -207,8 +220,14 @@ Packer::place_literal(const Operand &o, unsigned positions)
       E.val[pos] = v.first;
    }
    std::vector<int> map(4, 0);
-   for (unsigned n = 0; n < 4; n++)
-      map[n] = (positions & (1u << n)) ? E.find_lit(o.imm[n]) : (int)(n);
+   for (unsigned n = 0; n < 4; n++) {
+      if (!(positions & (1u << n)))
+         map[n] = n;
+      else if (E.kind[n] == LIT && E.val[n] == o.imm[n])
+         map[n] = n; /* in place */
+      else
+         map[n] = E.find_lit(o.imm[n]);
+   }
    return {(unsigned)chosen, map};
 }
 

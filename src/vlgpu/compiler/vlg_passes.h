@@ -75,6 +75,10 @@ struct Liveness {
 /** Liveness over bundles if S.scheduled, else over instructions. */
 Liveness compute_liveness(const Shader &S);
 
+/* vlg_ra.cpp: merge the ends of register-to-register MOVs that do not
+ * interfere (before scheduling, on isel order) and delete the MOVs. */
+void coalesce_copies(Shader &S);
+
 /* vlg_ra.cpp: coalesce MOVs (unless !@coalesce), colour, permute colours by
  * reference count into R0..R31 (when @lowbank). Rewrites File::Reg operands
  * to physical registers, sets S.num_regs and S.allocated. Throws

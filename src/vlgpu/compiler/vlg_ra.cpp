@@ -118,7 +118,7 @@ struct Allocator {
 
    bool move_exception(const Instr &I)
    {
-      if (!is_whole_move(S, I))
+      if (!coalesce || !is_whole_move(S, I))
          return false;
       unsigned need = compmask[I.dst.index] | compmask[I.src[0].index];
       return (I.wmask & need) == need;
@@ -443,6 +443,54 @@ struct Allocator {
       S.num_regs = max_reg + 1;
    }
 
+   /* Before scheduling: merge copies and rename, nothing else. Liveness runs
+    * over one-op steps in isel order; the scheduler then sees the merged
+    * vregs, so no instruction slot is spent pairing a MOV that vanishes. */
+   void coalesce_only()
+   {
+      for (Block &B : S.blocks) {
+         B.bundles.clear();
+         for (unsigned i = 0; i < B.instrs.size(); i++) {
+            Bundle bu;
+            bu.ph[0] = i;
+            B.bundles.push_back(bu);
+         }
+      }
+      S.scheduled = true;
+      build();
+      do_coalesce();
+      for (Block &B : S.blocks) {
+         B.bundles.clear();
+         for (Instr &I : B.instrs) {
+            if (I.dead)
+               continue;
+            if (I.dst.is_reg())
+               I.dst.index = find(I.dst.index);
+            for (unsigned k = 0; k < 3; k++)
+               if (I.src[k].is_reg())
+                  I.src[k].index = find(I.src[k].index);
+            if (I.op == VLG_OP_MOV && is_self_move(I))
+               I.dead = true;
+         }
+      }
+      for (InputDesc &in : S.inputs)
+         in.vreg = find(in.vreg);
+      for (OutputDesc &o : S.outputs)
+         o.vreg = find(o.vreg);
+      S.scheduled = false;
+   }
+
+   static bool is_self_move(const Instr &I)
+   {
+      if (I.sat || !I.src[0].is_reg() || I.src[0].index != I.dst.index ||
+          I.src[0].offset != I.dst.offset || I.src[0].neg || I.src[0].abs)
+         return false;
+      for (unsigned n = 0; n < 4; n++)
+         if ((I.wmask & (1u << n)) && VLG_SWZ_GET(I.src[0].swz, n) != n)
+            return false;
+      return true;
+   }
+
    void run()
    {
       if (!S.scheduled)
@@ -457,6 +505,13 @@ struct Allocator {
 };
 
 } // anonymous namespace
+
+void
+coalesce_copies(Shader &S)
+{
+   Allocator a(S, false, true);
+   a.coalesce_only();
+}
 
 void
 register_allocate(Shader &S, bool lowbank, bool coalesce)

@@ -32,20 +32,11 @@
 #include <CLI/CLI.hpp>
 
 #include "compiler/nir/nir.h"
-#include "compiler/nir_types.h"
-#include "compiler/glsl/ast.h"
-#include "compiler/glsl/glsl_parser_extras.h"
-#include "compiler/glsl/ir.h"
-#include "compiler/glsl/ir_optimization.h"
-#include "compiler/glsl/builtin_functions.h"
-#include "compiler/glsl/gl_nir.h"
-#include "compiler/glsl/glsl_to_nir.h"
-#include "compiler/glsl/program.h"
-#include "compiler/glsl/standalone_scaffolding.h"
-#include "compiler/glsl/string_to_uint_map.h"
-#include "main/mtypes.h"
 
 #include "vlg_compiler.h"
+#include "vlg_glsl.h"
+
+using namespace vlgpu;
 
 namespace {
 
@@ -60,127 +51,8 @@ struct Options {
    struct vlg_compile_options copts = {};
    bool stats_only = false;
    bool print_nir = false;
+   bool glmark2 = false;
 };
-
-struct gl_program *
-new_program(struct gl_context *, gl_shader_stage stage, GLuint, bool is_arb_asm)
-{
-   struct gl_program *prog = rzalloc(NULL, struct gl_program);
-   prog->RefCount = 1;
-   prog->Format = GL_PROGRAM_FORMAT_ASCII_ARB;
-   prog->info.use_legacy_math_rules = is_arb_asm;
-   prog->info.stage = stage;
-   return prog;
-}
-
-/* An ES context with the limits vlgpu's driver advertises (generous enough
- * for glmark2; standalone.cpp's ES 2 minimums reject some of its shaders). */
-void
-init_context(struct gl_context *ctx)
-{
-   initialize_context_to_defaults(ctx, API_OPENGLES2);
-   _mesa_glsl_builtin_functions_init_or_ref();
-   ctx->Version = 30;
-   ctx->Const.GLSLVersion = 300;
-   ctx->Extensions.ARB_ES3_compatibility = true;
-   ctx->Const.MaxClipPlanes = 0;
-   ctx->Const.MaxCombinedTextureImageUnits = 32;
-   ctx->Const.MaxDrawBuffers = 4;
-   ctx->Const.MinProgramTexelOffset = -8;
-   ctx->Const.MaxProgramTexelOffset = 7;
-   ctx->Const.MaxUniformBufferBindings = 84;
-   ctx->Const.MaxVertexStreams = 4;
-   ctx->Const.MaxTransformFeedbackBuffers = 4;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxAttribs = 16;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxTextureImageUnits = 16;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformComponents = 1024;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxCombinedUniformComponents = 1024;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxOutputComponents = 64;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformBlocks = 12;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxTextureImageUnits = 16;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformComponents = 1024;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxCombinedUniformComponents = 1024;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxInputComponents = 64;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformBlocks = 12;
-   ctx->Const.MaxVarying = 16;
-   ctx->Const.GenerateTemporaryNames = true;
-   ctx->Const.MaxUserAssignableUniformLocations = 4 * MESA_SHADER_STAGES * MAX_UNIFORMS;
-   ctx->Driver.NewProgram = new_program;
-}
-
-int
-type_size_vec4(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_attribute_slots(type, false);
-}
-
-int
-uniform_size_vec4(const struct glsl_type *type, bool bindless)
-{
-   return glsl_count_vec4_slots(type, false, bindless);
-}
-
-/* What st/mesa does between glsl_to_nir and the driver, as far as the
- * backend depends on it (st_glsl_to_nir.cpp: st_nir_preprocess,
- * st_nir_assign_vs_in_locations, st_nir_assign_uniform_locations,
- * st_nir_lower_uniforms, st_nir_lower_samplers). */
-nir_shader *
-to_nir(struct gl_context *ctx, struct gl_shader_program *prog, gl_shader_stage stage,
-       const char *name, std::map<std::string, int> &varying_slots)
-{
-   const nir_shader_compiler_options *options = vlg_compiler_nir_options(stage);
-   nir_shader *nir = glsl_to_nir(&ctx->Const, prog, stage, options);
-   nir->info.name = ralloc_strdup(nir, name);
-
-   /* User varyings: the standalone linker leaves their locations unassigned;
-    * give every name a generic slot, shared by the stages of one program
-    * (what st/mesa's linking achieves for the driver). */
-   nir_variable_mode vmode = stage == MESA_SHADER_VERTEX ? nir_var_shader_out : nir_var_shader_in;
-   nir_foreach_variable_with_modes(var, nir, vmode) {
-      if ((var->data.location >= 0 && var->data.location < VARYING_SLOT_VAR0) ||
-          var->data.explicit_location)
-         continue; /* built-in or explicitly placed */
-      if (!var->name)
-         continue;
-      auto it = varying_slots.find(var->name);
-      if (it == varying_slots.end()) {
-         int next = VARYING_SLOT_VAR0;
-         for (auto &v : varying_slots)
-            next = std::max(next, v.second + 1);
-         it = varying_slots.emplace(var->name, next).first;
-         unsigned slots = glsl_count_attribute_slots(var->type, false);
-         for (unsigned k = 1; k < slots; k++)
-            varying_slots.emplace(std::string(var->name) + "[" + std::to_string(k) + "]", next + k);
-      }
-      var->data.location = it->second;
-   }
-   NIR_PASS_V(nir, nir_lower_global_vars_to_local);
-   NIR_PASS_V(nir, nir_split_var_copies);
-   NIR_PASS_V(nir, nir_lower_var_copies);
-   NIR_PASS_V(nir, nir_lower_system_values);
-   NIR_PASS_V(nir, nir_lower_vars_to_ssa);
-   NIR_PASS_V(nir, nir_remove_dead_variables,
-              (nir_variable_mode)(nir_var_function_temp | nir_var_shader_temp), nullptr);
-
-   if (stage == MESA_SHADER_VERTEX) {
-      /* driver_location = rank of the attribute among those read (st/mesa) */
-      nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
-      nir_foreach_shader_in_variable(var, nir) {
-         uint64_t below = nir->info.inputs_read & BITFIELD64_MASK(var->data.location);
-         var->data.driver_location = util_bitcount64(below);
-      }
-   } else {
-      unsigned n;
-      nir_assign_var_locations(nir, nir_var_shader_in, &n, type_size_vec4);
-   }
-   unsigned nout;
-   nir_assign_var_locations(nir, nir_var_shader_out, &nout, type_size_vec4);
-   nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms, uniform_size_vec4);
-   NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_size_vec4, (nir_lower_io_options)0);
-   NIR_PASS_V(nir, nir_opt_constant_folding);
-   return nir;
-}
 
 bool
 compile_nir(nir_shader *nir, const Options &o, const std::string &name)
@@ -213,76 +85,24 @@ bool
 compile_program(const std::vector<const Source *> &srcs, const Options &o, unsigned &ok,
                 unsigned &total)
 {
-   static struct gl_context ctx_storage;
-   struct gl_context *ctx = &ctx_storage;
-   init_context(ctx);
-
-   struct gl_shader_program *prog = rzalloc(NULL, struct gl_shader_program);
-   prog->data = rzalloc(prog, struct gl_shader_program_data);
-   prog->data->InfoLog = ralloc_strdup(prog->data, "");
-   prog->AttributeBindings = new string_to_uint_map;
-   prog->FragDataBindings = new string_to_uint_map;
-   prog->FragDataIndexBindings = new string_to_uint_map;
-   prog->SeparateShader = srcs.size() == 1;
-
-   bool good = true;
+   std::vector<GlslSource> gs;
+   for (const Source *s : srcs)
+      gs.push_back({s->name, s->stage, s->text});
    total += srcs.size();
-   for (const Source *s : srcs) {
-      prog->Shaders = reralloc(prog, prog->Shaders, struct gl_shader *, prog->NumShaders + 1);
-      struct gl_shader *sh = rzalloc(prog, struct gl_shader);
-      prog->Shaders[prog->NumShaders++] = sh;
-      sh->Type = s->stage == MESA_SHADER_VERTEX ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER;
-      sh->Stage = s->stage;
-      sh->Source = ralloc_strdup(prog, s->text.c_str());
-      _mesa_glsl_compile_shader(ctx, sh, false, false, true);
-      if (!sh->CompileStatus) {
-         fprintf(stderr, "%s: GLSL compile error:\n%s\n", s->name.c_str(), sh->InfoLog);
+   std::vector<nir_shader *> nirs;
+   std::string log;
+   if (!glsl_to_vlgpu_nir(gs, nirs, log)) {
+      fputs(log.c_str(), stderr);
+      return false;
+   }
+   bool good = true;
+   for (unsigned i = 0; i < nirs.size(); i++) {
+      if (compile_nir(nirs[i], o, srcs[i]->name))
+         ok++;
+      else
          good = false;
-      }
+      ralloc_free(nirs[i]);
    }
-   if (good) {
-      _mesa_clear_shader_program_data(ctx, prog);
-      link_shaders(ctx, prog);
-      if (!prog->data->LinkStatus) {
-         fprintf(stderr, "%s: GLSL link error:\n%s\n", srcs[0]->name.c_str(),
-                 prog->data->InfoLog);
-         good = false;
-      }
-   }
-   std::map<std::string, int> varying_slots;
-   if (good) {
-      /* The GLSL IR lowering st/mesa does after linking (st_glsl_to_ir.cpp,
-       * link_shader); half-float packing stays an op (vlgpu's driver is to
-       * advertise PIPE_CAP_SHADER_PACK_HALF_FLOAT). */
-      for (unsigned i = 0; i < MESA_SHADER_STAGES; i++) {
-         struct gl_linked_shader *sh = prog->_LinkedShaders[i];
-         if (!sh)
-            continue;
-         lower_packing_builtins(sh->ir, true, false, true);
-         do_mat_op_to_vec(sh->ir);
-         lower_instructions(sh->ir, false, false, false, false, false);
-         do_vec_index_to_cond_assign(sh->ir);
-         lower_vector_insert(sh->ir, true);
-      }
-      for (const Source *s : srcs) {
-         if (!prog->_LinkedShaders[s->stage]) {
-            fprintf(stderr, "%s: no linked shader\n", s->name.c_str());
-            continue;
-         }
-         nir_shader *nir = to_nir(ctx, prog, s->stage, s->name.c_str(), varying_slots);
-         if (compile_nir(nir, o, s->name))
-            ok++;
-         ralloc_free(nir);
-      }
-   }
-   for (unsigned i = 0; i < MESA_SHADER_STAGES; i++)
-      if (prog->_LinkedShaders[i])
-         _mesa_delete_linked_shader(ctx, prog->_LinkedShaders[i]);
-   delete prog->AttributeBindings;
-   delete prog->FragDataBindings;
-   delete prog->FragDataIndexBindings;
-   delete prog->UniformHash;
-   ralloc_free(prog);
    return good;
 }
 
@@ -357,6 +177,10 @@ main(int argc, char **argv)
    app.add_flag("--stats", o.stats_only, "print only the statistics line per shader");
    app.add_flag("--ir", o.copts.print_ir, "print the backend IR after every pass");
    app.add_flag("--nir", o.print_nir, "print the NIR handed to the backend");
+   app.add_flag("--glmark2", o.glmark2,
+                "prepend what glmark2's ShaderSource adds to every ES shader (HIGHP_OR_DEFAULT, "
+                "a default float precision in fragment shaders); scene-specific $PLACEHOLDERS$ "
+                "and constants are not filled in");
    app.add_option("files", files, "GLSL ES shaders (.vert, .frag) or piglit .shader_test files")
       ->required();
    CLI11_PARSE(app, argc, argv);
@@ -382,6 +206,14 @@ main(int argc, char **argv)
       }
    }
 
+   if (o.glmark2)
+      for (Source &src : sources) {
+         std::string pre = "#define HIGHP_OR_DEFAULT highp\n";
+         if (src.stage == MESA_SHADER_FRAGMENT && src.text.find("precision ") == std::string::npos)
+            pre += "precision mediump float;\n";
+         src.text = pre + src.text;
+      }
+
    /* Pair a VS and an FS with the same stem; everything else alone. */
    std::vector<bool> used(sources.size(), false);
    unsigned ok = 0, total = 0;
@@ -400,7 +232,7 @@ main(int argc, char **argv)
       if (!compile_program(group, o, ok, total))
          ok_all = false;
    }
-   _mesa_glsl_builtin_functions_decref();
+   glsl_frontend_cleanup();
    if (total > 1)
       fprintf(stderr, "vlgpu-cc: %u of %u shaders compiled\n", ok, total);
    return ok_all && ok == total ? 0 : 1;

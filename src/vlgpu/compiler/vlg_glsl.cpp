@@ -1,0 +1,272 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_glsl.cpp — see vlg_glsl.h. Modelled on Mesa's
+ * src/compiler/glsl/standalone.cpp (context set-up, compile, link) and
+ * panfrost's bifrost/cmdline.c; the post-link steps follow
+ * src/mesa/state_tracker/st_glsl_to_ir.cpp and st_glsl_to_nir.cpp.
+ */
+#include <algorithm>
+#include <map>
+
+#include "compiler/nir/nir.h"
+#include "compiler/nir_types.h"
+#include "compiler/glsl/ast.h"
+#include "compiler/glsl/glsl_parser_extras.h"
+#include "compiler/glsl/ir.h"
+#include "compiler/glsl/ir_optimization.h"
+#include "compiler/glsl/builtin_functions.h"
+#include "compiler/glsl/gl_nir.h"
+#include "compiler/glsl/gl_nir_linker.h"
+#include "compiler/glsl/glsl_to_nir.h"
+#include "compiler/glsl/program.h"
+#include "compiler/glsl/standalone_scaffolding.h"
+#include "compiler/glsl/string_to_uint_map.h"
+#include "main/mtypes.h"
+
+#include "vlg_compiler.h"
+#include "vlg_glsl.h"
+
+namespace vlgpu {
+
+namespace {
+
+struct gl_program *
+new_program(struct gl_context *, gl_shader_stage stage, GLuint, bool is_arb_asm)
+{
+   struct gl_program *prog = rzalloc(NULL, struct gl_program);
+   prog->RefCount = 1;
+   prog->Format = GL_PROGRAM_FORMAT_ASCII_ARB;
+   prog->info.use_legacy_math_rules = is_arb_asm;
+   prog->info.stage = stage;
+   return prog;
+}
+
+/* An ES context with the limits vlgpu's driver advertises (generous enough
+ * for glmark2; standalone.cpp's ES 2 minimums reject some of its shaders). */
+void
+init_context(struct gl_context *ctx)
+{
+   initialize_context_to_defaults(ctx, API_OPENGLES2);
+   _mesa_glsl_builtin_functions_init_or_ref();
+   ctx->Version = 30;
+   ctx->Const.GLSLVersion = 300;
+   ctx->Extensions.ARB_ES3_compatibility = true;
+   ctx->Const.MaxClipPlanes = 0;
+   ctx->Const.MaxCombinedTextureImageUnits = 32;
+   ctx->Const.MaxDrawBuffers = 4;
+   ctx->Const.MinProgramTexelOffset = -8;
+   ctx->Const.MaxProgramTexelOffset = 7;
+   ctx->Const.MaxUniformBufferBindings = 84;
+   ctx->Const.MaxVertexStreams = 4;
+   ctx->Const.MaxTransformFeedbackBuffers = 4;
+   ctx->Const.Program[MESA_SHADER_VERTEX].MaxAttribs = 16;
+   ctx->Const.Program[MESA_SHADER_VERTEX].MaxTextureImageUnits = 16;
+   ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformComponents = 1024;
+   ctx->Const.Program[MESA_SHADER_VERTEX].MaxCombinedUniformComponents = 1024;
+   ctx->Const.Program[MESA_SHADER_VERTEX].MaxOutputComponents = 64;
+   ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformBlocks = 12;
+   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxTextureImageUnits = 16;
+   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformComponents = 1024;
+   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxCombinedUniformComponents = 1024;
+   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxInputComponents = 64;
+   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformBlocks = 12;
+   ctx->Const.MaxVarying = 16;
+   ctx->Const.GenerateTemporaryNames = true;
+   ctx->Const.MaxUserAssignableUniformLocations = 4 * MESA_SHADER_STAGES * MAX_UNIFORMS;
+   ctx->Driver.NewProgram = new_program;
+}
+
+int
+type_size_vec4(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_attribute_slots(type, false);
+}
+
+int
+uniform_size_vec4(const struct glsl_type *type, bool bindless)
+{
+   return glsl_count_vec4_slots(type, false, bindless);
+}
+
+/* What st/mesa does between glsl_to_nir and the driver, as far as the
+ * backend depends on it (st_glsl_to_nir.cpp: st_nir_preprocess,
+ * st_nir_assign_vs_in_locations, st_nir_assign_uniform_locations,
+ * st_nir_lower_uniforms, st_nir_lower_samplers). */
+/* glsl_to_nir plus st_nir_preprocess's variable lowering. */
+nir_shader *
+front_nir(struct gl_context *ctx, struct gl_shader_program *prog, gl_shader_stage stage,
+          const char *name)
+{
+   const nir_shader_compiler_options *options = vlg_compiler_nir_options(stage);
+   nir_shader *nir = glsl_to_nir(&ctx->Const, prog, stage, options);
+   nir->info.name = ralloc_strdup(nir, name);
+   NIR_PASS_V(nir, nir_lower_global_vars_to_local);
+   NIR_PASS_V(nir, nir_split_var_copies);
+   NIR_PASS_V(nir, nir_lower_var_copies);
+   NIR_PASS_V(nir, nir_lower_system_values);
+   NIR_PASS_V(nir, nir_lower_vars_to_ssa);
+   return nir;
+}
+
+/* What st/mesa does after NIR linking, as far as the backend depends on it
+ * (st_glsl_to_nir.cpp: st_nir_assign_vs_in_locations,
+ * st_nir_assign_uniform_locations, st_nir_lower_uniforms,
+ * st_nir_lower_samplers). */
+void
+finish_nir(nir_shader *nir, struct gl_shader_program *prog, std::map<std::string, int> &varying_slots)
+{
+   gl_shader_stage stage = nir->info.stage;
+   /* Varyings the NIR linker left without a location (separable
+    * single-stage programs): a generic slot per name, shared by the stages
+    * of one program. */
+   nir_variable_mode vmode = stage == MESA_SHADER_VERTEX ? nir_var_shader_out : nir_var_shader_in;
+   nir_foreach_variable_with_modes(var, nir, vmode) {
+      if (var->data.location >= 0 && var->data.location < VARYING_SLOT_MAX)
+         continue;
+      if (!var->name)
+         continue;
+      auto it = varying_slots.find(var->name);
+      if (it == varying_slots.end()) {
+         int next = VARYING_SLOT_VAR0;
+         for (auto &v : varying_slots)
+            next = std::max(next, v.second + 1);
+         it = varying_slots.emplace(var->name, next).first;
+         unsigned slots = glsl_count_attribute_slots(var->type, false);
+         for (unsigned k = 1; k < slots; k++)
+            varying_slots.emplace(std::string(var->name) + "[" + std::to_string(k) + "]", next + k);
+      }
+      var->data.location = it->second;
+   }
+   NIR_PASS_V(nir, nir_remove_dead_variables,
+              (nir_variable_mode)(nir_var_function_temp | nir_var_shader_temp), nullptr);
+
+   if (stage == MESA_SHADER_VERTEX) {
+      /* driver_location = rank of the attribute among those read (st/mesa) */
+      nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
+      nir_foreach_shader_in_variable(var, nir) {
+         uint64_t below = nir->info.inputs_read & BITFIELD64_MASK(var->data.location);
+         var->data.driver_location = util_bitcount64(below);
+      }
+   } else {
+      unsigned n;
+      nir_assign_var_locations(nir, nir_var_shader_in, &n, type_size_vec4);
+   }
+   unsigned nout;
+   nir_assign_var_locations(nir, nir_var_shader_out, &nout, type_size_vec4);
+   nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms, uniform_size_vec4);
+   NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_size_vec4, (nir_lower_io_options)0);
+   NIR_PASS_V(nir, nir_opt_constant_folding);
+}
+
+} // anonymous namespace
+
+bool
+glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
+                  std::string &log)
+{
+   static struct gl_context ctx_storage;
+   struct gl_context *ctx = &ctx_storage;
+   init_context(ctx);
+   out.clear();
+   log.clear();
+
+   struct gl_shader_program *prog = rzalloc(NULL, struct gl_shader_program);
+   prog->data = rzalloc(prog, struct gl_shader_program_data);
+   prog->data->InfoLog = ralloc_strdup(prog->data, "");
+   prog->AttributeBindings = new string_to_uint_map;
+   prog->FragDataBindings = new string_to_uint_map;
+   prog->FragDataIndexBindings = new string_to_uint_map;
+   prog->SeparateShader = srcs.size() == 1;
+   exec_list_make_empty(&prog->EmptyUniformLocations);
+
+   bool good = !srcs.empty();
+   for (const GlslSource &s : srcs) {
+      prog->Shaders = reralloc(prog, prog->Shaders, struct gl_shader *, prog->NumShaders + 1);
+      struct gl_shader *sh = rzalloc(prog, struct gl_shader);
+      prog->Shaders[prog->NumShaders++] = sh;
+      sh->Type = s.stage == MESA_SHADER_VERTEX ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER;
+      sh->Stage = s.stage;
+      sh->Source = ralloc_strdup(prog, s.text.c_str());
+      _mesa_glsl_compile_shader(ctx, sh, false, false, true);
+      if (!sh->CompileStatus) {
+         log += s.name + ": GLSL compile error:\n" + sh->InfoLog + "\n";
+         good = false;
+      }
+   }
+   if (good) {
+      _mesa_clear_shader_program_data(ctx, prog);
+      link_shaders(ctx, prog);
+      if (!prog->data->LinkStatus) {
+         log += srcs[0].name + ": GLSL link error:\n" + prog->data->InfoLog + "\n";
+         good = false;
+      }
+   }
+   std::map<std::string, int> varying_slots;
+   if (good) {
+      /* The GLSL IR lowering st/mesa does after linking (st_glsl_to_ir.cpp,
+       * link_shader); half-float packing stays an op (the driver is to
+       * advertise PIPE_CAP_SHADER_PACK_HALF_FLOAT). */
+      for (unsigned i = 0; i < MESA_SHADER_STAGES; i++) {
+         struct gl_linked_shader *sh = prog->_LinkedShaders[i];
+         if (!sh)
+            continue;
+         lower_packing_builtins(sh->ir, true, false, true);
+         do_mat_op_to_vec(sh->ir);
+         lower_instructions(sh->ir, false, false, false, false, false);
+         do_vec_index_to_cond_assign(sh->ir);
+         lower_vector_insert(sh->ir, true);
+      }
+      for (const GlslSource &s : srcs) {
+         struct gl_linked_shader *sh = prog->_LinkedShaders[s.stage];
+         if (!sh) {
+            log += s.name + ": no linked shader for this stage\n";
+            good = false;
+            continue;
+         }
+         sh->Program->nir = front_nir(ctx, prog, s.stage, s.name.c_str());
+      }
+   }
+   if (good) {
+      /* The NIR half of linking (st_link_nir -> gl_nir_link_glsl): varying
+       * locations and uniform storage (sampler units). Parameters are not
+       * filled: there is no gl_program parameter list here. */
+      if (!gl_nir_link_varyings(&ctx->Const, &ctx->Extensions, ctx->API, prog) ||
+          !gl_nir_link_uniforms(&ctx->Const, prog, false)) {
+         log += srcs[0].name + ": GLSL link error:\n" + prog->data->InfoLog + "\n";
+         good = false;
+      }
+   }
+   if (good) {
+      for (const GlslSource &s : srcs) {
+         nir_shader *nir = prog->_LinkedShaders[s.stage]->Program->nir;
+         finish_nir(nir, prog, varying_slots);
+         out.push_back(nir);
+         prog->_LinkedShaders[s.stage]->Program->nir = nullptr; /* now the caller's */
+      }
+   }
+   for (unsigned i = 0; i < MESA_SHADER_STAGES; i++)
+      if (prog->_LinkedShaders[i]) {
+         if (prog->_LinkedShaders[i]->Program) {
+            ralloc_free(prog->_LinkedShaders[i]->Program->nir);
+            prog->_LinkedShaders[i]->Program->nir = nullptr;
+         }
+         _mesa_delete_linked_shader(ctx, prog->_LinkedShaders[i]);
+      }
+   delete prog->AttributeBindings;
+   delete prog->FragDataBindings;
+   delete prog->FragDataIndexBindings;
+   delete prog->UniformHash;
+   ralloc_free(prog);
+   return good;
+}
+
+void
+glsl_frontend_cleanup()
+{
+   _mesa_glsl_builtin_functions_decref();
+}
+
+} // namespace vlgpu

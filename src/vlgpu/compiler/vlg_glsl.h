@@ -1,0 +1,44 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_glsl.h — GLSL ES source to the NIR st/mesa would hand the vlgpu driver,
+ * through Mesa's GLSL front end (libglsl_standalone: compile, link, the GLSL
+ * IR lowering of st_glsl_to_ir.cpp, glsl_to_nir, the NIR linker for varyings
+ * and uniforms, then the location/sampler/uniform steps of
+ * st_glsl_to_nir.cpp). For vlgpu-cc and the tests only; the driver gets its
+ * NIR from st/mesa.
+ */
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/shader_enums.h"
+
+struct nir_shader;
+
+namespace vlgpu {
+
+struct GlslSource {
+   std::string name;      /**< for messages and nir->info.name */
+   gl_shader_stage stage; /**< MESA_SHADER_VERTEX or MESA_SHADER_FRAGMENT */
+   std::string text;      /**< GLSL ES 1.00, or 3.00 with "#version 300 es" */
+};
+
+/**
+ * Compile and link @srcs as one program (one source: a separable
+ * single-stage program, so its varyings stay). On success returns true and
+ * one NIR shader per source in @out (in source order; the caller frees them
+ * with ralloc_free). On failure returns false with the front end's messages
+ * in @log. Uniforms are vec4 slots in declaration order (the CLI's stand-in
+ * for st/mesa's parameter list); samplers get units from the GLSL linker.
+ * Not thread-safe (the front end's built-in function cache is global).
+ */
+bool glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
+                       std::string &log);
+
+/** Release the front end's built-in functions (call once at exit). */
+void glsl_frontend_cleanup();
+
+} // namespace vlgpu

@@ -733,6 +733,15 @@ TEST(Draw, Faults)
       t.vram.write(t.draw.pipe_state, &w, 4, "test");
       expect_fault([&] { render_draw(t.vram, a); }, "CP", "pipe_state");
    }
+   {
+      TestDraw t; /* a runaway count with a stride-0 attribute */
+      t.framebuffer(8, 8);
+      color_pipeline(t,
+                     {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, -1, 1, 0, 1, 1, 1, 1, 1});
+      t.buffers[0].stride = 0;
+      t.draw.count = 0xfffffff0u;
+      expect_fault([&] { render(t); }, "GE", "draw too large");
+   }
    EXPECT_THROW(
       {
          TestDraw t;

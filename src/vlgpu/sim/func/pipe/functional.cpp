@@ -22,6 +22,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "dispatch.h"
 #include "omu.h"
 #include "sim/func/shader/executor.h"
@@ -303,6 +305,15 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
 
    if (d.count == 0 || d.instance_count == 0)
       return st;
+   /* The functional model keeps every element and shaded vertex of a draw
+    * in host memory (~100 bytes each); bound it so that a runaway count
+    * stops the draw instead of exhausting the host. Indexed draws are bounded
+    * by the index buffer anyway. */
+   if (d.count > kMaxFunctionalDrawElements)
+      throw GpuFault("GE", "draw too large for the functional model",
+                     fmt::format("count = {} elements; the functional model processes at most {} "
+                                 "per draw (docs/simulator-pipeline.md)",
+                                 d.count, kMaxFunctionalDrawElements));
 
    /* GE: the draw's elements as vertex ids, restarts marked */
    constexpr int64_t kRestart = INT64_MIN;

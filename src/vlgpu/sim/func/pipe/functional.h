@@ -19,6 +19,11 @@ namespace vlgpu::sim {
 
 class ProgramCache;
 
+/** Most elements (draw_info.count) one functional draw processes: it keeps
+ * every element and shaded vertex in host memory. A larger draw is a
+ * GpuFault("GE", "draw too large for the functional model"). */
+constexpr uint32_t kMaxFunctionalDrawElements = 1u << 24;
+
 /** Options of the functional draw (architectural values come from the
  * simulator configuration). */
 struct FuncOptions {
@@ -69,7 +74,8 @@ struct DrawStats {
  * the render targets and depth/stencil buffer in @vram.
  *
  * Errors: GpuFault with the faulting module (CP: malformed package; GE:
- * index or vertex fetch out of bounds; SPC: illegal instruction, watchdog,
+ * index or vertex fetch out of bounds, draw larger than
+ * kMaxFunctionalDrawElements; SPC: illegal instruction, watchdog,
  * ...; TEX: bad texture descriptor); the render targets may then be partly
  * written (the draw stops where the fault happened, like hardware).
  * std::invalid_argument for bad @opt.

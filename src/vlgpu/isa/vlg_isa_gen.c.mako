@@ -38,7 +38,7 @@ static const char *const vlg_class_names[] = {
 % endfor
 };
 
-static const char *const vlg_format_names[] = {
+static const char *const vlg_unit_format_names[] = {
 % for name in fmts:
    ${cstr(name)},
 % endfor
@@ -611,7 +611,7 @@ check_zero(uint32_t u, unsigned fmt, struct vlg_isa_error *err)
       uint32_t v = (u >> z->lo) & ((1u << z->w) - 1u);
       if (v)
          return fail(err, "reserved field '%s' of a %s unit is 0x%x, must be 0", z->name,
-                     vlg_format_names[fmt], v);
+                     vlg_unit_format_names[fmt], v);
    }
    return true;
 }
@@ -649,7 +649,7 @@ decode_main(uint32_t u, const uint32_t *sub, unsigned phase, struct vlg_op *op,
 
    if (sub && !is_alu_format(info->format))
       return fail(err, "%s: a %s unit takes no Sub unit", info->name,
-                  vlg_format_names[info->format]);
+                  vlg_unit_format_names[info->format]);
 
    switch (info->format) {
    case VLG_FMT_NONE:
@@ -897,7 +897,7 @@ vlg_decode(const uint32_t *units, unsigned avail, struct vlg_instr *out, struct 
       }
       if (is_pair && mi && !is_alu_format(mi->format)) {
          fail(err, "phase %u: %s: a %s unit takes no Sub unit", p, mi->name,
-              vlg_format_names[mi->format]);
+              vlg_unit_format_names[mi->format]);
          return 0;
       }
       if (!decode_main(mu, is_pair ? NULL : sub, p, &ph->main, &e2)) {

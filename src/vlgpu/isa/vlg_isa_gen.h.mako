@@ -44,7 +44,7 @@ enum vlg_class {
 };
 
 /** Unit formats. */
-enum vlg_format {
+enum vlg_unit_format {
 % for i, name in enumerate(isa.FORMATS):
    VLG_FMT_${name.upper()} = ${i},
 % endfor
@@ -86,7 +86,7 @@ extern const char *const vlg_${ename}_names[VLG_${ename.upper()}_COUNT];
 /** Per-opcode information, shared by the compiler and the simulator. */
 struct vlg_opinfo {
    const char *name;   /**< mnemonic, NULL for an undefined opcode */
-   uint8_t format;     /**< enum vlg_format */
+   uint8_t format;     /**< enum vlg_unit_format */
    uint8_t nsrc;       /**< number of vector sources (ALU ops), 0 otherwise */
    uint16_t classes;   /**< enum vlg_class mask */
    uint8_t latency;    /**< cycles from issue until a dependent instruction may issue */

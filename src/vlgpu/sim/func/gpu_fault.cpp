@@ -3,7 +3,23 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include <sys/mman.h>
+
 namespace vlgpu::sim {
+
+Vram::Vram(uint64_t size) : size_(size)
+{
+   void *p = mmap(nullptr, size ? size : 1, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+   if (p == MAP_FAILED)
+      throw std::bad_alloc();
+   bytes_ = static_cast<uint8_t *>(p);
+}
+
+Vram::~Vram()
+{
+   munmap(bytes_, size_ ? size_ : 1);
+}
 
 void
 Vram::check(uint64_t addr, uint64_t size, const char *who, const char *what) const

@@ -56,18 +56,17 @@ class GpuFault : public std::runtime_error {
  */
 class Vram {
  public:
-   /** @size bytes; pages are allocated lazily (calloc), so a large VRAM
-    * costs host memory only where it is used. Throws std::bad_alloc. */
-   explicit Vram(uint64_t size)
-      : bytes_(static_cast<uint8_t *>(std::calloc(size ? size : 1, 1))), size_(size)
-   {
-      if (!bytes_)
-         throw std::bad_alloc();
-   }
+   /** @size bytes, zero-filled. The memory is an anonymous mapping, so a
+    * large VRAM costs host memory only where it is written (independent of
+    * malloc tuning such as MALLOC_PERTURB_). Throws std::bad_alloc. */
+   explicit Vram(uint64_t size);
+   ~Vram();
+   Vram(const Vram &) = delete;
+   Vram &operator=(const Vram &) = delete;
 
    uint64_t size() const { return size_; }
-   uint8_t *data() { return bytes_.get(); }
-   const uint8_t *data() const { return bytes_.get(); }
+   uint8_t *data() { return bytes_; }
+   const uint8_t *data() const { return bytes_; }
 
    /** True if [addr, addr+size) lies inside VRAM. */
    bool contains(uint64_t addr, uint64_t size) const
@@ -79,12 +78,12 @@ class Vram {
    const uint8_t *ptr(uint64_t addr, uint64_t size, const char *who) const
    {
       check(addr, size, who, "read");
-      return bytes_.get() + addr;
+      return bytes_ + addr;
    }
    uint8_t *ptr_mut(uint64_t addr, uint64_t size, const char *who)
    {
       check(addr, size, who, "write");
-      return bytes_.get() + addr;
+      return bytes_ + addr;
    }
 
    void read(uint64_t addr, void *dst, uint64_t size, const char *who) const
@@ -104,10 +103,7 @@ class Vram {
 
  private:
    void check(uint64_t addr, uint64_t size, const char *who, const char *what) const;
-   struct Free {
-      void operator()(uint8_t *p) const { std::free(p); }
-   };
-   std::unique_ptr<uint8_t[], Free> bytes_;
+   uint8_t *bytes_;
    uint64_t size_;
 };
 

@@ -1,0 +1,502 @@
+/*
+ * vlgpu simulator: the device behind vlgpu_drm.h — the in-process GPU the
+ * Gallium driver talks to, like v3d's v3d_simulator.c (brief §5).
+ *
+ * Every function of vlgpu_drm.h is implemented here in C++ behind
+ * extern "C"; no C++ exception crosses the C boundary (std::bad_alloc
+ * becomes -ENOMEM, anything else -EIO with the reason in vlg_drm_get_fault).
+ *
+ * VRAM is one Vram of vram.size_bytes; buffer objects are carved out of it
+ * by a best-fit VramAllocator (allocator.h). The first 4 KiB are never
+ * handed out, so a zero address in a descriptor never points into a
+ * buffer. New buffer objects are zero-filled (like DRM GEM objects).
+ */
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "vlgpu_drm.h"
+
+#include "sim/device/allocator.h"
+#include "sim/device/draw_set.h"
+#include "sim/device/gpu.h"
+#include "sim/dump/dump.h"
+#include "sim/dump/image.h"
+
+using namespace vlgpu;
+using namespace vlgpu::sim;
+
+namespace {
+
+/** Bytes at the start of VRAM that no buffer object gets. */
+constexpr uint64_t kReservedVram = 4096;
+/** Largest texture side: 15 mip levels (texture.num_levels 1..15, docs/hw.md). */
+constexpr uint64_t kMaxTextureSize = 16384;
+
+struct Bo {
+   uint64_t address = 0;
+   uint64_t size = 0;
+};
+
+} // namespace
+
+struct vlg_drm_device {
+   Config cfg;
+   GpuMode mode = GpuMode::Functional;
+   std::unique_ptr<Gpu> gpu;
+   std::unique_ptr<Vram> vram;
+   std::unique_ptr<VramAllocator> alloc;
+   std::map<uint32_t, Bo> bos;
+   uint32_t next_handle = 1;
+   std::map<uint32_t, Display> displays;
+   uint64_t fence = 0;   /* fence of the last submit */
+   uint64_t submits = 0; /* submits so far */
+   uint64_t draws = 0;   /* DRAW commands executed over the device's life */
+   std::string fault;    /* faults of the last submit */
+   std::string stats = "{}";
+   std::string stats_dir, dump_dir;
+   DrawSet dump_draws;
+};
+
+namespace {
+
+void
+set_err(char *err, size_t size, const std::string &msg)
+{
+   if (err && size) {
+      std::snprintf(err, size, "%s", msg.c_str());
+   }
+}
+
+/** The device's GpuHost for one submit: displays, the dump, per-draw statistics. */
+class DeviceHost final : public GpuHost {
+ public:
+   DeviceHost(vlg_drm_device &dev, uint64_t submit) : dev_(dev), submit_(submit) {}
+
+   const Display *display(uint32_t id) const override
+   {
+      auto it = dev_.displays.find(id);
+      return it == dev_.displays.end() ? nullptr : &it->second;
+   }
+
+   bool snapshot_draw(const DrawContext &ctx) override { return dumping(ctx); }
+
+   void before_draw(const DrawContext &ctx, const Vram &vram) override
+   {
+      if (!dumping(ctx))
+         return;
+      const uint64_t n = number(ctx);
+      try {
+         DumpDrawInfo info;
+         info.draw_number = n;
+         info.submit = submit_;
+         info.mode = dev_.mode;
+         const std::string dir =
+            (std::filesystem::path(dev_.dump_dir) / dump_draw_dir_name(n)).string();
+         auto w = std::make_unique<DrawDumpWriter>(dir, info, ctx, dev_.cfg);
+         w->begin(vram);
+         writers_[ctx.index_in_queue] = std::move(w);
+      } catch (const std::bad_alloc &) {
+         throw;
+      } catch (const std::exception &e) {
+         host_error(fmt::format("dump of draw {}: {}", n, e.what()));
+      }
+   }
+
+   void after_draw(const DrawContext &ctx, const Vram &vram, const DrawReport &report) override
+   {
+      auto it = writers_.find(ctx.index_in_queue);
+      if (it == writers_.end())
+         return;
+      try {
+         it->second->finish(vram, report);
+      } catch (const std::bad_alloc &) {
+         throw;
+      } catch (const std::exception &e) {
+         host_error(fmt::format("dump of draw {}: {}", number(ctx), e.what()));
+      }
+      writers_.erase(it);
+   }
+
+   uint64_t number(const DrawContext &ctx) const { return dev_.draws + ctx.index_in_queue; }
+   const std::vector<std::string> &host_errors() const { return errors_; }
+
+   void host_error(const std::string &msg)
+   {
+      std::fprintf(stderr, "vlgpu: %s\n", msg.c_str());
+      errors_.push_back(msg);
+   }
+
+ private:
+   bool dumping(const DrawContext &ctx) const
+   {
+      return !dev_.dump_dir.empty() && dev_.dump_draws.contains(number(ctx));
+   }
+
+   vlg_drm_device &dev_;
+   uint64_t submit_;
+   std::map<uint32_t, std::unique_ptr<DrawDumpWriter>> writers_;
+   std::vector<std::string> errors_;
+};
+
+std::string
+fault_text(uint64_t submit, uint64_t first_draw, const SubmitResult &r)
+{
+   if (r.faults.empty())
+      return {};
+   std::string t = fmt::format("submit {}: {} fault{}", submit, r.faults.size(),
+                               r.faults.size() == 1 ? "" : "s");
+   for (const FaultRecord &f : r.faults) {
+      t += "\n\n";
+      if (f.draw_index >= 0) {
+         uint64_t info = 0;
+         for (const DrawReport &d : r.draws)
+            if (d.ctx.index_in_queue == uint32_t(f.draw_index))
+               info = d.ctx.draw_info_address;
+         t += fmt::format("draw {} (DRAW command at dword offset {} of the queue, draw_info "
+                          "0x{:x}):\n",
+                          first_draw + uint64_t(f.draw_index), f.cmd_offset_dw, info);
+      } else {
+         t += fmt::format("command at dword offset {} of the queue:\n", f.cmd_offset_dw);
+      }
+      t += f.text;
+   }
+   return t;
+}
+
+nlohmann::ordered_json
+stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t first_draw,
+           const struct vlg_drm_submit &args, const SubmitResult &r,
+           const std::vector<std::string> &host_errors)
+{
+   nlohmann::ordered_json j;
+   j["submit"] = submit;
+   j["fence"] = fence;
+   j["mode"] = gpu_mode_name(dev.mode);
+   j["queue"] = {{"address", fmt::format("0x{:x}", args.cmd_address)}, {"dwords", args.cmd_dwords}};
+   j["commands"] = r.commands;
+   j["halted"] = r.halted;
+   j["cycles"] = r.cycles;
+   nlohmann::ordered_json draws = nlohmann::ordered_json::array();
+   for (const DrawReport &d : r.draws) {
+      nlohmann::ordered_json dj;
+      dj["draw"] = first_draw + d.ctx.index_in_queue;
+      const nlohmann::ordered_json rj = draw_report_json(d);
+      for (auto it = rj.begin(); it != rj.end(); ++it)
+         dj[it.key()] = it.value();
+      draws.push_back(std::move(dj));
+   }
+   j["draws"] = std::move(draws);
+   nlohmann::ordered_json faults = nlohmann::ordered_json::array();
+   for (const FaultRecord &f : r.faults)
+      faults.push_back(
+         {{"module", f.module},
+          {"summary", f.summary},
+          {"cmd_offset_dw", f.cmd_offset_dw},
+          {"draw", f.draw_index >= 0 ? nlohmann::ordered_json(first_draw + uint64_t(f.draw_index))
+                                     : nlohmann::ordered_json(nullptr)}});
+   j["faults"] = std::move(faults);
+   j["host_errors"] = host_errors;
+   j["stats"] = r.stats;
+   return j;
+}
+
+/** Run @f, turning exceptions into errno values (never let them cross C). */
+template <typename F>
+int
+guarded(vlg_drm_device *dev, F &&f)
+{
+   try {
+      return f();
+   } catch (const std::bad_alloc &) {
+      if (dev)
+         dev->fault = "out of host memory";
+      return -ENOMEM;
+   } catch (const std::exception &e) {
+      if (dev)
+         dev->fault = fmt::format("internal error: {}", e.what());
+      return -EIO;
+   } catch (...) {
+      if (dev)
+         dev->fault = "internal error: unknown exception";
+      return -EIO;
+   }
+}
+
+} // namespace
+
+extern "C" {
+
+int
+vlg_drm_device_create(const struct vlg_drm_create_args *args, struct vlg_drm_device **out,
+                      char *err, size_t err_size)
+{
+   if (out)
+      *out = nullptr;
+   if (!args || !out) {
+      set_err(err, err_size, "vlg_drm_device_create: args and out must not be NULL");
+      return -EINVAL;
+   }
+   try {
+      auto dev = std::make_unique<vlg_drm_device>();
+      try {
+         dev->cfg =
+            args->config_path && *args->config_path ? Config::load(args->config_path) : Config{};
+         if (args->config_overrides && *args->config_overrides)
+            dev->cfg.apply_overrides(args->config_overrides);
+         dev->cfg.validate();
+      } catch (const ConfigError &e) {
+         set_err(err, err_size, e.what());
+         return -EINVAL;
+      }
+      if (args->mode != VLG_DRM_MODE_CYCLE && args->mode != VLG_DRM_MODE_FUNCTIONAL) {
+         set_err(err, err_size,
+                 fmt::format("unknown mode {} (VLG_DRM_MODE_CYCLE = 0, "
+                             "VLG_DRM_MODE_FUNCTIONAL = 1)",
+                             args->mode));
+         return -EINVAL;
+      }
+      dev->mode = GpuMode(args->mode);
+      if (dev->mode == GpuMode::Cycle && !cycle_gpu_available()) {
+         try {
+            make_gpu(GpuMode::Cycle, dev->cfg);
+         } catch (const ConfigError &e) {
+            set_err(err, err_size, e.what());
+         }
+         return -ENOTSUP;
+      }
+      try {
+         dev->gpu = make_gpu(dev->mode, dev->cfg);
+      } catch (const ConfigError &e) {
+         set_err(err, err_size, e.what());
+         return -EINVAL;
+      }
+      if (args->dump_draws) {
+         try {
+            dev->dump_draws = DrawSet::parse(args->dump_draws);
+         } catch (const std::invalid_argument &e) {
+            set_err(err, err_size, e.what());
+            return -EINVAL;
+         }
+      }
+      auto make_dir = [&](const char *what, const char *path, std::string &into) {
+         if (!path || !*path)
+            return true;
+         std::error_code ec;
+         std::filesystem::create_directories(path, ec);
+         if (ec) {
+            set_err(
+               err, err_size,
+               fmt::format("{} '{}': cannot create the directory: {}", what, path, ec.message()));
+            return false;
+         }
+         into = path;
+         return true;
+      };
+      if (!make_dir("dump_dir", args->dump_dir, dev->dump_dir) ||
+          !make_dir("stats_dir", args->stats_dir, dev->stats_dir))
+         return -EINVAL;
+      if (!dev->stats_dir.empty()) {
+         try {
+            dev->cfg.write_json((std::filesystem::path(dev->stats_dir) / "config.json").string());
+         } catch (const ConfigError &e) {
+            set_err(err, err_size, fmt::format("stats_dir: {}", e.what()));
+            return -EINVAL;
+         }
+      }
+      dev->vram = std::make_unique<Vram>(dev->cfg.vram_size_bytes);
+      dev->alloc =
+         std::make_unique<VramAllocator>(kReservedVram, dev->cfg.vram_size_bytes - kReservedVram);
+      *out = dev.release();
+      return 0;
+   } catch (const std::bad_alloc &) {
+      set_err(err, err_size,
+              "out of host memory (VRAM is allocated lazily; is vram.size_bytes "
+              "larger than the address space?)");
+      return -ENOMEM;
+   } catch (const std::exception &e) {
+      set_err(err, err_size, fmt::format("internal error: {}", e.what()));
+      return -EIO;
+   }
+}
+
+void
+vlg_drm_device_destroy(struct vlg_drm_device *dev)
+{
+   delete dev;
+}
+
+int
+vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value)
+{
+   if (!dev || !value)
+      return -EINVAL;
+   switch (param) {
+   case VLG_DRM_PARAM_VRAM_SIZE:
+      *value = dev->cfg.vram_size_bytes;
+      return 0;
+   case VLG_DRM_PARAM_NUM_GPCS:
+      *value = dev->cfg.gpcs;
+      return 0;
+   case VLG_DRM_PARAM_SPCS_PER_GPC:
+      *value = dev->cfg.spcs_per_gpc;
+      return 0;
+   case VLG_DRM_PARAM_THREADGROUP_WIDTH:
+      *value = dev->cfg.thread_group_width;
+      return 0;
+   case VLG_DRM_PARAM_MAX_TEXTURE_SIZE:
+      *value = kMaxTextureSize;
+      return 0;
+   case VLG_DRM_PARAM_MODE:
+      *value = uint64_t(dev->mode);
+      return 0;
+   default:
+      return -EINVAL;
+   }
+}
+
+int
+vlg_drm_bo_create(struct vlg_drm_device *dev, struct vlg_drm_bo_create *args)
+{
+   if (!dev || !args)
+      return -EINVAL;
+   return guarded(dev, [&] {
+      const uint64_t align = args->align ? args->align : 256;
+      if (args->size == 0 || (align & (align - 1)) != 0)
+         return -EINVAL;
+      const std::optional<uint64_t> a = dev->alloc->alloc(args->size, align);
+      if (!a)
+         return -ENOMEM;
+      uint32_t h = dev->next_handle;
+      while (h == 0 || dev->bos.count(h))
+         h++;
+      dev->next_handle = h + 1;
+      dev->bos[h] = Bo{*a, args->size};
+      std::memset(dev->vram->data() + *a, 0, args->size);
+      args->handle = h;
+      args->address = *a;
+      return 0;
+   });
+}
+
+void *
+vlg_drm_bo_map(struct vlg_drm_device *dev, uint32_t handle)
+{
+   if (!dev)
+      return nullptr;
+   auto it = dev->bos.find(handle);
+   if (it == dev->bos.end())
+      return nullptr;
+   return dev->vram->data() + it->second.address;
+}
+
+int
+vlg_drm_bo_free(struct vlg_drm_device *dev, uint32_t handle)
+{
+   if (!dev)
+      return -EINVAL;
+   auto it = dev->bos.find(handle);
+   if (it == dev->bos.end())
+      return -ENOENT;
+   dev->alloc->free(it->second.address);
+   dev->bos.erase(it);
+   return 0;
+}
+
+int
+vlg_drm_display_set(struct vlg_drm_device *dev, uint32_t id, const struct vlg_drm_display *display)
+{
+   if (!dev || !display || id == 0)
+      return -EINVAL;
+   const unsigned bpp = vlg_format_bytes(display->format);
+   if (!vlg_format_is_valid(display->format) || bpp == 0)
+      return -EINVAL;
+   if (display->width && display->height) {
+      if (!display->data)
+         return -EINVAL;
+      if (uint64_t(display->stride) < uint64_t(display->width) * bpp)
+         return -EINVAL;
+   }
+   return guarded(dev, [&] {
+      Display d;
+      d.data = static_cast<uint8_t *>(display->data);
+      d.stride = display->stride;
+      d.width = display->width;
+      d.height = display->height;
+      d.format = display->format;
+      dev->displays[id] = d;
+      return 0;
+   });
+}
+
+int
+vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id)
+{
+   if (!dev)
+      return -EINVAL;
+   return dev->displays.erase(id) ? 0 : -ENOENT;
+}
+
+int
+vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
+{
+   if (!dev || !args)
+      return -EINVAL;
+   if (args->flags != 0 || args->cmd_dwords == 0 || args->cmd_address % 4 != 0 ||
+       !dev->vram->contains(args->cmd_address, uint64_t(args->cmd_dwords) * 4))
+      return -EINVAL;
+   return guarded(dev, [&] {
+      const uint64_t submit = ++dev->submits;
+      const uint64_t first_draw = dev->draws;
+      dev->fault.clear();
+      DeviceHost host(*dev, submit);
+      const SubmitResult r =
+         dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
+      dev->draws += r.draws.size();
+      args->fence = ++dev->fence;
+      dev->fault = fault_text(submit, first_draw, r);
+      const nlohmann::ordered_json j =
+         stats_json(*dev, submit, args->fence, first_draw, *args, r, host.host_errors());
+      dev->stats = j.dump(2);
+      if (!dev->stats_dir.empty()) {
+         const std::string path =
+            (std::filesystem::path(dev->stats_dir) / fmt::format("submit-{:06}.json", submit))
+               .string();
+         try {
+            dump::write_text(path, dev->stats + "\n");
+         } catch (const DumpError &e) {
+            host.host_error(fmt::format("statistics: {}", e.what()));
+         }
+      }
+      return r.faults.empty() ? 0 : -EIO;
+   });
+}
+
+int
+vlg_drm_wait(struct vlg_drm_device *dev, uint64_t fence, uint64_t timeout_ns)
+{
+   (void)timeout_ns; /* submits run synchronously: a fence is signalled once issued */
+   if (!dev || fence == 0 || fence > dev->fence)
+      return -EINVAL;
+   return 0;
+}
+
+const char *
+vlg_drm_get_fault(struct vlg_drm_device *dev)
+{
+   return dev ? dev->fault.c_str() : "";
+}
+
+const char *
+vlg_drm_get_stats_json(struct vlg_drm_device *dev)
+{
+   return dev ? dev->stats.c_str() : "{}";
+}
+
+} /* extern "C" */

@@ -1,0 +1,238 @@
+/*
+ * vlgpu simulator: the functional GPU (gpu.h). The CP interprets the queue
+ * command by command; a DRAW runs render_draw() (sim/func/pipe), which
+ * returns only when the draw is complete, so SYNC finds the pipeline idle
+ * and DUMP finds every earlier draw finished by construction.
+ */
+#include <fmt/format.h>
+
+#include "sim/device/cp.h"
+#include "sim/device/gpu.h"
+#include "sim/func/shader/program.h"
+
+namespace vlgpu::sim {
+
+namespace {
+
+FaultRecord
+record(const GpuFault &f, uint32_t offset, int32_t draw)
+{
+   return FaultRecord{f.module(), f.summary(), f.what(), offset, draw};
+}
+
+class FunctionalGpu final : public Gpu {
+ public:
+   explicit FunctionalGpu(const Config &cfg) : programs_(256)
+   {
+      if (cfg.thread_group_width < 4 || cfg.thread_group_width > 64 ||
+          cfg.thread_group_width % 4 != 0)
+         throw ConfigError(fmt::format("thread_group_width = {}: the functional GPU runs thread "
+                                       "groups of 4..64 lanes, a multiple of 4",
+                                       cfg.thread_group_width));
+      opt_.thread_group_width = cfg.thread_group_width;
+      opt_.watchdog_instructions =
+         cfg.watchdog_cycles_per_shader ? cfg.watchdog_cycles_per_shader : UINT64_MAX;
+      opt_.programs = &programs_;
+   }
+
+   GpuMode mode() const override { return GpuMode::Functional; }
+
+   SubmitResult execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords,
+                        GpuHost &host) override
+   {
+      SubmitResult res;
+      try {
+         cp_check_queue(vram, cmd_address, cmd_dwords);
+      } catch (const GpuFault &f) {
+         res.faults.push_back(record(f, 0, -1));
+         return res;
+      }
+      uint32_t off = 0, draw_index = 0;
+      while (off < cmd_dwords) {
+         Command c;
+         try {
+            c = cp_decode_command(vram, cmd_address, cmd_dwords, off);
+         } catch (const GpuFault &f) {
+            /* the CP cannot find the next command: the rest of the queue is skipped */
+            res.commands++;
+            res.faults.push_back(record(f, off, -1));
+            return res;
+         }
+         res.commands++;
+         switch (c.opcode) {
+         case VLG_CMD_OPCODE_DRAW:
+            run_draw(vram, cmd_address, cmd_dwords, c, draw_index++, host, res);
+            break;
+         case VLG_CMD_OPCODE_SYNC:
+            try {
+               cp_write_fence(vram, c.sync);
+            } catch (const GpuFault &f) {
+               res.faults.push_back(record(f, off, -1));
+            }
+            break;
+         case VLG_CMD_OPCODE_DUMP:
+            try {
+               cp_dump_to_display(vram, c.dump, host);
+            } catch (const GpuFault &f) {
+               res.faults.push_back(record(f, off, -1));
+            }
+            break;
+         case VLG_CMD_OPCODE_HALT:
+            res.halted = true;
+            return res;
+         }
+         off += c.length;
+      }
+      return res;
+   }
+
+ private:
+   void run_draw(Vram &vram, uint64_t queue, uint32_t dwords, const Command &c, uint32_t index,
+                 GpuHost &host, SubmitResult &res)
+   {
+      DrawReport rep;
+      DrawContext &ctx = rep.ctx;
+      ctx.queue_address = queue;
+      ctx.queue_dwords = dwords;
+      ctx.cmd_offset_dw = c.offset_dw;
+      ctx.index_in_queue = index;
+      for (unsigned i = 0; i < VLG_CMD_DRAW_LENGTH; i++)
+         ctx.cmd_words[i] = c.words[i];
+      ctx.draw_info_address = c.draw.draw_info;
+
+      /* functional mode: every earlier command is complete, nothing later has
+       * started, so the snapshots are exact whatever the host asks */
+      (void)host.snapshot_draw(ctx);
+      host.before_draw(ctx, vram);
+      try {
+         rep.counters = render_draw(vram, ctx.draw_info_address, opt_);
+      } catch (const GpuFault &f) {
+         rep.faulted = true;
+         rep.fault_module = f.module();
+         rep.fault = f.what();
+         res.faults.push_back(record(f, c.offset_dw, int32_t(index)));
+      } catch (const std::bad_alloc &) {
+         throw;
+      } catch (const std::exception &e) {
+         /* a simulator bug, not a GPU fault: still stop only this draw */
+         const GpuFault f("simulator", "internal error", e.what());
+         rep.faulted = true;
+         rep.fault_module = f.module();
+         rep.fault = f.what();
+         res.faults.push_back(record(f, c.offset_dw, int32_t(index)));
+      }
+      host.after_draw(ctx, vram, rep);
+      res.draws.push_back(std::move(rep));
+   }
+
+   FuncOptions opt_;
+   ProgramCache programs_;
+};
+
+} // namespace
+
+const char *
+gpu_mode_name(GpuMode m)
+{
+   return m == GpuMode::Cycle ? "cycle" : "functional";
+}
+
+std::unique_ptr<Gpu>
+make_functional_gpu(const Config &cfg)
+{
+   return std::make_unique<FunctionalGpu>(cfg);
+}
+
+bool
+cycle_gpu_available()
+{
+#ifdef VLG_HAVE_CYCLE_GPU
+   return true;
+#else
+   return false;
+#endif
+}
+
+std::unique_ptr<Gpu>
+make_gpu(GpuMode mode, const Config &cfg)
+{
+   if (mode == GpuMode::Functional)
+      return make_functional_gpu(cfg);
+   if (mode != GpuMode::Cycle)
+      throw ConfigError(fmt::format("unknown GPU mode {}", uint32_t(mode)));
+#ifdef VLG_HAVE_CYCLE_GPU
+   return make_cycle_gpu(cfg);
+#else
+   throw ConfigError("cycle mode is not available in this build: the cycle-mode GPU "
+                     "(src/vlgpu/sim/units: CP, GTS, GPC, L2, MC modules) is not written yet; use "
+                     "functional mode (VLGPU_DEBUG=functional, vlgpu-sim --mode functional)");
+#endif
+}
+
+nlohmann::ordered_json
+draw_stats_json(const DrawStats &s)
+{
+   nlohmann::ordered_json j;
+   j["clear"] = s.clear;
+   j["clear_pixels"] = s.clear_pixels;
+   j["ge"] = {{"indices", s.ge.indices},
+              {"restarts", s.ge.restarts},
+              {"vertices_fetched", s.ge.vertices_fetched},
+              {"vertices_reused", s.ge.vertices_reused},
+              {"primitives", s.ge.primitives},
+              {"vs_groups", s.ge.vs_groups}};
+   j["pe"] = {{"prims_in", s.pe.prims_in},
+              {"prims_clipped", s.pe.prims_clipped},
+              {"prims_trivially_rejected", s.pe.prims_trivially_rejected},
+              {"prims_culled", s.pe.prims_culled},
+              {"triangles_setup", s.pe.triangles_setup},
+              {"lines_setup", s.pe.lines_setup},
+              {"points_setup", s.pe.points_setup},
+              {"quads", s.pe.quads},
+              {"fragments", s.pe.fragments}};
+   j["vs"] = {{"invocations", s.vs_invocations},
+              {"groups", s.vs_groups},
+              {"instructions", s.vs_instructions},
+              {"lane_instructions", s.vs_lane_instructions},
+              {"dual_issued", s.vs_dual_issued},
+              {"dual_issue_rate",
+               s.vs_instructions ? double(s.vs_dual_issued) / double(s.vs_instructions) : 0.0}};
+   j["fs"] = {{"groups", s.fs_groups},
+              {"quads", s.fs_quads},
+              {"invocations", s.fs_invocations},
+              {"helper_lanes", s.fs_helper_lanes},
+              {"instructions", s.fs_instructions},
+              {"lane_instructions", s.fs_lane_instructions},
+              {"dual_issued", s.fs_dual_issued},
+              {"dual_issue_rate",
+               s.fs_instructions ? double(s.fs_dual_issued) / double(s.fs_instructions) : 0.0}};
+   j["omu"] = {{"early_z_quads", s.early_z_quads},
+               {"fragments_early_rejected", s.fragments_early_rejected},
+               {"fragments_killed", s.fragments_killed},
+               {"fragments_alpha_failed", s.fragments_alpha_failed},
+               {"fragments_zs_failed", s.fragments_zs_failed},
+               {"fragments_passed", s.fragments_passed},
+               {"fragments_blended", s.fragments_blended}};
+   return j;
+}
+
+nlohmann::ordered_json
+draw_report_json(const DrawReport &r)
+{
+   nlohmann::ordered_json j;
+   j["index_in_queue"] = r.ctx.index_in_queue;
+   j["cmd_offset_dw"] = r.ctx.cmd_offset_dw;
+   j["draw_info"] = fmt::format("0x{:x}", r.ctx.draw_info_address);
+   j["cycles"] = r.cycles;
+   if (r.cycles || r.end_cycle)
+      j["cycle_range"] = {r.begin_cycle, r.end_cycle};
+   j["counters"] = draw_stats_json(r.counters);
+   j["modules"] = r.modules;
+   if (r.faulted)
+      j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
+   else
+      j["fault"] = nullptr;
+   return j;
+}
+
+} // namespace vlgpu::sim

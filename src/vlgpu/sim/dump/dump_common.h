@@ -1,0 +1,53 @@
+/*
+ * vlgpu simulator, per-draw dump: what the writer and the reader share
+ * (section names, file names, texture level geometry). Internal header.
+ */
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vlg_hw.h"
+
+namespace vlgpu::sim::dump {
+
+/** One sub-block of pipe_state printed as its own draw.txt section
+ *  "[pipe_state.<name>]" (rasterizer, viewport, ..., sample_mask). */
+struct PipeSubBlock {
+   std::string name;               /**< "blend" */
+   const vlg_hw_struct_info *info; /**< its struct */
+   unsigned offset;                /**< first dword inside pipe_state */
+};
+
+/**
+ * The sub-blocks of pipe_state, in order, derived from the generated field
+ * tables (each field path "<sub>.<field>" of pipe_state is field <field> of
+ * struct <sub>). They cover every described word of pipe_state.
+ */
+const std::vector<PipeSubBlock> &pipe_sub_blocks();
+
+/** Size and layer count of one texture level (docs/hw.md texture). */
+struct TexLevel {
+   uint32_t width = 0, height = 0, layers = 0;
+   uint64_t bytes_per_layer_row = 0; /**< width * bytes per texel */
+};
+TexLevel texture_level_size(const VLG_TEXTURE &t, unsigned level);
+
+/** "tex-fs0-level1-layer0" (no extension). */
+std::string texture_file_base(const char *stage, unsigned unit, unsigned level, unsigned layer);
+
+/** Section names: "vertex_elements[2]", "fs_textures[0]", ... */
+std::string array_section(const char *array, unsigned i);
+
+/** Bytes of the rectangle of @h rows of @row_bytes bytes at @pitch (0 if empty). */
+inline uint64_t
+rows_extent(uint64_t pitch, uint64_t row_bytes, uint64_t h)
+{
+   return h == 0 || row_bytes == 0 ? 0 : pitch * (h - 1) + row_bytes;
+}
+
+constexpr const char *kCommandFile = "command.txt";
+constexpr const char *kDrawFile = "draw.txt";
+
+} // namespace vlgpu::sim::dump

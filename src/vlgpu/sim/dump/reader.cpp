@@ -1,0 +1,742 @@
+/*
+ * vlgpu simulator, per-draw dump: the reader and replay (see dump.h,
+ * docs/dump.md).
+ *
+ * The loader turns the files of a draw directory into VRAM segments at the
+ * addresses the (possibly edited) draw.txt names, patches the sizes that
+ * follow from edited data files (a shader's code_size, its num_consts),
+ * moves grown data above everything else, and writes the segments into a
+ * fresh VRAM. Replay then runs a two-command queue, DRAW + HALT, on the GPU.
+ */
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "sim/dump/dump.h"
+#include "sim/dump/dump_common.h"
+#include "sim/dump/hexdump.h"
+#include "sim/dump/image.h"
+#include "sim/dump/shader_text.h"
+
+namespace vlgpu::sim {
+
+using namespace dump;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/** One [section] of a text file. */
+struct Section {
+   std::string name;
+   unsigned header_line = 0;
+   std::vector<std::pair<unsigned, std::string>> lines; /* (line number, text) */
+   unsigned end_line = 0;
+};
+
+std::string
+trim(const std::string &s)
+{
+   size_t b = 0, e = s.size();
+   while (b < e && (s[b] == ' ' || s[b] == '\t'))
+      b++;
+   while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r'))
+      e--;
+   return s.substr(b, e - b);
+}
+
+[[noreturn]] void
+fail(const std::vector<std::string> &errors)
+{
+   std::string m;
+   for (const std::string &e : errors)
+      m += (m.empty() ? "" : "\n") + e;
+   throw DumpError(m);
+}
+
+/** Split @text into sections; text before the first section must be
+ *  comments or blank. */
+std::vector<Section>
+split_sections(const std::string &text, const std::string &file)
+{
+   std::vector<Section> out;
+   std::vector<std::string> errors;
+   std::istringstream in(text);
+   std::string line;
+   unsigned no = 0;
+   while (std::getline(in, line)) {
+      no++;
+      const std::string t = trim(line);
+      if (!t.empty() && t[0] == '[') {
+         /* "[name]" with an optional "# comment"; names may contain brackets
+          * ("[vertex_elements[0]]"), so the header ends at the last ']' */
+         const size_t hash = t.find('#');
+         const std::string head = trim(t.substr(0, hash));
+         if (head.size() < 3 || head.back() != ']') {
+            errors.push_back(fmt::format("{}:{}: malformed section header '{}' (expected "
+                                         "'[name]')",
+                                         file, no, t));
+            continue;
+         }
+         const size_t close = head.size() - 1;
+         if (!out.empty())
+            out.back().end_line = no - 1;
+         Section s;
+         s.name = trim(head.substr(1, close - 1));
+         s.header_line = no;
+         out.push_back(std::move(s));
+         continue;
+      }
+      if (out.empty()) {
+         if (!t.empty() && t[0] != '#')
+            errors.push_back(fmt::format("{}:{}: '{}' is outside any [section]", file, no, t));
+         continue;
+      }
+      out.back().lines.emplace_back(no, line);
+   }
+   if (!out.empty())
+      out.back().end_line = no;
+   if (!errors.empty())
+      fail(errors);
+   return out;
+}
+
+struct DiagSink {
+   std::vector<std::string> *errors;
+   std::vector<std::string> *warnings;
+};
+
+void
+diag_cb(void *user, const char *message)
+{
+   DiagSink *d = static_cast<DiagSink *>(user);
+   if (std::strstr(message, ": warning: "))
+      d->warnings->push_back(message);
+   else
+      d->errors->push_back(message);
+}
+
+/** Parse one section as struct @info into @words (info.length dwords). */
+void
+parse_section(const Section &s, const vlg_hw_struct_info &info, const std::string &file,
+              uint32_t *words, std::vector<std::string> &errors, std::vector<std::string> &notes)
+{
+   std::vector<std::string> warnings;
+   DiagSink sink{&errors, &warnings};
+   vlg_hw_parser *p = vlg_hw_parser_create(&info, file.c_str(), diag_cb, &sink);
+   if (!p)
+      throw std::bad_alloc();
+   for (const auto &[no, text] : s.lines)
+      vlg_hw_parser_line(p, no, text.data(), text.size());
+   vlg_hw_parser_finish(p, s.end_line ? s.end_line : s.header_line, words, nullptr);
+   for (std::string &w : warnings)
+      notes.push_back(std::move(w));
+}
+
+/** A run of bytes to write into the replay VRAM, with its origin. */
+struct Piece {
+   uint64_t address;
+   std::vector<uint8_t> bytes;
+   std::string origin;
+};
+
+struct Loader {
+   std::string dir;
+   std::vector<std::string> notes;
+   std::vector<Piece> pieces;
+
+   std::string path(const std::string &f) const { return (fs::path(dir) / f).string(); }
+   bool exists(const std::string &f) const { return fs::exists(path(f)); }
+
+   void add(uint64_t addr, const void *data, size_t size, std::string origin)
+   {
+      if (!size)
+         return;
+      Piece p{addr, std::vector<uint8_t>(size), std::move(origin)};
+      std::memcpy(p.bytes.data(), data, size);
+      pieces.push_back(std::move(p));
+   }
+
+   uint64_t end_address() const
+   {
+      uint64_t e = 0;
+      for (const Piece &p : pieces)
+         e = std::max(e, p.address + p.bytes.size());
+      return e;
+   }
+
+   /**
+    * Image @base of w x h pixels of @format, rows packed: BASE.png for an
+    * exact format, else BASE.bin (checking that BASE.png, if present, is
+    * still its preview). std::nullopt when the files do not exist.
+    */
+   std::optional<std::vector<uint8_t>> load_image(const std::string &base, uint32_t format,
+                                                  unsigned w, unsigned h) const
+   {
+      const ImageCodec c = image_codec(format);
+      const std::string png = base + ".png", bin = base + ".bin";
+      const char *fname = vlg_format_name(format);
+      const std::string fmtname = fname ? fname : fmt::format("format {}", format);
+      if (c.exact) {
+         if (!exists(png))
+            return std::nullopt;
+         const PngImage img = read_png(path(png), c.channels);
+         if (img.width != w || img.height != h)
+            throw DumpError(fmt::format("{}: the image is {}x{} pixels but draw.txt describes "
+                                        "{}x{} ({})",
+                                        path(png), img.width, img.height, w, h, fmtname));
+         return png_pixels_to_image(c, img.pixels, w, h);
+      }
+      if (!exists(bin)) {
+         if (exists(png))
+            throw DumpError(fmt::format("{}: missing; {} is only a preview of {} pixels (PNG "
+                                        "cannot hold them exactly), the .bin is the data",
+                                        path(bin), png, fmtname));
+         return std::nullopt;
+      }
+      std::vector<uint8_t> raw = read_file(path(bin));
+      const uint64_t want = uint64_t(w) * h * c.bpp;
+      if (raw.size() != want)
+         throw DumpError(fmt::format("{}: {} bytes, but {}x{} pixels of {} are {} bytes", path(bin),
+                                     raw.size(), w, h, fmtname, want));
+      if (c.supported && exists(png)) {
+         const PngImage img = read_png(path(png), c.channels);
+         const std::vector<uint8_t> preview =
+            image_to_png_pixels(c, raw.data(), uint64_t(w) * c.bpp, w, h);
+         if (img.width != w || img.height != h || img.pixels != preview)
+            throw DumpError(fmt::format(
+               "{}: edited, but it is only a preview: {} pixels cannot be held exactly in PNG. "
+               "Edit {} (raw pixels, rows packed) instead, or restore the preview",
+               path(png), fmtname, bin));
+      }
+      return raw;
+   }
+
+   /** load_image() and add it as rows at @addr, @pitch bytes apart. */
+   void add_image(const std::string &base, uint32_t format, unsigned w, unsigned h, uint64_t addr,
+                  uint64_t pitch, const std::string &what)
+   {
+      const std::optional<std::vector<uint8_t>> img = load_image(base, format, w, h);
+      if (!img) {
+         notes.push_back(fmt::format("{}: no {}.png/.bin in the dump; left zero", what, base));
+         return;
+      }
+      const uint64_t row = uint64_t(w) * vlg_format_bytes(format);
+      if (pitch == row) {
+         add(addr, img->data(), img->size(), base);
+         return;
+      }
+      for (unsigned y = 0; y < h; y++)
+         add(addr + uint64_t(y) * pitch, img->data() + size_t(y) * row, row, base);
+   }
+};
+
+struct Shader {
+   bool present = false;
+   VLG_SHADER_STATE ss = {};
+   uint64_t addr = 0;
+   std::vector<uint32_t> code;
+   std::vector<uint32_t> consts;
+   bool move_code = false, move_consts = false;
+};
+
+const char *const kStage[2] = {"vs", "fs"};
+
+/** The draw's code: X.bin while X.s is unedited (same text up to comments as
+ *  the disassembly of X.bin), else X.s assembled. */
+std::vector<uint32_t>
+load_code(Loader &L, const char *stage)
+{
+   const std::string s = fmt::format("{}.s", stage), bin = fmt::format("{}.bin", stage);
+   const bool have_s = L.exists(s), have_bin = L.exists(bin);
+   if (!have_s && !have_bin)
+      throw DumpError(fmt::format("{}: missing (the {} shader's code)", L.path(s), stage));
+   std::vector<uint32_t> units;
+   if (have_bin) {
+      const std::vector<uint8_t> raw = read_file(L.path(bin));
+      if (raw.size() % 4 != 0)
+         throw DumpError(fmt::format("{}: {} bytes is not a whole number of 32-bit units",
+                                     L.path(bin), raw.size()));
+      units.resize(raw.size() / 4);
+      std::memcpy(units.data(), raw.data(), raw.size());
+      if (!have_s)
+         return units;
+      std::string regen, err;
+      disassemble(units.data(), units.size(), regen, err);
+      if (strip_asm_comments(regen) == strip_asm_comments(read_text(L.path(s))))
+         return units;
+      L.notes.push_back(fmt::format("{} was edited: assembled instead of using {}", s, bin));
+   }
+   std::string err;
+   std::vector<uint32_t> out;
+   if (!assemble(read_text(L.path(s)), L.path(s), out, err))
+      throw DumpError(err);
+   if (out.empty())
+      throw DumpError(fmt::format("{}: the program is empty", L.path(s)));
+   return out;
+}
+
+struct Loaded {
+   uint32_t cmd_words[VLG_CMD_DRAW_LENGTH] = {};
+   VLG_CMD_DRAW cmd = {};
+   VLG_DRAW_INFO d = {};
+   VLG_FRAMEBUFFER fb = {};
+   bool have_fb = false;
+};
+
+Loaded
+load_dump(Loader &L)
+{
+   Loaded r;
+   std::vector<std::string> errors;
+
+   /* command part */
+   {
+      const std::string file = L.path(kCommandFile);
+      const std::vector<Section> secs = split_sections(read_text(file), file);
+      const Section *cmd = nullptr;
+      for (const Section &s : secs) {
+         if (s.name != "cmd_draw")
+            errors.push_back(fmt::format("{}:{}: unknown section [{}] (command.txt has one "
+                                         "section, [cmd_draw])",
+                                         file, s.header_line, s.name));
+         else if (cmd)
+            errors.push_back(fmt::format("{}:{}: second [cmd_draw] section (first at line {})",
+                                         file, s.header_line, cmd->header_line));
+         else
+            cmd = &s;
+      }
+      if (!cmd && errors.empty())
+         errors.push_back(fmt::format("{}: no [cmd_draw] section", file));
+      if (cmd)
+         parse_section(*cmd, VLG_CMD_DRAW_info, file, r.cmd_words, errors, L.notes);
+      if (!errors.empty())
+         fail(errors);
+      VLG_CMD_DRAW_unpack(r.cmd_words, &r.cmd);
+   }
+
+   /* draw part */
+   const std::string file = L.path(kDrawFile);
+   const std::vector<Section> secs = split_sections(read_text(file), file);
+   std::map<std::string, const Section *> by_name;
+   for (const Section &s : secs) {
+      auto [it, fresh] = by_name.emplace(s.name, &s);
+      if (!fresh)
+         errors.push_back(fmt::format("{}:{}: section [{}] appears twice (first at line {})", file,
+                                      s.header_line, s.name, it->second->header_line));
+   }
+   if (!errors.empty())
+      fail(errors);
+   std::set<std::string> used;
+   auto need = [&](const std::string &name) -> const Section * {
+      used.insert(name);
+      auto it = by_name.find(name);
+      if (it == by_name.end()) {
+         errors.push_back(fmt::format("{}: missing section [{}]", file, name));
+         return nullptr;
+      }
+      return it->second;
+   };
+
+   uint32_t dw[VLG_DRAW_INFO_LENGTH] = {};
+   if (const Section *s = need("draw_info"))
+      parse_section(*s, VLG_DRAW_INFO_info, file, dw, errors, L.notes);
+   if (!errors.empty())
+      fail(errors);
+   VLG_DRAW_INFO_unpack(dw, &r.d);
+   const VLG_DRAW_INFO &d = r.d;
+   L.add(r.cmd.draw_info, dw, sizeof(dw), "draw.txt [draw_info]");
+
+   uint32_t fbw[VLG_FRAMEBUFFER_LENGTH] = {};
+   if (const Section *s = need("framebuffer")) {
+      parse_section(*s, VLG_FRAMEBUFFER_info, file, fbw, errors, L.notes);
+      VLG_FRAMEBUFFER_unpack(fbw, &r.fb);
+      r.have_fb = true;
+   }
+
+   const bool clear = d.kind == VLG_DRAW_KIND_CLEAR;
+   std::vector<VLG_TEXTURE> tex[2];
+   Shader sh[2];
+   std::vector<VLG_VERTEX_BUFFER> vbs;
+   if (!clear) {
+      uint32_t pw[VLG_PIPE_STATE_LENGTH] = {};
+      for (const PipeSubBlock &b : pipe_sub_blocks())
+         if (const Section *s = need("pipe_state." + b.name))
+            parse_section(*s, *b.info, file, pw + b.offset, errors, L.notes);
+      L.add(d.pipe_state, pw, sizeof(pw), "draw.txt [pipe_state.*]");
+
+      auto array = [&](const char *name, unsigned n, uint64_t base, const vlg_hw_struct_info &info,
+                       auto &&each) {
+         for (unsigned i = 0; i < n; i++) {
+            const std::string sec = array_section(name, i);
+            std::vector<uint32_t> w(info.length);
+            if (const Section *s = need(sec)) {
+               parse_section(*s, info, file, w.data(), errors, L.notes);
+               L.add(base + uint64_t(i) * info.length * 4, w.data(), w.size() * 4,
+                     "draw.txt [" + sec + "]");
+               each(w.data());
+            }
+         }
+      };
+      array("vertex_elements", d.num_vertex_elements, d.vertex_elements, VLG_VERTEX_ELEMENT_info,
+            [](const uint32_t *) {});
+      array("vertex_buffers", d.num_vertex_buffers, d.vertex_buffers, VLG_VERTEX_BUFFER_info,
+            [&](const uint32_t *w) {
+               VLG_VERTEX_BUFFER v;
+               VLG_VERTEX_BUFFER_unpack(w, &v);
+               vbs.push_back(v);
+            });
+      array("vs_textures", d.vs_num_textures, d.vs_textures, VLG_TEXTURE_info,
+            [&](const uint32_t *w) {
+               VLG_TEXTURE t;
+               VLG_TEXTURE_unpack(w, &t);
+               tex[0].push_back(t);
+            });
+      array("vs_samplers", d.vs_num_samplers, d.vs_samplers, VLG_SAMPLER_info,
+            [](const uint32_t *) {});
+      array("fs_textures", d.fs_num_textures, d.fs_textures, VLG_TEXTURE_info,
+            [&](const uint32_t *w) {
+               VLG_TEXTURE t;
+               VLG_TEXTURE_unpack(w, &t);
+               tex[1].push_back(t);
+            });
+      array("fs_samplers", d.fs_num_samplers, d.fs_samplers, VLG_SAMPLER_info,
+            [](const uint32_t *) {});
+      for (unsigned s = 0; s < 2; s++) {
+         uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
+         if (const Section *sec = need(kStage[s])) {
+            parse_section(*sec, VLG_SHADER_STATE_info, file, w, errors, L.notes);
+            VLG_SHADER_STATE_unpack(w, &sh[s].ss);
+            sh[s].present = true;
+            sh[s].addr = s ? d.fs : d.vs;
+         }
+      }
+   }
+   for (const Section &s : secs)
+      if (!used.count(s.name))
+         errors.push_back(fmt::format(
+            "{}:{}: section [{}] is not part of this draw (draw_info: kind {}, {} vertex "
+            "elements, {} vertex buffers, vs {}/{} and fs {}/{} textures/samplers)",
+            file, s.header_line, s.name, clear ? "CLEAR" : "PRIMITIVES", d.num_vertex_elements,
+            d.num_vertex_buffers, d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures,
+            d.fs_num_samplers));
+   if (!errors.empty())
+      fail(errors);
+
+   /* data part */
+   if (!clear) {
+      for (unsigned s = 0; s < 2; s++) {
+         Shader &x = sh[s];
+         x.code = load_code(L, kStage[s]);
+         if (x.code.size() != x.ss.code_size) {
+            L.notes.push_back(fmt::format("{}.s: {} units, draw.txt has {}.code_size = {}: "
+                                          "code_size set to {}",
+                                          kStage[s], x.code.size(), kStage[s], x.ss.code_size,
+                                          x.code.size()));
+            x.move_code = x.code.size() > x.ss.code_size;
+         }
+         const std::string cf = fmt::format("consts-{}.txt", kStage[s]);
+         if (!L.exists(cf))
+            throw DumpError(
+               fmt::format("{}: missing (the {} shader's global buffer)", L.path(cf), kStage[s]));
+         x.consts = parse_consts(read_text(L.path(cf)), L.path(cf), 512);
+         const uint32_t n = uint32_t(x.consts.size() / 4);
+         if (n != x.ss.num_consts) {
+            L.notes.push_back(fmt::format("{}: {} entries, draw.txt has {}.num_consts = {}: "
+                                          "num_consts set to {}",
+                                          cf, n, kStage[s], x.ss.num_consts, n));
+            x.move_consts = n > x.ss.num_consts;
+         }
+         if (!x.move_code)
+            L.add(x.ss.code, x.code.data(), x.code.size() * 4, fmt::format("{}.s", kStage[s]));
+         if (!x.move_consts)
+            L.add(x.ss.consts, x.consts.data(), x.consts.size() * 4, cf);
+         x.ss.code_size = uint32_t(x.code.size());
+         x.ss.num_consts = n;
+      }
+
+      if (d.index_size != VLG_INDEX_SIZE_NONE && d.count) {
+         if (L.exists("index.hex")) {
+            for (const Segment &sg :
+                 parse_hexdump(read_text(L.path("index.hex")), L.path("index.hex")))
+               L.add(sg.address, sg.bytes.data(), sg.bytes.size(), "index.hex");
+         } else {
+            L.notes.push_back("index.hex: not in the dump; the index buffer is left zero");
+         }
+      }
+      for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
+         const std::string f = fmt::format("vb{}.hex", i);
+         if (!L.exists(f))
+            continue; /* the draw fetches none of its bytes */
+         for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
+            L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
+      }
+      for (unsigned s = 0; s < 2; s++) {
+         for (unsigned i = 0; i < tex[s].size(); i++) {
+            const VLG_TEXTURE &t = tex[s][i];
+            const unsigned levels = std::min(unsigned(t.num_levels), 15u);
+            for (unsigned l = 0; l < levels; l++) {
+               const TexLevel lv = texture_level_size(t, l);
+               for (unsigned z = 0; z < lv.layers; z++)
+                  L.add_image(texture_file_base(kStage[s], i, l, z), t.format, lv.width, lv.height,
+                              t.address + t.level[l].offset + uint64_t(z) * t.level[l].layer_stride,
+                              t.level[l].row_pitch,
+                              fmt::format("{}_textures[{}] level {} layer {}", kStage[s], i, l, z));
+            }
+         }
+      }
+   }
+
+   /* render targets before the draw */
+   if (r.have_fb) {
+      for (unsigned i = 0; i < std::min(r.fb.nr_cbufs, 4u); i++) {
+         const VLG_SURFACE &s = r.fb.cbufs[i];
+         if (s.format != VLG_FORMAT_NONE)
+            L.add_image(fmt::format("rt{}-before", i), s.format, s.width, s.height, s.address,
+                        s.pitch, fmt::format("framebuffer.cbufs[{}]", i));
+      }
+      if (r.fb.zsbuf.format != VLG_FORMAT_NONE)
+         L.add_image("zs-before", r.fb.zsbuf.format, r.fb.zsbuf.width, r.fb.zsbuf.height,
+                     r.fb.zsbuf.address, r.fb.zsbuf.pitch, "framebuffer.zsbuf");
+   }
+   L.add(d.framebuffer, fbw, sizeof(fbw), "draw.txt [framebuffer]");
+
+   /* grown shader data moves above everything else */
+   if (!clear) {
+      uint64_t top = (L.end_address() + 255) & ~uint64_t(255);
+      for (unsigned s = 0; s < 2; s++) {
+         Shader &x = sh[s];
+         if (x.move_code) {
+            L.notes.push_back(fmt::format("{}.s: the code grew, moved from 0x{:x} to 0x{:x}",
+                                          kStage[s], x.ss.code, top));
+            x.ss.code = top;
+            L.add(top, x.code.data(), x.code.size() * 4, fmt::format("{}.s", kStage[s]));
+            top = (top + x.code.size() * 4 + 255) & ~uint64_t(255);
+         }
+         if (x.move_consts) {
+            L.notes.push_back(fmt::format("consts-{}.txt: the global buffer grew, moved from "
+                                          "0x{:x} to 0x{:x}",
+                                          kStage[s], x.ss.consts, top));
+            x.ss.consts = top;
+            L.add(top, x.consts.data(), x.consts.size() * 4,
+                  fmt::format("consts-{}.txt", kStage[s]));
+            top = (top + x.consts.size() * 4 + 255) & ~uint64_t(255);
+         }
+         uint32_t w[VLG_SHADER_STATE_LENGTH];
+         VLG_SHADER_STATE_pack(w, &x.ss);
+         L.add(x.addr, w, sizeof(w), fmt::format("draw.txt [{}]", kStage[s]));
+      }
+   }
+   return r;
+}
+
+class ReplayHost final : public GpuHost {
+ public:
+   const Display *display(uint32_t) const override { return nullptr; }
+   bool snapshot_draw(const DrawContext &) override { return false; }
+   void before_draw(const DrawContext &, const Vram &) override {}
+   void after_draw(const DrawContext &, const Vram &, const DrawReport &) override {}
+};
+
+uint64_t
+draw_number_of(const std::string &dir)
+{
+   std::string base = fs::path(dir).filename().string();
+   if (base.empty())
+      base = fs::path(dir).parent_path().filename().string();
+   uint64_t n = 0;
+   if (base.rfind("draw-", 0) == 0) {
+      std::istringstream in(base.substr(5));
+      in >> n;
+   }
+   return n;
+}
+
+/** Compare the w x h image at @addr/@pitch of @vram with the dump's BASE
+ *  (rows packed). */
+ReplayComparison
+compare(const Loader &L, const std::string &name, const std::string &base, const Vram &vram,
+        const VLG_SURFACE &s)
+{
+   ReplayComparison c;
+   c.name = name;
+   std::optional<std::vector<uint8_t>> want;
+   try {
+      want = L.load_image(base, s.format, s.width, s.height);
+   } catch (const DumpError &e) {
+      c.first_difference = std::string("cannot read the dump's image: ") + e.what();
+      return c;
+   }
+   if (!want)
+      return c;
+   const unsigned bpp = vlg_format_bytes(s.format);
+   const uint64_t row = uint64_t(s.width) * bpp;
+   if (!vram.contains(s.address, rows_extent(s.pitch, row, s.height)))
+      return c;
+   c.compared = true;
+   c.pixels = uint64_t(s.width) * s.height;
+   for (unsigned y = 0; y < s.height; y++) {
+      const uint8_t *got = vram.data() + s.address + uint64_t(y) * s.pitch;
+      const uint8_t *exp = want->data() + size_t(y) * row;
+      for (unsigned x = 0; x < s.width; x++) {
+         if (std::memcmp(got + size_t(x) * bpp, exp + size_t(x) * bpp, bpp) == 0)
+            continue;
+         if (c.differing++ == 0) {
+            std::string g, e;
+            for (unsigned b = 0; b < bpp; b++) {
+               g += fmt::format("{:02x}", got[size_t(x) * bpp + b]);
+               e += fmt::format("{:02x}", exp[size_t(x) * bpp + b]);
+            }
+            c.first_difference = fmt::format("({}, {}): replay {}, dump {}", x, y, g, e);
+         }
+      }
+   }
+   return c;
+}
+
+void
+write_surface(const std::string &out, const std::string &name, const Vram &vram,
+              const VLG_SURFACE &s, std::vector<std::string> &outputs)
+{
+   const ImageCodec c = image_codec(s.format);
+   const uint64_t row = uint64_t(s.width) * c.bpp;
+   if (c.bpp == 0 || !vram.contains(s.address, rows_extent(s.pitch, row, s.height)))
+      return;
+   const uint8_t *src = vram.data() + s.address;
+   std::vector<uint8_t> raw(size_t(row) * s.height);
+   for (unsigned y = 0; y < s.height; y++)
+      std::memcpy(&raw[size_t(y) * row], src + uint64_t(y) * s.pitch, row);
+   const std::string bin = (fs::path(out) / (name + ".bin")).string();
+   write_file(bin, raw.data(), raw.size());
+   outputs.push_back(bin);
+   if (c.supported && s.width && s.height) {
+      const std::string png = (fs::path(out) / (name + ".png")).string();
+      const std::vector<uint8_t> px = image_to_png_pixels(c, src, s.pitch, s.width, s.height);
+      write_png(png, s.width, s.height, c.channels, px.data());
+      outputs.push_back(png);
+   }
+}
+
+} // namespace
+
+Config
+dump_config(const std::string &dir)
+{
+   const fs::path p = fs::path(dir) / "config.json";
+   if (!fs::exists(p))
+      return Config{};
+   return Config::load(p.string());
+}
+
+ReplayResult
+replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::string &out_dir)
+{
+   if (!fs::is_directory(dir))
+      throw DumpError(fmt::format("{}: not a directory (expected a draw-NNNNNN directory of a "
+                                  "dump)",
+                                  dir));
+   if (!fs::exists(fs::path(dir) / kCommandFile) && fs::exists(fs::path(dir) / "draw-000000"))
+      throw DumpError(fmt::format("{}: this is the dump's top directory; replay one draw: {}/"
+                                  "draw-NNNNNN",
+                                  dir, dir));
+   Loader L;
+   L.dir = dir;
+   const Loaded ld = load_dump(L);
+
+   ReplayResult res;
+   res.draw_number = draw_number_of(dir);
+   const char *kind = vlg_draw_kind_name(ld.d.kind);
+   res.kind = kind ? kind : "?";
+
+   /* the replay queue: DRAW + HALT above everything the package uses */
+   const uint64_t queue = (L.end_address() + 255) & ~uint64_t(255);
+   uint32_t q[VLG_CMD_DRAW_LENGTH + VLG_CMD_HALT_LENGTH];
+   std::memcpy(q, ld.cmd_words, sizeof(ld.cmd_words));
+   VLG_CMD_HALT halt;
+   VLG_CMD_HALT_init(&halt);
+   halt.opcode = VLG_CMD_OPCODE_HALT;
+   halt.length = VLG_CMD_HALT_LENGTH;
+   VLG_CMD_HALT_pack(q + VLG_CMD_DRAW_LENGTH, &halt);
+   const uint64_t need = queue + sizeof(q);
+   if (need > cfg.vram_size_bytes) {
+      std::string what;
+      for (const Piece &p : L.pieces)
+         if (p.address + p.bytes.size() > cfg.vram_size_bytes) {
+            what = fmt::format(" ({} at 0x{:x})", p.origin, p.address);
+            break;
+         }
+      throw DumpError(fmt::format("{}: the dump needs VRAM up to 0x{:x}{}, but vram.size_bytes "
+                                  "is 0x{:x}; replay with --set vram.size_bytes=...",
+                                  dir, need, what, cfg.vram_size_bytes));
+   }
+   Vram vram(cfg.vram_size_bytes);
+   for (const Piece &p : L.pieces)
+      vram.write(p.address, p.bytes.data(), p.bytes.size(), "replay");
+   vram.write(queue, q, sizeof(q), "replay");
+
+   ReplayHost host;
+   res.submit = gpu.execute(vram, queue, uint32_t(sizeof(q) / 4), host);
+   res.notes = std::move(L.notes);
+   if (!res.submit.draws.empty()) {
+      res.report = res.submit.draws.front();
+   } else if (!res.submit.faults.empty()) {
+      res.report.faulted = true;
+      res.report.fault_module = res.submit.faults.front().module;
+      res.report.fault = res.submit.faults.front().text;
+   }
+
+   if (ld.have_fb) {
+      for (unsigned i = 0; i < std::min(ld.fb.nr_cbufs, 4u); i++)
+         if (ld.fb.cbufs[i].format != VLG_FORMAT_NONE)
+            res.comparisons.push_back(compare(L, fmt::format("rt{}", i),
+                                              fmt::format("rt{}-after", i), vram, ld.fb.cbufs[i]));
+      if (ld.fb.zsbuf.format != VLG_FORMAT_NONE)
+         res.comparisons.push_back(compare(L, "zs", "zs-after", vram, ld.fb.zsbuf));
+   }
+
+   if (!out_dir.empty()) {
+      std::error_code ec;
+      fs::create_directories(out_dir, ec);
+      if (ec)
+         throw DumpError(
+            fmt::format("{}: cannot create the output directory: {}", out_dir, ec.message()));
+      if (ld.have_fb) {
+         for (unsigned i = 0; i < std::min(ld.fb.nr_cbufs, 4u); i++)
+            if (ld.fb.cbufs[i].format != VLG_FORMAT_NONE)
+               write_surface(out_dir, fmt::format("rt{}", i), vram, ld.fb.cbufs[i], res.outputs);
+         if (ld.fb.zsbuf.format != VLG_FORMAT_NONE)
+            write_surface(out_dir, "zs", vram, ld.fb.zsbuf, res.outputs);
+      }
+      nlohmann::ordered_json j;
+      j["dump"] = dir;
+      j["draw"] = res.draw_number;
+      j["mode"] = gpu_mode_name(gpu.mode());
+      j["report"] = draw_report_json(res.report);
+      j["submit"] = {{"commands", res.submit.commands},
+                     {"halted", res.submit.halted},
+                     {"cycles", res.submit.cycles},
+                     {"stats", res.submit.stats}};
+      j["notes"] = res.notes;
+      nlohmann::ordered_json cmp = nlohmann::ordered_json::array();
+      for (const ReplayComparison &c : res.comparisons)
+         cmp.push_back({{"name", c.name},
+                        {"compared", c.compared},
+                        {"pixels", c.pixels},
+                        {"differing", c.differing},
+                        {"first_difference", c.first_difference}});
+      j["compared_with_dump"] = cmp;
+      j["config"] = cfg.to_json();
+      const std::string path = (fs::path(out_dir) / "stats.json").string();
+      write_text(path, j.dump(2) + "\n");
+      res.outputs.push_back(path);
+   }
+   return res;
+}
+
+} // namespace vlgpu::sim

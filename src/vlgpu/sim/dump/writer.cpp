@@ -1,0 +1,712 @@
+/*
+ * vlgpu simulator, per-draw dump: the writer (see dump.h, docs/dump.md).
+ *
+ * The package is read tolerantly, straight from VRAM: blocks are unpacked
+ * without validation (vlg_hw_print flags what is wrong), and a block or a
+ * data range outside VRAM is left out with a note, so a malformed package
+ * is dumped as far as the GPU could see it.
+ */
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sim/dump/dump.h"
+#include "sim/dump/dump_common.h"
+#include "sim/dump/hexdump.h"
+#include "sim/dump/image.h"
+#include "sim/dump/shader_text.h"
+
+namespace vlgpu::sim {
+
+using namespace dump;
+
+namespace {
+
+/** Largest data range dumped as one file (a larger one is left out with a note). */
+constexpr uint64_t kMaxDumpBytes = 256ull << 20;
+/** The ISA's largest program (branch targets are 16-bit unit addresses). */
+constexpr uint32_t kMaxProgramUnits = 65536;
+
+/** Read @len dwords at @addr if they lie in VRAM and @addr is dword aligned. */
+bool
+read_words(const Vram &vram, uint64_t addr, unsigned len, uint32_t *out)
+{
+   if (addr % 4 != 0 || !vram.contains(addr, uint64_t(len) * 4))
+      return false;
+   std::memcpy(out, vram.data() + addr, size_t(len) * 4);
+   return true;
+}
+
+/** A FILE* writing into a string (open_memstream), for vlg_hw_print. */
+class StringFile {
+ public:
+   StringFile()
+   {
+      fp_ = open_memstream(&buf_, &len_);
+      if (!fp_)
+         throw std::bad_alloc();
+   }
+   ~StringFile()
+   {
+      if (fp_)
+         std::fclose(fp_);
+      std::free(buf_);
+   }
+   FILE *fp() { return fp_; }
+   std::string str()
+   {
+      std::fflush(fp_);
+      return std::string(buf_ ? buf_ : "", len_);
+   }
+
+ private:
+   FILE *fp_ = nullptr;
+   char *buf_ = nullptr;
+   size_t len_ = 0;
+};
+
+std::string
+print_block(const vlg_hw_struct_info &info, const uint32_t *words)
+{
+   StringFile f;
+   vlg_hw_print(f.fp(), &info, words, nullptr, VLG_HW_PRINT_DOC);
+   return f.str();
+}
+
+const char *
+name_or(const char *n, const char *fallback = "?")
+{
+   return n ? n : fallback;
+}
+
+/** One command of the queue as a one-line description (for command.txt). */
+std::string
+describe_command(const uint32_t *w, uint32_t avail, uint32_t &length)
+{
+   VLG_CMD_HEADER h;
+   VLG_CMD_HEADER_unpack(w, &h);
+   length = h.length;
+   const char *op = vlg_cmd_opcode_name(h.opcode);
+   if (!op)
+      return fmt::format("header 0x{:08x}: not a command", w[0]);
+   if (h.length > avail)
+      return fmt::format("{} of length {}: runs past the end of the queue", op, h.length);
+   switch (h.opcode) {
+   case VLG_CMD_OPCODE_DRAW:
+      if (h.length >= VLG_CMD_DRAW_LENGTH) {
+         VLG_CMD_DRAW c;
+         VLG_CMD_DRAW_unpack(w, &c);
+         return fmt::format("DRAW draw_info = 0x{:x}", c.draw_info);
+      }
+      break;
+   case VLG_CMD_OPCODE_SYNC:
+      if (h.length >= VLG_CMD_SYNC_LENGTH) {
+         VLG_CMD_SYNC c;
+         VLG_CMD_SYNC_unpack(w, &c);
+         return fmt::format("SYNC fence_address = 0x{:x}, fence_value = {}", c.fence_address,
+                            c.fence_value);
+      }
+      break;
+   case VLG_CMD_OPCODE_DUMP:
+      if (h.length >= VLG_CMD_DUMP_LENGTH) {
+         VLG_CMD_DUMP c;
+         VLG_CMD_DUMP_unpack(w, &c);
+         return fmt::format("DUMP surface = 0x{:x} to display {}, rect ({}, {})-({}, {})",
+                            c.surface, c.display_id, c.rect.minx, c.rect.miny, c.rect.maxx,
+                            c.rect.maxy);
+      }
+      break;
+   case VLG_CMD_OPCODE_HALT:
+      return "HALT";
+   }
+   return fmt::format("{} with length {}", op, h.length);
+}
+
+/** The package as read from VRAM, without validation. */
+struct RawPackage {
+   bool have_draw = false;
+   uint32_t draw_words[VLG_DRAW_INFO_LENGTH] = {};
+   VLG_DRAW_INFO d = {};
+
+   bool have_pipe = false;
+   uint32_t pipe_words[VLG_PIPE_STATE_LENGTH] = {};
+
+   bool have_fb = false;
+   uint32_t fb_words[VLG_FRAMEBUFFER_LENGTH] = {};
+   VLG_FRAMEBUFFER fb = {};
+
+   struct Elem {
+      bool ok = false;
+      uint64_t addr = 0;
+      uint32_t words[VLG_VERTEX_ELEMENT_LENGTH] = {};
+      VLG_VERTEX_ELEMENT v = {};
+   };
+   struct Buf {
+      bool ok = false;
+      uint64_t addr = 0;
+      uint32_t words[VLG_VERTEX_BUFFER_LENGTH] = {};
+      VLG_VERTEX_BUFFER v = {};
+   };
+   struct Tex {
+      bool ok = false;
+      uint64_t addr = 0;
+      uint32_t words[VLG_TEXTURE_LENGTH] = {};
+      VLG_TEXTURE v = {};
+   };
+   struct Smp {
+      bool ok = false;
+      uint64_t addr = 0;
+      uint32_t words[VLG_SAMPLER_LENGTH] = {};
+   };
+   struct Shader {
+      bool ok = false;
+      uint64_t addr = 0;
+      uint32_t words[VLG_SHADER_STATE_LENGTH] = {};
+      VLG_SHADER_STATE v = {};
+   };
+   std::vector<Elem> elems;
+   std::vector<Buf> bufs;
+   std::vector<Tex> tex[2];
+   std::vector<Smp> smp[2];
+   Shader sh[2];
+
+   bool clear() const { return d.kind == VLG_DRAW_KIND_CLEAR; }
+};
+
+const char *const kStage[2] = {"vs", "fs"};
+
+RawPackage
+read_package(const Vram &vram, uint64_t draw_info)
+{
+   RawPackage p;
+   p.have_draw = read_words(vram, draw_info, VLG_DRAW_INFO_LENGTH, p.draw_words);
+   if (!p.have_draw)
+      return p;
+   VLG_DRAW_INFO_unpack(p.draw_words, &p.d);
+   const VLG_DRAW_INFO &d = p.d;
+   p.have_fb = read_words(vram, d.framebuffer, VLG_FRAMEBUFFER_LENGTH, p.fb_words);
+   if (p.have_fb)
+      VLG_FRAMEBUFFER_unpack(p.fb_words, &p.fb);
+   if (p.clear())
+      return p;
+   p.have_pipe = read_words(vram, d.pipe_state, VLG_PIPE_STATE_LENGTH, p.pipe_words);
+
+   p.elems.resize(d.num_vertex_elements);
+   for (unsigned i = 0; i < d.num_vertex_elements; i++) {
+      auto &e = p.elems[i];
+      e.addr = d.vertex_elements + uint64_t(i) * VLG_VERTEX_ELEMENT_LENGTH * 4;
+      if ((e.ok = read_words(vram, e.addr, VLG_VERTEX_ELEMENT_LENGTH, e.words)))
+         VLG_VERTEX_ELEMENT_unpack(e.words, &e.v);
+   }
+   p.bufs.resize(d.num_vertex_buffers);
+   for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
+      auto &b = p.bufs[i];
+      b.addr = d.vertex_buffers + uint64_t(i) * VLG_VERTEX_BUFFER_LENGTH * 4;
+      if ((b.ok = read_words(vram, b.addr, VLG_VERTEX_BUFFER_LENGTH, b.words)))
+         VLG_VERTEX_BUFFER_unpack(b.words, &b.v);
+   }
+   const uint64_t tex_addr[2] = {d.vs_textures, d.fs_textures};
+   const uint64_t smp_addr[2] = {d.vs_samplers, d.fs_samplers};
+   const unsigned ntex[2] = {d.vs_num_textures, d.fs_num_textures};
+   const unsigned nsmp[2] = {d.vs_num_samplers, d.fs_num_samplers};
+   const uint64_t sh_addr[2] = {d.vs, d.fs};
+   for (unsigned s = 0; s < 2; s++) {
+      p.tex[s].resize(ntex[s]);
+      for (unsigned i = 0; i < ntex[s]; i++) {
+         auto &t = p.tex[s][i];
+         t.addr = tex_addr[s] + uint64_t(i) * VLG_TEXTURE_LENGTH * 4;
+         if ((t.ok = read_words(vram, t.addr, VLG_TEXTURE_LENGTH, t.words)))
+            VLG_TEXTURE_unpack(t.words, &t.v);
+      }
+      p.smp[s].resize(nsmp[s]);
+      for (unsigned i = 0; i < nsmp[s]; i++) {
+         auto &m = p.smp[s][i];
+         m.addr = smp_addr[s] + uint64_t(i) * VLG_SAMPLER_LENGTH * 4;
+         m.ok = read_words(vram, m.addr, VLG_SAMPLER_LENGTH, m.words);
+      }
+      auto &sh = p.sh[s];
+      sh.addr = sh_addr[s];
+      if ((sh.ok = read_words(vram, sh.addr, VLG_SHADER_STATE_LENGTH, sh.words)))
+         VLG_SHADER_STATE_unpack(sh.words, &sh.v);
+   }
+   return p;
+}
+
+/** Byte range [begin, end) relative to a buffer's address. */
+struct Range {
+   bool valid = false;
+   int64_t begin = 0, end = 0;
+   void add(int64_t b, int64_t e)
+   {
+      if (e <= b)
+         return;
+      if (!valid)
+         begin = b, end = e, valid = true;
+      else
+         begin = std::min(begin, b), end = std::max(end, e);
+   }
+};
+
+/** The index bytes the draw reads (relative to index_buffer) and the vertex
+ *  ids it fetches, as the GE does (geometry.cpp ge_fetch_index). */
+struct VertexUse {
+   Range index_bytes;
+   bool have_vid = false;
+   int64_t vmin = 0, vmax = 0;
+};
+
+VertexUse
+vertex_use(const Vram &vram, const VLG_DRAW_INFO &d)
+{
+   VertexUse u;
+   if (d.count == 0)
+      return u;
+   if (d.index_size == VLG_INDEX_SIZE_NONE) {
+      u.have_vid = true;
+      u.vmin = int64_t(d.start);
+      u.vmax = int64_t(d.start) + int64_t(d.count) - 1;
+      return u;
+   }
+   const unsigned isz = unsigned(d.index_size);
+   for (uint32_t i = 0; i < d.count; i++) {
+      const uint64_t off = (uint64_t(d.start) + i) * isz;
+      if (off + isz > d.index_buffer_size || !vram.contains(d.index_buffer + off, isz))
+         break; /* the GE faults here */
+      u.index_bytes.add(int64_t(off), int64_t(off + isz));
+      uint32_t idx = 0;
+      std::memcpy(&idx, vram.data() + d.index_buffer + off, isz);
+      if (d.primitive_restart && idx == d.restart_index)
+         continue;
+      const int64_t v = int64_t(idx) + int64_t(int32_t(d.base_vertex));
+      if (!u.have_vid)
+         u.vmin = u.vmax = v, u.have_vid = true;
+      u.vmin = std::min(u.vmin, v);
+      u.vmax = std::max(u.vmax, v);
+   }
+   return u;
+}
+
+} // namespace
+
+struct DrawDumpWriter::State {
+   RawPackage pkg;
+   std::vector<std::string> notes;
+};
+
+DrawDumpWriter::DrawDumpWriter(std::string dir, const DumpDrawInfo &info, const DrawContext &ctx,
+                               const Config &cfg)
+    : dir_(std::move(dir)), info_(info), ctx_(ctx), cfg_(cfg), st_(std::make_unique<State>())
+{
+   std::error_code ec;
+   std::filesystem::create_directories(dir_, ec);
+   if (ec)
+      throw DumpError(fmt::format("{}: cannot create the dump directory: {}", dir_, ec.message()));
+}
+
+DrawDumpWriter::~DrawDumpWriter() = default;
+
+namespace {
+
+std::string
+path_in(const std::string &dir, const std::string &file)
+{
+   return (std::filesystem::path(dir) / file).string();
+}
+
+/**
+ * Dump the w x h image at @addr (rows @pitch bytes apart) of @format as
+ * BASE.png (exact formats) or BASE.bin + BASE.png (preview). Returns a
+ * one-line description for draw.txt, or the reason it was left out.
+ */
+std::string
+dump_image(const std::string &dir, const std::string &base, const Vram &vram, uint64_t addr,
+           uint64_t pitch, uint32_t format, unsigned w, unsigned h, std::vector<std::string> &notes)
+{
+   const ImageCodec c = image_codec(format);
+   const uint64_t row = uint64_t(w) * c.bpp;
+   const uint64_t extent = rows_extent(pitch, row, h);
+   if (c.bpp == 0 || w == 0 || h == 0)
+      return fmt::format("{}: empty or format without pixels, not dumped", base);
+   if (pitch < row || !vram.contains(addr, extent) || extent > kMaxDumpBytes) {
+      std::string why = fmt::format("{}: {}x{} pixels of {} at 0x{:x} (pitch {}) are outside "
+                                    "VRAM or too large, not dumped",
+                                    base, w, h, name_or(vlg_format_name(format)), addr, pitch);
+      notes.push_back(why);
+      return why;
+   }
+   const uint8_t *src = vram.data() + addr;
+   if (c.supported) {
+      const std::vector<uint8_t> px = image_to_png_pixels(c, src, pitch, w, h);
+      write_png(path_in(dir, base + ".png"), w, h, c.channels, px.data());
+   }
+   if (!c.exact) {
+      std::vector<uint8_t> raw(size_t(row) * h);
+      for (unsigned y = 0; y < h; y++)
+         std::memcpy(&raw[size_t(y) * row], src + uint64_t(y) * pitch, row);
+      write_file(path_in(dir, base + ".bin"), raw.data(), raw.size());
+      return fmt::format("{}.bin (raw, authoritative){}", base,
+                         c.supported ? fmt::format(" + {}.png (preview)", base) : "");
+   }
+   return base + ".png";
+}
+
+} // namespace
+
+void
+DrawDumpWriter::begin(const Vram &vram)
+{
+   State &st = *st_;
+   st.pkg = read_package(vram, ctx_.draw_info_address);
+   const RawPackage &p = st.pkg;
+   const VLG_DRAW_INFO &d = p.d;
+
+   std::string draw;
+   draw += fmt::format("# vlgpu per-draw dump (docs/dump.md): the draw part of draw {}.\n"
+                       "# Every block of the package, every field by name (docs/hw.md). A "
+                       "[section] is the block a\n"
+                       "# draw_info pointer names (pipe_state is split into its sub-blocks); "
+                       "edit values and replay\n"
+                       "# with ./vlgpu replay {}\n",
+                       info_.draw_number, dir_);
+   auto section = [&](const std::string &name, const vlg_hw_struct_info &info,
+                      const uint32_t *words, const std::string &where) {
+      draw += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
+      draw += print_block(info, words);
+   };
+   auto missing = [&](const std::string &name, const vlg_hw_struct_info &info, uint64_t addr) {
+      const std::string n = fmt::format("[{}] not dumped: the {} block at 0x{:x} ({} dwords) is "
+                                        "outside VRAM or not dword aligned",
+                                        name, info.name, addr, info.length);
+      draw += "\n# " + n + "\n";
+      st.notes.push_back(n);
+   };
+
+   if (!p.have_draw) {
+      missing("draw_info", VLG_DRAW_INFO_info, ctx_.draw_info_address);
+   } else {
+      section(
+         "draw_info", VLG_DRAW_INFO_info, p.draw_words,
+         fmt::format("at VRAM 0x{:x} (command.txt cmd_draw.draw_info)", ctx_.draw_info_address));
+      if (!p.clear()) {
+         if (p.have_pipe) {
+            for (const PipeSubBlock &b : pipe_sub_blocks())
+               section("pipe_state." + b.name, *b.info, p.pipe_words + b.offset,
+                       fmt::format("at VRAM 0x{:x} = draw_info.pipe_state + {} dwords",
+                                   d.pipe_state + uint64_t(b.offset) * 4, b.offset));
+         } else {
+            missing("pipe_state", VLG_PIPE_STATE_info, d.pipe_state);
+         }
+      }
+      if (p.have_fb)
+         section("framebuffer", VLG_FRAMEBUFFER_info, p.fb_words,
+                 fmt::format("at VRAM 0x{:x} (draw_info.framebuffer)", d.framebuffer));
+      else
+         missing("framebuffer", VLG_FRAMEBUFFER_info, d.framebuffer);
+   }
+
+   if (p.have_draw && !p.clear()) {
+      for (unsigned i = 0; i < p.elems.size(); i++) {
+         const std::string n = array_section("vertex_elements", i);
+         if (p.elems[i].ok)
+            section(n, VLG_VERTEX_ELEMENT_info, p.elems[i].words,
+                    fmt::format("at VRAM 0x{:x}", p.elems[i].addr));
+         else
+            missing(n, VLG_VERTEX_ELEMENT_info, p.elems[i].addr);
+      }
+
+      /* vertex data: the bytes of each buffer the draw's vertex ids and
+       * instances fetch (geometry.cpp: element * stride + src_offset) */
+      const VertexUse use = vertex_use(vram, d);
+      std::vector<Range> used(p.bufs.size());
+      for (const auto &e : p.elems) {
+         if (!e.ok || e.v.vertex_buffer_index >= p.bufs.size() ||
+             !p.bufs[e.v.vertex_buffer_index].ok)
+            continue;
+         const VLG_VERTEX_BUFFER &vb = p.bufs[e.v.vertex_buffer_index].v;
+         const int64_t bytes = vlg_format_bytes(e.v.format);
+         int64_t lo, hi;
+         if (e.v.instance_divisor) {
+            if (d.instance_count == 0)
+               continue;
+            lo = int64_t(d.start_instance);
+            hi = lo + int64_t((d.instance_count - 1) / e.v.instance_divisor);
+         } else {
+            if (!use.have_vid)
+               continue;
+            lo = use.vmin, hi = use.vmax;
+         }
+         int64_t b = lo * int64_t(vb.stride) + e.v.src_offset;
+         int64_t en = hi * int64_t(vb.stride) + e.v.src_offset + bytes;
+         b = std::max<int64_t>(b, 0);
+         en = std::min<int64_t>(en, int64_t(vb.size));
+         used[e.v.vertex_buffer_index].add(b, en);
+      }
+      for (unsigned i = 0; i < p.bufs.size(); i++) {
+         const std::string n = array_section("vertex_buffers", i);
+         if (!p.bufs[i].ok) {
+            missing(n, VLG_VERTEX_BUFFER_info, p.bufs[i].addr);
+            continue;
+         }
+         const VLG_VERTEX_BUFFER &vb = p.bufs[i].v;
+         std::string where = fmt::format("at VRAM 0x{:x}", p.bufs[i].addr);
+         const std::string file = fmt::format("vb{}.hex", i);
+         if (used[i].valid) {
+            const uint64_t a = vb.address + uint64_t(used[i].begin);
+            const uint64_t n_bytes = uint64_t(used[i].end - used[i].begin);
+            if (vram.contains(a, n_bytes) && n_bytes <= kMaxDumpBytes) {
+               std::string text = fmt::format(
+                  "# vertex_buffers[{}] of draw {}: VRAM 0x{:x}, size {} bytes, stride {}.\n"
+                  "# The bytes this draw fetches, [0x{:x}, 0x{:x}); other bytes are not "
+                  "dumped (replay leaves them 0).\n"
+                  "# Each line: VRAM address: bytes (edit them); '#' comments show the "
+                  "dwords as fp32.\n",
+                  i, info_.draw_number, vb.address, vb.size, vb.stride, a, a + n_bytes);
+               text += hexdump(a, vram.data() + a, n_bytes, HexComment::Float32);
+               write_text(path_in(dir_, file), text);
+               where += fmt::format("; data: {} (bytes [0x{:x}, 0x{:x}))", file, a, a + n_bytes);
+            } else {
+               const std::string why =
+                  fmt::format("{}: the {} bytes at 0x{:x} this draw fetches are outside VRAM or "
+                              "too large, not dumped",
+                              file, n_bytes, a);
+               st.notes.push_back(why);
+               where += "; " + why;
+            }
+         } else {
+            where += "; no byte of it is fetched by this draw";
+         }
+         section(n, VLG_VERTEX_BUFFER_info, p.bufs[i].words, where);
+      }
+
+      /* index data */
+      if (d.index_size != VLG_INDEX_SIZE_NONE && use.index_bytes.valid) {
+         const uint64_t a = d.index_buffer + uint64_t(use.index_bytes.begin);
+         const uint64_t n = uint64_t(use.index_bytes.end - use.index_bytes.begin);
+         if (n <= kMaxDumpBytes) {
+            const HexComment hc = d.index_size == VLG_INDEX_SIZE_U8    ? HexComment::Index8
+                                  : d.index_size == VLG_INDEX_SIZE_U16 ? HexComment::Index16
+                                                                       : HexComment::Index32;
+            std::string text =
+               fmt::format("# index buffer of draw {}: VRAM 0x{:x}, {} bytes, {} indices of {} "
+                           "bytes from index {}.\n"
+                           "# The bytes this draw reads, [0x{:x}, 0x{:x}); '#' comments show "
+                           "the indices.\n",
+                           info_.draw_number, d.index_buffer, d.index_buffer_size, d.count,
+                           unsigned(d.index_size), d.start, a, a + n);
+            text += hexdump(a, vram.data() + a, n, hc);
+            write_text(path_in(dir_, "index.hex"), text);
+         }
+      }
+
+      /* textures and samplers */
+      for (unsigned s = 0; s < 2; s++) {
+         for (unsigned i = 0; i < p.tex[s].size(); i++) {
+            const auto &t = p.tex[s][i];
+            const std::string n = array_section(s ? "fs_textures" : "vs_textures", i);
+            if (!t.ok) {
+               missing(n, VLG_TEXTURE_info, t.addr);
+               continue;
+            }
+            std::string where = fmt::format("at VRAM 0x{:x}; texels:", t.addr);
+            const unsigned levels = std::min(unsigned(t.v.num_levels), 15u);
+            for (unsigned l = 0; l < levels; l++) {
+               const TexLevel lv = texture_level_size(t.v, l);
+               for (unsigned z = 0; z < lv.layers; z++) {
+                  const uint64_t addr =
+                     t.v.address + t.v.level[l].offset + uint64_t(z) * t.v.level[l].layer_stride;
+                  where += "\n#   " + dump_image(dir_, texture_file_base(kStage[s], i, l, z), vram,
+                                                 addr, t.v.level[l].row_pitch, t.v.format, lv.width,
+                                                 lv.height, st.notes);
+               }
+            }
+            section(n, VLG_TEXTURE_info, t.words, where);
+         }
+         for (unsigned i = 0; i < p.smp[s].size(); i++) {
+            const auto &m = p.smp[s][i];
+            const std::string n = array_section(s ? "fs_samplers" : "vs_samplers", i);
+            if (m.ok)
+               section(n, VLG_SAMPLER_info, m.words, fmt::format("at VRAM 0x{:x}", m.addr));
+            else
+               missing(n, VLG_SAMPLER_info, m.addr);
+         }
+      }
+
+      /* shaders: shader_state, code as disassembly, global-buffer image */
+      for (unsigned s = 0; s < 2; s++) {
+         const auto &sh = p.sh[s];
+         const char *stage = kStage[s];
+         if (!sh.ok) {
+            missing(stage, VLG_SHADER_STATE_info, sh.addr);
+            continue;
+         }
+         const VLG_SHADER_STATE &ss = sh.v;
+         std::string where = fmt::format("at VRAM 0x{:x} (draw_info.{});", sh.addr, stage);
+         const uint64_t code_bytes = uint64_t(ss.code_size) * 4;
+         if (ss.code % 4 == 0 && ss.code_size <= kMaxProgramUnits &&
+             vram.contains(ss.code, code_bytes)) {
+            std::vector<uint32_t> units(ss.code_size);
+            std::memcpy(units.data(), vram.data() + ss.code, code_bytes);
+            std::string text, error;
+            const bool ok = disassemble(units.data(), units.size(), text, error);
+            bool exact = false;
+            if (ok) {
+               std::vector<uint32_t> back;
+               std::string aerr;
+               exact = assemble(text, "check", back, aerr) && back == units;
+            }
+            const std::string file = fmt::format("{}.s", stage);
+            std::string head = fmt::format(
+               "; {} shader of draw {}: {} units ({} bytes) at VRAM 0x{:x}, entry unit {}.\n"
+               "; Canonical VL-IW assembly (docs/isa.md section 7); each instruction's comment "
+               "is its unit\n"
+               "; address and units in hex. Edit and replay: the file is assembled again and "
+               "{}.code_size\n"
+               "; follows the new size (docs/dump.md).\n",
+               s ? "fragment" : "vertex", info_.draw_number, ss.code_size, code_bytes, ss.code,
+               ss.entry, stage);
+            if (!exact) {
+               write_file(path_in(dir_, fmt::format("{}.bin", stage)), units.data(), code_bytes);
+               head += fmt::format("; {}.bin holds the binary exactly ({}); it is used while "
+                                   "this file is unedited.\n",
+                                   stage,
+                                   ok ? "this text assembles to a different encoding"
+                                      : "the binary does not disassemble: " + error);
+               where += fmt::format(" code: {} + {}.bin", file, stage);
+            } else {
+               where += fmt::format(" code: {}", file);
+            }
+            write_text(path_in(dir_, file), head + text);
+         } else {
+            const std::string why =
+               fmt::format("{}.s: code at 0x{:x} ({} units) is misaligned, outside VRAM or "
+                           "larger than {} units, not dumped",
+                           stage, ss.code, ss.code_size, kMaxProgramUnits);
+            st.notes.push_back(why);
+            where += " " + why;
+         }
+         const unsigned nconsts = std::min(ss.num_consts, 512u);
+         if (nconsts == 0) {
+            write_text(path_in(dir_, fmt::format("consts-{}.txt", stage)),
+                       fmt::format("# global buffer of the {} shader of draw {}: empty "
+                                   "(num_consts = 0). Add lines 'C<n> = w0 w1 w2 w3' to fill "
+                                   "it.\n",
+                                   stage, info_.draw_number));
+         } else if (vram.contains(ss.consts, uint64_t(nconsts) * 16)) {
+            std::vector<uint32_t> w(size_t(nconsts) * 4);
+            std::memcpy(w.data(), vram.data() + ss.consts, w.size() * 4);
+            std::string text = fmt::format(
+               "# global buffer of the {} shader of draw {}: {} vec4 entries at VRAM 0x{:x}.\n"
+               "# One entry per line: C<n> = four 32-bit words, raw bits in hex; edit a word as "
+               "hex bits\n"
+               "# or write a float (1.5, -0, 1e-3, inf). '#' comments show the words as fp32.\n",
+               stage, info_.draw_number, nconsts, ss.consts);
+            write_text(path_in(dir_, fmt::format("consts-{}.txt", stage)),
+                       text + consts_text(w.data(), nconsts));
+            where += fmt::format(" consts: consts-{}.txt", stage);
+         } else {
+            const std::string why = fmt::format("consts-{}.txt: {} entries at 0x{:x} are outside "
+                                                "VRAM, not dumped",
+                                                stage, nconsts, ss.consts);
+            st.notes.push_back(why);
+            where += " " + why;
+         }
+         section(stage, VLG_SHADER_STATE_info, sh.words, where);
+      }
+   }
+   write_text(path_in(dir_, kDrawFile), draw);
+
+   /* render targets and depth/stencil before the draw */
+   if (p.have_fb) {
+      for (unsigned i = 0; i < std::min(p.fb.nr_cbufs, 4u); i++) {
+         const VLG_SURFACE &s = p.fb.cbufs[i];
+         if (s.format != VLG_FORMAT_NONE)
+            dump_image(dir_, fmt::format("rt{}-before", i), vram, s.address, s.pitch, s.format,
+                       s.width, s.height, st.notes);
+      }
+      const VLG_SURFACE &z = p.fb.zsbuf;
+      if (z.format != VLG_FORMAT_NONE)
+         dump_image(dir_, "zs-before", vram, z.address, z.pitch, z.format, z.width, z.height,
+                    st.notes);
+   }
+
+   try {
+      cfg_.write_json(path_in(dir_, "config.json"));
+   } catch (const ConfigError &e) {
+      throw DumpError(e.what());
+   }
+
+   /* command.txt last: it lists the notes */
+   std::string cmd = fmt::format(
+      "# vlgpu per-draw dump (docs/dump.md): the command part of draw {} of the device\n"
+      "# (submit {}, DRAW command {} of its queue, {} mode).\n"
+      "# Command queue at VRAM 0x{:x}, {} dwords; this DRAW is at dword offset {} (VRAM "
+      "0x{:x}):\n",
+      info_.draw_number, info_.submit, ctx_.index_in_queue, gpu_mode_name(info_.mode),
+      ctx_.queue_address, ctx_.queue_dwords, ctx_.cmd_offset_dw,
+      ctx_.queue_address + uint64_t(ctx_.cmd_offset_dw) * 4);
+   if (vram.contains(ctx_.queue_address, uint64_t(ctx_.queue_dwords) * 4)) {
+      const uint32_t *q = reinterpret_cast<const uint32_t *>(vram.data() + ctx_.queue_address);
+      uint32_t off = 0;
+      unsigned listed = 0;
+      while (off < ctx_.queue_dwords && listed < 1000) {
+         uint32_t len = 0;
+         const std::string what = describe_command(q + off, ctx_.queue_dwords - off, len);
+         cmd += fmt::format("#   {:5}: {}{}\n", off, what,
+                            off == ctx_.cmd_offset_dw ? "   <- this draw" : "");
+         listed++;
+         if (len == 0 || len > ctx_.queue_dwords - off || !vlg_cmd_opcode_name(q[off] & 0xff))
+            break;
+         if ((q[off] & 0xff) == VLG_CMD_OPCODE_HALT)
+            break;
+         off += len;
+      }
+   }
+   if (!st.notes.empty()) {
+      cmd += "# Notes (parts of the package that could not be dumped):\n";
+      for (const std::string &n : st.notes)
+         cmd += "#   " + n + "\n";
+   }
+   cmd += "# Replay: ./vlgpu replay DIR [--mode functional|cycle] [-o OUT]. Editing draw_info "
+          "below makes\n# replay run the draw_info block at that address.\n";
+   cmd += fmt::format("\n[cmd_draw]  # at VRAM 0x{:x}\n",
+                      ctx_.queue_address + uint64_t(ctx_.cmd_offset_dw) * 4);
+   cmd += print_block(VLG_CMD_DRAW_info, ctx_.cmd_words);
+   write_text(path_in(dir_, kCommandFile), cmd);
+}
+
+void
+DrawDumpWriter::finish(const Vram &vram, const DrawReport &report)
+{
+   State &st = *st_;
+   const RawPackage &p = st.pkg;
+   std::vector<std::string> notes;
+   if (p.have_fb) {
+      for (unsigned i = 0; i < std::min(p.fb.nr_cbufs, 4u); i++) {
+         const VLG_SURFACE &s = p.fb.cbufs[i];
+         if (s.format != VLG_FORMAT_NONE)
+            dump_image(dir_, fmt::format("rt{}-after", i), vram, s.address, s.pitch, s.format,
+                       s.width, s.height, notes);
+      }
+      const VLG_SURFACE &z = p.fb.zsbuf;
+      if (z.format != VLG_FORMAT_NONE)
+         dump_image(dir_, "zs-after", vram, z.address, z.pitch, z.format, z.width, z.height, notes);
+   }
+   nlohmann::ordered_json j;
+   j["draw"] = info_.draw_number;
+   j["submit"] = info_.submit;
+   j["mode"] = gpu_mode_name(info_.mode);
+   j["report"] = draw_report_json(report);
+   const std::string js = j.dump(2) + "\n";
+   write_text(path_in(dir_, "stats.json"), js);
+   if (report.faulted)
+      write_text(path_in(dir_, "fault.txt"),
+                 fmt::format("draw {} faulted:\n{}\n", info_.draw_number, report.fault));
+}
+
+} // namespace vlgpu::sim

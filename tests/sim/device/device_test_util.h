@@ -1,0 +1,502 @@
+/*
+ * Test helpers for the device (vlgpu_drm.h) and the per-draw dump: build
+ * real packages in buffer objects through the C API with the generated
+ * VLG_<STRUCT>_pack functions (the driver's side of docs/hw.md) and shaders
+ * assembled with vlg_assemble, then submit command queues.
+ *
+ * Nothing here calls the code under test to compute an expected value:
+ * references are computed in the tests from the inputs (edge functions in
+ * double precision, the GL blend equation).
+ */
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "vlg_hw.h"
+#include "vlgpu_drm.h"
+
+namespace vlgpu::test {
+
+/** Assemble VL-IW text (vlg_assemble); throws std::runtime_error with the
+ *  assembler's message. In test_asm.cpp (vlg_isa.h and vlg_hw.h cannot
+ *  share a translation unit). */
+std::vector<uint32_t> assemble(const std::string &text);
+/** True if vlg_decode rejects the instruction starting at @units[0]. */
+bool decode_rejects(const uint32_t *units, unsigned avail);
+
+inline uint32_t
+fbits(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+
+/** A fresh directory under the build's temporary area, removed first. */
+inline std::string
+fresh_dir(const std::string &name)
+{
+   const std::filesystem::path p = std::filesystem::temp_directory_path() /
+                                   ("vlgpu-test-" + std::to_string(::getpid()) + "-" + name);
+   std::filesystem::remove_all(p);
+   return p.string();
+}
+
+/** A device plus bookkeeping of the buffer objects the test made. */
+struct Device {
+   vlg_drm_device *dev = nullptr;
+
+   explicit Device(const char *dump_dir = nullptr, const char *dump_draws = nullptr,
+                   const char *stats_dir = nullptr, const char *overrides = nullptr)
+   {
+      vlg_drm_create_args a{};
+      a.mode = VLG_DRM_MODE_FUNCTIONAL;
+      a.dump_dir = dump_dir;
+      a.dump_draws = dump_draws;
+      a.stats_dir = stats_dir;
+      a.config_overrides = overrides;
+      char err[512] = "";
+      const int r = vlg_drm_device_create(&a, &dev, err, sizeof(err));
+      if (r != 0)
+         throw std::runtime_error(std::string("vlg_drm_device_create: ") + err);
+   }
+   ~Device() { vlg_drm_device_destroy(dev); }
+   Device(const Device &) = delete;
+   Device &operator=(const Device &) = delete;
+
+   struct Bo {
+      uint32_t handle = 0;
+      uint64_t address = 0;
+      uint8_t *ptr = nullptr;
+   };
+   Bo bo(uint64_t size, uint32_t align = 256)
+   {
+      struct vlg_drm_bo_create c {};
+      c.size = size;
+      c.align = align;
+      const int r = vlg_drm_bo_create(dev, &c);
+      if (r != 0)
+         throw std::runtime_error("vlg_drm_bo_create failed: " + std::to_string(r));
+      return Bo{c.handle, c.address, static_cast<uint8_t *>(vlg_drm_bo_map(dev, c.handle))};
+   }
+   /** A buffer object holding @data; returns its VRAM address. */
+   uint64_t put(const void *data, uint64_t size, uint32_t align = 256)
+   {
+      Bo b = bo(size ? size : 1, align);
+      std::memcpy(b.ptr, data, size);
+      return b.address;
+   }
+   template <typename T> uint64_t put(const std::vector<T> &v)
+   {
+      return put(v.data(), v.size() * sizeof(T));
+   }
+   /** Pointer to VRAM address @a (through the buffer object's mapping). */
+   uint8_t *at(uint64_t a)
+   {
+      /* VRAM is one block in the simulator: map the first buffer and offset */
+      if (!base_.ptr)
+         base_ = bo(4, 4);
+      return base_.ptr - base_.address + a;
+   }
+
+   int submit(const std::vector<uint32_t> &queue, uint64_t *fence = nullptr)
+   {
+      const uint64_t a = put(queue.data(), queue.size() * 4, 4);
+      struct vlg_drm_submit s {};
+      s.cmd_address = a;
+      s.cmd_dwords = uint32_t(queue.size());
+      const int r = vlg_drm_submit(dev, &s);
+      if (fence)
+         *fence = s.fence;
+      return r;
+   }
+
+ private:
+   Bo base_;
+};
+
+/* ---- commands ------------------------------------------------------------ */
+
+inline void
+cmd_draw(std::vector<uint32_t> &q, uint64_t draw_info)
+{
+   VLG_CMD_DRAW c;
+   VLG_CMD_DRAW_init(&c);
+   c.opcode = VLG_CMD_OPCODE_DRAW;
+   c.length = VLG_CMD_DRAW_LENGTH;
+   c.draw_info = draw_info;
+   uint32_t w[VLG_CMD_DRAW_LENGTH];
+   VLG_CMD_DRAW_pack(w, &c);
+   q.insert(q.end(), w, w + VLG_CMD_DRAW_LENGTH);
+}
+
+inline void
+cmd_sync(std::vector<uint32_t> &q, uint64_t fence_address, uint32_t value)
+{
+   VLG_CMD_SYNC c;
+   VLG_CMD_SYNC_init(&c);
+   c.opcode = VLG_CMD_OPCODE_SYNC;
+   c.length = VLG_CMD_SYNC_LENGTH;
+   c.fence_address = fence_address;
+   c.fence_value = value;
+   uint32_t w[VLG_CMD_SYNC_LENGTH];
+   VLG_CMD_SYNC_pack(w, &c);
+   q.insert(q.end(), w, w + VLG_CMD_SYNC_LENGTH);
+}
+
+inline void
+cmd_dump(std::vector<uint32_t> &q, uint64_t surface, uint32_t display, unsigned x0, unsigned y0,
+         unsigned x1, unsigned y1)
+{
+   VLG_CMD_DUMP c;
+   VLG_CMD_DUMP_init(&c);
+   c.opcode = VLG_CMD_OPCODE_DUMP;
+   c.length = VLG_CMD_DUMP_LENGTH;
+   c.surface = surface;
+   c.display_id = display;
+   c.rect.minx = x0;
+   c.rect.miny = y0;
+   c.rect.maxx = x1;
+   c.rect.maxy = y1;
+   uint32_t w[VLG_CMD_DUMP_LENGTH];
+   VLG_CMD_DUMP_pack(w, &c);
+   q.insert(q.end(), w, w + VLG_CMD_DUMP_LENGTH);
+}
+
+inline void
+cmd_halt(std::vector<uint32_t> &q)
+{
+   VLG_CMD_HALT c;
+   VLG_CMD_HALT_init(&c);
+   c.opcode = VLG_CMD_OPCODE_HALT;
+   c.length = VLG_CMD_HALT_LENGTH;
+   uint32_t w;
+   VLG_CMD_HALT_pack(&w, &c);
+   q.push_back(w);
+}
+
+/* ---- the seed 001 coloured square ---------------------------------------- */
+
+/** VS of seed 001 table 1/2: position = matrix (columns C0..C3) x R0, the
+ *  colour (R1) and texture coordinate (R2) passed through as VARYING 0, 1. */
+constexpr const char *kMatrixVs = R"(
+   MUL R4, R0.xxxx, C0
+   MAD R4, R0.yyyy, C1, R4
+   MAD R4, R0.zzzz, C2, R4
+   MAD R4, R0.wwww, C3, R4
+   MOV R5, R1
+   MOV R6, R2
+   BRC.END
+)";
+/** FS: constant colour C0 of the FS global buffer. */
+constexpr const char *kConstFs = R"(
+   MOV R1, C0
+   BRC.END
+)";
+/** FS: interpolated colour (VARYING 0 in R0). */
+constexpr const char *kColorFs = R"(
+   MOV R1, R0
+   BRC.END
+)";
+/** FS: texture T0 at VARYING 1 (R2) times the interpolated colour (R0). */
+constexpr const char *kTexFs = R"(
+   TEX R3, R2, T0
+   MUL R1, R3, R0
+   BRC.END
+)";
+
+/** A square drawn with the seed 001 pipeline, and what the test needs to
+ *  compute its reference image. */
+struct Square {
+   unsigned width = 64, height = 48;
+   vlg_format rt_format = VLG_FORMAT_R8G8B8A8_UNORM;
+   vlg_format zs_format = VLG_FORMAT_NONE;
+   double matrix[4][4]; /**< column-major: matrix[col][row], C_col of the VS */
+   float color[4] = {0.2f, 0.6f, 1.0f, 1.0f}; /**< FS C0 (kConstFs) */
+   const char *fs = kConstFs;
+   bool blend = false;
+   vlg_blend_factor rgb_src = VLG_BLEND_FACTOR_ONE, rgb_dst = VLG_BLEND_FACTOR_ZERO;
+   /** A texture for kTexFs: 8x8 RGBA8 with 2 mip levels. */
+   bool texture = false;
+   float depth_z = 0.25f; /**< object z of every vertex */
+
+   /* filled by build() */
+   VLG_SURFACE rt = {}, zs = {};
+   uint64_t rt_surface_block = 0; /**< VRAM address of a surface block (for DUMP) */
+   uint64_t draw_info = 0;
+
+   Square()
+   {
+      /* rotate by 30 degrees, scale 0.55, translate (0.1, -0.05): no pixel
+       * centre lies on an edge of the square */
+      const double c = std::cos(M_PI / 6) * 0.55, s = std::sin(M_PI / 6) * 0.55;
+      const double m[4][4] = {{c, s, 0, 0}, {-s, c, 0, 0}, {0, 0, 1, 0}, {0.1, -0.05, 0, 1}};
+      std::memcpy(matrix, m, sizeof(m));
+   }
+
+   static constexpr double kObj[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+   static constexpr float kCol[4][4] = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 0, 0.5f}};
+
+   /** Window position (x, y in pixels, y down) of corner @i: viewport
+    *  scale (w/2, h/2), translate (w/2, h/2), as the package says. */
+   void window(int i, double out[2]) const
+   {
+      const double p[4] = {kObj[i][0], kObj[i][1], depth_z, 1};
+      double clip[4] = {0, 0, 0, 0};
+      for (int r = 0; r < 4; r++)
+         for (int col = 0; col < 4; col++)
+            clip[r] += matrix[col][r] * p[col];
+      out[0] = clip[0] / clip[3] * width / 2.0 + width / 2.0;
+      out[1] = clip[1] / clip[3] * height / 2.0 + height / 2.0;
+   }
+
+   /** Write every block of the draw into buffer objects of @d. */
+   void build(Device &d)
+   {
+      const unsigned bpp = vlg_format_bytes(rt_format);
+      VLG_FRAMEBUFFER fb;
+      VLG_FRAMEBUFFER_init(&fb);
+      fb.width = width;
+      fb.height = height;
+      fb.nr_cbufs = 1;
+      VLG_SURFACE_init(&rt);
+      rt.format = rt_format;
+      rt.width = width;
+      rt.height = height;
+      rt.pitch = width * bpp + 32; /* padded rows */
+      rt.address = d.bo(uint64_t(rt.pitch) * height).address;
+      fb.cbufs[0] = rt;
+      if (zs_format != VLG_FORMAT_NONE) {
+         VLG_SURFACE_init(&zs);
+         zs.format = zs_format;
+         zs.width = width;
+         zs.height = height;
+         zs.pitch = width * vlg_format_bytes(zs_format);
+         zs.address = d.bo(uint64_t(zs.pitch) * height).address;
+         fb.zsbuf = zs;
+      }
+      uint32_t w[VLG_FRAMEBUFFER_LENGTH];
+      VLG_FRAMEBUFFER_pack(w, &fb);
+      const uint64_t fb_addr = d.put(w, sizeof(w));
+      uint32_t sw[VLG_SURFACE_LENGTH];
+      VLG_SURFACE_pack(sw, &rt);
+      rt_surface_block = d.put(sw, sizeof(sw));
+
+      VLG_PIPE_STATE ps;
+      VLG_PIPE_STATE_init(&ps);
+      ps.rasterizer.half_pixel_center = true;
+      ps.viewport.scale[0] = width / 2.0f;
+      ps.viewport.scale[1] = height / 2.0f;
+      ps.viewport.scale[2] = 0.5f;
+      ps.viewport.translate[0] = width / 2.0f;
+      ps.viewport.translate[1] = height / 2.0f;
+      ps.viewport.translate[2] = 0.5f;
+      ps.viewport.depth_far = 1.0f;
+      ps.blend.rt[0].blend_enable = blend;
+      ps.blend.rt[0].rgb_func = VLG_BLEND_FUNC_ADD;
+      ps.blend.rt[0].rgb_src_factor = rgb_src;
+      ps.blend.rt[0].rgb_dst_factor = rgb_dst;
+      ps.blend.rt[0].alpha_func = VLG_BLEND_FUNC_ADD;
+      ps.blend.rt[0].alpha_src_factor = VLG_BLEND_FACTOR_ONE;
+      ps.blend.rt[0].alpha_dst_factor = VLG_BLEND_FACTOR_ZERO;
+      if (zs_format != VLG_FORMAT_NONE) {
+         ps.depth_stencil_alpha.depth_enable = true;
+         ps.depth_stencil_alpha.depth_writemask = true;
+         ps.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+      }
+      uint32_t pw[VLG_PIPE_STATE_LENGTH];
+      VLG_PIPE_STATE_pack(pw, &ps);
+      const uint64_t ps_addr = d.put(pw, sizeof(pw));
+
+      /* vertices: position vec4, colour vec4, texcoord vec4 */
+      std::vector<float> v;
+      for (int i = 0; i < 4; i++) {
+         v.insert(v.end(), {float(kObj[i][0]), float(kObj[i][1]), depth_z, 1.0f});
+         v.insert(v.end(), kCol[i], kCol[i] + 4);
+         v.insert(v.end(), {float(kObj[i][0] * 0.5 + 0.5), float(kObj[i][1] * 0.5 + 0.5), 0, 1});
+      }
+      VLG_VERTEX_BUFFER vb;
+      VLG_VERTEX_BUFFER_init(&vb);
+      vb.address = d.put(v);
+      vb.size = uint32_t(v.size() * 4);
+      vb.stride = 48;
+      uint32_t vbw[VLG_VERTEX_BUFFER_LENGTH];
+      VLG_VERTEX_BUFFER_pack(vbw, &vb);
+      std::vector<uint32_t> ew(3 * VLG_VERTEX_ELEMENT_LENGTH);
+      for (unsigned i = 0; i < 3; i++) {
+         VLG_VERTEX_ELEMENT e;
+         VLG_VERTEX_ELEMENT_init(&e);
+         e.format = VLG_FORMAT_R32G32B32A32_FLOAT;
+         e.src_offset = 16 * i;
+         VLG_VERTEX_ELEMENT_pack(&ew[i * VLG_VERTEX_ELEMENT_LENGTH], &e);
+      }
+      const std::vector<uint16_t> idx = {0, 1, 2, 0, 2, 3};
+
+      /* VS */
+      VLG_SHADER_STATE vs;
+      VLG_SHADER_STATE_init(&vs);
+      vs.stage = VLG_SHADER_STAGE_VERTEX;
+      vs.num_regs = 8;
+      const std::vector<uint32_t> vcode = assemble(kMatrixVs);
+      vs.code = d.put(vcode);
+      vs.code_size = uint32_t(vcode.size());
+      std::vector<float> vconst;
+      for (int col = 0; col < 4; col++)
+         for (int r = 0; r < 4; r++)
+            vconst.push_back(float(matrix[col][r]));
+      vs.consts = d.put(vconst);
+      vs.num_consts = 4;
+      for (unsigned i = 0; i < 3; i++) {
+         vs.inputs[i].reg = i;
+         vs.inputs[i].mask = 0xf;
+         vs.inputs[i].semantic = VLG_INPUT_SEMANTIC_ATTRIBUTE;
+         vs.inputs[i].index = i;
+      }
+      vs.num_inputs = 3;
+      vs.outputs[0] = {4, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0};
+      vs.outputs[1] = {5, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0};
+      vs.outputs[2] = {6, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 1};
+      vs.num_outputs = 3;
+      uint32_t vsw[VLG_SHADER_STATE_LENGTH];
+      VLG_SHADER_STATE_pack(vsw, &vs);
+
+      /* FS */
+      VLG_SHADER_STATE fs_state;
+      VLG_SHADER_STATE_init(&fs_state);
+      fs_state.stage = VLG_SHADER_STAGE_FRAGMENT;
+      fs_state.num_regs = 4;
+      fs_code = assemble(fs);
+      fs_state.code = d.put(fs_code);
+      fs_state.code_size = uint32_t(fs_code.size());
+      fs_state.consts = d.put(color, 16);
+      fs_state.num_consts = 1;
+      fs_state.inputs[0].reg = 0;
+      fs_state.inputs[0].mask = 0xf;
+      fs_state.inputs[0].semantic = VLG_INPUT_SEMANTIC_VARYING;
+      fs_state.inputs[0].index = 0;
+      fs_state.inputs[0].interp = VLG_INTERP_PERSPECTIVE;
+      fs_state.inputs[1] = fs_state.inputs[0];
+      fs_state.inputs[1].reg = 2;
+      fs_state.inputs[1].index = 1;
+      fs_state.num_inputs = 2;
+      fs_state.outputs[0] = {1, 0xf, VLG_OUTPUT_SEMANTIC_COLOR, 0};
+      fs_state.num_outputs = 1;
+      fs_state.uses_derivatives = texture;
+      fs_state.num_samplers = texture ? 1 : 0;
+      uint32_t fsw[VLG_SHADER_STATE_LENGTH];
+      VLG_SHADER_STATE_pack(fsw, &fs_state);
+
+      VLG_DRAW_INFO di;
+      VLG_DRAW_INFO_init(&di);
+      di.kind = VLG_DRAW_KIND_PRIMITIVES;
+      di.prim = VLG_PRIM_TRIANGLES;
+      di.vertices_per_prim = 3;
+      di.index_size = VLG_INDEX_SIZE_U16;
+      di.count = 6;
+      di.index_buffer = d.put(idx);
+      di.index_buffer_size = 12;
+      di.pipe_state = ps_addr;
+      di.vs = d.put(vsw, sizeof(vsw));
+      di.fs = d.put(fsw, sizeof(fsw));
+      di.framebuffer = fb_addr;
+      di.vertex_elements = d.put(ew);
+      di.num_vertex_elements = 3;
+      di.vertex_buffers = d.put(vbw, sizeof(vbw));
+      di.num_vertex_buffers = 1;
+      if (texture) {
+         /* 8x8 RGBA8 texture, 2 levels: level 0 a checker of two colours, level 1 grey */
+         const unsigned tw = 8;
+         std::vector<uint8_t> texels(tw * tw * 4 + 4 * 4 * 4);
+         for (unsigned y = 0; y < tw; y++)
+            for (unsigned x = 0; x < tw; x++) {
+               uint8_t *p = &texels[(y * tw + x) * 4];
+               const bool on = (x / 2 + y / 2) % 2;
+               p[0] = on ? 250 : 30, p[1] = on ? 120 : 200, p[2] = uint8_t(x * 30), p[3] = 255;
+            }
+         for (unsigned i = tw * tw * 4; i < texels.size(); i++)
+            texels[i] = 128;
+         VLG_TEXTURE t;
+         VLG_TEXTURE_init(&t);
+         t.target = VLG_TEXTURE_TARGET_2D;
+         t.format = VLG_FORMAT_R8G8B8A8_UNORM;
+         t.width = tw;
+         t.height = tw;
+         t.num_levels = 2;
+         t.last_level = 0;
+         t.address = d.put(texels);
+         t.level[0] = {0, tw * 4, tw * tw * 4};
+         t.level[1] = {tw * tw * 4, 16, 64};
+         uint32_t tww[VLG_TEXTURE_LENGTH];
+         VLG_TEXTURE_pack(tww, &t);
+         VLG_SAMPLER smp;
+         VLG_SAMPLER_init(&smp);
+         smp.wrap_s = VLG_TEX_WRAP_REPEAT;
+         smp.wrap_t = VLG_TEX_WRAP_REPEAT;
+         uint32_t smw[VLG_SAMPLER_LENGTH];
+         VLG_SAMPLER_pack(smw, &smp);
+         di.fs_textures = d.put(tww, sizeof(tww));
+         di.fs_samplers = d.put(smw, sizeof(smw));
+         di.fs_num_textures = 1;
+         di.fs_num_samplers = 1;
+      }
+      uint32_t dw[VLG_DRAW_INFO_LENGTH];
+      VLG_DRAW_INFO_pack(dw, &di);
+      draw_info = d.put(dw, sizeof(dw));
+   }
+
+   /** Fill the render target with @rgba8 (R8G8B8A8 bytes). */
+   void fill_rt(Device &d, const uint8_t rgba[4]) const
+   {
+      for (unsigned y = 0; y < height; y++)
+         for (unsigned x = 0; x < width; x++)
+            std::memcpy(d.at(rt.address + uint64_t(y) * rt.pitch + x * 4), rgba, 4);
+   }
+   /** Fill a Z16/Z24 depth buffer with the all-ones value (depth 1.0). */
+   void fill_zs(Device &d) const
+   {
+      for (unsigned y = 0; y < height; y++)
+         std::memset(d.at(zs.address + uint64_t(y) * zs.pitch), 0xff, zs.pitch);
+   }
+   const uint8_t *pixel(Device &d, unsigned x, unsigned y) const
+   {
+      return d.at(rt.address + uint64_t(y) * rt.pitch + x * vlg_format_bytes(rt.format));
+   }
+
+   /** Coverage of pixel (x, y) by the square: 1 inside, 0 outside, -1 when
+    *  the centre is within 1e-3 pixels of an edge (fp32 may go either way). */
+   int covered(unsigned x, unsigned y) const
+   {
+      double w[4][2];
+      for (int i = 0; i < 4; i++)
+         window(i, w[i]);
+      const double cx = x + 0.5, cy = y + 0.5;
+      /* convex quad: inside if on the inner side of all four edges; the
+       * edge functions are normalised to pixels */
+      const double area =
+         (w[1][0] - w[0][0]) * (w[2][1] - w[0][1]) - (w[2][0] - w[0][0]) * (w[1][1] - w[0][1]);
+      double minv = 1e300;
+      for (int i = 0; i < 4; i++) {
+         const double *a = w[i], *b = w[(i + 1) % 4];
+         const double len = std::hypot(b[0] - a[0], b[1] - a[1]);
+         double e = ((b[0] - a[0]) * (cy - a[1]) - (b[1] - a[1]) * (cx - a[0])) / len;
+         if (area < 0)
+            e = -e;
+         minv = std::min(minv, e);
+      }
+      if (std::fabs(minv) < 1e-3)
+         return -1;
+      return minv > 0 ? 1 : 0;
+   }
+
+   std::vector<uint32_t> fs_code;
+};
+
+} // namespace vlgpu::test

@@ -109,7 +109,7 @@ TEST(ShaderFault, WatchdogStopsARunawayShader)
    s.res.max_instructions = 1000;
    const std::string what = expect_fault(s);
    EXPECT_TRUE(contains(what, "shader did not end")) << what;
-   EXPECT_TRUE(contains(what, "1000 instructions issued (limit 1000)")) << what;
+   EXPECT_TRUE(contains(what, "watchdog: 1000 instructions issued (limit 1000)")) << what;
    EXPECT_TRUE(contains(what, "BRC.JMP #1")) << what;
    EXPECT_TRUE(contains(what, "group 9")) << what;
    EXPECT_EQ(s.tg->instructions(), 1000u);

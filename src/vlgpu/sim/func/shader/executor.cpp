@@ -62,12 +62,56 @@ ctz64(uint64_t m)
 
 } // namespace
 
+/* One chunk of kLaneChunk lanes. The restrict parameters (which GCC keeps
+ * when it inlines) and the constant trip count let -O2 vectorise these. */
+template <class F>
+static inline void
+chunk1(uint32_t *__restrict o, const uint32_t *__restrict x, F f)
+{
+   for (unsigned i = 0; i < kLaneChunk; i++)
+      o[i] = f(x[i]);
+}
+
+template <class F>
+static inline void
+chunk2(uint32_t *__restrict o, const uint32_t *__restrict x, const uint32_t *__restrict y, F f)
+{
+   for (unsigned i = 0; i < kLaneChunk; i++)
+      o[i] = f(x[i], y[i]);
+}
+
+template <class F>
+static inline void
+chunk3(uint32_t *__restrict o, const uint32_t *__restrict x, const uint32_t *__restrict y,
+       const uint32_t *__restrict z, F f)
+{
+   for (unsigned i = 0; i < kLaneChunk; i++)
+      o[i] = f(x[i], y[i], z[i]);
+}
+
+template <class F>
+static inline void
+chunk_inplace(uint32_t *__restrict o, F f)
+{
+   for (unsigned i = 0; i < kLaneChunk; i++)
+      o[i] = f(o[i]);
+}
+
+/* d = m ? s : d per lane (m is 0 or ~0). */
+static inline void
+chunk_blend(uint32_t *__restrict d, const uint32_t *__restrict s, const uint32_t *__restrict m)
+{
+   for (unsigned i = 0; i < kLaneChunk; i++)
+      d[i] = (s[i] & m[i]) | (d[i] & ~m[i]);
+}
+
 /* The state of one step; a friend of ThreadGroup. */
 struct Exec {
    ThreadGroup &tg;
    const Program &prog;
    const ShaderResources &res;
-   const unsigned W;
+   const unsigned W; /* lanes */
+   const unsigned S; /* register row stride: W rounded up to kLaneChunk */
    uint32_t *const regs;
    uint64_t running = 0; /* live lanes that have not ended */
    uint64_t active = 0;  /* lanes at the issued PC */
@@ -77,11 +121,11 @@ struct Exec {
    MemKind mem = MemKind::None;
 
    Exec(ThreadGroup &t, const Program &p, const ShaderResources &r)
-       : tg(t), prog(p), res(r), W(t.width_), regs(t.regs_.data())
+       : tg(t), prog(p), res(r), W(t.width_), S(t.stride_), regs(t.regs_.data())
    {
    }
 
-   uint32_t *reg(unsigned r, unsigned c) { return regs + (r * 4 + c) * W; }
+   uint32_t *reg(unsigned r, unsigned c) { return regs + (r * 4 + c) * S; }
 
    /* ---------------------------------------------------------------- faults */
 
@@ -102,7 +146,7 @@ struct Exec {
          buf, sizeof(buf),
          "thread group: stage %s, group %u, %u lanes, %u registers; live lanes 0x%" PRIx64
          ", running 0x%" PRIx64 ", active 0x%" PRIx64 ", helper 0x%" PRIx64 ", killed 0x%" PRIx64
-         "; %" PRIu64 " instructions issued",
+         "; instructions issued before this one: %" PRIu64,
          stage_name(tg.stage_), tg.group_id_, W, tg.num_regs_, tg.live_, running, active,
          tg.helper_, tg.killed_, tg.executed_);
       s += buf;
@@ -134,26 +178,27 @@ struct Exec {
          if (!s.neg && !s.abs)
             return p;
          if (int_mods) {
-            for (unsigned l = 0; l < W; l++)
-               buf[l] = imod(p[l], s.abs, s.neg);
+            const bool ab = s.abs, ng = s.neg;
+            for (unsigned k = 0; k < S; k += kLaneChunk)
+               chunk1(buf + k, p + k, [ab, ng](uint32_t x) { return imod(x, ab, ng); });
          } else {
             const uint32_t andm = s.abs ? 0x7FFFFFFFu : ~0u, xorm = s.neg ? 0x80000000u : 0u;
-            for (unsigned l = 0; l < W; l++)
-               buf[l] = (p[l] & andm) ^ xorm;
+            for (unsigned k = 0; k < S; k += kLaneChunk)
+               chunk1(buf + k, p + k, [andm, xorm](uint32_t x) { return (x & andm) ^ xorm; });
          }
          return buf;
       }
       uint32_t v = s.index < res.num_consts ? res.consts[s.index][comp] : 0u;
       v = int_mods ? imod(v, s.abs, s.neg) : fmod_bits(v, s.abs, s.neg);
-      for (unsigned l = 0; l < W; l++)
-         buf[l] = v;
+      for (unsigned k = 0; k < S; k += kLaneChunk)
+         chunk_inplace(buf + k, [v](uint32_t) { return v; });
       return buf;
    }
 
    /* ------------------------------------------------------------------ ALU */
 
-   void alu(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
-   void mvs(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
+   void alu(const DecodedOp &op, uint32_t *const *r);
+   void mvs(const DecodedOp &op, uint32_t *const *r);
    void pred(const DecodedOp &op);
    void addr(const DecodedOp &op);
    void ldc(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
@@ -174,47 +219,41 @@ struct Exec {
 
 template <class F>
 static inline void
-map1(unsigned W, unsigned wm, const uint32_t *const *a, uint32_t (*r)[kMaxLanes], F f)
+map1(unsigned S, unsigned wm, const uint32_t *const *a, uint32_t *const *r, F f)
 {
    FOR_COMPS(wm)
    {
-      const uint32_t *x = a[c];
-      uint32_t *o = r[c];
-      for (unsigned l = 0; l < W; l++)
-         o[l] = f(x[l]);
+      for (unsigned k = 0; k < S; k += kLaneChunk)
+         chunk1(r[c] + k, a[c] + k, f);
    }
 }
 
 template <class F>
 static inline void
-map2(unsigned W, unsigned wm, const uint32_t *const *a, const uint32_t *const *b,
-     uint32_t (*r)[kMaxLanes], F f)
+map2(unsigned S, unsigned wm, const uint32_t *const *a, const uint32_t *const *b,
+     uint32_t *const *r, F f)
 {
    FOR_COMPS(wm)
    {
-      const uint32_t *x = a[c], *y = b[c];
-      uint32_t *o = r[c];
-      for (unsigned l = 0; l < W; l++)
-         o[l] = f(x[l], y[l]);
+      for (unsigned k = 0; k < S; k += kLaneChunk)
+         chunk2(r[c] + k, a[c] + k, b[c] + k, f);
    }
 }
 
 template <class F>
 static inline void
-map3(unsigned W, unsigned wm, const uint32_t *const *a, const uint32_t *const *b,
-     const uint32_t *const *cc, uint32_t (*r)[kMaxLanes], F f)
+map3(unsigned S, unsigned wm, const uint32_t *const *a, const uint32_t *const *b,
+     const uint32_t *const *cc, uint32_t *const *r, F f)
 {
    FOR_COMPS(wm)
    {
-      const uint32_t *x = a[c], *y = b[c], *z = cc[c];
-      uint32_t *o = r[c];
-      for (unsigned l = 0; l < W; l++)
-         o[l] = f(x[l], y[l], z[l]);
+      for (unsigned k = 0; k < S; k += kLaneChunk)
+         chunk3(r[c] + k, a[c] + k, b[c] + k, cc[c] + k, f);
    }
 }
 
 void
-Exec::alu(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
+Exec::alu(const DecodedOp &op, uint32_t *const *r)
 {
    const unsigned wm = op.wmask;
    const unsigned need = op.opcode == VLG_OP_DP3 ? 0x7u : op.opcode == VLG_OP_DP4 ? 0xFu : wm;
@@ -231,37 +270,37 @@ Exec::alu(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
 
    switch (op.opcode) {
    case VLG_OP_MOV:
-      map1(W, wm, a, r, [](uint32_t x) { return x; });
+      map1(S, wm, a, r, [](uint32_t x) { return x; });
       break;
    case VLG_OP_SEL:
-      map3(W, wm, a, b, cs, r, [](uint32_t x, uint32_t y, uint32_t z) { return z ? x : y; });
+      map3(S, wm, a, b, cs, r, [](uint32_t x, uint32_t y, uint32_t z) { return z ? x : y; });
       break;
    case VLG_OP_ADD:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return u32(f32(x) + f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return u32(f32(x) + f32(y)); });
       break;
    case VLG_OP_MIN:
-      map2(W, wm, a, b, r, fmin_num);
+      map2(S, wm, a, b, r, fmin_num);
       break;
    case VLG_OP_MAX:
-      map2(W, wm, a, b, r, fmax_num);
+      map2(S, wm, a, b, r, fmax_num);
       break;
    case VLG_OP_CMP_LT:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) < f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) < f32(y)); });
       break;
    case VLG_OP_CMP_GE:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) >= f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) >= f32(y)); });
       break;
    case VLG_OP_CMP_EQ:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) == f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) == f32(y)); });
       break;
    case VLG_OP_CMP_NE:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) != f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) != f32(y)); });
       break;
    case VLG_OP_MUL:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return u32(f32(x) * f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return u32(f32(x) * f32(y)); });
       break;
    case VLG_OP_MAD:
-      map3(W, wm, a, b, cs, r, [](uint32_t x, uint32_t y, uint32_t z) {
+      map3(S, wm, a, b, cs, r, [](uint32_t x, uint32_t y, uint32_t z) {
          float p = f32(x) * f32(y); /* rounded: -ffp-contract=off */
          return u32(p + f32(z));
       });
@@ -269,119 +308,120 @@ Exec::alu(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
    case VLG_OP_DP3:
    case VLG_OP_DP4: {
       uint32_t *t = tg.srcbuf_[2][3]; /* free: DP has two sources */
+      /* products and sums in the ISA's order, each rounded (alu_ops.h) */
       if (op.opcode == VLG_OP_DP3) {
-         for (unsigned l = 0; l < W; l++)
+         for (unsigned l = 0; l < S; l++)
             t[l] = u32(dot3(f32(a[0][l]), f32(a[1][l]), f32(a[2][l]), f32(b[0][l]), f32(b[1][l]),
                             f32(b[2][l])));
       } else {
-         for (unsigned l = 0; l < W; l++)
+         for (unsigned l = 0; l < S; l++)
             t[l] = u32(dot4(f32(a[0][l]), f32(a[1][l]), f32(a[2][l]), f32(a[3][l]), f32(b[0][l]),
                             f32(b[1][l]), f32(b[2][l]), f32(b[3][l])));
       }
-      FOR_COMPS(wm) std::memcpy(r[c], t, W * 4);
+      FOR_COMPS(wm) std::memcpy(r[c], t, S * 4);
       break;
    }
    case VLG_OP_RCP:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(1.0f / f32(x)); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(1.0f / f32(x)); });
       break;
    case VLG_OP_RSQ:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(rsq(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(rsq(f32(x))); });
       break;
    case VLG_OP_SQRT:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(std::sqrt(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(std::sqrt(f32(x))); });
       break;
    case VLG_OP_EX2:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(std::exp2(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(std::exp2(f32(x))); });
       break;
    case VLG_OP_LG2:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(std::log2(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(std::log2(f32(x))); });
       break;
    case VLG_OP_SIN:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(std::sin(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(std::sin(f32(x))); });
       break;
    case VLG_OP_COS:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(std::cos(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(std::cos(f32(x))); });
       break;
    case VLG_OP_MAN:
-      map1(W, wm, a, r, man);
+      map1(S, wm, a, r, man);
       break;
    case VLG_OP_EXP:
-      map1(W, wm, a, r, exp_of);
+      map1(S, wm, a, r, exp_of);
       break;
    case VLG_OP_FLR:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(std::floor(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(std::floor(f32(x))); });
       break;
    case VLG_OP_FRC:
-      map1(W, wm, a, r, [](uint32_t x) {
+      map1(S, wm, a, r, [](uint32_t x) {
          float f = f32(x);
          return u32(f - std::floor(f));
       });
       break;
    case VLG_OP_CONV_F2I:
-      map1(W, wm, a, r, f2i);
+      map1(S, wm, a, r, f2i);
       break;
    case VLG_OP_CONV_F2U:
-      map1(W, wm, a, r, f2u);
+      map1(S, wm, a, r, f2u);
       break;
    case VLG_OP_CONV_I2F:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(float(int32_t(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(float(int32_t(x))); });
       break;
    case VLG_OP_CONV_U2F:
-      map1(W, wm, a, r, [](uint32_t x) { return u32(float(x)); });
+      map1(S, wm, a, r, [](uint32_t x) { return u32(float(x)); });
       break;
    case VLG_OP_CONV_F2H:
-      map1(W, wm, a, r, f2h);
+      map1(S, wm, a, r, f2h);
       break;
    case VLG_OP_CONV_H2F:
-      map1(W, wm, a, r, h2f);
+      map1(S, wm, a, r, h2f);
       break;
    case VLG_OP_AND:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x & y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x & y; });
       break;
    case VLG_OP_OR:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x | y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x | y; });
       break;
    case VLG_OP_XOR:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x ^ y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x ^ y; });
       break;
    case VLG_OP_SHL:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x << (y & 31); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x << (y & 31); });
       break;
    case VLG_OP_SHR:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x >> (y & 31); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x >> (y & 31); });
       break;
    case VLG_OP_ASR:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return uint32_t(int32_t(x) >> (y & 31)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return uint32_t(int32_t(x) >> (y & 31)); });
       break;
    case VLG_OP_IADD:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x + y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x + y; });
       break;
    case VLG_OP_IMUL:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return x * y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x * y; });
       break;
    case VLG_OP_IMIN:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return int32_t(x) < int32_t(y) ? x : y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return int32_t(x) < int32_t(y) ? x : y; });
       break;
    case VLG_OP_IMAX:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return int32_t(x) > int32_t(y) ? x : y; });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return int32_t(x) > int32_t(y) ? x : y; });
       break;
    case VLG_OP_ICMP_LT:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(int32_t(x) < int32_t(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(int32_t(x) < int32_t(y)); });
       break;
    case VLG_OP_ICMP_GE:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(int32_t(x) >= int32_t(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(int32_t(x) >= int32_t(y)); });
       break;
    case VLG_OP_ICMP_EQ:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x == y); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x == y); });
       break;
    case VLG_OP_ICMP_NE:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x != y); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x != y); });
       break;
    case VLG_OP_UCMP_LT:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x < y); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x < y); });
       break;
    case VLG_OP_UCMP_GE:
-      map2(W, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x >= y); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(x >= y); });
       break;
    case VLG_OP_DDX:
    case VLG_OP_DDY: {
@@ -391,7 +431,7 @@ Exec::alu(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
          uint32_t *o = r[c];
          if (!tg.is_fragment()) {
             /* docs/isa.md: outside fragment shaders the result is 0. */
-            std::memset(o, 0, W * 4);
+            std::memset(o, 0, S * 4);
             continue;
          }
          const uint32_t *x = a[c];
@@ -421,15 +461,14 @@ Exec::alu(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
    if (op.sat) {
       FOR_COMPS(wm)
       {
-         uint32_t *o = r[c];
-         for (unsigned l = 0; l < W; l++)
-            o[l] = sat_bits(o[l]);
+         for (unsigned k = 0; k < S; k += kLaneChunk)
+            chunk_inplace(r[c] + k, sat_bits);
       }
    }
 }
 
 void
-Exec::mvs(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
+Exec::mvs(const DecodedOp &op, uint32_t *const *r)
 {
    uint32_t *v = tg.srcbuf_[0][0];
    switch (op.sreg) {
@@ -460,7 +499,9 @@ Exec::mvs(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
       break;
    }
    }
-   FOR_COMPS(op.wmask) std::memcpy(r[c], v, W * 4);
+   for (unsigned l = W; l < S; l++)
+      v[l] = 0;
+   FOR_COMPS(op.wmask) std::memcpy(r[c], v, S * 4);
 }
 
 void
@@ -650,21 +691,20 @@ void
 Exec::commit(unsigned dst, unsigned wmask, const uint32_t (*r)[kMaxLanes])
 {
    if (active == tg.all_lanes()) {
-      FOR_COMPS(wmask) std::memcpy(reg(dst, c), r[c], W * 4);
+      /* also copies the padding lanes: they are never live */
+      FOR_COMPS(wmask) std::memcpy(reg(dst, c), r[c], S * 4);
       return;
    }
    if (tg.amask_for_ != active) {
-      for (unsigned l = 0; l < W; l++)
-         tg.amask_[l] = (active >> l & 1) ? ~0u : 0u;
+      for (unsigned l = 0; l < S; l++)
+         tg.amask_[l] = (l < 64 && (active >> l & 1)) ? ~0u : 0u;
       tg.amask_for_ = active;
    }
-   const uint32_t *m = tg.amask_;
    FOR_COMPS(wmask)
    {
       uint32_t *d = reg(dst, c);
-      const uint32_t *s = r[c];
-      for (unsigned l = 0; l < W; l++)
-         d[l] = (s[l] & m[l]) | (d[l] & ~m[l]);
+      for (unsigned k = 0; k < S; k += kLaneChunk)
+         chunk_blend(d + k, r[c] + k, tg.amask_ + k);
    }
 }
 
@@ -828,15 +868,26 @@ Exec::execute()
     * res_[op] and are committed at the end. PRED/ADDR write P/A0/LC at once,
     * so phase 1 sees them (the forwarding of docs/isa.md section 2). */
    const DecodedOp *brc = nullptr;
+   const bool full = active == tg.all_lanes();
+   unsigned committed = 0;
    for (unsigned o = 0; o < in->nops; o++) {
       const DecodedOp &op = in->ops[o];
       switch (op.kind) {
       case OpKind::Alu:
-         alu(op, tg.res_[o]);
+      case OpKind::Mvs: {
+         /* An op whose destination no op of the instruction reads may write
+          * the registers directly when every lane executes. */
+         uint32_t *rows[4];
+         const bool direct = op.direct && full;
+         for (unsigned c = 0; c < 4; c++)
+            rows[c] = direct ? reg(op.dst, c) : tg.res_[o][c];
+         committed |= direct ? 1u << o : 0u;
+         if (op.kind == OpKind::Alu)
+            alu(op, rows);
+         else
+            mvs(op, rows);
          break;
-      case OpKind::Mvs:
-         mvs(op, tg.res_[o]);
-         break;
+      }
       case OpKind::Pred:
          pred(op);
          break;
@@ -861,7 +912,7 @@ Exec::execute()
    }
    for (unsigned o = 0; o < in->nops; o++) {
       const DecodedOp &op = in->ops[o];
-      if (op.wmask && op.kind != OpKind::Pred && op.kind != OpKind::Addr &&
+      if (op.wmask && !(committed >> o & 1) && op.kind != OpKind::Pred && op.kind != OpKind::Addr &&
           op.kind != OpKind::Brc && op.kind != OpKind::Nop)
          commit(op.dst, op.wmask, tg.res_[o]);
    }
@@ -922,12 +973,18 @@ run(ThreadGroup &tg, const Program &prog, const ShaderResources &res)
    Exec x(tg, prog, res);
    if (!tg.started())
       x.start();
+   uint64_t last_active = 0;
+   unsigned last_count = 0;
    while (!tg.done()) {
       x.select();
       const uint64_t issued = x.active;
       x.execute();
       rr.instructions++;
-      rr.lane_instructions += unsigned(__builtin_popcountll(issued));
+      if (issued != last_active) { /* popcount only when the lanes change */
+         last_active = issued;
+         last_count = unsigned(__builtin_popcountll(issued));
+      }
+      rr.lane_instructions += last_count;
       rr.dual_issued += x.in->dual;
       for (unsigned o = 0; o < x.in->nops; o++) {
          for (unsigned m = vlg_op_table[x.in->ops[o].opcode].classes; m; m &= m - 1)
@@ -950,10 +1007,11 @@ ThreadGroup::reset(unsigned width, unsigned num_regs, vlg_shader_stage stage, ui
       throw std::invalid_argument("ThreadGroup: a fragment group is made of 2x2 quads: width must "
                                   "be a multiple of 4");
    width_ = width;
+   stride_ = (width + kLaneChunk - 1) / kLaneChunk * kLaneChunk;
    num_regs_ = num_regs;
    stage_ = stage;
    group_id_ = group_id;
-   regs_.assign(size_t(num_regs) * 4 * width, 0u);
+   regs_.assign(size_t(num_regs) * 4 * stride_, 0u);
    live_ = all_lanes();
    helper_ = killed_ = ended_ = 0;
    started_ = done_ = false;

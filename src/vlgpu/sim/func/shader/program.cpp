@@ -309,6 +309,13 @@ Program::Program(const uint32_t *units, uint32_t count, uint32_t entry)
       in.class_mask = in.classes[0] | in.classes[1];
       for (unsigned o = 0; o < in.nops; o++) {
          DecodedOp &op = in.ops[o];
+         bool read = false;
+         for (unsigned r = 0; r < in.nreads; r++)
+            read |= in.reads[r].reg == op.dst;
+         op.direct = (op.kind == OpKind::Alu || op.kind == OpKind::Mvs) && !read;
+      }
+      for (unsigned o = 0; o < in.nops; o++) {
+         DecodedOp &op = in.ops[o];
          if (op.kind == OpKind::Brc && op.brkind == VLG_BRKIND_JMP)
             op.target = op.target_pc < count ? pc_index_[op.target_pc] : -1;
       }

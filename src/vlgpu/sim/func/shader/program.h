@@ -80,6 +80,7 @@ struct DecodedOp {
    uint8_t sat;      /**< saturate the float result to [0, 1] */
    uint8_t int_mods; /**< modifiers are integer (two's complement) rather than sign-bit ones */
    uint8_t nsrc;     /**< vector sources of an ALU op (1..3) */
+   uint8_t direct;   /**< ALU/MVS whose dst no op of the instruction reads: may write it directly */
    DecodedSrc src[3];
    /* coordinate / process fields (vlg_op) */
    uint8_t sreg, cond, pred, asel, acomp, bcomp, bimm, adst, akind, brkind, rel, slot, shadow;

@@ -20,8 +20,9 @@
  * Outputs are meaningful for output_mask() = live & ~helper & ~killed.
  *
  * Register layout (SoA): component c of register r of lane l is word
- * (r * 4 + c) * W + l, so an op's loop over the lanes of one component is
- * contiguous and vectorisable.
+ * (r * 4 + c) * S + l, S = W rounded up to a multiple of kLaneChunk (16),
+ * so an op's loop over the lanes of one component is contiguous and
+ * vectorisable; the padding lanes are never live.
  *
  * The pipeline: construct (or reset()) a group, set the masks, preload the
  * inputs with set()/set_f() (or lanes() for a whole component), call run()
@@ -41,6 +42,9 @@ namespace vlgpu::sim {
 
 /** Largest thread-group width (lane masks are 64-bit). */
 constexpr unsigned kMaxLanes = 64;
+/** Register rows are padded to a multiple of this many lanes, so the
+ *  executor's lane loops have a constant trip count the compiler vectorises. */
+constexpr unsigned kLaneChunk = 16;
 
 class ThreadGroup {
  public:
@@ -63,6 +67,8 @@ class ThreadGroup {
    void reset(unsigned width, unsigned num_regs, vlg_shader_stage stage, uint32_t group_id = 0);
 
    unsigned width() const { return width_; }
+   /** Words between two register rows: width rounded up to kLaneChunk. */
+   unsigned stride() const { return stride_; }
    unsigned num_regs() const { return num_regs_; }
    vlg_shader_stage stage() const { return stage_; }
    bool is_fragment() const { return stage_ == VLG_SHADER_STAGE_FRAGMENT; }
@@ -93,12 +99,12 @@ class ThreadGroup {
    uint32_t get(unsigned lane, unsigned reg, unsigned comp) const
    {
       assert(lane < width_ && reg < num_regs_ && comp < 4);
-      return regs_[(reg * 4 + comp) * width_ + lane];
+      return regs_[(reg * 4 + comp) * stride_ + lane];
    }
    void set(unsigned lane, unsigned reg, unsigned comp, uint32_t v)
    {
       assert(lane < width_ && reg < num_regs_ && comp < 4);
-      regs_[(reg * 4 + comp) * width_ + lane] = v;
+      regs_[(reg * 4 + comp) * stride_ + lane] = v;
    }
    float get_f(unsigned lane, unsigned reg, unsigned comp) const
    {
@@ -114,16 +120,16 @@ class ThreadGroup {
       set(lane, reg, comp, u);
    }
    /** The W words of component @comp of register @reg, lane 0 first (bulk
-    *  preload/readback). */
+    *  preload/readback; rows of different components are stride() words apart). */
    uint32_t *lanes(unsigned reg, unsigned comp)
    {
       assert(reg < num_regs_ && comp < 4);
-      return &regs_[(reg * 4 + comp) * width_];
+      return &regs_[(reg * 4 + comp) * stride_];
    }
    const uint32_t *lanes(unsigned reg, unsigned comp) const
    {
       assert(reg < num_regs_ && comp < 4);
-      return &regs_[(reg * 4 + comp) * width_];
+      return &regs_[(reg * 4 + comp) * stride_];
    }
 
    /** Coordinate registers of a lane (readable for tests and debugging). */
@@ -140,7 +146,7 @@ class ThreadGroup {
  private:
    friend struct Exec;
 
-   unsigned width_ = 0, num_regs_ = 0;
+   unsigned width_ = 0, stride_ = 0, num_regs_ = 0;
    vlg_shader_stage stage_ = VLG_SHADER_STAGE_VERTEX;
    uint32_t group_id_ = 0;
    std::vector<uint32_t> regs_;

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -90,6 +91,11 @@ using CompiledPtr = std::unique_ptr<vlg_compiled_shader, ShaderDeleter>;
 struct CompiledProgram {
    CompiledPtr vs, fs;
    std::string error; /**< front-end log or compiler message */
+   /* What the front end decided, by variable name (before vlg_compile_nir):
+    * uniform vec4 slot in constant buffer 0, VS attribute index (ATTRIBUTE
+    * input index), VS output / FS input varying slot (gl_varying_slot). */
+   std::map<std::string, unsigned> uniform_slot, attribute;
+   std::map<std::string, int> vs_out, fs_in;
 };
 
 /**
@@ -110,6 +116,21 @@ compile_glsl(const std::string &vs, const std::string &fs, vlg_compile_options o
    if (!glsl_to_vlgpu_nir(srcs, nirs, r.error))
       return r;
    for (unsigned i = 0; i < nirs.size(); i++) {
+      bool vs_stage = srcs[i].stage == MESA_SHADER_VERTEX;
+      nir_foreach_variable_with_modes(var, nirs[i], nir_var_uniform)
+         if (var->name)
+            r.uniform_slot[var->name] = var->data.driver_location;
+      nir_foreach_shader_in_variable(var, nirs[i])
+         if (var->name) {
+            if (vs_stage)
+               r.attribute[var->name] = var->data.driver_location;
+            else
+               r.fs_in[var->name] = var->data.location;
+         }
+      if (vs_stage)
+         nir_foreach_shader_out_variable(var, nirs[i])
+            if (var->name)
+               r.vs_out[var->name] = var->data.location;
       char *err = nullptr;
       opts.name = srcs[i].name.c_str();
       vlg_compiled_shader *cs = vlg_compile_nir(nirs[i], &opts, &err);

@@ -708,7 +708,8 @@ Isel::emit_alu(nir_alu_instr *alu)
       b.alu(VLG_OP_SEL, d.op, m, reg(fm1), reg(f), reg(tie));
       return;
    }
-   case nir_op_fdot2: {
+   case nir_op_fdot2:
+   case nir_op_fdot2_replicated: {
       Dst d = alu_dest(alu);
       uint32_t t = S.new_vreg();
       b.alu(VLG_OP_MUL, reg(t), 0x3, alu_src(alu, 0), alu_src(alu, 1));

@@ -165,6 +165,7 @@ nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
 
    nir_lower_idiv_options idiv = {};
    NIR_PASS_V(nir, nir_lower_idiv, &idiv);
+   NIR_PASS_V(nir, nir_lower_alu); /* mul_high and the bit ops the options lower */
    NIR_PASS_V(nir, nir_lower_flrp, 16 | 32 | 64, false);
 
    if (optimize)

@@ -1,0 +1,709 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * Execution tests: GLSL ES compiled by vlg_compile_nir, run on the
+ * simulator's SPC executor (sim/func/shader) with the inputs preloaded as
+ * the input map says and the global buffer built from the constant image and
+ * the uniform copy map, exactly as the driver is to do; every expected value
+ * is computed here on the host with the C++ standard library from the same
+ * inputs (never from the compiler's output).
+ */
+#include <array>
+#include <cmath>
+#include <fstream>
+#include <functional>
+
+#include "sim/func/shader/executor.h"
+#include "vlg_test_util.h"
+
+using namespace vlgpu;
+using namespace vlgpu::test;
+namespace sim = vlgpu::sim;
+
+namespace {
+
+using Vec = std::array<uint32_t, 4>;
+
+struct Inputs {
+   /* VS: attribute index -> value per lane; FS: varying slot -> value per lane */
+   std::map<unsigned, std::vector<Vec>> attrs;
+   std::map<int, std::vector<Vec>> varyings;
+};
+
+struct Machine {
+   std::vector<uint32_t> cb0; /* constant buffer 0, dwords (vec4 slots) */
+   sim::TextureUnit units[VLG_NUM_TEX_UNITS];
+   unsigned num_units = 0;
+   sim::Vram *vram = nullptr;
+};
+
+struct Result {
+   std::map<int, std::vector<Vec>> out; /* output location -> value per lane */
+   uint64_t killed = 0;
+   uint64_t instructions = 0;
+   bool ok = false;
+   std::string fault;
+};
+
+Vec
+fvec(float x, float y, float z, float w)
+{
+   return {fbits(x), fbits(y), fbits(z), fbits(w)};
+}
+
+Vec
+ivec(int32_t x, int32_t y, int32_t z, int32_t w)
+{
+   return {(uint32_t)x, (uint32_t)y, (uint32_t)z, (uint32_t)w};
+}
+
+/* Run @cs on one thread group of @lanes lanes (fragment groups: quads). */
+Result
+run(const vlg_compiled_shader *cs, unsigned lanes, const Inputs &in, const Machine &m)
+{
+   Result r;
+   bool fs = cs->stage == MESA_SHADER_FRAGMENT;
+   unsigned width = fs ? (lanes + 3) / 4 * 4 : lanes;
+   sim::ThreadGroup tg(width, cs->num_regs, (vlg_shader_stage)cs->stage);
+   tg.set_live_mask(lanes >= 64 ? ~0ull : (1ull << lanes) - 1);
+
+   /* the global-buffer image the driver builds */
+   std::vector<uint32_t> image_words(4 * cs->num_consts);
+   auto image = reinterpret_cast<uint32_t(*)[4]>(image_words.data());
+   for (unsigned e = 0; e < cs->num_consts; e++)
+      for (unsigned c = 0; c < 4; c++)
+         image[e][c] = cs->consts[e][c];
+   for (unsigned i = 0; i < cs->num_uniform_copies; i++) {
+      const vlg_uniform_copy &u = cs->uniform_copies[i];
+      for (unsigned k = 0; k < u.count; k++) {
+         unsigned dst = u.dst + k, src = u.src + k;
+         image[dst / 4][dst % 4] = src < m.cb0.size() ? m.cb0[src] : 0;
+      }
+   }
+
+   for (unsigned k = 0; k < cs->num_inputs; k++) {
+      const VLG_SHADER_INPUT &d = cs->inputs[k];
+      for (unsigned l = 0; l < lanes; l++) {
+         Vec v = {0, 0, 0, 0};
+         switch (d.semantic) {
+         case VLG_INPUT_SEMANTIC_ATTRIBUTE:
+            v = in.attrs.at(d.index).at(l);
+            break;
+         case VLG_INPUT_SEMANTIC_VARYING:
+            v = in.varyings.at(cs->input_locations[k]).at(l);
+            break;
+         case VLG_INPUT_SEMANTIC_FRAG_COORD: {
+            unsigned q = l / 4;
+            v = fvec(2 * q + (l & 1) + 0.5f, ((l >> 1) & 1) + 0.5f, 0.5f, 1.0f);
+            break;
+         }
+         case VLG_INPUT_SEMANTIC_FACE:
+            v = {~0u, 0, 0, 0};
+            break;
+         default:
+            break;
+         }
+         for (unsigned c = 0; c < 4; c++)
+            if (d.mask & (1u << c))
+               tg.set(l, d.reg, c, v[c]);
+      }
+   }
+
+   sim::Program prog(cs->code, cs->code_size, cs->entry);
+   sim::ShaderResources res;
+   res.stage = (vlg_shader_stage)cs->stage;
+   res.consts = cs->num_consts ? image : nullptr;
+   res.num_consts = cs->num_consts;
+   res.textures = m.num_units ? m.units : nullptr;
+   res.num_textures = m.num_units;
+   res.vram = m.vram;
+   res.max_instructions = 1u << 20;
+   try {
+      sim::RunResult rr = sim::run(tg, prog, res);
+      r.instructions = rr.instructions;
+   } catch (const std::exception &e) {
+      r.fault = e.what();
+      return r;
+   }
+   r.killed = tg.killed_mask();
+   for (unsigned k = 0; k < cs->num_outputs; k++) {
+      const VLG_SHADER_OUTPUT &d = cs->outputs[k];
+      std::vector<Vec> vals(lanes);
+      for (unsigned l = 0; l < lanes; l++)
+         for (unsigned c = 0; c < 4; c++)
+            vals[l][c] = (d.mask & (1u << c)) ? tg.get(l, d.reg, c) : 0;
+      r.out[cs->output_locations[k]] = vals;
+   }
+   r.ok = true;
+   return r;
+}
+
+/* Deterministic inputs: a small LCG, values in [lo, hi]. */
+struct Rng {
+   uint32_t s;
+   explicit Rng(uint32_t seed) : s(seed) {}
+   float next(float lo, float hi)
+   {
+      s = s * 1664525u + 1013904223u;
+      return lo + (hi - lo) * ((s >> 8) / 16777216.0f);
+   }
+};
+
+bool
+close(float got, float want, float rel = 1e-5f, float abs_tol = 1e-6f)
+{
+   if (std::isnan(want))
+      return std::isnan(got);
+   return std::fabs(got - want) <= abs_tol + rel * std::fabs(want);
+}
+
+#define EXPECT_CLOSE(got, want, rel, abs_tol, what)                                             \
+   EXPECT_TRUE(close((got), (want), (rel), (abs_tol)))                                        \
+      << what << ": got " << (got) << ", want " << (want)
+
+/* Slot of element @i of the VS output array @name. */
+int
+out_slot(const CompiledProgram &p, const std::string &name, unsigned i)
+{
+   return p.vs_out.at(name) + i;
+}
+
+const unsigned kLanes = 16;
+
+} // namespace
+
+TEST(Exec, ArithmeticAndBuiltins)
+{
+   const char *vs = R"(
+      attribute vec4 a;
+      attribute vec4 b;
+      uniform vec4 u;
+      uniform float s;
+      varying vec4 r[8];
+      void main() {
+         r[0] = a * b + u;
+         r[1] = vec4(dot(a.xyz, b.xyz), dot(a, b), length(a.xy), distance(a, b));
+         r[2] = normalize(a);
+         r[3] = vec4(max(a.x, b.x), min(a.y, b.y), clamp(a.z, 0.0, 1.0), abs(a.w));
+         r[4] = vec4(floor(a.x), fract(a.y), mod(a.z, 1.5), sign(a.w));
+         r[5] = vec4(sqrt(abs(a.x)), inversesqrt(abs(a.y) + 1.0), exp2(a.z), log2(abs(a.w) + 1.0));
+         r[6] = vec4(pow(abs(a.x) + 0.5, 1.5), sin(a.y), cos(a.z), a.w / (b.x + 3.0));
+         r[7] = mix(a, b, s) + step(0.5, a) + vec4(ceil(b.x), -b.y, b.z * s, 1.0 - b.w);
+         gl_Position = a;
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   Inputs in;
+   Rng rng(1);
+   std::vector<std::array<float, 4>> A(kLanes), B(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      for (unsigned c = 0; c < 4; c++) {
+         A[l][c] = rng.next(-2.0f, 2.0f);
+         B[l][c] = rng.next(-2.0f, 2.0f);
+      }
+      in.attrs[p.attribute.at("a")].push_back(fvec(A[l][0], A[l][1], A[l][2], A[l][3]));
+      in.attrs[p.attribute.at("b")].push_back(fvec(B[l][0], B[l][1], B[l][2], B[l][3]));
+   }
+   const float U[4] = {0.5f, -1.25f, 3.0f, 0.125f}, S = 0.25f;
+   Machine m;
+   m.cb0.assign(64, 0);
+   for (unsigned c = 0; c < 4; c++)
+      m.cb0[p.uniform_slot.at("u") * 4 + c] = fbits(U[c]);
+   m.cb0[p.uniform_slot.at("s") * 4] = fbits(S);
+   Result r = run(p.vs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const auto &a = A[l], &b = B[l];
+      auto got = [&](unsigned i, unsigned c) { return bitsf(r.out.at(out_slot(p, "r", i))[l][c]); };
+      auto len = [](float x, float y, float z, float w) { return std::sqrt(x * x + y * y + z * z + w * w); };
+      float want[8][4] = {
+         {a[0] * b[0] + U[0], a[1] * b[1] + U[1], a[2] * b[2] + U[2], a[3] * b[3] + U[3]},
+         {a[0] * b[0] + a[1] * b[1] + a[2] * b[2], a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3],
+          len(a[0], a[1], 0, 0), len(a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])},
+         {a[0] / len(a[0], a[1], a[2], a[3]), a[1] / len(a[0], a[1], a[2], a[3]),
+          a[2] / len(a[0], a[1], a[2], a[3]), a[3] / len(a[0], a[1], a[2], a[3])},
+         {std::max(a[0], b[0]), std::min(a[1], b[1]), std::min(std::max(a[2], 0.0f), 1.0f), std::fabs(a[3])},
+         {std::floor(a[0]), a[1] - std::floor(a[1]), a[2] - 1.5f * std::floor(a[2] / 1.5f),
+          (float)((a[3] > 0) - (a[3] < 0))},
+         {std::sqrt(std::fabs(a[0])), 1.0f / std::sqrt(std::fabs(a[1]) + 1.0f), std::exp2(a[2]),
+          std::log2(std::fabs(a[3]) + 1.0f)},
+         {std::pow(std::fabs(a[0]) + 0.5f, 1.5f), std::sin(a[1]), std::cos(a[2]), a[3] / (b[0] + 3.0f)},
+         {a[0] + (b[0] - a[0]) * S + (a[0] >= 0.5f ? 1.f : 0.f) + std::ceil(b[0]),
+          a[1] + (b[1] - a[1]) * S + (a[1] >= 0.5f ? 1.f : 0.f) - b[1],
+          a[2] + (b[2] - a[2]) * S + (a[2] >= 0.5f ? 1.f : 0.f) + b[2] * S,
+          a[3] + (b[3] - a[3]) * S + (a[3] >= 0.5f ? 1.f : 0.f) + 1.0f - b[3]},
+      };
+      for (unsigned i = 0; i < 8; i++)
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_CLOSE(got(i, c), want[i][c], 2e-5f, 2e-5f,
+                         "lane " << l << " r[" << i << "]." << "xyzw"[c]);
+   }
+}
+
+TEST(Exec, SwizzlesAndWriteMasks)
+{
+   const char *vs = R"(
+      attribute vec4 a;
+      attribute vec4 b;
+      varying vec4 r[3];
+      void main() {
+         r[0] = a.wzyx;
+         vec4 t = vec4(0.0);
+         t.xz = b.yy;
+         t.yw = a.xx * b.zw;
+         r[1] = t;
+         r[2] = vec4(a.x, 1.0, b.y, 2.0) - vec4(b.w);
+         gl_Position = a;
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++) {
+      in.attrs[p.attribute.at("a")].push_back(fvec(l, l + 0.5f, -1.0f * l, 100 + l));
+      in.attrs[p.attribute.at("b")].push_back(fvec(2 * l, 3 + l, 0.25f * l, -7.0f));
+   }
+   Result r = run(p.vs.get(), kLanes, in, Machine());
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      float a[4] = {(float)l, l + 0.5f, -1.0f * l, 100.0f + l}, b[4] = {2.0f * l, 3.0f + l, 0.25f * l, -7.0f};
+      float want[3][4] = {{a[3], a[2], a[1], a[0]},
+                          {b[1], a[0] * b[2], b[1], a[0] * b[3]},
+                          {a[0] - b[3], 1.0f - b[3], b[1] - b[3], 2.0f - b[3]}};
+      for (unsigned i = 0; i < 3; i++)
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ(bitsf(r.out.at(out_slot(p, "r", i))[l][c]), want[i][c])
+               << "lane " << l << " r[" << i << "]." << "xyzw"[c];
+   }
+}
+
+TEST(Exec, IntegerOps)
+{
+   const char *vs = R"(#version 300 es
+      in ivec4 ia;
+      in ivec4 ib;
+      in uvec4 ua;
+      flat out ivec4 r[6];
+      void main() {
+         r[0] = ivec4(ia.x + ib.x, ia.y * ib.y, ia.z - ib.z, -ia.w);
+         r[1] = ivec4(ia.x / ib.x, ib.y / 3, ia.x << 3, ia.y >> 2);
+         r[2] = ivec4(ia.x & ib.x, ia.y | ib.y, ia.z ^ ib.z, ~ia.w);
+         r[3] = ivec4(min(ia.x, ib.x), max(ia.y, ib.y), abs(ia.z), sign(ia.w));
+         r[4] = ivec4(ua.x / ua.y, ua.z % ua.y, min(ua.x, ua.w), max(ua.z, ua.w));
+         r[5] = ivec4(int(float(ia.x) * 0.5), uint(ua.x >> 1u), ia.x < ib.x ? 1 : 0, ua.z >= ua.w ? 7 : 9);
+         gl_Position = vec4(0.0);
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   Inputs in;
+   std::vector<std::array<int32_t, 4>> IA(kLanes), IB(kLanes);
+   std::vector<std::array<uint32_t, 4>> UA(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      int s = (int)l - 8;
+      IA[l] = {s * 37 + 5, s * 11 - 3, 1000 - 7 * s, s * 5};
+      IB[l] = {(s % 5) + (s % 5 >= 0 ? 1 : -1) * 3, 12 - s, s * s, 3};
+      UA[l] = {4000000000u - 12345u * l, 7u + l, 3000000000u + 99u * l, 2147483648u + l};
+      in.attrs[p.attribute.at("ia")].push_back(ivec(IA[l][0], IA[l][1], IA[l][2], IA[l][3]));
+      in.attrs[p.attribute.at("ib")].push_back(ivec(IB[l][0], IB[l][1], IB[l][2], IB[l][3]));
+      in.attrs[p.attribute.at("ua")].push_back({UA[l][0], UA[l][1], UA[l][2], UA[l][3]});
+   }
+   Result r = run(p.vs.get(), kLanes, in, Machine());
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const auto &a = IA[l], &b = IB[l];
+      const auto &u = UA[l];
+      int32_t want[6][4] = {
+         {a[0] + b[0], a[1] * b[1], a[2] - b[2], -a[3]},
+         {a[0] / b[0], b[1] / 3, (int32_t)((uint32_t)a[0] << 3), a[1] >> 2},
+         {a[0] & b[0], a[1] | b[1], a[2] ^ b[2], ~a[3]},
+         {std::min(a[0], b[0]), std::max(a[1], b[1]), std::abs(a[2]), (a[3] > 0) - (a[3] < 0)},
+         {(int32_t)(u[0] / u[1]), (int32_t)(u[2] % u[1]), (int32_t)std::min(u[0], u[3]),
+          (int32_t)std::max(u[2], u[3])},
+         {(int32_t)(a[0] * 0.5f), (int32_t)(u[0] >> 1), a[0] < b[0] ? 1 : 0, u[2] >= u[3] ? 7 : 9},
+      };
+      for (unsigned i = 0; i < 6; i++)
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ((int32_t)r.out.at(out_slot(p, "r", i))[l][c], want[i][c])
+               << "lane " << l << " r[" << i << "]." << "xyzw"[c];
+   }
+}
+
+TEST(Exec, ControlFlowWithNestedLoops)
+{
+   /* Loop bounds come from a uniform, so NIR cannot unroll: real backward
+    * branches, break and continue with lane-dependent trip counts. */
+   const char *vs = R"(
+      attribute vec4 a;
+      uniform vec4 lim;
+      varying vec4 r;
+      void main() {
+         float acc;
+         if (a.x > 0.5)
+            acc = a.x * 2.0;
+         else if (a.x < -0.5)
+            acc = -a.x;
+         else
+            acc = 7.0;
+         int n = int(a.y);
+         float inner = 0.0;
+         for (int i = 0; i < int(lim.x); i++) {
+            if (i >= n)
+               break;
+            if (i == 3)
+               continue;
+            acc += float(i);
+            for (int j = 0; j < int(lim.y); j++) {
+               if (j > i)
+                  break;
+               inner += 0.5;
+            }
+         }
+         float w = a.z;
+         int k = 0;
+         while (w > 1.0 && k < 50) {
+            w = w * 0.5;
+            k++;
+         }
+         r = vec4(acc, inner, w, float(k));
+         gl_Position = a;
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   std::string d = disasm_code(p.vs.get());
+   EXPECT_NE(d.find("BRC.JMP"), std::string::npos) << d;
+   Inputs in;
+   std::vector<std::array<float, 4>> A(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      A[l] = {(float)l * 0.25f - 2.0f, (float)(l % 9), 1.0f + 3.7f * l, 0.0f};
+      in.attrs[p.attribute.at("a")].push_back(fvec(A[l][0], A[l][1], A[l][2], A[l][3]));
+   }
+   Machine m;
+   m.cb0.assign(16, 0);
+   m.cb0[p.uniform_slot.at("lim") * 4 + 0] = fbits(12.0f);
+   m.cb0[p.uniform_slot.at("lim") * 4 + 1] = fbits(5.0f);
+   Result r = run(p.vs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      float x = A[l][0];
+      float acc = x > 0.5f ? x * 2.0f : x < -0.5f ? -x : 7.0f;
+      int n = (int)A[l][1];
+      float inner = 0;
+      for (int i = 0; i < 12; i++) {
+         if (i >= n)
+            break;
+         if (i == 3)
+            continue;
+         acc += (float)i;
+         for (int j = 0; j < 5; j++) {
+            if (j > i)
+               break;
+            inner += 0.5f;
+         }
+      }
+      float w = A[l][2];
+      int k = 0;
+      while (w > 1.0f && k < 50) {
+         w *= 0.5f;
+         k++;
+      }
+      const Vec &o = r.out.at(p.vs_out.at("r"))[l];
+      EXPECT_EQ(bitsf(o[0]), acc) << "lane " << l;
+      EXPECT_EQ(bitsf(o[1]), inner) << "lane " << l;
+      EXPECT_EQ(bitsf(o[2]), w) << "lane " << l;
+      EXPECT_EQ(bitsf(o[3]), (float)k) << "lane " << l;
+   }
+}
+
+TEST(Exec, DiscardKillsTheRightLanes)
+{
+   const char *fs = R"(
+      precision mediump float;
+      varying vec4 c;
+      void main() {
+         if (c.x < 0.5)
+            discard;
+         gl_FragColor = c * 2.0;
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   EXPECT_TRUE(p.fs->uses_discard);
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++)
+      in.varyings[p.fs_in.at("c")].push_back(fvec((l % 3) * 0.4f, l, 1, 2));
+   Result r = run(p.fs.get(), kLanes, in, Machine());
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      bool kill = (l % 3) * 0.4f < 0.5f;
+      EXPECT_EQ((r.killed >> l) & 1, kill ? 1u : 0u) << "lane " << l;
+      if (!kill) {
+         const Vec &o = r.out.at(FRAG_RESULT_COLOR)[l];
+         EXPECT_EQ(bitsf(o[0]), (l % 3) * 0.4f * 2.0f);
+         EXPECT_EQ(bitsf(o[1]), 2.0f * l);
+      }
+   }
+}
+
+TEST(Exec, UniformArrayWithIndirectIndexing)
+{
+   const char *vs = R"(
+      attribute vec4 a;
+      uniform vec4 arr[8];
+      uniform float scale;
+      varying vec4 r[2];
+      void main() {
+         r[0] = arr[int(a.x)] * scale;
+         r[1] = arr[int(a.y)].yzwx + arr[3];
+         gl_Position = a;
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   std::string d = disasm_code(p.vs.get());
+   EXPECT_NE(d.find("C[A0"), std::string::npos) << d; /* LDC with A0 */
+   Machine m;
+   m.cb0.assign(64, 0);
+   unsigned base = p.uniform_slot.at("arr");
+   for (unsigned e = 0; e < 8; e++)
+      for (unsigned c = 0; c < 4; c++)
+         m.cb0[(base + e) * 4 + c] = fbits(10.0f * e + c);
+   m.cb0[p.uniform_slot.at("scale") * 4] = fbits(-0.5f);
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++)
+      in.attrs[p.attribute.at("a")].push_back(fvec(l % 8, 7 - (l % 8), 0, 1));
+   Result r = run(p.vs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      unsigned i = l % 8, j = 7 - i;
+      for (unsigned c = 0; c < 4; c++) {
+         EXPECT_EQ(bitsf(r.out.at(out_slot(p, "r", 0))[l][c]), (10.0f * i + c) * -0.5f);
+         EXPECT_EQ(bitsf(r.out.at(out_slot(p, "r", 1))[l][c]),
+                   (10.0f * j + (c + 1) % 4) + (30.0f + c));
+      }
+   }
+}
+
+TEST(Exec, HighRegisterPressure)
+{
+   /* 48 vec4 values live at once: the allocator must use the high bank
+    * (registers >= 32, reached through the Sub unit). Small integers keep
+    * every sum exact so the order of additions does not matter. */
+   std::string vs = "attribute vec4 a;\nattribute vec4 b;\nvarying vec4 r;\nvoid main() {\n";
+   const int N = 48;
+   for (int i = 0; i < N; i++)
+      vs += "  vec4 t" + std::to_string(i) + " = a * " + std::to_string(i + 1) + ".0 + b.wzyx * " +
+            std::to_string(N - i) + ".0;\n";
+   vs += "  vec4 s = vec4(0.0);\n";
+   for (int i = N - 1; i >= 0; i--)
+      vs += "  s = s + t" + std::to_string(i) + " * t" + std::to_string((i * 7) % N) + ";\n";
+   vs += "  r = s;\n  gl_Position = a;\n}\n";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++) {
+      in.attrs[p.attribute.at("a")].push_back(fvec((int)l % 3 - 1, 1, 0, (int)l % 2));
+      in.attrs[p.attribute.at("b")].push_back(fvec(0, 1, -1, (int)l % 4 - 2));
+   }
+   Result r = run(p.vs.get(), kLanes, in, Machine());
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      double a[4] = {(double)((int)l % 3 - 1), 1, 0, (double)((int)l % 2)};
+      double b[4] = {0, 1, -1, (double)((int)l % 4 - 2)};
+      double bw[4] = {b[3], b[2], b[1], b[0]};
+      for (unsigned c = 0; c < 4; c++) {
+         double t[N], s = 0;
+         for (int i = 0; i < N; i++)
+            t[i] = a[c] * (i + 1) + bw[c] * (N - i);
+         for (int i = N - 1; i >= 0; i--)
+            s = s + t[i] * t[(i * 7) % N];
+         EXPECT_EQ(bitsf(r.out.at(p.vs_out.at("r"))[l][c]), (float)s) << "lane " << l << " " << c;
+      }
+   }
+   EXPECT_GT(p.vs->num_regs, 32u) << "the test should need the high bank";
+   printf("high pressure VS: %u registers, max pressure %u\n", p.vs->num_regs,
+          p.vs->stats.max_pressure);
+}
+
+TEST(Exec, TextureSampleFetchAndSize)
+{
+   /* 4x4 RGBA32F texture, texel (x, y) = (x, y, 10x + y, 1); NEAREST */
+   sim::Vram vram(1 << 16);
+   const uint64_t base = 0x1000;
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++) {
+         const float t[4] = {float(x), float(y), float(10 * x + y), 1.0f};
+         vram.write(base + y * 64 + x * 16, t, 16, "test");
+      }
+   Machine m;
+   m.vram = &vram;
+   m.num_units = 1;
+   sim::TextureUnit &u = m.units[0];
+   u.valid = true;
+   VLG_TEXTURE_init(&u.tex);
+   u.tex.target = VLG_TEXTURE_TARGET_2D;
+   u.tex.format = VLG_FORMAT_R32G32B32A32_FLOAT;
+   u.tex.width = 4;
+   u.tex.height = 4;
+   u.tex.address = base;
+   u.tex.level[0].row_pitch = 64;
+   u.tex.level[0].layer_stride = 256;
+   VLG_SAMPLER_init(&u.samp);
+   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+
+   const char *fs = R"(#version 300 es
+      precision highp float;
+      uniform sampler2D t;
+      in vec2 uv;
+      flat in ivec2 tc;
+      out vec4 o[3];
+      void main() {
+         o[0] = texture(t, uv) * 2.0;
+         o[1] = texelFetch(t, tc, 0) + textureLod(t, uv.yx, 0.0);
+         o[2] = vec4(textureSize(t, 0), 0, 0);
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   EXPECT_EQ(p.fs->num_samplers, 1u);
+   Inputs in;
+   /* each quad samples the same texel with all four lanes (uniform LOD 0) */
+   for (unsigned l = 0; l < kLanes; l++) {
+      unsigned q = l / 4;
+      in.varyings[p.fs_in.at("uv")].push_back(fvec((q + 0.5f) / 4.0f, ((q * 3) % 4 + 0.5f) / 4.0f, 0, 0));
+      in.varyings[p.fs_in.at("tc")].push_back(ivec(l % 4, (l / 4) % 4, 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   auto texel = [](unsigned x, unsigned y, unsigned c) {
+      const float t[4] = {float(x), float(y), float(10 * x + y), 1.0f};
+      return t[c];
+   };
+   for (unsigned l = 0; l < kLanes; l++) {
+      unsigned q = l / 4, x = q, y = (q * 3) % 4;
+      for (unsigned c = 0; c < 4; c++) {
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][c]), 2.0f * texel(x, y, c)) << l;
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][c]),
+                   texel(l % 4, (l / 4) % 4, c) + texel(y, x, c))
+            << l;
+      }
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][0]), 4.0f); /* float(textureSize) */
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][1]), 4.0f);
+   }
+}
+
+TEST(Exec, Es2gearsVertexShader)
+{
+   std::string dir = VLG_COMPILER_TESTS_DIR "/data/";
+   std::ifstream f(dir + "es2gears.vert");
+   std::stringstream ss;
+   ss << f.rdbuf();
+   CompiledProgram p = compile_glsl(ss.str(), "");
+   ASSERT_TRUE(p.vs) << p.error;
+   /* column-major matrices as st/mesa stores them: slot k = column k */
+   float mvp[16], nm[16];
+   for (int i = 0; i < 16; i++) {
+      mvp[i] = 0.1f * (i + 1) - (i % 5 == 0 ? 1.0f : 0.0f);
+      nm[i] = (i % 5 == 0) ? 1.0f : 0.05f * i;
+   }
+   const float light[4] = {5.0f, 5.0f, 10.0f, 0.0f}, mat[4] = {0.8f, 0.1f, 0.0f, 1.0f};
+   Machine m;
+   m.cb0.assign(128, 0);
+   for (int k = 0; k < 4; k++)
+      for (int c = 0; c < 4; c++) {
+         m.cb0[(p.uniform_slot.at("ModelViewProjectionMatrix") + k) * 4 + c] = fbits(mvp[k * 4 + c]);
+         m.cb0[(p.uniform_slot.at("NormalMatrix") + k) * 4 + c] = fbits(nm[k * 4 + c]);
+      }
+   for (int c = 0; c < 4; c++) {
+      m.cb0[p.uniform_slot.at("LightSourcePosition") * 4 + c] = fbits(light[c]);
+      m.cb0[p.uniform_slot.at("MaterialColor") * 4 + c] = fbits(mat[c]);
+   }
+   Inputs in;
+   Rng rng(7);
+   std::vector<std::array<float, 3>> P(kLanes), N(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      for (int c = 0; c < 3; c++) {
+         P[l][c] = rng.next(-3, 3);
+         N[l][c] = rng.next(-1, 1);
+      }
+      in.attrs[p.attribute.at("position")].push_back(fvec(P[l][0], P[l][1], P[l][2], 0));
+      in.attrs[p.attribute.at("normal")].push_back(fvec(N[l][0], N[l][1], N[l][2], 0));
+   }
+   Result r = run(p.vs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      double n4[4] = {N[l][0], N[l][1], N[l][2], 1}, p4[4] = {P[l][0], P[l][1], P[l][2], 1};
+      double tn[3] = {0, 0, 0}, pos[4] = {0, 0, 0, 0};
+      for (int row = 0; row < 4; row++)
+         for (int k = 0; k < 4; k++) {
+            if (row < 3)
+               tn[row] += nm[k * 4 + row] * n4[k];
+            pos[row] += mvp[k * 4 + row] * p4[k];
+         }
+      double ln = std::sqrt(tn[0] * tn[0] + tn[1] * tn[1] + tn[2] * tn[2]);
+      double ll = std::sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
+      double diffuse = std::max(0.0, (tn[0] * light[0] + tn[1] * light[1] + tn[2] * light[2]) / (ln * ll));
+      double color[4] = {(0.2 + diffuse) * mat[0], (0.2 + diffuse) * mat[1], (0.2 + diffuse) * mat[2], mat[3]};
+      for (int c = 0; c < 4; c++) {
+         EXPECT_CLOSE(bitsf(r.out.at(VARYING_SLOT_POS)[l][c]), (float)pos[c], 1e-5f, 1e-5f,
+                      "lane " << l << " position." << "xyzw"[c]);
+         EXPECT_CLOSE(bitsf(r.out.at(p.vs_out.at("Color"))[l][c]), (float)color[c], 1e-5f, 1e-5f,
+                      "lane " << l << " Color." << "xyzw"[c]);
+      }
+   }
+}
+
+TEST(Exec, EveryOptimisationSwitchKeepsTheResults)
+{
+   /* The same shader with each optimisation off computes the same values. */
+   const char *vs = R"(
+      attribute vec4 a;
+      uniform vec4 k[4];
+      varying vec4 r;
+      void main() {
+         vec4 acc = vec4(0.0);
+         for (int i = 0; i < 4; i++)
+            acc += k[i] * a[i] + vec4(0.5, 1.5, 2.5, 3.5);
+         r = acc * acc.wzyx + a;
+         gl_Position = a;
+      }
+   )";
+   std::vector<vlg_compile_options> variants(7);
+   variants[1].no_lowbank = true;
+   variants[2].no_pack = true;
+   variants[3].no_dual = true;
+   variants[4].no_sched = true;
+   variants[5].no_coalesce = true;
+   variants[6].no_nir_opt = true;
+   std::vector<std::vector<Vec>> results;
+   for (const vlg_compile_options &o : variants) {
+      CompiledProgram p = compile_glsl(vs, "", o);
+      ASSERT_TRUE(p.vs) << p.error;
+      Machine m;
+      m.cb0.assign(64, 0);
+      for (unsigned e = 0; e < 4; e++)
+         for (unsigned c = 0; c < 4; c++)
+            m.cb0[(p.uniform_slot.at("k") + e) * 4 + c] = fbits(e + 0.25f * c);
+      Inputs in;
+      for (unsigned l = 0; l < kLanes; l++)
+         in.attrs[p.attribute.at("a")].push_back(fvec(l, -1, 0.5f, 2));
+      Result r = run(p.vs.get(), kLanes, in, m);
+      ASSERT_TRUE(r.ok) << r.fault;
+      results.push_back(r.out.at(p.vs_out.at("r")));
+   }
+   for (unsigned l = 0; l < kLanes; l++) {
+      float a[4] = {(float)l, -1, 0.5f, 2};
+      float acc[4] = {0, 0, 0, 0};
+      for (int i = 0; i < 4; i++)
+         for (int c = 0; c < 4; c++)
+            acc[c] += (i + 0.25f * c) * a[i] + (0.5f + c);
+      for (unsigned v = 0; v < results.size(); v++)
+         for (int c = 0; c < 4; c++)
+            EXPECT_CLOSE(bitsf(results[v][l][c]), acc[c] * acc[3 - c] + a[c], 1e-6f, 1e-5f,
+                         "variant " << v << " lane " << l << " comp " << c);
+   }
+}

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <new>
 
+#include "compiler/glsl_types.h"
 #include "compiler/nir/nir.h"
 
 #include "vlg_compiler.h"
@@ -149,6 +150,12 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
                                           : "shader";
    std::string ir_log;
    struct vlg_compiled_shader *cs = nullptr;
+   /* NIR passes create GLSL types; st/mesa holds a reference already, a
+    * standalone caller may not */
+   glsl_type_singleton_init_or_ref();
+   struct TypesRef {
+      ~TypesRef() { glsl_type_singleton_decref(); }
+   } types_ref;
    nir_shader *nir = nir_shader_clone(nullptr, nir_in);
    nir->options = vlg_compiler_nir_options(nir->info.stage);
    try {

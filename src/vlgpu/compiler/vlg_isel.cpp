@@ -1036,6 +1036,12 @@ Isel::emit_tex(nir_tex_instr *tex)
    case GLSL_SAMPLER_DIM_2D:
    case GLSL_SAMPLER_DIM_3D:
       break;
+   case GLSL_SAMPLER_DIM_RECT:
+      /* nir_lower_tex normalised every sampling op; fetches and size
+       * queries of a rectangle texture are those of a 2D one */
+      if (op != VLG_OP_TXF && op != VLG_OP_TXQ)
+         unsupported("unnormalised sampling of a rectangle texture");
+      break;
    case GLSL_SAMPLER_DIM_CUBE:
       if (tex->is_array)
          unsupported("cube map arrays");

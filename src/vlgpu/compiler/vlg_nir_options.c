@@ -71,6 +71,7 @@ static const nir_shader_compiler_options vlg_nir_options = {
    .lower_usub_sat = true,
    .lower_iadd_sat = true,
    .lower_rotate = true,
+   .has_txs = true, /* TXQ: nir_lower_tex lowers RECT and offsets with sizes */
    .max_unroll_iterations = 32,
    .force_indirect_unrolling_sampler = true,
    .force_indirect_unrolling = nir_var_shader_in | nir_var_shader_out | nir_var_function_temp,

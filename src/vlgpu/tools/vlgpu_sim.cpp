@@ -45,10 +45,13 @@ replay(const std::string &dir, const std::string &mode_name, std::string out,
        const std::string &config, const std::string &set)
 {
    GpuMode mode;
-   if (mode_name.empty())
+   if (mode_name.empty()) {
       mode = cycle_gpu_available() ? GpuMode::Cycle : GpuMode::Functional;
-   else
+      if (!cycle_gpu_available())
+         std::fprintf(stderr, "note: functional mode (this build has no cycle-mode GPU yet)\n");
+   } else {
       mode = mode_name == "cycle" ? GpuMode::Cycle : GpuMode::Functional;
+   }
    if (out.empty())
       out = (std::filesystem::path(dir) / "replay").string();
 

@@ -4,6 +4,7 @@
 #include "dump_common.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -66,6 +67,28 @@ std::string
 texture_file_base(const char *stage, unsigned unit, unsigned level, unsigned layer)
 {
    return fmt::format("tex-{}{}-level{}-layer{}", stage, unit, level, layer);
+}
+
+bool
+shader_io_unused(const vlg_hw_field_info &f, unsigned num_inputs, unsigned num_outputs,
+                 std::string *entry)
+{
+   const char *name = f.name;
+   unsigned limit;
+   if (std::strncmp(name, "inputs[", 7) == 0)
+      limit = num_inputs;
+   else if (std::strncmp(name, "outputs[", 8) == 0)
+      limit = num_outputs;
+   else
+      return false;
+   const char *open = std::strchr(name, '[');
+   const char *close = std::strchr(open, ']');
+   const unsigned idx = unsigned(std::strtoul(open + 1, nullptr, 10));
+   if (idx < limit)
+      return false;
+   if (entry)
+      entry->assign(name, size_t(close - name + 1));
+   return true;
 }
 
 std::string

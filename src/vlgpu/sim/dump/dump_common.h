@@ -47,6 +47,16 @@ rows_extent(uint64_t pitch, uint64_t row_bytes, uint64_t h)
    return h == 0 || row_bytes == 0 ? 0 : pitch * (h - 1) + row_bytes;
 }
 
+/**
+ * shader_state: if @f is a field of an I/O entry beyond the used ones
+ * (inputs[i] with i >= num_inputs, outputs[i] with i >= num_outputs),
+ * returns true and the entry as "inputs[5]". draw.txt leaves such entries
+ * out when every field holds its default (the reader restores them), so the
+ * 64 entries do not drown the used ones.
+ */
+bool shader_io_unused(const vlg_hw_field_info &f, unsigned num_inputs, unsigned num_outputs,
+                      std::string *entry = nullptr);
+
 constexpr const char *kCommandFile = "command.txt";
 constexpr const char *kDrawFile = "draw.txt";
 

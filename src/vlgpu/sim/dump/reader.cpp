@@ -139,6 +139,48 @@ parse_section(const Section &s, const vlg_hw_struct_info &info, const std::strin
       notes.push_back(std::move(w));
 }
 
+/** Name of the field a text line sets, "" for comments and blank lines. */
+std::string
+line_field(const std::string &line)
+{
+   const std::string t = trim(line);
+   if (t.empty() || t[0] == '#')
+      return {};
+   return trim(t.substr(0, t.find('=')));
+}
+
+/**
+ * Parse a shader_state section: unused I/O entries that draw.txt leaves out
+ * (dump_common.h shader_io_unused) get their defaults without warnings;
+ * every other missing field is still reported.
+ */
+void
+parse_shader_section(const Section &s, const std::string &file, uint32_t *words,
+                     std::vector<std::string> &errors, std::vector<std::string> &notes)
+{
+   const vlg_hw_struct_info &info = VLG_SHADER_STATE_info;
+   /* first pass: num_inputs / num_outputs as written (diagnostics dropped) */
+   std::vector<std::string> e0, n0;
+   std::vector<uint32_t> tmp(info.length);
+   parse_section(s, info, file, tmp.data(), e0, n0);
+   VLG_SHADER_STATE ss;
+   VLG_SHADER_STATE_unpack(tmp.data(), &ss);
+   std::set<std::string> present;
+   for (const auto &l : s.lines)
+      present.insert(line_field(l.second));
+   Section full = s;
+   const unsigned at = s.end_line ? s.end_line : s.header_line;
+   for (unsigned i = 0; i < info.num_fields; i++) {
+      const vlg_hw_field_info &f = info.fields[i];
+      if (present.count(f.name) || !shader_io_unused(f, ss.num_inputs, ss.num_outputs))
+         continue;
+      char value[64];
+      vlg_hw_format_value(&f, f.default_raw, value, sizeof(value));
+      full.lines.emplace_back(at, fmt::format("{} = {}", f.name, value));
+   }
+   parse_section(full, info, file, words, errors, notes);
+}
+
 /** A run of bytes to write into the replay VRAM, with its origin. */
 struct Piece {
    uint64_t address;
@@ -411,7 +453,7 @@ load_dump(Loader &L)
       for (unsigned s = 0; s < 2; s++) {
          uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
          if (const Section *sec = need(kStage[s])) {
-            parse_section(*sec, VLG_SHADER_STATE_info, file, w, errors, L.notes);
+            parse_shader_section(*sec, file, w, errors, L.notes);
             VLG_SHADER_STATE_unpack(w, &sh[s].ss);
             sh[s].present = true;
             sh[s].addr = s ? d.fs : d.vs;

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -77,6 +78,45 @@ print_block(const vlg_hw_struct_info &info, const uint32_t *words)
    StringFile f;
    vlg_hw_print(f.fp(), &info, words, nullptr, VLG_HW_PRINT_DOC);
    return f.str();
+}
+
+/** print_block() of a shader_state without its unused I/O entries that hold
+ *  only defaults (dump_common.h shader_io_unused), and a comment naming them. */
+std::string
+print_shader_state(const uint32_t *words)
+{
+   const vlg_hw_struct_info &info = VLG_SHADER_STATE_info;
+   VLG_SHADER_STATE ss;
+   VLG_SHADER_STATE_unpack(words, &ss);
+   std::map<std::string, bool> all_default; /* unused entry -> every field default */
+   std::map<std::string, std::string> entry_of;
+   for (unsigned i = 0; i < info.num_fields; i++) {
+      const vlg_hw_field_info &f = info.fields[i];
+      std::string e;
+      if (!shader_io_unused(f, ss.num_inputs, ss.num_outputs, &e))
+         continue;
+      entry_of[f.name] = e;
+      auto it = all_default.emplace(e, true).first;
+      it->second = it->second && vlg_hw_get_raw(&f, words) == f.default_raw;
+   }
+   std::string out, omitted;
+   std::istringstream in(print_block(info, words));
+   std::string line;
+   while (std::getline(in, line)) {
+      const std::string name = line.substr(0, line.find_first_of(" ="));
+      auto e = entry_of.find(name);
+      if (e != entry_of.end() && all_default[e->second])
+         continue;
+      out += line + "\n";
+   }
+   unsigned n = 0;
+   for (const auto &[e, def] : all_default)
+      n += def;
+   if (n)
+      out += fmt::format("# {} unused input/output entries (beyond num_inputs = {} / "
+                         "num_outputs = {}) hold their defaults and are not listed\n",
+                         n, ss.num_inputs, ss.num_outputs);
+   return out;
 }
 
 const char *
@@ -377,7 +417,8 @@ DrawDumpWriter::begin(const Vram &vram)
    auto section = [&](const std::string &name, const vlg_hw_struct_info &info,
                       const uint32_t *words, const std::string &where) {
       draw += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
-      draw += print_block(info, words);
+      draw +=
+         &info == &VLG_SHADER_STATE_info ? print_shader_state(words) : print_block(info, words);
    };
    auto missing = [&](const std::string &name, const vlg_hw_struct_info &info, uint64_t addr) {
       const std::string n = fmt::format("[{}] not dumped: the {} block at 0x{:x} ({} dwords) is "

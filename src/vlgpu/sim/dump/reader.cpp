@@ -200,6 +200,10 @@ struct Loader {
    {
       if (!size)
          return;
+      if (addr > UINT64_MAX - size)
+         throw DumpError(fmt::format("{}: {} bytes at 0x{:x} run past the end of the address "
+                                     "space",
+                                     path(origin), size, addr));
       Piece p{addr, std::vector<uint8_t>(size), std::move(origin)};
       std::memcpy(p.bytes.data(), data, size);
       pieces.push_back(std::move(p));

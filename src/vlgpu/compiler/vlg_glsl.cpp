@@ -8,7 +8,10 @@
  * src/mesa/state_tracker/st_glsl_to_ir.cpp and st_glsl_to_nir.cpp.
  */
 #include <algorithm>
+#include <fstream>
 #include <map>
+#include <regex>
+#include <sstream>
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir_types.h"
@@ -261,6 +264,91 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
    delete prog->UniformHash;
    ralloc_free(prog);
    return good;
+}
+
+static std::string
+read_step_file(const std::string &dir, const std::string &name)
+{
+   std::ifstream f(dir + "/" + name);
+   std::stringstream ss;
+   ss << f.rdbuf();
+   return ss.str();
+}
+
+static void
+replace_all(std::string &s, const std::string &from, const std::string &to)
+{
+   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+      s.replace(p, from.size(), to);
+}
+
+std::string
+glmark2_complete(const std::string &dir, const std::string &file_name, const std::string &text)
+{
+   bool fs = file_name.size() > 5 && file_name.compare(file_name.size() - 5, 5, ".frag") == 0;
+   std::string stem = file_name.substr(0, file_name.rfind('.'));
+   std::string body = text;
+
+   if (stem == "conditionals") {
+      std::string step = read_step_file(dir, "conditionals-step-conditional.all");
+      replace_all(body, "$MAIN$", step + step + step);
+   } else if (stem == "function") {
+      replace_all(body, "$PROCESS$", read_step_file(dir, "function-step-medium.all"));
+      std::string call = read_step_file(dir, "function-call.all");
+      replace_all(body, "$MAIN$", call + call + call);
+   } else if (stem == "loop") {
+      std::string step = read_step_file(dir, "loop-step-loop.all");
+      replace_all(step, "$NLOOPS$", fs ? "FragmentLoops" : "VertexLoops");
+      replace_all(body, "$MAIN$", step);
+   }
+   if (body.find("$CONVOLUTION$") != std::string::npos) {
+      std::smatch ms, mv;
+      std::regex_search(body, ms, std::regex("uniform sampler2D (\\w+)"));
+      std::regex_search(body, mv, std::regex("varying vec2 (\\w+)"));
+      std::string s = ms.size() > 1 ? ms[1].str() : "Texture0";
+      std::string v = mv.size() > 1 ? mv[1].str() : "TextureCoord";
+      static const float w[3] = {0.25f, 0.5f, 0.25f};
+      std::string conv = "result = vec4(0.0);\n";
+      for (int y = -1; y <= 1; y++)
+         for (int x = -1; x <= 1; x++)
+            conv += "    result += texture2D(" + s + ", " + v + " + vec2(" + std::to_string(x) +
+                    ".0 * TextureStepX, " + std::to_string(y) + ".0 * TextureStepY)) * " +
+                    std::to_string(w[x + 1] * w[y + 1]) + ";\n";
+      replace_all(body, "$CONVOLUTION$", conv);
+   }
+   replace_all(body, "$DO_LIGHTS$",
+               "    gl_FragColor = compute_color(vec4(0.0, 1.0, 1.0, 1.0), vec4(1.0, 1.0, 1.0, 1.0));\n");
+
+   static const struct {
+      const char *name, *decl;
+   } consts[] = {
+      {"LightSourcePosition", "const vec4 LightSourcePosition = vec4(20.0, 20.0, 10.0, 1.0);\n"},
+      {"MaterialDiffuse", "const vec4 MaterialDiffuse = vec4(0.7, 0.7, 0.7, 1.0);\n"},
+      {"TextureStepX", "const float TextureStepX = 1.0 / 512.0;\n"},
+      {"TextureStepY", "const float TextureStepY = 1.0 / 512.0;\n"},
+      {"TextureSize", "const vec2 TextureSize = vec2(512.0, 512.0);\n"},
+      {"RefractiveIndex", "const float RefractiveIndex = 1.2;\n"},
+      {"LightSourceHalfVector", "const vec3 LightSourceHalfVector = vec3(0.408248, 0.408248, 0.816497);\n"},
+      {"LightSourceAmbient", "const vec4 LightSourceAmbient = vec4(0.1, 0.1, 0.1, 1.0);\n"},
+      {"LightSourceDiffuse", "const vec4 LightSourceDiffuse = vec4(0.8, 0.8, 0.8, 1.0);\n"},
+      {"LightSourceSpecular", "const vec4 LightSourceSpecular = vec4(0.8, 0.8, 0.8, 1.0);\n"},
+      {"MaterialAmbient", "const vec4 MaterialAmbient = vec4(1.0, 1.0, 1.0, 1.0);\n"},
+      {"MaterialSpecular", "const vec4 MaterialSpecular = vec4(0.2, 0.2, 0.2, 1.0);\n"},
+      {"MaterialShininess", "const float MaterialShininess = 100.0;\n"},
+      {"PI", "const float PI = 3.14159265;\n"},
+   };
+   std::string pre = "#define HIGHP_OR_DEFAULT highp\n#define MEDIUMP_OR_DEFAULT mediump\n";
+   if (stem == "terrain")
+      pre += "#define MAX_POINT_LIGHTS 1\n";
+   if (fs && body.find("precision ") == std::string::npos)
+      pre += "precision highp float;\n"; /* the VS default: uniforms shared by both stages match */
+   for (const auto &k : consts) {
+      std::regex use(std::string("\\b") + k.name + "\\b");
+      std::regex decl(std::string("(float|vec2|vec3|vec4)\\s+") + k.name + "\\b");
+      if (std::regex_search(body, use) && !std::regex_search(body, decl))
+         pre += k.decl;
+   }
+   return pre + body;
 }
 
 void

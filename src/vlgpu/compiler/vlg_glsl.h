@@ -38,6 +38,21 @@ struct GlslSource {
 bool glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
                        std::string &log);
 
+/**
+ * Complete a glmark2 shader template (/usr/share/glmark2/shaders) the way its
+ * scenes do at run time, so it can be compiled standalone: the
+ * HIGHP_OR_DEFAULT / MEDIUMP_OR_DEFAULT defines and a default float
+ * precision (glmark2's ShaderSource), MAX_POINT_LIGHTS for the terrain
+ * scene, constants a scene adds when the shader uses them undeclared
+ * (light and material parameters, TextureStepX/Y, TextureSize,
+ * RefractiveIndex, PI), and the $PLACEHOLDER$ bodies ($MAIN$, $PROCESS$ and
+ * $NLOOPS$ from the scene's *.all step files in @dir, $CONVOLUTION$ as a 3x3
+ * blur, $DO_LIGHTS$ as one light). Values are representative, not glmark2's
+ * exact per-run numbers; the structure of the code is what matters here.
+ */
+std::string glmark2_complete(const std::string &dir, const std::string &file_name,
+                             const std::string &text);
+
 /** Release the front end's built-in functions (call once at exit). */
 void glsl_frontend_cleanup();
 

@@ -178,9 +178,8 @@ main(int argc, char **argv)
    app.add_flag("--ir", o.copts.print_ir, "print the backend IR after every pass");
    app.add_flag("--nir", o.print_nir, "print the NIR handed to the backend");
    app.add_flag("--glmark2", o.glmark2,
-                "prepend what glmark2's ShaderSource adds to every ES shader (HIGHP_OR_DEFAULT, "
-                "a default float precision in fragment shaders); scene-specific $PLACEHOLDERS$ "
-                "and constants are not filled in");
+                "complete glmark2 shader templates as its scenes do (defines, default "
+                "precision, scene constants, $PLACEHOLDER$ bodies; vlg_glsl.h)");
    app.add_option("files", files, "GLSL ES shaders (.vert, .frag) or piglit .shader_test files")
       ->required();
    CLI11_PARSE(app, argc, argv);
@@ -208,10 +207,10 @@ main(int argc, char **argv)
 
    if (o.glmark2)
       for (Source &src : sources) {
-         std::string pre = "#define HIGHP_OR_DEFAULT highp\n";
-         if (src.stage == MESA_SHADER_FRAGMENT && src.text.find("precision ") == std::string::npos)
-            pre += "precision mediump float;\n";
-         src.text = pre + src.text;
+         std::string base = src.name.substr(src.name.rfind('/') + 1);
+         std::string dir = src.name.rfind('/') == std::string::npos
+                              ? "." : src.name.substr(0, src.name.rfind('/'));
+         src.text = glmark2_complete(dir, base, src.text);
       }
 
    /* Pair a VS and an FS with the same stem; everything else alone. */

@@ -18,7 +18,22 @@ Vram::Vram(uint64_t size) : size_(size)
 
 Vram::~Vram()
 {
-   munmap(bytes_, size_ ? size_ : 1);
+   if (bytes_)
+      munmap(bytes_, size_ ? size_ : 1);
+}
+
+Vram &
+Vram::operator=(Vram &&o) noexcept
+{
+   if (this != &o) {
+      if (bytes_)
+         munmap(bytes_, size_ ? size_ : 1);
+      bytes_ = o.bytes_;
+      size_ = o.size_;
+      o.bytes_ = nullptr;
+      o.size_ = 0;
+   }
+   return *this;
 }
 
 void

@@ -63,6 +63,13 @@ class Vram {
    ~Vram();
    Vram(const Vram &) = delete;
    Vram &operator=(const Vram &) = delete;
+   /** Moves the mapping; the moved-from Vram is empty (size 0). */
+   Vram(Vram &&o) noexcept : bytes_(o.bytes_), size_(o.size_)
+   {
+      o.bytes_ = nullptr;
+      o.size_ = 0;
+   }
+   Vram &operator=(Vram &&o) noexcept;
 
    uint64_t size() const { return size_; }
    uint8_t *data() { return bytes_; }

@@ -36,6 +36,7 @@ struct Machine {
    sim::TextureUnit units[VLG_NUM_TEX_UNITS];
    unsigned num_units = 0;
    sim::Vram *vram = nullptr;
+   sim::BufferSlot buffers[VLG_NUM_BUFFERS];
 };
 
 struct Result {
@@ -118,6 +119,8 @@ run(const vlg_compiled_shader *cs, unsigned lanes, const Inputs &in, const Machi
    res.textures = m.num_units ? m.units : nullptr;
    res.num_textures = m.num_units;
    res.vram = m.vram;
+   for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++)
+      res.buffers[i] = m.buffers[i];
    res.max_instructions = 1u << 20;
    try {
       sim::RunResult rr = sim::run(tg, prog, res);
@@ -706,4 +709,39 @@ TEST(Exec, EveryOptimisationSwitchKeepsTheResults)
             EXPECT_CLOSE(bitsf(results[v][l][c]), acc[c] * acc[3 - c] + a[c], 1e-6f, 1e-5f,
                          "variant " << v << " lane " << l << " comp " << c);
    }
+}
+
+TEST(Exec, UniformBlocks)
+{
+   /* std140: c at byte 0, f at 16, arr[4] at 32..95 */
+   const char *fs = R"(#version 300 es
+      precision highp float;
+      layout(std140) uniform Block { vec4 c; float f; vec4 arr[4]; };
+      flat in int i;
+      out vec4 o;
+      void main() { o = c * f + arr[i].wzyx; }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   EXPECT_EQ(p.fs->buffers_used, 1u << 1); /* block 0 = constant buffer 1 = B1 */
+   sim::Vram vram(1 << 16);
+   const uint64_t base = 0x400;
+   float data[24] = {1, 2, 3, 4, 0.5f, 0, 0, 0};
+   for (int e = 0; e < 4; e++)
+      for (int c = 0; c < 4; c++)
+         data[8 + e * 4 + c] = 100.0f * e + c;
+   vram.write(base, data, sizeof(data), "test");
+   Machine m;
+   m.vram = &vram;
+   m.buffers[1] = sim::BufferSlot{base, sizeof(data)};
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++)
+      in.varyings[p.fs_in.at("i")].push_back(ivec(l % 4, 0, 0, 0));
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++)
+      for (unsigned c = 0; c < 4; c++)
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][c]),
+                   data[c] * 0.5f + (100.0f * (l % 4) + (3 - c)))
+            << "lane " << l << " comp " << c;
 }

@@ -118,9 +118,15 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
             unsigned src = u->src + (dw - u->dst);
             fprintf(fp, "%su%u.%c", c ? ", " : "", src / 4, "xyzw"[src % 4]);
          } else {
+            uint32_t u = cs->consts[e][c];
             float f;
-            memcpy(&f, &cs->consts[e][c], 4);
-            fprintf(fp, "%s%g", c ? ", " : "", f);
+            memcpy(&f, &u, 4);
+            /* integers and NaN/inf patterns in hex, floats as floats */
+            if (((u & 0x7f800000u) == 0 && u != 0 && u != 0x80000000u) ||
+                (u & 0x7f800000u) == 0x7f800000u)
+               fprintf(fp, "%s0x%x", c ? ", " : "", u);
+            else
+               fprintf(fp, "%s%g", c ? ", " : "", f);
          }
       }
       fprintf(fp, ")\n");
@@ -247,6 +253,7 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
          cs->cb0_dwords = MAX2(cs->cb0_dwords, S.copies[i].src + S.copies[i].count);
       }
       cs->samplers_used = S.samplers_used;
+      cs->buffers_used = S.buffers_used;
       for (unsigned i = 0; i < 32; i++)
          if (S.samplers_used & (1u << i))
             cs->num_samplers = i + 1;

@@ -120,6 +120,8 @@ struct vlg_compiled_shader {
 
    unsigned num_samplers;  /**< texture units T0..T(num_samplers-1) the shader may sample */
    uint32_t samplers_used; /**< bit i: unit i is sampled */
+   uint32_t buffers_used;  /**< bit n: LDB reads buffer slot Bn, which is to hold Gallium constant
+                                buffer n (uniform block n - 1; n >= 1) */
    bool uses_discard;      /**< BRC.KILL present */
    bool writes_depth;      /**< DEPTH output */
    bool uses_derivatives;  /**< DDX/DDY or implicit-LOD TEX/TXB */

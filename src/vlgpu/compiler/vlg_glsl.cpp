@@ -160,6 +160,8 @@ finish_nir(nir_shader *nir, struct gl_shader_program *prog, std::map<std::string
    nir_assign_var_locations(nir, nir_var_shader_out, &nout, type_size_vec4);
    nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms, uniform_size_vec4);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
+   /* uniform blocks: load_ubo(block + 1, byte offset), like st_link_nir */
+   NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
    NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_size_vec4, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_opt_constant_folding);
 }

@@ -182,6 +182,7 @@ struct Shader {
    bool uses_discard = false, writes_depth = false, uses_derivatives = false;
    bool color_broadcast = false; /**< FS writes FRAG_RESULT_COLOR (one colour for every render target) */
    uint32_t samplers_used = 0;
+   uint32_t buffers_used = 0; /**< LDB slots read (bit n = Bn = Gallium constant buffer n) */
 
    uint32_t new_vreg(unsigned width = 1);
    unsigned new_block();

@@ -977,6 +977,60 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
       b.ldc(d.op, d.wmask, unif(base), 0, true);
       return;
    }
+   case nir_intrinsic_load_ubo: {
+      /* Uniform block k (load_ubo index k; st/mesa binds it as Gallium
+       * constant buffer k + 1, tgsi_to_nir reads CONST[k + 1] this way) is
+       * read with LDB from buffer slot B(k + 1): byte offset / 16 is the vec4
+       * offset, a MOV picks the components. The default uniform block
+       * (constant buffer 0) is never a load_ubo here (lower_uniforms_to_ubo
+       * is off). */
+      if (!nir_src_is_const(intr->src[0]))
+         unsupported("indirectly indexed uniform blocks");
+      unsigned slot = nir_src_as_uint(intr->src[0]) + 1;
+      unsigned n = nir_dest_num_components(intr->dest);
+      if (nir_dest_bit_size(intr->dest) != 32)
+         unsupported(std::to_string(nir_dest_bit_size(intr->dest)) + "-bit uniform block loads");
+      if (slot >= VLG_NUM_BUFFERS)
+         throw CompileError("uniform block " + std::to_string(slot - 1) + " beyond slot B15");
+      unsigned first_comp;
+      bool direct = nir_src_is_const(intr->src[1]);
+      if (direct) {
+         first_comp = (nir_src_as_uint(intr->src[1]) % 16) / 4;
+      } else {
+         unsigned align = nir_intrinsic_align_mul(intr);
+         if (align < 16)
+            unsupported("a uniform block load whose component is not known at compile time");
+         first_comp = (nir_intrinsic_align_offset(intr) % 16) / 4;
+      }
+      if (first_comp + n > 4)
+         unsupported("a uniform block load crossing a vec4");
+      unsigned offset = 0;
+      if (direct) {
+         offset = nir_src_as_uint(intr->src[1]) / 16;
+         if (offset > VLG_MAX(LDB_OFFSET))
+            throw CompileError("uniform block offset " + std::to_string(offset * 16) +
+                               " bytes beyond LDB's reach (4 KiB)");
+      } else {
+         /* A0 = byte offset >> 4 */
+         Operand off = as_reg(get_src(intr->src[1]), 0x1);
+         uint32_t q = S.new_vreg();
+         b.alu(VLG_OP_SHR, reg(q), 0x1, swz(off, VLG_SWZ_BCAST(0)), imm_u(4));
+         b.addr_a0(reg(q), 0, 0);
+      }
+      uint32_t t = S.new_vreg();
+      Instr I;
+      I.op = VLG_OP_LDB;
+      I.dst = reg(t);
+      I.wmask = (((1u << n) - 1) << first_comp) & 0xf;
+      I.rel = !direct;
+      I.slot = slot;
+      I.ldb_offset = offset;
+      b.emit(I);
+      S.buffers_used |= 1u << slot;
+      Dst d = dest(intr->dest, (1u << n) - 1);
+      b.mov(d.op, d.wmask, reg(t, swz_offset(first_comp)));
+      return;
+   }
    case nir_intrinsic_discard:
    case nir_intrinsic_demote:
    case nir_intrinsic_terminate:

@@ -8,6 +8,8 @@
  * instruction, keeps the terminator last. Expected cycle counts are derived
  * from vlg_op_table's latencies (the ISA's one source, isa.py) by hand here.
  */
+#include <functional>
+
 #include "vlg_test_util.h"
 
 using namespace vlgpu;
@@ -240,4 +242,36 @@ TEST(Sched, DependencyFacts)
    Dep none = dependency(S, use, waw); /* ADD reads %1, MOV writes %1: WAR */
    EXPECT_TRUE(none.exists);
    EXPECT_EQ(none.lat, 0u);
+}
+
+TEST(Sched, HoistingStopsBeforeTheRegisterFileIsFull)
+{
+   /* A balanced tree of ADDs over 160 RCP leaves, in depth-first isel order
+    * (a handful of registers live). Every leaf has the same critical path,
+    * so by priority alone the scheduler would issue all 160 RCPs first (160
+    * live values: no fit, no spilling); the pressure guard stops hoisting
+    * near the top of R0..R127. */
+   const unsigned N = 160;
+   Shader S = make_shader(1);
+   S.inputs.push_back({0, 0x1, VLG_INTERP_PERSPECTIVE, VLG_INPUT_SEMANTIC_ATTRIBUTE, 0, 0});
+   Builder b(S);
+   std::function<uint32_t(unsigned)> tree = [&](unsigned n) -> uint32_t {
+      if (n == 1) {
+         uint32_t v = S.new_vreg();
+         b.alu(VLG_OP_RCP, reg(v), 0x1, reg(0));
+         return v;
+      }
+      uint32_t l = tree(n / 2), r = tree(n - n / 2), v = S.new_vreg();
+      b.alu(VLG_OP_ADD, reg(v), 0x1, reg(l), reg(r));
+      return v;
+   };
+   uint32_t root = tree(N);
+   S.outputs.push_back({root, 0x1, VLG_OUTPUT_SEMANTIC_POSITION, 0, 0});
+   b.end();
+   schedule(S, true, false); /* single issue: pairing would drain the ADDs alongside */
+   ASSERT_NO_THROW(register_allocate(S, true, true));
+   EXPECT_LE(S.num_regs, 128u);
+   EXPECT_LE(S.max_pressure, 118u);
+   /* and the hoisting did happen up to the guard */
+   EXPECT_GT(S.max_pressure, 64u);
 }

@@ -285,6 +285,54 @@ TEST(Device, Seed001SquareDrawSyncDumpHalt)
    EXPECT_TRUE(dj["fault"].is_null());
 }
 
+/* Edges through pixel centres: a rectangle with window x in [10.5, 20.5] and
+ * y in [5.5, 15.5] (exact binary fractions all the way through the VS and the
+ * viewport), drawn as two triangles whose shared diagonal also passes
+ * through pixel centres. Reference: the pipeline's fill convention
+ * (docs/simulator-pipeline.md, softpipe's): a centre on a top or right edge
+ * is in, on a bottom or left edge out; every centre on the diagonal is
+ * covered exactly once. */
+TEST(Device, EdgesThroughPixelCentresFollowTheFillConvention)
+{
+   Device d;
+   Square sq;
+   sq.width = 64;
+   sq.height = 64;
+   const double m[4][4] = {{0.15625, 0, 0, 0},
+                           {0, 0.15625, 0, 0},
+                           {0, 0, 1, 0},
+                           {-0.515625, -0.671875, 0, 1}};
+   std::memcpy(sq.matrix, m, sizeof(m));
+   double w0[2], w2[2];
+   sq.window(0, w0);
+   sq.window(2, w2);
+   ASSERT_EQ(w0[0], 10.5);
+   ASSERT_EQ(w0[1], 5.5);
+   ASSERT_EQ(w2[0], 20.5);
+   ASSERT_EQ(w2[1], 15.5);
+   sq.build(d);
+   const uint8_t bg[4] = {1, 2, 3, 4};
+   sq.fill_rt(d, bg);
+   std::vector<uint32_t> q;
+   cmd_draw(q, sq.draw_info);
+   ASSERT_EQ(d.submit(q), 0) << vlg_drm_get_fault(d.dev);
+   const uint8_t in[4] = {u8(0.2f), u8(0.6f), u8(1.0f), u8(1.0f)};
+   unsigned n = 0;
+   for (unsigned y = 0; y < sq.height; y++)
+      for (unsigned x = 0; x < sq.width; x++) {
+         const double cx = x + 0.5, cy = y + 0.5;
+         /* left edge x = 10.5 out, right edge x = 20.5 in; top y = 5.5 in, bottom y = 15.5 out */
+         const bool inside = cx > w0[0] && cx <= w2[0] && cy >= w0[1] && cy < w2[1];
+         n += inside;
+         ASSERT_EQ(std::memcmp(sq.pixel(d, x, y), inside ? in : bg, 4), 0)
+            << "(" << x << ", " << y << ") " << (inside ? "inside" : "outside");
+      }
+   EXPECT_EQ(n, 100u);
+   const nlohmann::json j = nlohmann::json::parse(vlg_drm_get_stats_json(d.dev));
+   EXPECT_EQ(j["draws"][0]["counters"]["omu"]["fragments_passed"], 100)
+      << "a centre on the shared diagonal must be covered exactly once";
+}
+
 TEST(Device, FencesAreMonotonic)
 {
    Device d;

@@ -49,14 +49,21 @@ new_program(struct gl_context *, gl_shader_stage stage, GLuint, bool is_arb_asm)
 /* An ES context with the limits vlgpu's driver advertises (generous enough
  * for glmark2; standalone.cpp's ES 2 minimums reject some of its shaders). */
 void
-init_context(struct gl_context *ctx)
+init_context(struct gl_context *ctx, bool desktop)
 {
-   initialize_context_to_defaults(ctx, API_OPENGLES2);
+   initialize_context_to_defaults(ctx, desktop ? API_OPENGL_COMPAT : API_OPENGLES2);
    _mesa_glsl_builtin_functions_init_or_ref();
-   ctx->Version = 30;
-   ctx->Const.GLSLVersion = 300;
+   ctx->Version = desktop ? 30 : 30;
+   ctx->Const.GLSLVersion = desktop ? 130 : 300;
+   if (desktop) {
+      ctx->Const.MaxClipPlanes = 8;
+      ctx->Const.MaxLights = 8;
+      ctx->Const.MaxTextureCoordUnits = 8;
+      ctx->Const.MaxTextureUnits = 8;
+   }
    ctx->Extensions.ARB_ES3_compatibility = true;
-   ctx->Const.MaxClipPlanes = 0;
+   if (!desktop)
+      ctx->Const.MaxClipPlanes = 0;
    ctx->Const.MaxCombinedTextureImageUnits = 32;
    ctx->Const.MaxDrawBuffers = 4;
    ctx->Const.MinProgramTexelOffset = -8;
@@ -174,7 +181,15 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
 {
    static struct gl_context ctx_storage;
    struct gl_context *ctx = &ctx_storage;
-   init_context(ctx);
+   bool desktop = false;
+   for (const GlslSource &s : srcs) {
+      std::smatch m;
+      if (s.desktop ||
+          (std::regex_search(s.text, m, std::regex("^\\s*#\\s*version\\s+([0-9]+)(\\s+es)?")) &&
+           !m[2].matched && m[1].str() != "100"))
+         desktop = true;
+   }
+   init_context(ctx, desktop);
    out.clear();
    log.clear();
 

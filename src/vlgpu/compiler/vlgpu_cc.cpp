@@ -45,6 +45,7 @@ struct Source {
    std::string stem; /* pairing key */
    gl_shader_stage stage;
    std::string text;
+   bool desktop = false; /* desktop GLSL ([require] GLSL >= x without ES) */
 };
 
 struct Options {
@@ -87,7 +88,7 @@ compile_program(const std::vector<const Source *> &srcs, const Options &o, unsig
 {
    std::vector<GlslSource> gs;
    for (const Source *s : srcs)
-      gs.push_back({s->name, s->stage, s->text});
+      gs.push_back({s->name, s->stage, s->text, s->desktop});
    total += srcs.size();
    std::vector<nir_shader *> nirs;
    std::string log;
@@ -130,16 +131,21 @@ parse_shader_test(const std::string &path, const std::string &text, std::vector<
 {
    std::istringstream in(text);
    std::string line, section, body, glsl_es_version = "100";
+   bool desktop = false;
    auto flush = [&]() {
+      /* shader_runner adds the #version the [require] section asks for */
+      if (body.find("#version") == std::string::npos && glsl_es_version == "300" && !desktop)
+         body = "#version 300 es\n" + body;
       if (section == "vertex shader" || section == "fragment shader")
          out.push_back({path + ":[" + section + "]", path,
                         section == "vertex shader" ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT,
-                        body});
+                        body, desktop});
       else if (section == "vertex shader passthrough")
          out.push_back({path + ":[vertex shader passthrough]", path, MESA_SHADER_VERTEX,
                         glsl_es_version == "300"
                            ? "#version 300 es\nin vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n"
-                           : "attribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n"});
+                           : "attribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n",
+                        desktop});
       body.clear();
    };
    while (std::getline(in, line)) {
@@ -152,6 +158,9 @@ parse_shader_test(const std::string &path, const std::string &text, std::vector<
       if (section == "require" && line.find("GLSL ES") != std::string::npos &&
           line.find("3.00") != std::string::npos)
          glsl_es_version = "300";
+      if (section == "require" && line.find("GLSL") != std::string::npos &&
+          line.find("GLSL ES") == std::string::npos)
+         desktop = true;
       if (section == "vertex shader" || section == "fragment shader")
          body += line + "\n";
    }

@@ -85,7 +85,8 @@ TEST(Emit, UnreadSwizzlePositionsAreFree)
    /* ADD R0.x, R1.xzzz, R2.xwww reads position x only: identity swizzles */
    Shader S = physical();
    Builder b(S);
-   Instr &I = b.alu(VLG_OP_ADD, reg(0), 0x1, reg(1, VLG_SWZ(0, 2, 2, 2)), reg(2, VLG_SWZ(0, 3, 3, 3)));
+   Instr &I =
+      b.alu(VLG_OP_ADD, reg(0), 0x1, reg(1, VLG_SWZ(0, 2, 2, 2)), reg(2, VLG_SWZ(0, 3, 3, 3)));
    EXPECT_EQ(size_of(S, I), 1u);
    /* DP3 ignores w: B = C5.xyzx is an identity for it */
    Instr &D = b.alu(VLG_OP_DP3, reg(0), 0x1, reg(1), gbuf(5, VLG_SWZ(0, 1, 2, 0)));
@@ -139,12 +140,12 @@ TEST(Emit, BranchTargetsAreUnitAddresses)
 
 TEST(Emit, EveryGlslShaderDisassembles)
 {
-   CompiledProgram p = compile_glsl(
-      "attribute vec4 a; uniform mat4 m; varying vec3 v;\n"
-      "void main() { v = normalize(a.xyz) * 2.0; gl_Position = m * a; }\n",
-      "precision mediump float; varying vec3 v; uniform sampler2D s;\n"
-      "void main() { vec4 c = texture2D(s, v.xy); if (c.a < 0.5) discard;\n"
-      "  gl_FragColor = c * v.z; }\n");
+   CompiledProgram p =
+      compile_glsl("attribute vec4 a; uniform mat4 m; varying vec3 v;\n"
+                   "void main() { v = normalize(a.xyz) * 2.0; gl_Position = m * a; }\n",
+                   "precision mediump float; varying vec3 v; uniform sampler2D s;\n"
+                   "void main() { vec4 c = texture2D(s, v.xy); if (c.a < 0.5) discard;\n"
+                   "  gl_FragColor = c * v.z; }\n");
    ASSERT_TRUE(p.vs && p.fs) << p.error;
    for (const vlg_compiled_shader *cs : {p.vs.get(), p.fs.get()}) {
       std::string d = disasm_code(cs);

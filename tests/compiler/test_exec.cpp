@@ -161,8 +161,8 @@ close(float got, float want, float rel = 1e-5f, float abs_tol = 1e-6f)
    return std::fabs(got - want) <= abs_tol + rel * std::fabs(want);
 }
 
-#define EXPECT_CLOSE(got, want, rel, abs_tol, what)                                             \
-   EXPECT_TRUE(close((got), (want), (rel), (abs_tol)))                                        \
+#define EXPECT_CLOSE(got, want, rel, abs_tol, what)                                                \
+   EXPECT_TRUE(close((got), (want), (rel), (abs_tol)))                                             \
       << what << ": got " << (got) << ", want " << (want)
 
 /* Slot of element @i of the VS output array @name. */
@@ -220,19 +220,24 @@ TEST(Exec, ArithmeticAndBuiltins)
    for (unsigned l = 0; l < kLanes; l++) {
       const auto &a = A[l], &b = B[l];
       auto got = [&](unsigned i, unsigned c) { return bitsf(r.out.at(out_slot(p, "r", i))[l][c]); };
-      auto len = [](float x, float y, float z, float w) { return std::sqrt(x * x + y * y + z * z + w * w); };
+      auto len = [](float x, float y, float z, float w) {
+         return std::sqrt(x * x + y * y + z * z + w * w);
+      };
       float want[8][4] = {
          {a[0] * b[0] + U[0], a[1] * b[1] + U[1], a[2] * b[2] + U[2], a[3] * b[3] + U[3]},
-         {a[0] * b[0] + a[1] * b[1] + a[2] * b[2], a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3],
-          len(a[0], a[1], 0, 0), len(a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])},
+         {a[0] * b[0] + a[1] * b[1] + a[2] * b[2],
+          a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], len(a[0], a[1], 0, 0),
+          len(a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])},
          {a[0] / len(a[0], a[1], a[2], a[3]), a[1] / len(a[0], a[1], a[2], a[3]),
           a[2] / len(a[0], a[1], a[2], a[3]), a[3] / len(a[0], a[1], a[2], a[3])},
-         {std::max(a[0], b[0]), std::min(a[1], b[1]), std::min(std::max(a[2], 0.0f), 1.0f), std::fabs(a[3])},
+         {std::max(a[0], b[0]), std::min(a[1], b[1]), std::min(std::max(a[2], 0.0f), 1.0f),
+          std::fabs(a[3])},
          {std::floor(a[0]), a[1] - std::floor(a[1]), a[2] - 1.5f * std::floor(a[2] / 1.5f),
           (float)((a[3] > 0) - (a[3] < 0))},
          {std::sqrt(std::fabs(a[0])), 1.0f / std::sqrt(std::fabs(a[1]) + 1.0f), std::exp2(a[2]),
           std::log2(std::fabs(a[3]) + 1.0f)},
-         {std::pow(std::fabs(a[0]) + 0.5f, 1.5f), std::sin(a[1]), std::cos(a[2]), a[3] / (b[0] + 3.0f)},
+         {std::pow(std::fabs(a[0]) + 0.5f, 1.5f), std::sin(a[1]), std::cos(a[2]),
+          a[3] / (b[0] + 3.0f)},
          {a[0] + (b[0] - a[0]) * S + (a[0] >= 0.5f ? 1.f : 0.f) + std::ceil(b[0]),
           a[1] + (b[1] - a[1]) * S + (a[1] >= 0.5f ? 1.f : 0.f) - b[1],
           a[2] + (b[2] - a[2]) * S + (a[2] >= 0.5f ? 1.f : 0.f) + b[2] * S,
@@ -241,7 +246,8 @@ TEST(Exec, ArithmeticAndBuiltins)
       for (unsigned i = 0; i < 8; i++)
          for (unsigned c = 0; c < 4; c++)
             EXPECT_CLOSE(got(i, c), want[i][c], 2e-5f, 2e-5f,
-                         "lane " << l << " r[" << i << "]." << "xyzw"[c]);
+                         "lane " << l << " r[" << i << "]."
+                                 << "xyzw"[c]);
    }
 }
 
@@ -271,14 +277,16 @@ TEST(Exec, SwizzlesAndWriteMasks)
    Result r = run(p.vs.get(), kLanes, in, Machine());
    ASSERT_TRUE(r.ok) << r.fault;
    for (unsigned l = 0; l < kLanes; l++) {
-      float a[4] = {(float)l, l + 0.5f, -1.0f * l, 100.0f + l}, b[4] = {2.0f * l, 3.0f + l, 0.25f * l, -7.0f};
+      float a[4] = {(float)l, l + 0.5f, -1.0f * l, 100.0f + l},
+            b[4] = {2.0f * l, 3.0f + l, 0.25f * l, -7.0f};
       float want[3][4] = {{a[3], a[2], a[1], a[0]},
                           {b[1], a[0] * b[2], b[1], a[0] * b[3]},
                           {a[0] - b[3], 1.0f - b[3], b[1] - b[3], 2.0f - b[3]}};
       for (unsigned i = 0; i < 3; i++)
          for (unsigned c = 0; c < 4; c++)
             EXPECT_EQ(bitsf(r.out.at(out_slot(p, "r", i))[l][c]), want[i][c])
-               << "lane " << l << " r[" << i << "]." << "xyzw"[c];
+               << "lane " << l << " r[" << i << "]."
+               << "xyzw"[c];
    }
 }
 
@@ -330,7 +338,8 @@ TEST(Exec, IntegerOps)
       for (unsigned i = 0; i < 6; i++)
          for (unsigned c = 0; c < 4; c++)
             EXPECT_EQ((int32_t)r.out.at(out_slot(p, "r", i))[l][c], want[i][c])
-               << "lane " << l << " r[" << i << "]." << "xyzw"[c];
+               << "lane " << l << " r[" << i << "]."
+               << "xyzw"[c];
    }
 }
 
@@ -577,7 +586,8 @@ TEST(Exec, TextureSampleFetchAndSize)
    /* each quad samples the same texel with all four lanes (uniform LOD 0) */
    for (unsigned l = 0; l < kLanes; l++) {
       unsigned q = l / 4;
-      in.varyings[p.fs_in.at("uv")].push_back(fvec((q + 0.5f) / 4.0f, ((q * 3) % 4 + 0.5f) / 4.0f, 0, 0));
+      in.varyings[p.fs_in.at("uv")].push_back(
+         fvec((q + 0.5f) / 4.0f, ((q * 3) % 4 + 0.5f) / 4.0f, 0, 0));
       in.varyings[p.fs_in.at("tc")].push_back(ivec(l % 4, (l / 4) % 4, 0, 0));
    }
    Result r = run(p.fs.get(), kLanes, in, m);
@@ -618,7 +628,8 @@ TEST(Exec, Es2gearsVertexShader)
    m.cb0.assign(128, 0);
    for (int k = 0; k < 4; k++)
       for (int c = 0; c < 4; c++) {
-         m.cb0[(p.uniform_slot.at("ModelViewProjectionMatrix") + k) * 4 + c] = fbits(mvp[k * 4 + c]);
+         m.cb0[(p.uniform_slot.at("ModelViewProjectionMatrix") + k) * 4 + c] =
+            fbits(mvp[k * 4 + c]);
          m.cb0[(p.uniform_slot.at("NormalMatrix") + k) * 4 + c] = fbits(nm[k * 4 + c]);
       }
    for (int c = 0; c < 4; c++) {
@@ -649,13 +660,17 @@ TEST(Exec, Es2gearsVertexShader)
          }
       double ln = std::sqrt(tn[0] * tn[0] + tn[1] * tn[1] + tn[2] * tn[2]);
       double ll = std::sqrt(light[0] * light[0] + light[1] * light[1] + light[2] * light[2]);
-      double diffuse = std::max(0.0, (tn[0] * light[0] + tn[1] * light[1] + tn[2] * light[2]) / (ln * ll));
-      double color[4] = {(0.2 + diffuse) * mat[0], (0.2 + diffuse) * mat[1], (0.2 + diffuse) * mat[2], mat[3]};
+      double diffuse =
+         std::max(0.0, (tn[0] * light[0] + tn[1] * light[1] + tn[2] * light[2]) / (ln * ll));
+      double color[4] = {(0.2 + diffuse) * mat[0], (0.2 + diffuse) * mat[1],
+                         (0.2 + diffuse) * mat[2], mat[3]};
       for (int c = 0; c < 4; c++) {
          EXPECT_CLOSE(bitsf(r.out.at(VARYING_SLOT_POS)[l][c]), (float)pos[c], 1e-5f, 1e-5f,
-                      "lane " << l << " position." << "xyzw"[c]);
+                      "lane " << l << " position."
+                              << "xyzw"[c]);
          EXPECT_CLOSE(bitsf(r.out.at(p.vs_out.at("Color"))[l][c]), (float)color[c], 1e-5f, 1e-5f,
-                      "lane " << l << " Color." << "xyzw"[c]);
+                      "lane " << l << " Color."
+                              << "xyzw"[c]);
       }
    }
 }

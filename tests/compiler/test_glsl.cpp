@@ -132,7 +132,8 @@ TEST(Glsl, VertexShaderIoMaps)
 TEST(Glsl, Es2gearsCompiles)
 {
    std::string dir = VLG_COMPILER_TESTS_DIR "/data/";
-   CompiledProgram p = compile_glsl(read_text(dir + "es2gears.vert"), read_text(dir + "es2gears.frag"));
+   CompiledProgram p =
+      compile_glsl(read_text(dir + "es2gears.vert"), read_text(dir + "es2gears.frag"));
    ASSERT_TRUE(p.vs && p.fs) << p.error;
    EXPECT_EQ(p.fs->stats.instructions, 1u); /* Color passes straight through */
    EXPECT_GT(p.vs->stats.dual, 0u);         /* the VS has independent mul/add/sfu work */

@@ -44,7 +44,7 @@ TEST(IR, ReadPositionsAndComponents)
    Shader S = make_shader(3);
    Builder b(S);
    Instr &dp = b.alu(VLG_OP_DP3, reg(2), 0x1, reg(0, VLG_SWZ(2, 2, 0, 1)), reg(1));
-   EXPECT_EQ(src_read_positions(dp, 0), 0x7u); /* DP3 reads xyz whatever the mask */
+   EXPECT_EQ(src_read_positions(dp, 0), 0x7u);  /* DP3 reads xyz whatever the mask */
    EXPECT_EQ(src_read_components(dp, 0), 0x5u); /* .zzx -> components x and z */
    Instr &add = b.alu(VLG_OP_ADD, reg(2), 0x8, reg(0, VLG_SWZ(0, 0, 0, 1)), reg(1));
    EXPECT_EQ(src_read_positions(add, 0), 0x8u);
@@ -88,7 +88,7 @@ TEST(IR, LivenessAcrossLoop)
    EXPECT_EQ(S.blocks[1].succs, (std::vector<unsigned>{1, 2}));
    Liveness L = compute_liveness(S);
    unsigned bit = L.bit(0, 0, 0);
-   EXPECT_TRUE((L.live_in[1][bit / 64] >> (bit % 64)) & 1);  /* loop-carried */
+   EXPECT_TRUE((L.live_in[1][bit / 64] >> (bit % 64)) & 1); /* loop-carried */
    EXPECT_TRUE((L.live_out[1][bit / 64] >> (bit % 64)) & 1);
    EXPECT_FALSE((L.live_in[0][bit / 64] >> (bit % 64)) & 1); /* defined in B0 */
 }

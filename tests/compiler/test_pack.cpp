@@ -97,7 +97,7 @@ TEST(Pack, IndirectArrayStaysContiguous)
    Shader S = make_shader(3);
    S.indirect_uniforms.push_back({2, 3}); /* slots 2..4 read with A0 */
    Builder b(S);
-   b.alu(VLG_OP_ADD, reg(1), 0x1, reg(0), unif(0));  /* a scalar uniform elsewhere */
+   b.alu(VLG_OP_ADD, reg(1), 0x1, reg(0), unif(0)); /* a scalar uniform elsewhere */
    b.addr_a0(reg(0), 1, 0);
    b.ldc(reg(2), 0xf, unif(2), 0, true);
    b.alu(VLG_OP_MUL, reg(1), 0xf, reg(2), unif(3)); /* direct read of an array element */
@@ -145,7 +145,7 @@ TEST(Pack, OffKeepsSlotsAndDuplicates)
    b.end();
    pack_global_buffer(S, false);
    const auto &I = S.blocks[0].instrs;
-   EXPECT_EQ(I[0].src[1].index, 5u); /* slot s is entry s */
+   EXPECT_EQ(I[0].src[1].index, 5u);                /* slot s is entry s */
    EXPECT_NE(I[1].src[1].index, I[2].src[1].index); /* no dedup */
    EXPECT_EQ(S.consts.size(), 8u);
    EXPECT_EQ(gb_read(S, I[2].src[1], 0), fbits(3.0f));

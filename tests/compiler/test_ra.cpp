@@ -208,7 +208,8 @@ TEST(RA, TooManyLiveValuesIsAnErrorWithThePressure)
 TEST(RA, NoFitMessageNamesTheShader)
 {
    /* Through the C API: 140 varyings-worth of live values in a GLSL shader. */
-   std::string vs = "#version 300 es\nin vec4 a;\nuniform vec4 u[140];\nout vec4 o;\nvoid main() {\n";
+   std::string vs =
+      "#version 300 es\nin vec4 a;\nuniform vec4 u[140];\nout vec4 o;\nvoid main() {\n";
    for (int i = 0; i < 140; i++)
       vs += "  vec4 t" + std::to_string(i) + " = a * u[" + std::to_string(i) + "] + float(" +
             std::to_string(i) + ");\n";

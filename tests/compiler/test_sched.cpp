@@ -64,7 +64,7 @@ TEST(Sched, NeverPairsSameClass)
    Shader S = make_shader(4);
    Builder b(S);
    b.alu(VLG_OP_ADD, reg(2), 0xf, reg(0), reg(1));
-   b.alu(VLG_OP_MAX, reg(3), 0xf, reg(0), reg(1)); /* both in the adder array */
+   b.alu(VLG_OP_MAX, reg(3), 0xf, reg(0), reg(1));         /* both in the adder array */
    b.alu(VLG_OP_MAD, reg(1), 0xf, reg(0), reg(0), reg(0)); /* mul + add */
    b.jump(0);
    schedule(S, true, true);
@@ -179,7 +179,7 @@ TEST(Sched, WritesToTheSameComponentNeverPair)
    Builder b(S);
    b.alu(VLG_OP_MUL, reg(2), 0x3, reg(0), reg(1));
    b.alu(VLG_OP_ADD, reg(2), 0x2, reg(1), reg(1)); /* y written twice */
-   b.alu(VLG_OP_RCP, reg(2), 0x4, reg(1));        /* z: disjoint */
+   b.alu(VLG_OP_RCP, reg(2), 0x4, reg(1));         /* z: disjoint */
    b.end();
    schedule(S, true, true);
    const Block &B = S.blocks[0];

@@ -144,9 +144,9 @@ TEST_F(Tgsi, BlitterVertexAndFragmentShaders)
    const enum tgsi_semantic sem[2] = {TGSI_SEMANTIC_POSITION, TGSI_SEMANTIC_GENERIC};
    const unsigned idx[2] = {0, 0};
    EXPECT_COMPILED((Captured *)util_make_vertex_passthrough_shader(&ctx, 2, sem, idx, false));
-   const enum tgsi_texture_type targets[] = {TGSI_TEXTURE_1D, TGSI_TEXTURE_2D, TGSI_TEXTURE_3D,
-                                             TGSI_TEXTURE_CUBE, TGSI_TEXTURE_1D_ARRAY,
-                                             TGSI_TEXTURE_2D_ARRAY, TGSI_TEXTURE_RECT};
+   const enum tgsi_texture_type targets[] = {
+      TGSI_TEXTURE_1D,       TGSI_TEXTURE_2D,       TGSI_TEXTURE_3D,  TGSI_TEXTURE_CUBE,
+      TGSI_TEXTURE_1D_ARRAY, TGSI_TEXTURE_2D_ARRAY, TGSI_TEXTURE_RECT};
    for (enum tgsi_texture_type t : targets)
       for (int txf = 0; txf < 2; txf++) {
          if (txf && t == TGSI_TEXTURE_CUBE)
@@ -159,8 +159,8 @@ TEST_F(Tgsi, BlitterVertexAndFragmentShaders)
    EXPECT_COMPILED((Captured *)util_make_fragment_passthrough_shader(
       &ctx, TGSI_SEMANTIC_GENERIC, TGSI_INTERPOLATE_LINEAR, true));
    EXPECT_COMPILED((Captured *)util_make_empty_fragment_shader(&ctx));
-   EXPECT_COMPILED((Captured *)util_make_fragment_cloneinput_shader(
-      &ctx, 4, TGSI_SEMANTIC_GENERIC, TGSI_INTERPOLATE_CONSTANT));
+   EXPECT_COMPILED((Captured *)util_make_fragment_cloneinput_shader(&ctx, 4, TGSI_SEMANTIC_GENERIC,
+                                                                    TGSI_INTERPOLATE_CONSTANT));
    EXPECT_COMPILED((Captured *)util_make_fs_clear_all_cbufs(&ctx));
 }
 
@@ -171,7 +171,8 @@ TEST_F(Tgsi, DepthBlitWritesDepthAndStencilExportIsRefused)
    EXPECT_TRUE(z->cs->writes_depth);
    bool depth = false;
    for (unsigned k = 0; k < z->cs->num_outputs; k++)
-      depth |= z->cs->outputs[k].semantic == VLG_OUTPUT_SEMANTIC_DEPTH && z->cs->outputs[k].mask == 0x1;
+      depth |=
+         z->cs->outputs[k].semantic == VLG_OUTPUT_SEMANTIC_DEPTH && z->cs->outputs[k].mask == 0x1;
    EXPECT_TRUE(depth);
    /* shader stencil export has no output semantic in shader_state */
    Captured *s = (Captured *)util_make_fs_blit_zs(&ctx, PIPE_MASK_S, TGSI_TEXTURE_2D, false, false);
@@ -226,9 +227,9 @@ TEST_F(Tgsi, HudShaders)
    const vlg_compiled_shader *cs = vs->cs;
    const unsigned lanes = 4;
    sim::ThreadGroup tg(lanes, cs->num_regs, VLG_SHADER_STAGE_VERTEX);
-   const float cb0[12] = {0.1f, 0.2f, 0.3f, 0.4f,     /* color */
-                          0.01f, 0.02f, 5.0f, 7.0f,   /* 2/w, 2/h, xoff, yoff */
-                          3.0f, 4.0f, 0.0f, 0.0f};    /* xscale, yscale */
+   const float cb0[12] = {0.1f,  0.2f,  0.3f, 0.4f,  /* color */
+                          0.01f, 0.02f, 5.0f, 7.0f,  /* 2/w, 2/h, xoff, yoff */
+                          3.0f,  4.0f,  0.0f, 0.0f}; /* xscale, yscale */
    std::vector<uint32_t> image(4 * cs->num_consts);
    for (unsigned e = 0; e < cs->num_consts; e++)
       memcpy(&image[4 * e], cs->consts[e], 16);
@@ -237,7 +238,8 @@ TEST_F(Tgsi, HudShaders)
          memcpy(&image[cs->uniform_copies[i].dst + k], &cb0[cs->uniform_copies[i].src + k], 4);
    for (unsigned k = 0; k < cs->num_inputs; k++)
       for (unsigned l = 0; l < lanes; l++) {
-         float v[4] = {cs->inputs[k].index == 0 ? 10.0f * l : 0.5f, cs->inputs[k].index == 0 ? 2.0f : 0.25f, 0, 1};
+         float v[4] = {cs->inputs[k].index == 0 ? 10.0f * l : 0.5f,
+                       cs->inputs[k].index == 0 ? 2.0f : 0.25f, 0, 1};
          for (unsigned c = 0; c < 4; c++)
             if (cs->inputs[k].mask & (1u << c))
                tg.set_f(l, cs->inputs[k].reg, c, v[c]);

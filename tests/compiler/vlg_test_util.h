@@ -44,12 +44,12 @@ normalize_text(const std::string &s)
    return out;
 }
 
-#define ASSERT_SHADER_EQUAL(S, expected)                                                        \
-   ASSERT_EQ(::vlgpu::test::normalize_text(::vlgpu::print_shader(S)),                          \
+#define ASSERT_SHADER_EQUAL(S, expected)                                                           \
+   ASSERT_EQ(::vlgpu::test::normalize_text(::vlgpu::print_shader(S)),                              \
              ::vlgpu::test::normalize_text(expected))
 
-#define EXPECT_SHADER_EQUAL(S, expected)                                                        \
-   EXPECT_EQ(::vlgpu::test::normalize_text(::vlgpu::print_shader(S)),                          \
+#define EXPECT_SHADER_EQUAL(S, expected)                                                           \
+   EXPECT_EQ(::vlgpu::test::normalize_text(::vlgpu::print_shader(S)),                              \
              ::vlgpu::test::normalize_text(expected))
 
 /** A shader with @nblocks empty blocks and @nvregs vregs of width 1. */
@@ -117,20 +117,19 @@ compile_glsl(const std::string &vs, const std::string &fs, vlg_compile_options o
       return r;
    for (unsigned i = 0; i < nirs.size(); i++) {
       bool vs_stage = srcs[i].stage == MESA_SHADER_VERTEX;
-      nir_foreach_variable_with_modes(var, nirs[i], nir_var_uniform)
+      nir_foreach_variable_with_modes (var, nirs[i], nir_var_uniform)
          if (var->name)
             r.uniform_slot[var->name] = var->data.driver_location;
-      nir_foreach_shader_in_variable(var, nirs[i])
-         if (var->name) {
-            if (vs_stage)
-               r.attribute[var->name] = var->data.driver_location;
-            else
-               r.fs_in[var->name] = var->data.location;
-         }
+      nir_foreach_shader_in_variable(var, nirs[i]) if (var->name)
+      {
+         if (vs_stage)
+            r.attribute[var->name] = var->data.driver_location;
+         else
+            r.fs_in[var->name] = var->data.location;
+      }
       if (vs_stage)
-         nir_foreach_shader_out_variable(var, nirs[i])
-            if (var->name)
-               r.vs_out[var->name] = var->data.location;
+         nir_foreach_shader_out_variable(var, nirs[i]) if (var->name) r.vs_out[var->name] =
+            var->data.location;
       char *err = nullptr;
       opts.name = srcs[i].name.c_str();
       vlg_compiled_shader *cs = vlg_compile_nir(nirs[i], &opts, &err);

@@ -122,8 +122,8 @@ class Builder {
    }
 
    /** TEX-family op: dst.wmask = sample of unit with the coordinate group @group. */
-   Instr &tex(unsigned op, Operand dst, unsigned wmask, Operand group, unsigned unit,
-              bool shadow, uint8_t read0, uint8_t read1 = 0, uint8_t read2 = 0)
+   Instr &tex(unsigned op, Operand dst, unsigned wmask, Operand group, unsigned unit, bool shadow,
+              uint8_t read0, uint8_t read1 = 0, uint8_t read2 = 0)
    {
       Instr I;
       I.op = op;

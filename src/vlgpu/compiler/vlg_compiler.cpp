@@ -65,8 +65,8 @@ vlg_shader_stats_line(const char *name, const struct vlg_shader_stats *st)
    snprintf(buf, sizeof(buf),
             "%s: %u instrs, %u ops, %u units, %u bytes, %u regs, %u gb entries, %u cycles, "
             "%.3f dual",
-            name ? name : "shader", st->instructions, st->ops, st->units, st->bytes,
-            st->registers, st->gb_entries, st->cycles, st->dual_rate);
+            name ? name : "shader", st->instructions, st->ops, st->units, st->bytes, st->registers,
+            st->gb_entries, st->cycles, st->dual_rate);
    return xstrdup(buf);
 }
 
@@ -76,10 +76,10 @@ stage_abbrev(unsigned stage)
    return stage == MESA_SHADER_VERTEX ? "VS" : stage == MESA_SHADER_FRAGMENT ? "FS" : "?";
 }
 
-static const char *const in_sem_names[] = {"ATTRIBUTE", "VARYING", "FRAG_COORD", "FACE",
+static const char *const in_sem_names[] = {"ATTRIBUTE",   "VARYING",   "FRAG_COORD", "FACE",
                                            "POINT_COORD", "VERTEX_ID", "INSTANCE_ID"};
-static const char *const out_sem_names[] = {"POSITION", "VARYING", "POINT_SIZE", "COLOR", "DEPTH",
-                                            "SAMPLE_MASK"};
+static const char *const out_sem_names[] = {"POSITION", "VARYING", "POINT_SIZE",
+                                            "COLOR",    "DEPTH",   "SAMPLE_MASK"};
 static const char *const interp_names[] = {"PERSPECTIVE", "LINEAR", "FLAT", "CONSTANT"};
 
 static std::string
@@ -151,9 +151,7 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       opts = &defaults;
    if (error)
       *error = nullptr;
-   std::string name = opts->name ? opts->name
-                      : nir_in->info.name ? nir_in->info.name
-                                          : "shader";
+   std::string name = opts->name ? opts->name : nir_in->info.name ? nir_in->info.name : "shader";
    std::string ir_log;
    struct vlg_compiled_shader *cs = nullptr;
    /* NIR passes create GLSL types; st/mesa holds a reference already, a
@@ -218,8 +216,8 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
          VLG_SHADER_INPUT_init(&h);
          h.reg = in.vreg;
          h.mask = in.mask;
-         h.interp = S.stage == MESA_SHADER_FRAGMENT ? (enum vlg_interp)in.interp
-                                                    : VLG_INTERP_PERSPECTIVE;
+         h.interp =
+            S.stage == MESA_SHADER_FRAGMENT ? (enum vlg_interp)in.interp : VLG_INTERP_PERSPECTIVE;
          h.semantic = (enum vlg_input_semantic)in.semantic;
          h.index = in.index;
          cs->input_locations[cs->num_inputs] = in.location;
@@ -244,8 +242,8 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       for (unsigned e = 0; e < cs->num_consts; e++)
          memcpy(cs->consts[e], S.consts[e].data(), 16);
       cs->num_uniform_copies = S.copies.size();
-      cs->uniform_copies = (struct vlg_uniform_copy *)calloc(
-         MAX2(1u, cs->num_uniform_copies), sizeof(struct vlg_uniform_copy));
+      cs->uniform_copies = (struct vlg_uniform_copy *)calloc(MAX2(1u, cs->num_uniform_copies),
+                                                             sizeof(struct vlg_uniform_copy));
       if (!cs->uniform_copies)
          throw std::bad_alloc();
       for (unsigned i = 0; i < S.copies.size(); i++) {
@@ -279,8 +277,8 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       return cs;
    } catch (const CompileError &e) {
       if (error)
-         *error = xstrdup("vlgpu: " + std::string(stage_abbrev(nir_in->info.stage)) + " '" +
-                          name + "': " + e.what());
+         *error = xstrdup("vlgpu: " + std::string(stage_abbrev(nir_in->info.stage)) + " '" + name +
+                          "': " + e.what());
    } catch (const std::bad_alloc &) {
       if (error)
          *error = xstrdup("vlgpu: '" + name + "': out of memory");

@@ -60,15 +60,18 @@ const struct nir_shader_compiler_options *vlg_compiler_nir_options(gl_shader_sta
  * Each one exists for ablation (seeds 000/003 measured them one at a time).
  */
 struct vlg_compile_options {
-   bool no_nir_opt;   /**< skip the NIR optimisation loop (lowering still runs) */
-   bool no_lowbank;   /**< no low-bank priority: registers in colouring order, not by reference count (seeds 000/003 §3.3) */
-   bool no_pack;      /**< no global-buffer packing: uniforms at st/mesa's vec4 slots, one entry per constant operand, no dedup */
-   bool no_dual;      /**< no dual-phase pairing: one op per instruction */
-   bool no_sched;     /**< no list scheduling: keep instruction-selection order (pairs only neighbours) */
-   bool no_coalesce;  /**< keep register-to-register MOVs (no copy coalescing in RA) */
-   bool disasm;       /**< fill vlg_compiled_shader::disasm */
-   bool print_ir;     /**< append the backend IR after each pass to disasm (debugging) */
-   const char *name;  /**< name for messages (default: nir->info.name or "shader") */
+   bool no_nir_opt; /**< skip the NIR optimisation loop (lowering still runs) */
+   bool no_lowbank; /**< no low-bank priority: registers in colouring order, not by reference count
+                       (seeds 000/003 §3.3) */
+   bool no_pack;    /**< no global-buffer packing: uniforms at st/mesa's vec4 slots, one entry per
+                       constant operand, no dedup */
+   bool no_dual;    /**< no dual-phase pairing: one op per instruction */
+   bool
+      no_sched; /**< no list scheduling: keep instruction-selection order (pairs only neighbours) */
+   bool no_coalesce; /**< keep register-to-register MOVs (no copy coalescing in RA) */
+   bool disasm;      /**< fill vlg_compiled_shader::disasm */
+   bool print_ir;    /**< append the backend IR after each pass to disasm (debugging) */
+   const char *name; /**< name for messages (default: nir->info.name or "shader") */
 };
 
 /** One range of the uniform copy map: global-buffer image dwords
@@ -91,7 +94,8 @@ struct vlg_shader_stats {
    unsigned bytes;        /**< code size in bytes (units * 4) */
    unsigned registers;    /**< num_regs */
    unsigned gb_entries;   /**< global-buffer entries (num_consts) */
-   unsigned cycles;       /**< static cycle estimate: every block once, in-order issue with the latencies of vlg_op_table */
+   unsigned cycles; /**< static cycle estimate: every block once, in-order issue with the latencies
+                       of vlg_op_table */
    unsigned max_pressure; /**< most vec4 registers live at once */
    float dual_rate;       /**< dual / instructions */
 };
@@ -107,16 +111,20 @@ struct vlg_compiled_shader {
 
    unsigned num_inputs;
    struct VLG_SHADER_INPUT inputs[VLG_COMPILER_MAX_IO]; /**< hw input map, ready to pack */
-   int input_locations[VLG_COMPILER_MAX_IO]; /**< NIR slot of each input: gl_vert_attrib (ATTRIBUTE), gl_varying_slot (VARYING, FRAG_COORD, FACE, POINT_COORD) or gl_system_value (VERTEX_ID, INSTANCE_ID) */
+   int input_locations[VLG_COMPILER_MAX_IO];            /**< NIR slot of each input: gl_vert_attrib
+                                                           (ATTRIBUTE), gl_varying_slot (VARYING, FRAG_COORD,
+                                                           FACE, POINT_COORD) or gl_system_value (VERTEX_ID,
+                                                           INSTANCE_ID) */
    unsigned num_outputs;
    struct VLG_SHADER_OUTPUT outputs[VLG_COMPILER_MAX_IO]; /**< hw output map */
    int output_locations[VLG_COMPILER_MAX_IO]; /**< gl_varying_slot (VS) or gl_frag_result (FS) */
 
-   uint32_t (*consts)[4];  /**< global-buffer image, num_consts entries: compiler constants; uniform dwords 0 */
-   unsigned num_consts;    /**< vec4 entries (<= 512) */
+   uint32_t (*consts)[4]; /**< global-buffer image, num_consts entries: compiler constants; uniform
+                             dwords 0 */
+   unsigned num_consts;   /**< vec4 entries (<= 512) */
    struct vlg_uniform_copy *uniform_copies;
    unsigned num_uniform_copies;
-   unsigned cb0_dwords;    /**< constant-buffer-0 dwords the shader reads: max(src + count) */
+   unsigned cb0_dwords; /**< constant-buffer-0 dwords the shader reads: max(src + count) */
 
    unsigned num_samplers;  /**< texture units T0..T(num_samplers-1) the shader may sample */
    uint32_t samplers_used; /**< bit i: unit i is sampled */
@@ -125,7 +133,8 @@ struct vlg_compiled_shader {
    bool uses_discard;      /**< BRC.KILL present */
    bool writes_depth;      /**< DEPTH output */
    bool uses_derivatives;  /**< DDX/DDY or implicit-LOD TEX/TXB */
-   bool color_broadcast;   /**< FS wrote FRAG_RESULT_COLOR: output COLOR 0 is meant for every colour buffer */
+   bool color_broadcast;   /**< FS wrote FRAG_RESULT_COLOR: output COLOR 0 is meant for every colour
+                              buffer */
 
    struct vlg_shader_stats stats;
    char *disasm; /**< disassembly (+ statistics line), if requested, else NULL */
@@ -139,8 +148,7 @@ struct vlg_compiled_shader {
  * above 512 entries, ...); free it with free(). @opts may be NULL (defaults).
  */
 struct vlg_compiled_shader *vlg_compile_nir(struct nir_shader *nir,
-                                            const struct vlg_compile_options *opts,
-                                            char **error);
+                                            const struct vlg_compile_options *opts, char **error);
 
 void vlg_compiled_shader_free(struct vlg_compiled_shader *cs);
 

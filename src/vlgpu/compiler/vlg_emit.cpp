@@ -164,8 +164,8 @@ lower_op(const Shader &S, const Instr &I, unsigned phase)
    if (info->format != VLG_FMT_ALU2 || info->nsrc < 2)
       return base;
 
-   bool product = I.op == VLG_OP_MUL || I.op == VLG_OP_MAD || I.op == VLG_OP_DP3 ||
-                  I.op == VLG_OP_DP4;
+   bool product =
+      I.op == VLG_OP_MUL || I.op == VLG_OP_MAD || I.op == VLG_OP_DP3 || I.op == VLG_OP_DP4;
    bool can_swap = info->commutative || product;
 
    vlg_op best = base;

@@ -125,14 +125,15 @@ front_nir(struct gl_context *ctx, struct gl_shader_program *prog, gl_shader_stag
  * st_nir_assign_uniform_locations, st_nir_lower_uniforms,
  * st_nir_lower_samplers). */
 void
-finish_nir(nir_shader *nir, struct gl_shader_program *prog, std::map<std::string, int> &varying_slots)
+finish_nir(nir_shader *nir, struct gl_shader_program *prog,
+           std::map<std::string, int> &varying_slots)
 {
    gl_shader_stage stage = nir->info.stage;
    /* Varyings the NIR linker left without a location (separable
     * single-stage programs): a generic slot per name, shared by the stages
     * of one program. */
    nir_variable_mode vmode = stage == MESA_SHADER_VERTEX ? nir_var_shader_out : nir_var_shader_in;
-   nir_foreach_variable_with_modes(var, nir, vmode) {
+   nir_foreach_variable_with_modes (var, nir, vmode) {
       if (var->data.location >= 0 && var->data.location < VARYING_SLOT_MAX)
          continue;
       if (!var->name)
@@ -155,7 +156,8 @@ finish_nir(nir_shader *nir, struct gl_shader_program *prog, std::map<std::string
    if (stage == MESA_SHADER_VERTEX) {
       /* driver_location = rank of the attribute among those read (st/mesa) */
       nir_shader_gather_info(nir, nir_shader_get_entrypoint(nir));
-      nir_foreach_shader_in_variable(var, nir) {
+      nir_foreach_shader_in_variable(var, nir)
+      {
          uint64_t below = nir->info.inputs_read & BITFIELD64_MASK(var->data.location);
          var->data.driver_location = util_bitcount64(below);
       }
@@ -333,8 +335,9 @@ glmark2_complete(const std::string &dir, const std::string &file_name, const std
                     std::to_string(w[x + 1] * w[y + 1]) + ";\n";
       replace_all(body, "$CONVOLUTION$", conv);
    }
-   replace_all(body, "$DO_LIGHTS$",
-               "    gl_FragColor = compute_color(vec4(0.0, 1.0, 1.0, 1.0), vec4(1.0, 1.0, 1.0, 1.0));\n");
+   replace_all(
+      body, "$DO_LIGHTS$",
+      "    gl_FragColor = compute_color(vec4(0.0, 1.0, 1.0, 1.0), vec4(1.0, 1.0, 1.0, 1.0));\n");
 
    static const struct {
       const char *name, *decl;
@@ -345,7 +348,8 @@ glmark2_complete(const std::string &dir, const std::string &file_name, const std
       {"TextureStepY", "const float TextureStepY = 1.0 / 512.0;\n"},
       {"TextureSize", "const vec2 TextureSize = vec2(512.0, 512.0);\n"},
       {"RefractiveIndex", "const float RefractiveIndex = 1.2;\n"},
-      {"LightSourceHalfVector", "const vec3 LightSourceHalfVector = vec3(0.408248, 0.408248, 0.816497);\n"},
+      {"LightSourceHalfVector",
+       "const vec3 LightSourceHalfVector = vec3(0.408248, 0.408248, 0.816497);\n"},
       {"LightSourceAmbient", "const vec4 LightSourceAmbient = vec4(0.1, 0.1, 0.1, 1.0);\n"},
       {"LightSourceDiffuse", "const vec4 LightSourceDiffuse = vec4(0.8, 0.8, 0.8, 1.0);\n"},
       {"LightSourceSpecular", "const vec4 LightSourceSpecular = vec4(0.8, 0.8, 0.8, 1.0);\n"},

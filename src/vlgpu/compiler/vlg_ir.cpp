@@ -257,9 +257,10 @@ coord_reads(const Instr &I)
    case VLG_OP_ADDR:
       return I.akind == VLG_AKIND_INC ? (I.adst == VLG_ADST_A0 ? VLG_CR_A0 : VLG_CR_LC) : 0;
    case VLG_OP_MVS:
-      return I.sreg == VLG_SREG_LC ? VLG_CR_LC
-             : I.sreg == VLG_SREG_A0 ? VLG_CR_A0
-             : I.sreg == VLG_SREG_PRED ? VLG_CR_PRED : 0;
+      return I.sreg == VLG_SREG_LC     ? VLG_CR_LC
+             : I.sreg == VLG_SREG_A0   ? VLG_CR_A0
+             : I.sreg == VLG_SREG_PRED ? VLG_CR_PRED
+                                       : 0;
    default:
       return 0;
    }
@@ -319,8 +320,7 @@ compute_cfg(Shader &S)
       } else if (last && last->is_end() && last->cond == VLG_BRCOND_ALWAYS) {
          falls = false;
       }
-      if (falls && i + 1 < S.blocks.size() &&
-          (b.succs.empty() || b.succs[0] != i + 1))
+      if (falls && i + 1 < S.blocks.size() && (b.succs.empty() || b.succs[0] != i + 1))
          b.succs.push_back(i + 1);
    }
    for (unsigned i = 0; i < S.blocks.size(); i++)

@@ -34,7 +34,8 @@ namespace vlgpu {
 /** Where an operand lives. */
 enum class File : uint8_t {
    None,  /**< absent */
-   Reg,   /**< virtual register (physical after RA); `offset` picks a register of a multi-register vreg */
+   Reg,   /**< virtual register (physical after RA); `offset` picks a register of a multi-register
+             vreg */
    Imm,   /**< literal vector (before packing): imm[n] is the value for position n */
    Unif,  /**< constant-buffer-0 vec4 slot `index` (before packing); swz picks its components */
    Const, /**< global-buffer entry C[index] (after packing) */
@@ -44,8 +45,8 @@ enum class File : uint8_t {
 struct Operand {
    File file = File::None;
    uint8_t swz = VLG_SWZ_IDENTITY; /**< VLG_SWZ_GET(swz, n): component read for position n */
-   bool neg = false;               /**< negate (after abs); float sign flip or int32 negation (docs/isa.md §4) */
-   bool abs = false;               /**< absolute value */
+   bool neg = false; /**< negate (after abs); float sign flip or int32 negation (docs/isa.md §4) */
+   bool abs = false; /**< absolute value */
    uint8_t offset = 0;             /**< register offset inside a multi-register vreg */
    uint32_t index = 0;             /**< vreg / physical register / cb0 slot / global-buffer entry */
    uint32_t imm[4] = {0, 0, 0, 0}; /**< File::Imm values per position */
@@ -58,12 +59,12 @@ Operand reg(uint32_t vreg, uint8_t swz = VLG_SWZ_IDENTITY, uint8_t offset = 0);
 Operand unif(uint32_t slot, uint8_t swz = VLG_SWZ_IDENTITY);
 Operand gbuf(uint32_t entry, uint8_t swz = VLG_SWZ_IDENTITY);
 Operand imm_f(float x, float y, float z, float w);
-Operand imm_f(float x);                     /**< replicated */
-Operand imm_u(uint32_t x);                  /**< replicated */
+Operand imm_f(float x);    /**< replicated */
+Operand imm_u(uint32_t x); /**< replicated */
 Operand imm_u(uint32_t x, uint32_t y, uint32_t z, uint32_t w);
 Operand neg(Operand o);
 Operand abs(Operand o);
-Operand swz(Operand o, uint8_t s);          /**< compose: result reads o's swizzle through s */
+Operand swz(Operand o, uint8_t s); /**< compose: result reads o's swizzle through s */
 
 /** One VL-IW operation (what a phase of an instruction holds). */
 struct Instr {
@@ -72,7 +73,8 @@ struct Instr {
    bool sat = false;
    bool dead = false;       /**< removed (e.g. a coalesced MOV); skipped by every pass */
    Operand dst;             /**< File::Reg or File::None */
-   Operand src[3];          /**< ALU A, B, C; PRED A/B; ADDR source; TEX coordinate group; LDC index (File::Unif/Const) */
+   Operand src[3];          /**< ALU A, B, C; PRED A/B; ADDR source; TEX coordinate group; LDC index
+                               (File::Unif/Const) */
    uint8_t sreg = 0;        /**< MVS special register */
    uint8_t cond = 0;        /**< PRED: enum vlg_cond; BRC: enum vlg_brcond */
    uint8_t pred = 0;        /**< PRED destination / BRC tested predicate */
@@ -94,8 +96,9 @@ struct Instr {
    uint8_t grp_read[3] = {0xf, 0, 0};
 
    const vlg_opinfo *info() const { return vlg_op_info(op); }
-   unsigned nsrc() const;          /**< vector sources of an ALU op; 1 for PRED (2 if !bimm), ADDR (INT/FLOOR), TEX */
-   bool is_alu() const;            /**< alu1/alu2 format */
+   unsigned
+   nsrc() const; /**< vector sources of an ALU op; 1 for PRED (2 if !bimm), ADDR (INT/FLOOR), TEX */
+   bool is_alu() const; /**< alu1/alu2 format */
    bool is_jump() const { return op == VLG_OP_BRC && kind == VLG_BRKIND_JMP; }
    bool is_end() const { return op == VLG_OP_BRC && kind == VLG_BRKIND_END; }
    bool is_terminator() const { return is_jump() || is_end(); }
@@ -129,7 +132,7 @@ struct InputDesc {
    uint8_t interp;   /**< enum vlg_interp */
    uint8_t semantic; /**< enum vlg_input_semantic */
    uint8_t index;
-   int location;     /**< gl_vert_attrib / gl_varying_slot / gl_system_value (see semantic) */
+   int location; /**< gl_vert_attrib / gl_varying_slot / gl_system_value (see semantic) */
 };
 
 /** A shader output read from a register when the thread ends. */
@@ -138,7 +141,7 @@ struct OutputDesc {
    uint8_t mask;     /**< components written */
    uint8_t semantic; /**< enum vlg_output_semantic */
    uint8_t index;
-   int location;     /**< gl_varying_slot / gl_frag_result */
+   int location; /**< gl_varying_slot / gl_frag_result */
 };
 
 /** An indirectly addressed range of cb0 vec4 slots [first, first+count). */
@@ -168,9 +171,10 @@ struct Shader {
 
    /* Filled by vlg_pack.cpp */
    bool packed = false;
-   std::vector<std::array<uint32_t, 4>> consts; /**< global-buffer image, compiler constants baked in */
+   std::vector<std::array<uint32_t, 4>>
+      consts; /**< global-buffer image, compiler constants baked in */
    std::vector<UniformCopy> copies;
-   std::vector<bool> entry_is_uniform;         /**< per entry: holds at least one uniform dword */
+   std::vector<bool> entry_is_uniform; /**< per entry: holds at least one uniform dword */
 
    /* Filled by vlg_sched.cpp / vlg_ra.cpp */
    bool scheduled = false;
@@ -180,7 +184,8 @@ struct Shader {
 
    /* Flags */
    bool uses_discard = false, writes_depth = false, uses_derivatives = false;
-   bool color_broadcast = false; /**< FS writes FRAG_RESULT_COLOR (one colour for every render target) */
+   bool color_broadcast =
+      false; /**< FS writes FRAG_RESULT_COLOR (one colour for every render target) */
    uint32_t samplers_used = 0;
    uint32_t buffers_used = 0; /**< LDB slots read (bit n = Bn = Gallium constant buffer n) */
 

@@ -39,10 +39,10 @@ namespace {
 /** What an SSA value is. */
 struct Value {
    enum Kind : uint8_t { None, VReg, Imm, Unif } kind = None;
-   uint32_t vreg = 0;                    /**< VReg */
-   uint8_t swz = VLG_SWZ_IDENTITY;       /**< VReg/Unif: component holding SSA component n */
-   uint32_t imm[4] = {0, 0, 0, 0};       /**< Imm: value of SSA component n */
-   uint32_t slot = 0;                    /**< Unif: cb0 vec4 slot */
+   uint32_t vreg = 0;              /**< VReg */
+   uint8_t swz = VLG_SWZ_IDENTITY; /**< VReg/Unif: component holding SSA component n */
+   uint32_t imm[4] = {0, 0, 0, 0}; /**< Imm: value of SSA component n */
+   uint32_t slot = 0;              /**< Unif: cb0 vec4 slot */
 };
 
 static uint8_t
@@ -75,7 +75,7 @@ class Isel {
    std::vector<Value> ssa;
    std::vector<uint32_t> regs;          /**< nir_register index -> vreg */
    std::map<uint64_t, unsigned> in_map; /**< (semantic, index) -> S.inputs index */
-   std::map<int, unsigned> out_map;     /**< NIR output location (+dual-source) -> S.outputs index */
+   std::map<int, unsigned> out_map; /**< NIR output location (+dual-source) -> S.outputs index */
 
    /* Labels: jumps carry a label id in Instr::target until resolve(). */
    std::vector<int> label_block;
@@ -199,10 +199,7 @@ class Isel {
       return {reg(regs[d.reg.reg->index]), write_mask};
    }
 
-   Dst alu_dest(nir_alu_instr *alu)
-   {
-      return dest(alu->dest.dest, alu->dest.write_mask);
-   }
+   Dst alu_dest(nir_alu_instr *alu) { return dest(alu->dest.dest, alu->dest.write_mask); }
 
    /* ---- emission ---- */
    void emit_cf_list(struct exec_list *list);
@@ -279,7 +276,8 @@ Isel::run()
 
    S.stage = nir->info.stage;
    regs.resize(impl->reg_alloc);
-   foreach_list_typed(nir_register, r, node, &impl->registers) {
+   foreach_list_typed(nir_register, r, node, &impl->registers)
+   {
       if (r->num_array_elems)
          unsupported("register arrays (indirectly indexed temporaries)");
       if (r->bit_size != 32 && r->bit_size != 1)
@@ -311,7 +309,8 @@ Isel::run()
 void
 Isel::emit_cf_list(struct exec_list *list)
 {
-   foreach_list_typed(nir_cf_node, node, node, list) {
+   foreach_list_typed(nir_cf_node, node, node, list)
+   {
       switch (node->type) {
       case nir_cf_node_block:
          emit_block(nir_cf_node_as_block(node));
@@ -331,7 +330,7 @@ Isel::emit_cf_list(struct exec_list *list)
 void
 Isel::emit_block(nir_block *block)
 {
-   nir_foreach_instr(instr, block) {
+   nir_foreach_instr (instr, block) {
       emit_instr(instr);
    }
 }
@@ -713,8 +712,8 @@ Isel::emit_alu(nir_alu_instr *alu)
       Dst d = alu_dest(alu);
       uint32_t t = S.new_vreg();
       b.alu(VLG_OP_MUL, reg(t), 0x3, alu_src(alu, 0), alu_src(alu, 1));
-      b.alu(VLG_OP_ADD, d.op, d.wmask, reg(t, VLG_SWZ_BCAST(0)), reg(t, VLG_SWZ_BCAST(1)))
-         .sat = alu->dest.saturate;
+      b.alu(VLG_OP_ADD, d.op, d.wmask, reg(t, VLG_SWZ_BCAST(0)), reg(t, VLG_SWZ_BCAST(1))).sat =
+         alu->dest.saturate;
       return;
    }
    case nir_op_fdot3:
@@ -723,9 +722,8 @@ Isel::emit_alu(nir_alu_instr *alu)
    case nir_op_fdot4_replicated: {
       Dst d = alu_dest(alu);
       bool dp3 = alu->op == nir_op_fdot3 || alu->op == nir_op_fdot3_replicated;
-      b.alu(dp3 ? VLG_OP_DP3 : VLG_OP_DP4, d.op, d.wmask, alu_src(alu, 0),
-            alu_src(alu, 1))
-         .sat = alu->dest.saturate;
+      b.alu(dp3 ? VLG_OP_DP3 : VLG_OP_DP4, d.op, d.wmask, alu_src(alu, 0), alu_src(alu, 1)).sat =
+         alu->dest.saturate;
       return;
    }
    case nir_op_vec2:
@@ -902,8 +900,7 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
          } else if (loc == FRAG_RESULT_SAMPLE_MASK) {
             out = output(VLG_OUTPUT_SEMANTIC_SAMPLE_MASK, 0, loc);
          } else {
-            unsupported(std::string("fragment output ") +
-                        gl_frag_result_name((gl_frag_result)loc));
+            unsupported(std::string("fragment output ") + gl_frag_result_name((gl_frag_result)loc));
          }
       } else {
          if (loc == VARYING_SLOT_POS) {
@@ -913,8 +910,9 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
          } else {
             int index = vlg_varying_index(loc);
             if (index < 0)
-               unsupported(std::string("vertex shader output ") +
-                           gl_varying_slot_name_for_stage((gl_varying_slot)loc, MESA_SHADER_VERTEX));
+               unsupported(
+                  std::string("vertex shader output ") +
+                  gl_varying_slot_name_for_stage((gl_varying_slot)loc, MESA_SHADER_VERTEX));
             out = output(VLG_OUTPUT_SEMANTIC_VARYING, index, loc);
          }
       }
@@ -1137,8 +1135,8 @@ Isel::emit_tex(nir_tex_instr *tex)
       case nir_tex_src_sampler_deref:
          unsupported("texture derefs (samplers not lowered)");
       default:
-         unsupported(std::string("texture source ") +
-                     std::to_string((int)tex->src[i].src_type) + " (offsets, indirect units, ...)");
+         unsupported(std::string("texture source ") + std::to_string((int)tex->src[i].src_type) +
+                     " (offsets, indirect units, ...)");
       }
    }
 

@@ -64,18 +64,19 @@ collect_io_info(nir_shader *nir, IoInfo &io)
 {
    if (nir->info.stage != MESA_SHADER_FRAGMENT)
       return;
-   nir_foreach_shader_in_variable(var, nir) {
+   nir_foreach_shader_in_variable(var, nir)
+   {
       unsigned slots = glsl_count_attribute_slots(var->type, false);
       for (unsigned i = 0; i < slots; i++)
          io.fs_interp[var->data.location + i] = interp_of(var);
    }
 }
 
-#define OPT(pass, ...)                                                                        \
-   ({                                                                                         \
-      bool this_progress = false;                                                             \
-      NIR_PASS(this_progress, nir, pass, ##__VA_ARGS__);                                      \
-      this_progress;                                                                          \
+#define OPT(pass, ...)                                                                             \
+   ({                                                                                              \
+      bool this_progress = false;                                                                  \
+      NIR_PASS(this_progress, nir, pass, ##__VA_ARGS__);                                           \
+      this_progress;                                                                               \
    })
 
 static void
@@ -138,16 +139,15 @@ nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
    /* No indirect register-file access: unroll into if-ladders. */
    NIR_PASS_V(nir, nir_lower_indirect_derefs,
-              (nir_variable_mode)(nir_var_shader_in | nir_var_shader_out |
-                                  nir_var_function_temp | nir_var_shader_temp),
+              (nir_variable_mode)(nir_var_shader_in | nir_var_shader_out | nir_var_function_temp |
+                                  nir_var_shader_temp),
               UINT32_MAX);
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
 
    collect_io_info(nir, io);
    NIR_PASS_V(nir, nir_lower_io, (nir_variable_mode)(nir_var_shader_in | nir_var_shader_out),
               type_size_vec4, (nir_lower_io_options)0);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_type_size_vec4,
-              (nir_lower_io_options)0);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_type_size_vec4, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_system_values);
 
    nir_lower_tex_options tex = {};
@@ -189,7 +189,8 @@ nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
    NIR_PASS_V(nir, nir_opt_constant_folding);
    NIR_PASS_V(nir, nir_copy_prop);
    NIR_PASS_V(nir, nir_opt_dce);
-   NIR_PASS_V(nir, nir_lower_to_source_mods, (nir_lower_to_source_mods_flags)nir_lower_float_source_mods);
+   NIR_PASS_V(nir, nir_lower_to_source_mods,
+              (nir_lower_to_source_mods_flags)nir_lower_float_source_mods);
    NIR_PASS_V(nir, nir_copy_prop);
    NIR_PASS_V(nir, nir_opt_dce);
    NIR_PASS_V(nir, nir_remove_dead_variables, nir_var_function_temp, nullptr);
@@ -198,7 +199,7 @@ nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
    NIR_PASS_V(nir, nir_lower_vec_to_movs, nullptr, nullptr);
    NIR_PASS_V(nir, nir_opt_dce);
 
-   nir_foreach_function(func, nir) {
+   nir_foreach_function (func, nir) {
       if (!func->impl)
          continue;
       nir_index_ssa_defs(func->impl);

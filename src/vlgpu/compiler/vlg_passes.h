@@ -63,8 +63,8 @@ void schedule(Shader &S, bool reorder, bool dual);
 
 /* vlg_liveness.cpp */
 struct Liveness {
-   unsigned nbits = 0;                        /**< 4 per vec4 register of every vreg */
-   std::vector<unsigned> first_bit;           /**< per vreg: bit of (register 0, x) */
+   unsigned nbits = 0;                                   /**< 4 per vec4 register of every vreg */
+   std::vector<unsigned> first_bit;                      /**< per vreg: bit of (register 0, x) */
    std::vector<std::vector<uint64_t>> live_in, live_out; /**< per block */
    unsigned words() const { return (nbits + 63) / 64; }
    unsigned bit(uint32_t vreg, unsigned offset, unsigned comp) const

@@ -228,10 +228,10 @@ print_instr(const Shader &S, const Instr &I)
    return s;
 }
 
-static const char *const in_sem[] = {"ATTRIBUTE", "VARYING", "FRAG_COORD", "FACE",
+static const char *const in_sem[] = {"ATTRIBUTE",   "VARYING",   "FRAG_COORD", "FACE",
                                      "POINT_COORD", "VERTEX_ID", "INSTANCE_ID"};
-static const char *const out_sem[] = {"POSITION", "VARYING", "POINT_SIZE", "COLOR", "DEPTH",
-                                      "SAMPLE_MASK"};
+static const char *const out_sem[] = {"POSITION", "VARYING", "POINT_SIZE",
+                                      "COLOR",    "DEPTH",   "SAMPLE_MASK"};
 
 std::string
 print_shader(const Shader &S)
@@ -239,9 +239,8 @@ print_shader(const Shader &S)
    std::string out;
    char buf[128];
    for (const InputDesc &in : S.inputs) {
-      snprintf(buf, sizeof(buf), "; in  %s%s <- %s %u\n",
-               fmt_reg(S, in.vreg, 0).c_str(), fmt_mask(in.mask).c_str(),
-               in.semantic < 7 ? in_sem[in.semantic] : "?", in.index);
+      snprintf(buf, sizeof(buf), "; in  %s%s <- %s %u\n", fmt_reg(S, in.vreg, 0).c_str(),
+               fmt_mask(in.mask).c_str(), in.semantic < 7 ? in_sem[in.semantic] : "?", in.index);
       out += buf;
    }
    for (const OutputDesc &o : S.outputs) {

@@ -88,8 +88,8 @@ struct Allocator {
    bool lowbank, coalesce;
    unsigned nv;
    Graph G;
-   std::vector<unsigned> parent;     /* union-find for coalescing */
-   std::vector<unsigned> compmask;   /* components a vreg is ever written or read at */
+   std::vector<unsigned> parent;   /* union-find for coalescing */
+   std::vector<unsigned> compmask; /* components a vreg is ever written or read at */
    std::vector<int> colour;
    unsigned pressure = 0;
 
@@ -251,7 +251,8 @@ struct Allocator {
    {
       throw CompileError("does not fit the register file: register pressure " +
                          std::to_string(pressure) + " vec4 registers, R0-R127 hold " +
-                         std::to_string(VLG_NUM_REGS) + " (no spilling: no stack, docs/compiler.md)");
+                         std::to_string(VLG_NUM_REGS) +
+                         " (no spilling: no stack, docs/compiler.md)");
    }
 
    void colour_graph()
@@ -392,9 +393,7 @@ struct Allocator {
 
    void rewrite(const std::vector<unsigned> &perm)
    {
-      auto phys = [&](uint32_t v, unsigned offset) {
-         return perm[colour[find(v)] + offset];
-      };
+      auto phys = [&](uint32_t v, unsigned offset) { return perm[colour[find(v)] + offset]; };
       unsigned max_reg = 0;
       auto fix = [&](Operand &o) {
          if (!o.is_reg())
@@ -408,7 +407,8 @@ struct Allocator {
             if (I.dead)
                continue;
             unsigned width = I.info() && I.info()->format == VLG_FMT_TEX && I.src[0].is_reg()
-                                ? tex_group_width(I.op) : 1;
+                                ? tex_group_width(I.op)
+                                : 1;
             fix(I.dst);
             for (unsigned s = 0; s < 3; s++)
                fix(I.src[s]);

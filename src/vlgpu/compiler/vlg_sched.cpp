@@ -156,8 +156,8 @@ struct BlockScheduler {
 
    BlockScheduler(const Shader &s, Block &b, bool r, bool d, const std::vector<bool> &live_in,
                   const std::vector<bool> &lo)
-      : S(s), B(b), reorder(r), dual(d), live_out(lo), alive(live_in),
-        remaining_uses(s.vregs.size(), 0)
+       : S(s), B(b), reorder(r), dual(d), live_out(lo), alive(live_in),
+         remaining_uses(s.vregs.size(), 0)
    {
       for (unsigned v = 0; v < alive.size(); v++)
          if (alive[v])
@@ -264,7 +264,8 @@ struct BlockScheduler {
    {
       int e = 0;
       for (auto &p : nodes[k].preds)
-         e = std::max(e, nodes[p.first].cycle + (int)std::max(p.second.lat, p.second.fwd ? 1u : 0u));
+         e =
+            std::max(e, nodes[p.first].cycle + (int)std::max(p.second.lat, p.second.fwd ? 1u : 0u));
       return e;
    }
 

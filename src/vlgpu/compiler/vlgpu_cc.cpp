@@ -122,7 +122,8 @@ read_file(const std::string &path, std::string &out)
 bool
 ends_with(const std::string &s, const std::string &suffix)
 {
-   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+   return s.size() >= suffix.size() &&
+          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 /* piglit .shader_test: [vertex shader], [vertex shader passthrough], [fragment shader] */
@@ -141,11 +142,13 @@ parse_shader_test(const std::string &path, const std::string &text, std::vector<
                         section == "vertex shader" ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT,
                         body, desktop});
       else if (section == "vertex shader passthrough")
-         out.push_back({path + ":[vertex shader passthrough]", path, MESA_SHADER_VERTEX,
-                        glsl_es_version == "300"
-                           ? "#version 300 es\nin vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n"
-                           : "attribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n",
-                        desktop});
+         out.push_back(
+            {path + ":[vertex shader passthrough]", path, MESA_SHADER_VERTEX,
+             glsl_es_version == "300"
+                ? "#version 300 es\nin vec4 piglit_vertex;\nvoid main() { gl_Position = "
+                  "piglit_vertex; }\n"
+                : "attribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n",
+             desktop});
       body.clear();
    };
    while (std::getline(in, line)) {
@@ -218,7 +221,8 @@ main(int argc, char **argv)
       for (Source &src : sources) {
          std::string base = src.name.substr(src.name.rfind('/') + 1);
          std::string dir = src.name.rfind('/') == std::string::npos
-                              ? "." : src.name.substr(0, src.name.rfind('/'));
+                              ? "."
+                              : src.name.substr(0, src.name.rfind('/'));
          src.text = glmark2_complete(dir, base, src.text);
       }
 

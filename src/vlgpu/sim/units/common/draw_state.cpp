@@ -1,0 +1,140 @@
+/*
+ * vlgpu cycle-mode GPU: per-draw shared state (draw_state.h).
+ */
+#include "sim/units/common/draw_state.h"
+
+#include <algorithm>
+
+#include "sim/units/common/draw_shaders.h"
+
+namespace vlgpu::sim {
+
+DrawState::DrawState() = default;
+DrawState::~DrawState() = default;
+
+void
+DrawState::raise(const GpuFault &f, Cycle now, uint32_t who)
+{
+   if (fault_cycle != kNever && (fault_cycle < now || (fault_cycle == now && fault_by <= who)))
+      return;
+   fault_cycle = now;
+   fault_by = who;
+   fault_module = f.module();
+   fault_summary = f.summary();
+   fault_text = f.what();
+}
+
+namespace {
+
+/* As render_draw (functional.cpp): the global-buffer image of a shader. */
+std::vector<uint32_t>
+read_consts(const Vram &vram, const VLG_SHADER_STATE &s)
+{
+   std::vector<uint32_t> c(size_t(s.num_consts) * 4 + 4, 0);
+   if (s.num_consts)
+      vram.read(s.consts, c.data(), uint64_t(s.num_consts) * 16, "CP");
+   return c;
+}
+
+std::vector<TextureUnit>
+texture_units(const std::vector<VLG_TEXTURE> &tex, const std::vector<VLG_SAMPLER> &smp)
+{
+   std::vector<TextureUnit> u(std::min(tex.size(), smp.size()));
+   for (size_t i = 0; i < u.size(); i++) {
+      u[i].valid = true;
+      u[i].tex = tex[i];
+      u[i].samp = smp[i];
+   }
+   return u;
+}
+
+/** Bytes a texture's levels span from its address (an upper bound: every
+ *  level's offset plus its layer stride times the larger of depth and
+ *  layers, or its rows when the layer stride is 0). */
+MemRange
+texture_range(const VLG_TEXTURE &t)
+{
+   uint64_t end = 0;
+   const unsigned levels = std::min<unsigned>(t.num_levels, 15);
+   for (unsigned i = 0; i < levels; i++) {
+      const VLG_TEXTURE_LEVEL &l = t.level[i];
+      const uint64_t h = std::max<uint64_t>(1, uint64_t(t.height) >> i);
+      const uint64_t d = std::max<uint64_t>(1, uint64_t(t.depth) >> i);
+      const uint64_t layers = std::max<uint64_t>({d, uint64_t(t.array_size), 1});
+      const uint64_t bytes =
+         l.layer_stride ? uint64_t(l.layer_stride) * layers : uint64_t(l.row_pitch) * h;
+      end = std::max(end, uint64_t(l.offset) + bytes);
+   }
+   return MemRange{t.address, end};
+}
+
+} // namespace
+
+void
+draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t watchdog)
+{
+   d.pkg = load_draw_package(vram, d.ctx.draw_info_address);
+   const DrawPackage &pkg = d.pkg;
+   d.clear = pkg.is_clear();
+   for (unsigned i = 0; i < pkg.fb.nr_cbufs && i < kMaxColorBufs; i++)
+      if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
+         d.writes.push_back(
+            MemRange{pkg.fb.cbufs[i].address, surface_extent_bytes(pkg.fb.cbufs[i])});
+   if (pkg.fb.zsbuf.format != VLG_FORMAT_NONE)
+      d.writes.push_back(MemRange{pkg.fb.zsbuf.address, surface_extent_bytes(pkg.fb.zsbuf)});
+   if (d.clear) {
+      d.late_zs = (pkg.draw.clear_buffers & 3u) && pkg.fb.zsbuf.format != VLG_FORMAT_NONE;
+      d.loaded = true;
+      return;
+   }
+
+   d.ge = make_ge_state(pkg);
+   d.pe = make_pe_state(pkg, d.ge.layout);
+   unsigned fs_colors = 0;
+   for (unsigned i = 0; i < pkg.fs.state.num_outputs; i++)
+      if (pkg.fs.state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_COLOR)
+         fs_colors |= 1u << pkg.fs.state.outputs[i].index;
+   /* make_omu_state keeps host pointers into VRAM (the OMU writes through
+    * them); the CP only reads, the OMU is the writer. */
+   d.omu = make_omu_state(pkg, const_cast<Vram &>(vram), fs_colors);
+   d.plan = fs_output_plan(pkg.fs.state);
+   d.late_zs = d.omu.any_zs && !d.omu.early_z;
+
+   auto sh = std::make_unique<DrawShaders>();
+   const VLG_SHADER_STATE &vss = pkg.vs.state, &fss = pkg.fs.state;
+   sh->vs_prog = programs.get(vram, vss.code, vss.code_size, vss.entry);
+   sh->fs_prog = programs.get(vram, fss.code, fss.code_size, fss.entry);
+   sh->vs_consts = read_consts(vram, vss);
+   sh->fs_consts = read_consts(vram, fss);
+   sh->vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
+   sh->fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
+   ShaderResources &vr = sh->vs_res, &fr = sh->fs_res;
+   vr.stage = VLG_SHADER_STAGE_VERTEX;
+   vr.consts = reinterpret_cast<const uint32_t(*)[4]>(sh->vs_consts.data());
+   vr.num_consts = vss.num_consts;
+   vr.consts_address = vss.consts;
+   vr.textures = sh->vs_units.data();
+   vr.num_textures = unsigned(sh->vs_units.size());
+   vr.vram = &vram;
+   vr.max_instructions = watchdog ? watchdog : UINT64_MAX;
+   fr = vr;
+   fr.stage = VLG_SHADER_STAGE_FRAGMENT;
+   fr.consts = reinterpret_cast<const uint32_t(*)[4]>(sh->fs_consts.data());
+   fr.num_consts = fss.num_consts;
+   fr.consts_address = fss.consts;
+   fr.textures = sh->fs_units.data();
+   fr.num_textures = unsigned(sh->fs_units.size());
+   d.shaders = std::move(sh);
+
+   for (const GeAttrib &a : d.ge.attribs)
+      d.reads.push_back(MemRange{a.vb_address, a.vb_size});
+   if (pkg.indexed())
+      d.reads.push_back(MemRange{pkg.draw.index_buffer, pkg.draw.index_buffer_size});
+   for (const VLG_TEXTURE &t : pkg.vs_textures)
+      d.reads.push_back(texture_range(t));
+   for (const VLG_TEXTURE &t : pkg.fs_textures)
+      d.reads.push_back(texture_range(t));
+   d.loaded = true;
+}
+
+} // namespace vlgpu::sim

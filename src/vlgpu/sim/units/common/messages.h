@@ -1,0 +1,152 @@
+/*
+ * vlgpu cycle-mode GPU: what travels in the queues between the modules
+ * (docs/simulator-modules.md "Ports and queues").
+ *
+ * Every message that belongs to a draw carries its DrawRef. A message with
+ * `last` set is the draw's `last` token (seed 001 §3.2): it follows the
+ * draw's work down the pipe; every module passes it on after the draw's
+ * work and reports it to the CP (LastReport).
+ *
+ * Memory requests carry addresses and sizes only ("timing-only memory"):
+ * the data is read or written functionally in VRAM when the functional unit
+ * runs; the requests make the time it takes.
+ */
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/func/pipe/pipe_types.h"
+#include "sim/func/shader/thread_group.h"
+#include "sim/units/common/draw_state.h"
+
+namespace vlgpu::sim {
+
+/* ---- memory ---------------------------------------------------------- */
+
+/** A read or write of @bytes bytes at VRAM byte address @addr (a whole L2
+ *  line from the caches; any size to the MC). @tag is the client's. */
+struct MemReq {
+   uint64_t addr = 0;
+   uint32_t bytes = 0;
+   uint32_t tag = 0;
+   bool write = false;
+};
+
+/** The answer to a MemReq: its data arrived (read) or was taken (write, MC
+ *  only: the L2 does not acknowledge writes; they are posted). */
+struct MemResp {
+   uint32_t tag = 0;
+   bool write = false;
+};
+
+/** CP -> L2: write every dirty line back to VRAM (before DUMP). */
+struct FlushReq {
+   uint32_t tag = 0;
+};
+/** L2 -> CP: the flush is complete; @lines lines were written back. */
+struct FlushDone {
+   uint32_t tag = 0;
+   uint32_t lines = 0;
+};
+
+/* ---- draw protocol ----------------------------------------------------- */
+
+/** A module -> CP: "I passed the `last` token of draw @draw" (DrawState::seq). */
+struct LastReport {
+   uint32_t draw = 0;
+};
+
+/** CP -> GTS: one DRAW (its work and, implicitly, its `last` token). */
+struct DrawCmd {
+   DrawRef draw;
+};
+
+/** GTS -> GE: a vertex sub-block (elements [first, first + count) of
+ *  @instance), or the draw's `last` token. */
+struct GeTask {
+   DrawRef draw;
+   bool last = false;
+   bool end_of_instance = false; /**< the instance's last sub-block */
+   uint32_t instance = 0;
+   uint32_t first = 0, count = 0;
+};
+
+/** A vertex-shader thread group: up to W distinct vertices of one GE
+ *  sub-block. The ThreadGroup travels GE -> LTS -> SPC -> GE. */
+struct VsGroup {
+   DrawRef draw;
+   std::unique_ptr<ThreadGroup> tg;
+   uint32_t block = 0;  /**< GE sub-block id */
+   uint32_t first = 0;  /**< index of lane 0's vertex in the sub-block's vertex list */
+   uint32_t lanes = 0;  /**< live lanes */
+   bool skip = false;   /**< do not run (aborted draw, or a fault): pass back as is */
+};
+
+/** One quad of a fragment thread group, with the primitive it belongs to. */
+struct FsQuad {
+   Quad q;
+   int32_t run_x = 0, run_y = 0; /**< first quad of its rasterisation run (Z16 path) */
+   uint8_t mask = 0;             /**< covered lanes still alive after the early tests */
+   std::shared_ptr<const PrimSetup> setup;
+};
+
+/** A fragment-shader thread group of up to W/4 quads, numbered per GPC in
+ *  rasterisation order (@seq). Travels PE -> LTS -> SPC -> OMU. */
+struct FsGroup {
+   DrawRef draw;
+   std::unique_ptr<ThreadGroup> tg;
+   uint64_t seq = 0;
+   unsigned nquads = 0;
+   bool skip = false;
+   FsQuad quads[kMaxLanes / 4];
+};
+
+/** GE/PE -> LTS -> SPC: a thread group to run, or a draw's `last` token
+ *  (@last_of set, nothing else). */
+struct SpcTask {
+   std::unique_ptr<VsGroup> vs;
+   std::unique_ptr<FsGroup> fs;
+   DrawRef last_of;
+};
+
+/** SPC -> LTS: a thread group left the SPC; its slot and registers are free. */
+struct Credit {
+   uint32_t reg_bytes = 0;
+};
+
+/** The shaded vertices of one sub-block in draw order (GE -> every PE). */
+struct VertexBatch {
+   static constexpr uint32_t kRestart = ~0u;
+   DrawRef draw;
+   bool last = false;            /**< the draw's `last` token: nothing else is valid */
+   bool skip = false;            /**< aborted draw: no vertices */
+   bool end_of_instance = false; /**< the primitive assembler restarts after this batch */
+   uint32_t instance = 0;
+   unsigned floats = 0;          /**< floats per vertex (VertexLayout) */
+   std::vector<uint32_t> elems;  /**< per element: vertex number in this batch, or kRestart */
+   std::vector<float> vdata;     /**< vertices, `floats` each */
+   std::vector<uint32_t> clipmask;
+};
+using BatchRef = std::shared_ptr<const VertexBatch>;
+
+/** One rasterisation run (up to 8 quads of one primitive), PE -> OMU (early
+ *  tests) -> PE (FS thread-group packing); or the draw's `last` token. */
+struct QuadRun {
+   DrawRef draw;
+   bool last = false;
+   uint8_t n = 0;
+   int32_t run_x = 0, run_y = 0;
+   Quad q[8];
+   std::shared_ptr<const PrimSetup> setup;
+};
+
+/** PE -> OMU: the FS thread groups of @draw end before sequence number
+ *  @end_seq (the OMU's late stage finishes the draw there). */
+struct DrawMark {
+   DrawRef draw;
+   uint64_t end_seq = 0;
+};
+
+} // namespace vlgpu::sim

@@ -1,0 +1,87 @@
+/*
+ * vlgpu cycle-mode GPU: module helpers (unit.h).
+ */
+#include "sim/units/common/unit.h"
+
+#include <algorithm>
+
+namespace vlgpu::sim {
+
+LineCache::LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes)
+    : line_bytes_(line_bytes ? line_bytes : 64), ways_(ways ? ways : 1)
+{
+   const uint64_t sets = size_bytes / (uint64_t(ways_) * line_bytes_);
+   sets_ = uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(sets, 1u << 26)));
+   ways_v_.resize(size_t(sets_) * ways_);
+}
+
+LineCache::Way *
+LineCache::lookup(uint64_t line)
+{
+   Way *set = &ways_v_[size_t(line % sets_) * ways_];
+   for (uint32_t i = 0; i < ways_; i++) {
+      Way &w = set[i];
+      if ((w.valid || w.pending) && w.line == line) {
+         w.lru = ++clock_;
+         return &w;
+      }
+   }
+   return nullptr;
+}
+
+const LineCache::Way *
+LineCache::probe(uint64_t line) const
+{
+   const Way *set = &ways_v_[size_t(line % sets_) * ways_];
+   for (uint32_t i = 0; i < ways_; i++) {
+      const Way &w = set[i];
+      if ((w.valid || w.pending) && w.line == line)
+         return &w;
+   }
+   return nullptr;
+}
+
+LineCache::Way *
+LineCache::allocate(uint64_t line, Victim &victim)
+{
+   victim = Victim{};
+   Way *set = &ways_v_[size_t(line % sets_) * ways_];
+   Way *best = nullptr;
+   for (uint32_t i = 0; i < ways_; i++) {
+      Way &w = set[i];
+      if (w.pending)
+         continue;
+      if (!w.valid) {
+         best = &w;
+         break;
+      }
+      if (!best || w.lru < best->lru)
+         best = &w;
+   }
+   if (!best)
+      return nullptr;
+   if (best->valid) {
+      victim.evicted = true;
+      victim.dirty = best->dirty;
+      victim.line = best->line;
+   }
+   *best = Way{};
+   best->line = line;
+   best->lru = ++clock_;
+   return best;
+}
+
+void
+LineCache::invalidate_all()
+{
+   for (Way &w : ways_v_)
+      w = Way{};
+}
+
+MemClient::MemClient(Module &m, const std::string &name)
+    : out(m, "out_" + name, "memory requests (address, bytes)"),
+      in(m, "in_" + name, "memory responses (read data arrived)")
+{
+}
+
+} // namespace vlgpu::sim

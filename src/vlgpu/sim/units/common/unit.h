@@ -1,0 +1,228 @@
+/*
+ * vlgpu cycle-mode GPU: helpers shared by the modules.
+ *
+ *  - Unit: a Module that can record a draw's fault and can be wedged (fault
+ *    injection for the deadlock tests);
+ *  - LineCache: a set-associative LRU cache of line tags (L2, SPC L1 and
+ *    instruction cache, OMU cache): timing only, no data;
+ *  - MemClient: a module's request/response port pair to the L2 or MC, with
+ *    transactions (a set of line requests waited for as one);
+ *  - ThreadGroupPool: reuses ThreadGroup storage between thread groups.
+ */
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <new>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/module.h"
+#include "sim/core/port.h"
+#include "sim/func/gpu_fault.h"
+#include "sim/func/shader/thread_group.h"
+#include "sim/units/common/draw_state.h"
+#include "sim/units/common/messages.h"
+
+namespace vlgpu::sim {
+
+/** Base class of the cycle-mode modules. */
+class Unit : public Module {
+ public:
+   using Module::Module;
+
+   /** Fault injection (tests of the deadlock report): from the next tick on
+    *  the module does nothing and holds whatever it has, as a hardware unit
+    *  that hangs would. */
+   void wedge() { wedged_ = true; }
+   bool wedged() const { return wedged_; }
+
+ protected:
+   /**
+    * Run @f (functional work for draw @d); a GpuFault it throws is recorded
+    * as @d's fault at the current cycle, any other std::exception (a
+    * simulator bug) as a fault of module "simulator"; std::bad_alloc
+    * propagates. Returns false if @f threw.
+    */
+   template <typename F> bool guarded(DrawState &d, F &&f)
+   {
+      try {
+         f();
+         return true;
+      } catch (const GpuFault &e) {
+         d.raise(e, now(), index());
+      } catch (const std::bad_alloc &) {
+         throw;
+      } catch (const std::exception &e) {
+         d.raise(GpuFault("simulator", "internal error", e.what()), now(), index());
+      }
+      return false;
+   }
+
+   bool wedged_ = false;
+};
+
+/**
+ * Tags of a set-associative cache with LRU replacement, per line of
+ * @line_bytes bytes (no data: the model is timing-only). Lines are named by
+ * their line number (byte address / line_bytes). A line is Valid, or
+ * Pending (a fill is on its way; not chosen as a victim).
+ */
+class LineCache {
+ public:
+   struct Way {
+      uint64_t line = 0;
+      uint64_t lru = 0;
+      bool valid = false;
+      bool pending = false;
+      bool dirty = false;
+   };
+   /** What allocate() threw out. */
+   struct Victim {
+      bool evicted = false;
+      bool dirty = false;
+      uint64_t line = 0;
+   };
+
+   /** @size_bytes / (@ways x @line_bytes) sets (at least 1). */
+   LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes);
+
+   uint32_t line_bytes() const { return line_bytes_; }
+   uint32_t sets() const { return sets_; }
+   uint32_t ways() const { return ways_; }
+   uint64_t line_of(uint64_t addr) const { return addr / line_bytes_; }
+
+   /** The way holding @line (valid or pending), nullptr if none; a hit
+    *  becomes the most recently used. */
+   Way *lookup(uint64_t line);
+   /** Same, without touching the LRU order. */
+   const Way *probe(uint64_t line) const;
+   /**
+    * Make room for @line in its set: the least recently used way that is
+    * not pending (an invalid way first) is cleared and returned, with what
+    * it held in @victim. nullptr if every way of the set is pending.
+    */
+   Way *allocate(uint64_t line, Victim &victim);
+   /** Every dirty line, marked clean (for write-backs), in set order. */
+   template <typename F> void clean_all(F &&f)
+   {
+      for (Way &w : ways_v_)
+         if (w.valid && w.dirty) {
+            w.dirty = false;
+            f(w.line);
+         }
+   }
+   void invalidate_all();
+
+ private:
+   uint32_t line_bytes_, sets_, ways_;
+   uint64_t clock_ = 0;
+   std::vector<Way> ways_v_;
+};
+
+/**
+ * A module's requests to the L2 (or the MC): the ports `out_<name>` and
+ * `in_<name>` and the bookkeeping of transactions. A transaction is a set of
+ * requests (lines) the module waits for as one: begin(), read(), then poll
+ * done(). Requests leave one per cycle (the queue's bandwidth) in order.
+ */
+class MemClient {
+ public:
+   MemClient(Module &m, const std::string &name = "mem");
+
+   OutPort<MemReq> out;
+   InPort<MemResp> in;
+
+   /** A new transaction id (never 0). */
+   uint32_t begin() { return ++next_txn_ ? next_txn_ : ++next_txn_; }
+   /** Queue a read of @bytes bytes at @addr as part of @txn. */
+   void read(uint32_t txn, uint64_t addr, uint32_t bytes)
+   {
+      pending_.push_back(MemReq{addr, bytes, txn, false});
+      remaining_[txn]++;
+   }
+   /** Queue a posted write (no transaction; the L2 does not answer). */
+   void write(uint64_t addr, uint32_t bytes) { pending_.push_back(MemReq{addr, bytes, 0, true}); }
+   /** Queue a write that is answered (the MC acknowledges writes). */
+   void write_acked(uint32_t txn, uint64_t addr, uint32_t bytes)
+   {
+      pending_.push_back(MemReq{addr, bytes, txn, true});
+      remaining_[txn]++;
+   }
+   /** Every request of @txn answered (true for a transaction without any). */
+   bool done(uint32_t txn) const { return remaining_.find(txn) == remaining_.end(); }
+
+   /** Push the oldest queued request if the queue takes it. */
+   bool send()
+   {
+      if (pending_.empty() || !out.can_push())
+         return false;
+      out.push(pending_.front());
+      pending_.pop_front();
+      ++requests_;
+      return true;
+   }
+   /** Pop one response if there is one; true if popped. */
+   bool receive()
+   {
+      if (!in.can_pop())
+         return false;
+      const MemResp r = in.pop();
+      auto it = remaining_.find(r.tag);
+      if (it != remaining_.end() && --it->second == 0)
+         remaining_.erase(it);
+      return true;
+   }
+   /** Requests queued and not yet sent. */
+   size_t queued() const { return pending_.size(); }
+   /** Transactions with answers outstanding. */
+   size_t outstanding() const { return remaining_.size(); }
+   /** Requests sent since construction. */
+   uint64_t requests() const { return requests_; }
+   bool idle() const { return pending_.empty() && remaining_.empty(); }
+
+ private:
+   std::deque<MemReq> pending_;
+   std::unordered_map<uint32_t, uint32_t> remaining_;
+   uint32_t next_txn_ = 0;
+   uint64_t requests_ = 0;
+};
+
+/** Reusable ThreadGroup objects (their register storage is kept). */
+class ThreadGroupPool {
+ public:
+   std::unique_ptr<ThreadGroup> get(unsigned width, unsigned num_regs, vlg_shader_stage stage,
+                                    uint32_t group_id)
+   {
+      if (free_.empty())
+         return std::make_unique<ThreadGroup>(width, num_regs, stage, group_id);
+      std::unique_ptr<ThreadGroup> tg = std::move(free_.back());
+      free_.pop_back();
+      tg->reset(width, num_regs, stage, group_id);
+      return tg;
+   }
+   void put(std::unique_ptr<ThreadGroup> tg)
+   {
+      if (tg && free_.size() < 1024)
+         free_.push_back(std::move(tg));
+   }
+
+ private:
+   std::vector<std::unique_ptr<ThreadGroup>> free_;
+};
+
+/** Call @f(line number) for every line of [addr, addr + bytes). */
+template <typename F>
+inline void
+for_each_line(uint64_t addr, uint64_t bytes, uint32_t line_bytes, F &&f)
+{
+   if (!bytes)
+      return;
+   const uint64_t first = addr / line_bytes, last = (addr + bytes - 1) / line_bytes;
+   for (uint64_t l = first; l <= last; l++)
+      f(l);
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,184 @@
+/*
+ * vlgpu cycle-mode GPU: the CP (command processor, seed 001 §3.2 and fig. 2).
+ * docs/simulator-modules.md "CP".
+ *
+ * The CP reads the command queue from VRAM through the L2 (cp.prefetch_lines
+ * lines ahead), decodes each command with the functional CP's decoder
+ * (cp_decode_command, so both modes fault on the same queues with the same
+ * reports) after cp.decode_cycles cycles, and:
+ *  - DRAW: asks the host hooks (through the CycleGpu, between cycles),
+ *    fetches draw_info, then pipe_state, both shader_states, framebuffer,
+ *    vertex element/buffer arrays, texture/sampler arrays, then both global
+ *    buffers (line requests through the L2), loads and validates the
+ *    package (draw_state_load = load_draw_package + the stage states) and
+ *    sends the draw to the GTS. Before sending it waits while
+ *    cp.max_draws_in_flight draws are in the pipe, and while an earlier
+ *    in-flight draw writes memory this draw reads or reads memory it writes
+ *    (the draw interlock: the modules use VRAM functionally when they run,
+ *    so a draw must not overtake one it depends on; same pixels as the
+ *    functional GPU, which runs draws one after the other).
+ *  - SYNC: waits until every module has reported the `last` token of every
+ *    earlier draw, then writes the fence (cp_write_fence; a posted write
+ *    through the L2 for the timing).
+ *  - DUMP: waits like SYNC, has the L2 write back its dirty lines, copies
+ *    the surface to the display (cp_dump_to_display, by the CycleGpu
+ *    between cycles) and reads the copied bytes through the MC in 256-byte
+ *    requests (bandwidth-limited).
+ *  - HALT (or the end of the queue): waits like SYNC and stops the engine.
+ * A malformed command is a CP fault; the rest of the queue is skipped (the
+ * CP cannot know where the next command starts).
+ *
+ * The `last` token protocol: every draw-carrying module (GTS, GE, PE, LTS,
+ * SPC, OMU) sends a LastReport to the CP when the draw's `last` token has
+ * passed it (in draw order). A draw is complete when every reporter has
+ * reported it; the CP then asks the CycleGpu to finish its DrawReport
+ * (statistics, after_draw hook).
+ */
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/device/cp.h"
+#include "sim/units/common/unit.h"
+#include "sim/units/common/unit_config.h"
+
+namespace vlgpu::sim {
+
+class ProgramCache;
+
+/**
+ * One execute() call, shared by the CP module and the CycleGpu that runs
+ * it. The CP asks for host interactions through `call`; the CycleGpu stops
+ * the engine at the end of that cycle, services the call, clears it and
+ * wakes the CP. Survives a pipeline reset (deadlock): the new CP resumes at
+ * `next_offset`.
+ */
+struct SubmitState {
+   enum class Call {
+      None,
+      DrawBegin,  /**< a DRAW was read: statistics snapshot, snapshot_draw() (-> snapshot), and
+                       before_draw() unless snapshot */
+      BeforeDraw, /**< a snapshot draw: the pipeline is drained, call before_draw() */
+      DrawEnd,    /**< inflight.front() completed: DrawReport, after_draw() */
+      Dump,       /**< DUMP `dump`: cp_dump_to_display (-> dump_bytes or a fault) */
+   };
+
+   Vram *vram = nullptr;
+   GpuHost *host = nullptr;
+   SubmitResult *result = nullptr;
+   uint64_t queue_address = 0;
+   uint32_t queue_dwords = 0;
+
+   /** Dword offset of the first command not yet completed or in flight. */
+   uint32_t next_offset = 0;
+   /** DRAW commands read so far (index_in_queue of the next). */
+   uint32_t draws = 0;
+   /** DRAWs read and not yet completed, in queue order. */
+   std::deque<DrawRef> inflight;
+   /** HALT, the end of the queue or a malformed command was reached and
+    *  every draw completed: execute() returns. */
+   bool finished = false;
+
+   Call call = Call::None;
+   DrawRef call_draw;
+   bool snapshot = false; /**< DrawBegin's answer */
+   Command dump;          /**< Dump's command */
+   uint32_t dump_offset = 0;
+   uint64_t dump_bytes = 0; /**< Dump's answer: bytes copied (0 after a fault) */
+};
+
+class Cp final : public Unit {
+ public:
+   /**
+    * @reporters: names of the modules that report `last` tokens (ports
+    * in_last_<name>). @programs: decoded-program cache shared over draws.
+    */
+   Cp(std::string name, const UnitParams &p, const std::vector<std::string> &reporters,
+      ProgramCache &programs);
+
+   OutPort<DrawCmd> out_draw{*this, "out_draw", "draws to the GTS"};
+   MemClient mem{*this, "mem"}; /**< command queue, package and fence through the L2 */
+   MemClient mc{*this, "mc"};   /**< DUMP reads straight from the MC */
+   OutPort<FlushReq> out_flush{*this, "out_flush", "L2 flush before DUMP"};
+   InPort<FlushDone> in_flush{*this, "in_flush", "L2 flush complete"};
+
+   /** Start (or resume) running @ss's queue at ss.next_offset. */
+   void start(SubmitState &ss);
+
+   Activity tick(Cycle now) override;
+   bool drained() const override;
+   std::string stall_report() const override;
+
+ private:
+   enum class St {
+      Idle,
+      Fetch,       /* waiting for the command's dwords */
+      Decode,      /* decode latency */
+      HostWait,    /* a host call is pending */
+      DrainBefore, /* snapshot draw: waiting for earlier draws */
+      PkgInfo,     /* waiting for draw_info */
+      PkgBlocks,   /* waiting for the blocks draw_info points to */
+      PkgConsts,   /* waiting for the global buffers */
+      Interlock,   /* waiting for a free slot / a conflicting draw */
+      Send,        /* pushing the draw to the GTS */
+      DrainAfter,  /* snapshot draw: waiting for it to complete */
+      SyncWait,    /* SYNC/DUMP/HALT/end: waiting for every draw */
+      FlushWait,   /* DUMP: waiting for the L2 flush */
+      DumpRead,    /* DUMP: waiting for the MC reads */
+      Done,
+   };
+
+   void prefetch();
+   void retire_draws();
+   bool all_reported(uint32_t seq) const;
+   void next_command();
+   void fault(const GpuFault &f, uint32_t offset);
+   bool interlocked(const DrawState &d) const;
+   void fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes);
+
+   UnitParams p_;
+   ProgramCache &programs_;
+   uint32_t line_bytes_;
+   SubmitState *ss_ = nullptr;
+   St st_ = St::Idle;
+   uint32_t off_ = 0; /* dword offset of the command being processed */
+   Command cmd_;
+   DrawRef draw_;
+   uint32_t txn_ = 0;
+   Cycle until_ = 0;
+   /* command-queue prefetch: requested lines, in order */
+   struct QLine {
+      uint32_t txn;
+      uint64_t end; /* byte address one past the line */
+   };
+   std::deque<QLine> qlines_;
+   uint64_t q_requested_ = 0; /* byte address up to which lines were requested */
+   uint64_t q_arrived_ = 0;   /* byte address up to which data arrived */
+
+   struct Reporter {
+      std::string name;
+      std::unique_ptr<InPort<LastReport>> in;
+      int64_t last = -1; /* highest draw seq reported in this submit */
+   };
+   std::vector<Reporter> reporters_;
+
+   Counter &commands_ = add_counter("commands", "commands decoded");
+   Counter &draws_ = add_counter("draws", "DRAW commands sent down the pipeline");
+   Counter &syncs_ = add_counter("syncs", "SYNC commands (fence writes)");
+   Counter &dumps_ = add_counter("dumps", "DUMP commands");
+   Counter &queue_lines_ = add_counter("queue_lines", "command-queue lines read");
+   Counter &package_lines_ = add_counter("package_lines", "package lines read (blocks, globals)");
+   Counter &interlock_cycles_ =
+      add_counter("interlock_cycles", "cycles a draw waited for a conflicting earlier draw");
+   Counter &inflight_full_cycles_ =
+      add_counter("inflight_full_cycles", "cycles a draw waited because cp.max_draws_in_flight "
+                                          "draws were in the pipeline");
+   Counter &drain_cycles_ =
+      add_counter("drain_cycles", "cycles SYNC/DUMP/HALT or a snapshot draw waited for draws");
+   Counter &dump_bytes_ = add_counter("dump_bytes", "bytes read by DUMP copies");
+};
+
+} // namespace vlgpu::sim

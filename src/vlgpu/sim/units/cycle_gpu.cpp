@@ -1,0 +1,367 @@
+/*
+ * vlgpu cycle-mode GPU: assembly and the Gpu interface (cycle_gpu.h).
+ */
+#include "sim/units/cycle_gpu.h"
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "sim/device/cp.h"
+#include "sim/units/cp/cp.h"
+#include "sim/units/gpc/ge/ge.h"
+#include "sim/units/gpc/lts/lts.h"
+#include "sim/units/gpc/omu/omu.h"
+#include "sim/units/gpc/pe/pe.h"
+#include "sim/units/gpc/spc/spc.h"
+#include "sim/units/gts/gts.h"
+#include "sim/units/l2/l2.h"
+#include "sim/units/mc/mc.h"
+
+namespace vlgpu::sim {
+
+Stats
+stats_delta(const Stats &a, const Stats &b)
+{
+   Stats d = b;
+   d.begin = a.end;
+   for (ModuleStatsSnapshot &m : d.modules) {
+      const ModuleStatsSnapshot *o = a.module(m.name);
+      if (!o)
+         continue;
+      m.ticks -= o->ticks;
+      m.busy -= o->busy;
+      m.stalled -= o->stalled;
+      m.starved -= o->starved;
+      m.idle -= o->idle;
+      for (auto &[k, v] : m.counters)
+         for (const auto &[ok, ov] : o->counters)
+            if (ok == k) {
+               v -= ov;
+               break;
+            }
+   }
+   for (QueueStatsSnapshot &q : d.queues) {
+      const QueueStatsSnapshot *o = a.queue(q.name);
+      if (!o)
+         continue;
+      QueueStats &s = q.stats;
+      s.begin = o->stats.begin + o->stats.cycles;
+      s.cycles -= o->stats.cycles;
+      s.pushes -= o->stats.pushes;
+      s.pops -= o->stats.pops;
+      s.occupancy_sum -= o->stats.occupancy_sum;
+      s.full_cycles -= o->stats.full_cycles;
+      s.empty_cycles -= o->stats.empty_cycles;
+      s.violations -= o->stats.violations;
+   }
+   return d;
+}
+
+CycleGpu::CycleGpu(const UnitParams &p) : p_(p)
+{
+   p_.validate();
+   if (const char *t = std::getenv("VLGPU_TRACE"))
+      trace_path_ = t;
+}
+
+CycleGpu::~CycleGpu()
+{
+   if (eng_)
+      eng_->stop_trace();
+}
+
+Engine &
+CycleGpu::engine()
+{
+   if (!eng_ || rebuild_)
+      build();
+   return *eng_;
+}
+
+void
+CycleGpu::set_trace(const std::string &path)
+{
+   if (eng_ && eng_->tracing())
+      eng_->stop_trace();
+   trace_path_ = path;
+   if (eng_ && !rebuild_ && !path.empty())
+      eng_->start_trace(path);
+}
+
+void
+CycleGpu::wedge(const std::string &name)
+{
+   Module *m = engine().module(name);
+   auto *u = dynamic_cast<Unit *>(m);
+   if (!u)
+      throw ConfigError(fmt::format("wedge: no module '{}'", name));
+   u->wedge();
+}
+
+void
+CycleGpu::build()
+{
+   if (eng_)
+      eng_->stop_trace();
+   cp_ = nullptr;
+   eng_.reset();
+   auto eng = std::make_unique<Engine>(p_.core);
+   Engine &e = *eng;
+   const uint32_t G = p_.core.gpcs, S = p_.core.spcs_per_gpc;
+
+   std::vector<std::string> reporters = {"gts"};
+   std::vector<std::string> l2_clients = {"cp"};
+   for (uint32_t g = 0; g < G; g++) {
+      const std::string gp = fmt::format("gpc{}", g);
+      reporters.push_back(gp + ".ge");
+      reporters.push_back(gp + ".pe");
+      reporters.push_back(gp + ".lts");
+      l2_clients.push_back(gp + ".ge");
+      for (uint32_t k = 0; k < S; k++) {
+         reporters.push_back(fmt::format("{}.spc{}", gp, k));
+         l2_clients.push_back(fmt::format("{}.spc{}", gp, k));
+      }
+      reporters.push_back(gp + ".omu");
+      l2_clients.push_back(gp + ".omu");
+   }
+
+   cp_ = &e.add<Cp>("cp", p_, reporters, programs_);
+   e.add<Gts>("gts", p_);
+   for (uint32_t g = 0; g < G; g++) {
+      const std::string gp = fmt::format("gpc{}", g);
+      e.add<Ge>(gp + ".ge", p_, pool_);
+      e.add<Pe>(gp + ".pe", p_, g, pool_);
+      e.add<Lts>(gp + ".lts", p_);
+      for (uint32_t k = 0; k < S; k++)
+         e.add<Spc>(fmt::format("{}.spc{}", gp, k), p_, pool_);
+      e.add<Omu>(gp + ".omu", p_, pool_);
+   }
+   e.add<L2>("l2", p_, l2_clients);
+   e.add<Mc>("mc", p_, std::vector<std::string>{"l2", "cp"});
+
+   /* module defaults (queues.<name> overrides apply on top) */
+   const QueueParams q2{2, 1, 1}, q4{4, 1, 1}, q8{8, 1, 1};
+   e.connect("cp.out_draw", "gts.in_draw", q2);
+   for (uint32_t g = 0; g < G; g++) {
+      const std::string gp = fmt::format("gpc{}", g);
+      e.connect(fmt::format("gts.out_ge{}", g), gp + ".ge.in_task", q4);
+      e.connect(gp + ".ge.out_vs", gp + ".lts.in_vs", q4);
+      e.connect(gp + ".pe.out_fs", gp + ".lts.in_fs", q4);
+      e.connect(gp + ".pe.out_early", gp + ".omu.in_early", q4);
+      e.connect(gp + ".omu.out_early", gp + ".pe.in_early", q4);
+      e.connect(gp + ".pe.out_mark", gp + ".omu.in_mark", q4);
+      for (uint32_t h = 0; h < G; h++)
+         e.connect(fmt::format("{}.ge.out_pe{}", gp, h), fmt::format("gpc{}.pe.in_ge{}", h, g), q4);
+      for (uint32_t k = 0; k < S; k++) {
+         const std::string sp = fmt::format("{}.spc{}", gp, k);
+         e.connect(fmt::format("{}.lts.out_spc{}", gp, k), sp + ".in_task", q2);
+         e.connect(sp + ".out_vs", fmt::format("{}.ge.in_vs{}", gp, k), q2);
+         e.connect(sp + ".out_fs", fmt::format("{}.omu.in_fs{}", gp, k), q2);
+         e.connect(sp + ".out_credit", fmt::format("{}.lts.in_credit{}", gp, k), q4);
+      }
+   }
+   for (const std::string &r : reporters)
+      e.connect(r + ".out_last", "cp.in_last_" + Mc::port_name(r), q4);
+   for (const std::string &c : l2_clients) {
+      e.connect(c + ".out_mem", "l2.in_" + Mc::port_name(c), q8);
+      e.connect("l2.out_" + Mc::port_name(c), c + ".in_mem", q8);
+   }
+   e.connect("cp.out_flush", "l2.in_flush", q2);
+   e.connect("l2.out_flush", "cp.in_flush", q2);
+   e.connect("l2.out_mc", "mc.in_l2", q8);
+   e.connect("mc.out_l2", "l2.in_mc", q8);
+   e.connect("cp.out_mc", "mc.in_cp", q8);
+   e.connect("mc.out_cp", "cp.in_mc", q8);
+   e.finalize();
+   eng_ = std::move(eng);
+   rebuild_ = false;
+   begin_stats_.clear();
+   if (!trace_path_.empty())
+      eng_->start_trace(trace_path_);
+}
+
+void
+CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
+{
+   const DrawState &d = *dr;
+   DrawReport rep;
+   rep.ctx = d.ctx;
+   rep.faulted = d.faulted();
+   if (rep.faulted) {
+      rep.fault_module = d.fault_module;
+      rep.fault = d.fault_text;
+      ss.result->faults.push_back(FaultRecord{d.fault_module, d.fault_summary, d.fault_text,
+                                              d.ctx.cmd_offset_dw, int32_t(d.seq)});
+   }
+   rep.counters = d.stats;
+   const Stats now = eng_->stats();
+   auto it = begin_stats_.find(d.seq);
+   if (it != begin_stats_.end()) {
+      const Stats delta = stats_delta(it->second, now);
+      rep.begin_cycle = it->second.end;
+      rep.end_cycle = now.end;
+      rep.cycles = rep.end_cycle - rep.begin_cycle;
+      rep.modules = delta.to_json();
+      begin_stats_.erase(it);
+   } else {
+      rep.begin_cycle = rep.end_cycle = now.end;
+   }
+   ss.host->after_draw(d.ctx, *ss.vram, rep);
+   ss.result->draws.push_back(std::move(rep));
+}
+
+void
+CycleGpu::recover(SubmitState &ss, const std::string &summary, const std::string &text)
+{
+   resets_++;
+   const GpuFault f("simulator", summary, text);
+   const Cycle now = eng_->now();
+   if (!ss.inflight.empty()) {
+      while (!ss.inflight.empty()) {
+         DrawRef d = ss.inflight.front();
+         d->raise(f, now, ~0u);
+         finish_draw(ss, d);
+         ss.inflight.pop_front();
+      }
+   } else if (ss.next_offset < ss.queue_dwords) {
+      /* the command being executed hangs the GPU: report it and skip it */
+      ss.result->faults.push_back(FaultRecord{f.module(), f.summary(), f.what(), ss.next_offset, -1});
+      try {
+         const Command c = cp_decode_command(*ss.vram, ss.queue_address, ss.queue_dwords,
+                                             ss.next_offset);
+         ss.next_offset += c.length;
+      } catch (const GpuFault &) {
+         ss.next_offset = ss.queue_dwords;
+      }
+   } else {
+      ss.result->faults.push_back(FaultRecord{f.module(), f.summary(), f.what(), ss.next_offset, -1});
+   }
+   ss.call = SubmitState::Call::None;
+   rebuild_ = true;
+   build();
+   cp_->start(ss);
+}
+
+SubmitResult
+CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost &host)
+{
+   SubmitResult res;
+   try {
+      cp_check_queue(vram, cmd_address, cmd_dwords);
+   } catch (const GpuFault &f) {
+      res.faults.push_back(FaultRecord{f.module(), f.summary(), f.what(), 0, -1});
+      return res;
+   }
+   if (!eng_ || rebuild_)
+      build();
+   /* a host hook that throws leaves the pipeline mid-draw: rebuild next time */
+   struct Dirty {
+      bool &flag;
+      bool armed = true;
+      ~Dirty()
+      {
+         if (armed)
+            flag = true;
+      }
+   } dirty{rebuild_};
+
+   SubmitState ss;
+   ss.vram = &vram;
+   ss.host = &host;
+   ss.result = &res;
+   ss.queue_address = cmd_address;
+   ss.queue_dwords = cmd_dwords;
+   begin_stats_.clear();
+   /* statistics of this submit: since the start, or since the last reset */
+   Stats s0 = eng_->stats();
+   Cycle c0 = eng_->now();
+   uint64_t cycles_before = 0;
+   const auto reset = [&](const std::string &summary, const std::string &text) {
+      cycles_before += eng_->now() - c0;
+      recover(ss, summary, text);
+      s0 = eng_->stats();
+      c0 = eng_->now();
+   };
+   cp_->start(ss);
+   eng_->wake(*cp_);
+
+   const auto pending = [&] { return ss.call != SubmitState::Call::None || ss.finished; };
+   for (;;) {
+      RunResult r;
+      try {
+         r = eng_->run_until(pending);
+      } catch (const std::bad_alloc &) {
+         throw;
+      } catch (const std::exception &e) {
+         /* a simulator bug (queue misuse, ...) */
+         reset("internal error", e.what());
+         continue;
+      }
+      if (r.reason == StopReason::Deadlock) {
+         reset("deadlock", r.deadlock->to_string());
+         continue;
+      }
+      if (r.reason == StopReason::Idle && !pending()) {
+         reset("internal error", "the pipeline went idle before the command queue finished");
+         continue;
+      }
+      switch (ss.call) {
+      case SubmitState::Call::DrawBegin: {
+         const DrawRef d = ss.call_draw;
+         begin_stats_[d->seq] = eng_->stats();
+         ss.snapshot = host.snapshot_draw(d->ctx);
+         if (!ss.snapshot)
+            host.before_draw(d->ctx, vram);
+         break;
+      }
+      case SubmitState::Call::BeforeDraw:
+         host.before_draw(ss.call_draw->ctx, vram);
+         break;
+      case SubmitState::Call::DrawEnd: {
+         const DrawRef d = ss.inflight.front();
+         finish_draw(ss, d);
+         ss.inflight.pop_front();
+         break;
+      }
+      case SubmitState::Call::Dump:
+         try {
+            const uint64_t px = cp_dump_to_display(vram, ss.dump.dump, host);
+            const VLG_SURFACE s =
+               read_hw_block<VLG_SURFACE>(vram, ss.dump.dump.surface, "CP", "surface");
+            ss.dump_bytes = px * vlg_format_bytes(s.format);
+         } catch (const GpuFault &f) {
+            res.faults.push_back(
+               FaultRecord{f.module(), f.summary(), f.what(), ss.dump_offset, -1});
+            ss.dump_bytes = 0;
+         }
+         break;
+      case SubmitState::Call::None:
+         break;
+      }
+      const bool was_call = ss.call != SubmitState::Call::None;
+      ss.call = SubmitState::Call::None;
+      ss.call_draw.reset();
+      if (was_call) {
+         eng_->wake(*cp_);
+         continue;
+      }
+      if (ss.finished)
+         break;
+   }
+   res.cycles = cycles_before + (eng_->now() - c0);
+   res.stats = stats_delta(s0, eng_->stats()).to_json();
+   dirty.armed = false;
+   return res;
+}
+
+std::unique_ptr<Gpu>
+make_cycle_gpu(const Config &cfg)
+{
+   UnitParams p(cfg);
+   if (const char *o = std::getenv("VLGPU_UNITS_CONFIG"))
+      p.apply_overrides(o);
+   return std::make_unique<CycleGpu>(p);
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,91 @@
+/*
+ * vlgpu cycle-mode GPU: the GPU assembled from the modules (brief §3, seed
+ * 001 fig. 2), implementing the Gpu backend interface (sim/device/gpu.h).
+ * docs/simulator-modules.md.
+ *
+ *   cp -> gts -> gpc<g>.ge -> gpc<g>.lts -> gpc<g>.spc<k> -> gpc<g>.ge
+ *                gpc<g>.ge -> gpc<h>.pe (every GPC) <-> gpc<h>.omu (early tests)
+ *                gpc<g>.pe -> gpc<g>.lts -> gpc<g>.spc<k> -> gpc<g>.omu
+ *   cp, ge, spc, omu -> l2 -> mc; cp -> mc (DUMP)
+ *   gts, ge, pe, lts, spc, omu -> cp (`last` token reports)
+ *
+ * execute() runs the command queue on the Engine until HALT (or the end of
+ * the queue) and returns when every command has completed. Host hooks are
+ * called between cycles: snapshot_draw and before_draw when the CP reads a
+ * DRAW (a snapshot draw drains the pipeline first and runs alone),
+ * after_draw when every module has passed the draw's `last` token.
+ * Per draw, DrawReport::modules holds the statistics of the cycles
+ * [begin_cycle, end_cycle) of the draw (other draws overlapping it included;
+ * queue max_occupancy is the maximum since the submit began: a maximum
+ * cannot be windowed from two snapshots).
+ *
+ * Faults: a GpuFault inside a module stops only its draw (the modules drop
+ * the draw's work and pass its `last` token). A deadlock (Engine report) or
+ * a simulator bug in a module becomes a fault of module "simulator" of every
+ * draw in flight; the pipeline is rebuilt and the queue goes on with the
+ * next command (a command other than DRAW that deadlocks is skipped).
+ *
+ * Trace: VLGPU_TRACE=file.json (or set_trace) writes the Perfetto trace of
+ * the engine (docs/simulator.md "Trace"); it is complete when the CycleGpu
+ * is destroyed (or set_trace("") is called).
+ */
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "sim/core/engine.h"
+#include "sim/device/gpu.h"
+#include "sim/func/shader/program.h"
+#include "sim/units/common/unit.h"
+#include "sim/units/common/unit_config.h"
+
+namespace vlgpu::sim {
+
+class Cp;
+struct SubmitState;
+
+class CycleGpu final : public Gpu {
+ public:
+   /** @throws ConfigError (UnitParams::validate). */
+   explicit CycleGpu(const UnitParams &p);
+   ~CycleGpu() override;
+
+   GpuMode mode() const override { return GpuMode::Cycle; }
+   SubmitResult execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords,
+                        GpuHost &host) override;
+
+   const UnitParams &params() const { return p_; }
+   /** The engine (rebuilt after a deadlock or a host exception). */
+   Engine &engine();
+   /** Write the Perfetto trace to @path from now on ("" stops and finishes it). */
+   void set_trace(const std::string &path);
+   /** Fault injection for tests: make module @name (e.g. "gpc0.omu") hang
+    *  from now on, until the pipeline is rebuilt. @throws ConfigError. */
+   void wedge(const std::string &name);
+   /** Pipeline resets (deadlocks, simulator errors) so far. */
+   uint64_t resets() const { return resets_; }
+
+ private:
+   void build();
+   void finish_draw(SubmitState &ss, const DrawRef &d);
+   void recover(SubmitState &ss, const std::string &summary, const std::string &text);
+
+   UnitParams p_;
+   ProgramCache programs_{256};
+   ThreadGroupPool pool_;
+   std::unique_ptr<Engine> eng_;
+   Cp *cp_ = nullptr;
+   std::string trace_path_;
+   bool rebuild_ = true;
+   uint64_t resets_ = 0;
+   std::map<uint32_t, Stats> begin_stats_;
+};
+
+/** Statistics of the cycles between two snapshots of the same engine (@a
+ *  taken first): cycle counts, ticks, counters, queue pushes/pops/
+ *  occupancy sums differences; max_occupancy is @b's. */
+Stats stats_delta(const Stats &a, const Stats &b);
+
+} // namespace vlgpu::sim

@@ -1,0 +1,355 @@
+/*
+ * vlgpu cycle-mode GPU: the geometry engine (ge.h).
+ */
+#include "sim/units/gpc/ge/ge.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/func/pipe/dispatch.h"
+
+namespace vlgpu::sim {
+
+Ge::Ge(std::string name, const UnitParams &p, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
+      line_bytes_(p.core.l2_line_bytes)
+{
+   for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
+      in_vs.push_back(std::make_unique<InPort<std::unique_ptr<VsGroup>>>(
+         *this, fmt::format("in_vs{}", k), fmt::format("finished VS groups from SPC {}", k)));
+   for (uint32_t g = 0; g < p.core.gpcs; g++)
+      out_pe.push_back(std::make_unique<OutPort<BatchRef>>(
+         *this, fmt::format("out_pe{}", g), fmt::format("shaded sub-blocks to GPC {}'s PE", g)));
+}
+
+Ge::Block *
+Ge::find(uint32_t id)
+{
+   for (Block &b : blocks_)
+      if (b.id == id)
+         return &b;
+   return nullptr;
+}
+
+void
+Ge::skip_block(Block &b)
+{
+   b.batch->skip = true;
+   b.batch->elems.clear();
+   b.stage = Stage::Sent;
+   b.groups_total = b.groups_sent;
+}
+
+void
+Ge::start_block(Block &b, Cycle now)
+{
+   auto batch = std::make_shared<VertexBatch>();
+   batch->draw = b.task.draw;
+   batch->last = b.task.last;
+   batch->end_of_instance = b.task.end_of_instance;
+   batch->instance = b.task.instance;
+   b.batch = batch;
+   if (b.task.last) {
+      b.stage = Stage::Token; /* to the LTS after the draw's VS groups */
+      return;
+   }
+   DrawState &d = *b.task.draw;
+   ++sub_blocks_;
+   elements_ += b.task.count;
+   if (d.aborted(now)) {
+      skip_block(b);
+      return;
+   }
+   const VLG_DRAW_INFO &di = d.pkg.draw;
+   if (d.pkg.indexed()) {
+      const uint64_t isize = uint64_t(di.index_size);
+      const uint64_t addr = di.index_buffer + (uint64_t(di.start) + b.task.first) * isize;
+      const uint64_t bytes = uint64_t(b.task.count) * isize;
+      b.txn = mem.begin();
+      if (d.vram->contains(addr, bytes))
+         for_each_line(addr, bytes, line_bytes_, [&](uint64_t l) {
+            mem.read(b.txn, l * line_bytes_, line_bytes_);
+            ++index_lines_;
+         });
+      b.stage = Stage::IndexWait;
+      return;
+   }
+   build_block(b);
+}
+
+/* Elements -> vertex ids, distinct ids in order of first use. */
+void
+Ge::build_block(Block &b)
+{
+   DrawState &d = *b.task.draw;
+   VertexBatch &batch = *b.batch;
+   const VLG_DRAW_INFO &di = d.pkg.draw;
+   const bool indexed = d.pkg.indexed();
+   batch.elems.resize(b.task.count);
+   b.ids.clear();
+   dedupe_.clear();
+   uint64_t restarts = 0, used = 0;
+   const bool ok = guarded(d, [&] {
+      for (uint32_t i = 0; i < b.task.count; i++) {
+         int64_t id;
+         if (indexed) {
+            const IndexFetch f = ge_fetch_index(d.ge, *d.vram, b.task.first + i);
+            if (f.restart) {
+               batch.elems[i] = VertexBatch::kRestart;
+               restarts++;
+               continue;
+            }
+            id = int64_t(f.index) + di.base_vertex;
+         } else {
+            id = int64_t(di.start) + b.task.first + i;
+         }
+         used++;
+         auto ins = dedupe_.emplace(id, uint32_t(b.ids.size()));
+         if (ins.second)
+            b.ids.push_back(id);
+         batch.elems[i] = ins.first->second;
+      }
+   });
+   if (indexed) {
+      d.stats.ge.indices += b.task.count;
+      d.stats.ge.restarts += restarts;
+   }
+   if (!ok) {
+      skip_block(b);
+      return;
+   }
+   const size_t n = b.ids.size();
+   d.stats.ge.vertices_fetched += n;
+   d.stats.ge.vertices_reused += used - n;
+   vertices_ += n;
+   batch.floats = d.ge.layout.floats();
+   batch.vdata.assign(n * batch.floats, 0.0f);
+   batch.clipmask.assign(n, 0);
+   b.groups_total = uint32_t((n + width_ - 1) / width_);
+   b.groups_sent = b.groups_done = 0;
+   b.stage = b.groups_total ? Stage::Groups : Stage::Sent;
+}
+
+/* Fetch the attributes of the block's next groups and send them. Returns
+ * true if something moved. */
+bool
+Ge::fetch_groups(Block &b, Cycle now)
+{
+   bool moved = false;
+   DrawState &d = *b.task.draw;
+   const uint32_t queued = uint32_t(fetching_.size());
+   if (queued < 2 && b.groups_sent + queued < b.groups_total) {
+      Fetch f;
+      f.block = b.id;
+      f.first = (b.groups_sent + queued) * width_;
+      f.lanes = std::min<uint32_t>(width_, uint32_t(b.ids.size()) - f.first);
+      f.txn = mem.begin();
+      lines_.clear();
+      const uint32_t inst = b.task.instance;
+      for (const GeAttrib &a : d.ge.attribs) {
+         for (uint32_t l = 0; l < f.lanes; l++) {
+            const int64_t e = a.divisor
+                                 ? int64_t(d.pkg.draw.start_instance) + int64_t(inst / a.divisor)
+                                 : b.ids[f.first + l];
+            if (e < 0)
+               continue;
+            const uint64_t addr = a.vb_address + uint64_t(e) * a.stride + a.src_offset;
+            if (!d.vram->contains(addr, a.bytes))
+               continue;
+            for_each_line(addr, a.bytes, line_bytes_, [&](uint64_t line) { lines_.push_back(line); });
+            if (a.divisor)
+               break; /* same element for every lane */
+         }
+      }
+      std::sort(lines_.begin(), lines_.end());
+      lines_.erase(std::unique(lines_.begin(), lines_.end()), lines_.end());
+      for (uint64_t line : lines_)
+         mem.read(f.txn, line * line_bytes_, line_bytes_);
+      attr_lines_ += lines_.size();
+      fetching_.push_back(f);
+      moved = true;
+   }
+   if (!fetching_.empty() && fetching_.front().block == b.id && mem.done(fetching_.front().txn) &&
+       out_vs.can_push()) {
+      const Fetch f = fetching_.front();
+      fetching_.pop_front();
+      const VLG_SHADER_STATE &vs = d.pkg.vs.state;
+      auto g = std::make_unique<VsGroup>();
+      g->draw = b.task.draw;
+      g->block = b.id;
+      g->first = f.first;
+      g->lanes = f.lanes;
+      g->tg = pool_.get(width_, vs.num_regs, VLG_SHADER_STAGE_VERTEX, group_no_++);
+      g->tg->set_live_mask(f.lanes >= 64 ? ~uint64_t(0) : (uint64_t(1) << f.lanes) - 1);
+      const bool ok = !d.aborted(now) && guarded(d, [&] {
+         for (uint32_t l = 0; l < f.lanes; l++)
+            vs_load_lane(d.ge, *d.vram, b.ids[f.first + l], b.task.instance, *g->tg, l);
+      });
+      if (!ok) {
+         pool_.put(std::move(g->tg));
+         /* groups already sent come back; the rest are not sent */
+         fetching_.clear();
+         skip_block(b);
+         return true;
+      }
+      d.stats.vs_groups++;
+      d.stats.ge.vs_groups++;
+      d.stats.vs_invocations += f.lanes;
+      ++vs_groups_;
+      SpcTask t;
+      t.vs = std::move(g);
+      out_vs.push(std::move(t));
+      b.groups_sent++;
+      if (b.groups_sent == b.groups_total)
+         b.stage = Stage::Sent;
+      moved = true;
+   }
+   return moved;
+}
+
+void
+Ge::collect(std::unique_ptr<VsGroup> g)
+{
+   Block *b = find(g->block);
+   if (b) {
+      DrawState &d = *g->draw;
+      if (!g->skip && !b->batch->skip && !d.aborted(now())) {
+         VertexBatch &batch = *b->batch;
+         const bool ok = guarded(d, [&] {
+            for (uint32_t l = 0; l < g->lanes; l++) {
+               const uint32_t v = g->first + l;
+               float *vert = &batch.vdata[size_t(v) * batch.floats];
+               vs_store_lane(d.ge, *g->tg, l, vert);
+               batch.clipmask[v] = pe_post_vs(d.pe, vert);
+            }
+         });
+         if (!ok)
+            skip_block(*b);
+      }
+      b->groups_done++;
+   }
+   pool_.put(std::move(g->tg));
+}
+
+Activity
+Ge::tick(Cycle now)
+{
+   if (VLG_UNLIKELY(wedged_))
+      return Activity::Stalled;
+   bool busy = false, blocked = false;
+   busy |= mem.send();
+   busy |= mem.receive();
+
+   for (auto &in : in_vs)
+      if (in->can_pop()) {
+         collect(in->pop());
+         busy = true;
+      }
+
+   if (blocks_.size() < p_.ge_sub_blocks_in_flight && in_task.can_pop()) {
+      Block b;
+      b.id = next_block_++;
+      b.task = in_task.pop();
+      blocks_.push_back(std::move(b));
+      start_block(blocks_.back(), now);
+      busy = true;
+   }
+
+   /* the oldest block still fetching */
+   for (Block &b : blocks_) {
+      if (b.stage == Stage::Sent)
+         continue;
+      if (b.stage == Stage::Token) {
+         if (out_vs.can_push()) {
+            SpcTask t;
+            t.last_of = b.task.draw;
+            out_vs.push(std::move(t));
+            b.stage = Stage::Sent;
+            busy = true;
+         } else {
+            blocked = true;
+         }
+      } else if (b.stage == Stage::IndexWait) {
+         if (b.task.draw->aborted(now)) {
+            skip_block(b);
+            busy = true;
+         } else if (mem.done(b.txn)) {
+            build_block(b);
+            busy = true;
+         }
+      } else if (b.task.draw->aborted(now)) {
+         fetching_.clear();
+         skip_block(b);
+         busy = true;
+      } else {
+         if (fetch_groups(b, now))
+            busy = true;
+         else if (!fetching_.empty() && mem.done(fetching_.front().txn))
+            blocked = true; /* LTS queue full */
+      }
+      break;
+   }
+
+   /* the oldest block leaves when complete, to every PE */
+   if (!blocks_.empty()) {
+      Block &b = blocks_.front();
+      if (b.stage == Stage::Sent && b.groups_done == b.groups_sent) {
+         bool all = true;
+         for (uint32_t g = 0; g < out_pe.size(); g++) {
+            if (b.pe_sent >> g & 1)
+               continue;
+            if (out_pe[g]->can_push()) {
+               out_pe[g]->push(b.batch);
+               b.pe_sent |= uint64_t(1) << g;
+               busy = true;
+            } else {
+               all = false;
+               blocked = true;
+            }
+         }
+         if (all) {
+            if (!b.task.last) {
+               blocks_.pop_front();
+            } else if (out_last.can_push()) {
+               out_last.push(LastReport{b.task.draw->seq});
+               blocks_.pop_front();
+               busy = true;
+            } else {
+               blocked = true;
+            }
+         }
+      }
+   }
+   /* requests queued this cycle leave now (one per cycle) */
+   busy |= mem.send();
+   if (busy)
+      return Activity::Busy;
+   if (blocked || (mem.queued() && !mem.out.can_push()))
+      return Activity::Stalled;
+   return blocks_.empty() ? Activity::Idle : Activity::Starved;
+}
+
+std::string
+Ge::stall_report() const
+{
+   std::string r = port_report();
+   r += fmt::format("; {} sub-block(s) in flight", blocks_.size());
+   if (!blocks_.empty()) {
+      const Block &b = blocks_.front();
+      if (b.task.last)
+         r += fmt::format("; oldest: `last` token of draw {}", b.task.draw->seq);
+      else
+         r += fmt::format("; oldest: draw {} instance {} elements {}+{}: {} of {} VS groups "
+                          "sent, {} back",
+                          b.task.draw->seq, b.task.instance, b.task.first, b.task.count,
+                          b.groups_sent, b.groups_total, b.groups_done);
+   }
+   r += fmt::format("; {} group(s) fetching attributes, {} request(s) queued", fetching_.size(),
+                    mem.queued());
+   if (wedged_)
+      r += "; WEDGED (fault injection)";
+   return r;
+}
+
+} // namespace vlgpu::sim

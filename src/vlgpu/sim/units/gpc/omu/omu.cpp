@@ -1,0 +1,426 @@
+/*
+ * vlgpu cycle-mode GPU: the output merge unit (omu.h).
+ */
+#include "sim/units/gpc/omu/omu.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/func/pipe/dispatch.h"
+#include "sim/func/pipe/omu.h"
+#include "sim/func/tex/format.h"
+
+namespace vlgpu::sim {
+
+namespace {
+
+constexpr uint8_t kPop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+inline unsigned
+pop4(unsigned m)
+{
+   return kPop4[m & 0xf];
+}
+
+/** Bytes a CLEAR writes (as omu_clear: rect clipped to the framebuffer,
+ *  every selected and bound buffer). */
+uint64_t
+clear_bytes(const DrawPackage &pkg)
+{
+   const VLG_DRAW_INFO &d = pkg.draw;
+   const VLG_FRAMEBUFFER &fb = pkg.fb;
+   const uint64_t x0 = std::min(d.clear_rect.minx, fb.width);
+   const uint64_t y0 = std::min(d.clear_rect.miny, fb.height);
+   const uint64_t x1 = std::min(d.clear_rect.maxx, fb.width);
+   const uint64_t y1 = std::min(d.clear_rect.maxy, fb.height);
+   if (x0 >= x1 || y0 >= y1)
+      return 0;
+   const uint64_t area = (x1 - x0) * (y1 - y0);
+   uint64_t bytes = 0;
+   for (unsigned i = 0; i < fb.nr_cbufs && i < kMaxColorBufs; i++)
+      if ((d.clear_buffers >> (2 + i) & 1) && fb.cbufs[i].format != VLG_FORMAT_NONE)
+         bytes += area * vlg_format_bytes(fb.cbufs[i].format);
+   if ((d.clear_buffers & 3u) && fb.zsbuf.format != VLG_FORMAT_NONE)
+      bytes += area * vlg_format_bytes(fb.zsbuf.format);
+   return bytes;
+}
+
+} // namespace
+
+Omu::Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), line_bytes_(p.core.l2_line_bytes),
+      cache_(p.omu_cache_bytes, p.omu_cache_ways, p.core.l2_line_bytes)
+{
+   for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
+      in_fs.push_back(std::make_unique<InPort<std::unique_ptr<FsGroup>>>(
+         *this, fmt::format("in_fs{}", k), fmt::format("finished FS groups from SPC {}", k)));
+}
+
+void
+Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bool read,
+                uint32_t &txn, std::vector<uint64_t> &fills, bool dirty)
+{
+   for (int row = 0; row < 2; row++) {
+      const uint64_t a = address + uint64_t(y + row) * pitch + uint64_t(x) * bpp;
+      for_each_line(a, 2 * bpp, line_bytes_, [&](uint64_t line) {
+         LineCache::Way *w = cache_.lookup(line);
+         if (w) {
+            ++hits_;
+            w->dirty |= dirty;
+            return;
+         }
+         ++misses_;
+         LineCache::Victim v;
+         w = cache_.allocate(line, v);
+         if (v.evicted && v.dirty) {
+            ++writebacks_;
+            mem.write(v.line * line_bytes_, line_bytes_);
+         }
+         if (!read) { /* overwritten whole: no read (write-validate) */
+            if (w) {
+               w->valid = true;
+               w->dirty = true;
+            } else {
+               mem.write(line * line_bytes_, line_bytes_);
+            }
+            return;
+         }
+         if (!txn)
+            txn = mem.begin();
+         mem.read(txn, line * line_bytes_, line_bytes_);
+         if (w) {
+            w->pending = true;
+            w->dirty = dirty;
+            fills.push_back(line);
+         }
+      });
+   }
+}
+
+void
+Omu::touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty)
+{
+   const DrawState &d = *g.draw;
+   const OmuState &o = d.omu;
+   const VLG_FRAMEBUFFER &fb = d.pkg.fb;
+   const bool late_zs = o.any_zs && !o.early_z;
+   for (unsigned k = 0; k < g.nquads; k++) {
+      const Quad &q = g.quads[k].q;
+      if (late_zs)
+         touch_quad(fb.zsbuf.address, fb.zsbuf.pitch, vlg_format_bytes(fb.zsbuf.format), q.x, q.y,
+                    true, txn, fills, dirty && (o.depth_write || o.stencil_test));
+      for (unsigned i = 0; i < o.nr_cbufs && i < kMaxColorBufs; i++) {
+         const OmuTarget &t = o.rt[i];
+         if (!t.written)
+            continue;
+         const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf;
+         touch_quad(fb.cbufs[i].address, fb.cbufs[i].pitch, t.bpp, q.x, q.y, read, txn, fills,
+                    dirty);
+      }
+   }
+}
+
+void
+Omu::touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty)
+{
+   const DrawState &d = *r.draw;
+   const VLG_SURFACE &zs = d.pkg.fb.zsbuf;
+   const bool writes = d.omu.depth_write || d.omu.stencil_test;
+   for (unsigned i = 0; i < r.n; i++)
+      touch_quad(zs.address, zs.pitch, vlg_format_bytes(zs.format), r.q[i].x, r.q[i].y, true, txn,
+                 fills, dirty && writes);
+}
+
+void
+Omu::filled(const std::vector<uint64_t> &fills)
+{
+   for (uint64_t l : fills) {
+      LineCache::Way *w = cache_.lookup(l);
+      if (w && w->pending) {
+         w->pending = false;
+         w->valid = true;
+      }
+   }
+}
+
+/* ---- early stage -------------------------------------------------------- */
+
+bool
+Omu::early_stage(Cycle now, bool &blocked)
+{
+   if (!have_early_) {
+      if (!in_early.can_pop())
+         return false;
+      early_ = in_early.pop();
+      have_early_ = true;
+      early_tested_ = false;
+      early_txn_ = 0;
+      early_fills_.clear();
+      early_touched_ = false;
+      const DrawState *d = early_.draw.get();
+      if (early_.draw != early_draw_) {
+         early_draw_ = early_.draw;
+         if (d->late_zs && !d->faulted())
+            late_zs_.push_back(d);
+      }
+      return true;
+   }
+   const DrawState &d = *early_.draw;
+   const bool test = !early_.last && d.loaded && !d.clear && d.omu.early_z && !d.aborted(now);
+   if (test && !early_tested_) {
+      /* depth/stencil in functional order: earlier late-stage writers first */
+      for (const DrawState *e : late_zs_)
+         if (e != &d) {
+            ++interlock_;
+            blocked = true;
+            return false;
+         }
+      if (!early_touched_) {
+         early_touched_ = true;
+         touch_run(early_, early_txn_, early_fills_, false);
+         return true;
+      }
+      if (early_txn_ && !mem.done(early_txn_))
+         return false;
+      filled(early_fills_);
+      early_txn_ = 0;
+      DrawState &dm = *early_.draw;
+      guarded(dm, [&] {
+         const OmuState &o = dm.omu;
+         const PrimSetup &setup = *early_.setup;
+         for (unsigned i = 0; i < early_.n; i++) {
+            Quad &q = early_.q[i];
+            const unsigned mask = q.mask & 0xf;
+            dm.stats.early_z_quads++;
+            unsigned pass;
+            if (o.z16_fast) {
+               pass = omu_depth_z16_run(o, setup, early_.run_x, early_.run_y, q, mask);
+            } else {
+               float z[4];
+               pe_quad_depth(setup, q, z);
+               pass = omu_depth_stencil(o, q.x, q.y, mask, setup.back_facing, z);
+            }
+            dm.stats.fragments_early_rejected += pop4(mask & ~pass);
+            q.mask = uint8_t(pass);
+         }
+      });
+      uint32_t none = 0;
+      std::vector<uint64_t> nofills;
+      touch_run(early_, none, nofills, true); /* mark written lines dirty */
+      early_quads_ += early_.n;
+      early_until_ = now + std::max<Cycle>(1, (early_.n + p_.omu_quads_per_cycle - 1) /
+                                                 p_.omu_quads_per_cycle);
+      early_tested_ = true;
+      return true;
+   }
+   if (now < early_until_)
+      return true;
+   if (!out_early.can_push()) {
+      blocked = true;
+      return false;
+   }
+   out_early.push(std::move(early_));
+   have_early_ = false;
+   return true;
+}
+
+/* ---- late stage --------------------------------------------------------- */
+
+void
+Omu::retire_group(FsGroup &g)
+{
+   DrawState &d = *g.draw;
+   const OmuState &o = d.omu;
+   const FsOutputPlan &plan = d.plan;
+   const ThreadGroup &tg = *g.tg;
+   const uint64_t killed = tg.killed_mask();
+   bool any_blend = false;
+   for (unsigned i = 0; i < kMaxColorBufs; i++)
+      any_blend |= o.rt[i].written && o.rt[i].blend;
+   uint32_t color[kMaxColorBufs][4][4] = {};
+   /* functional.cpp FragmentBackend::flush, quad by quad */
+   for (unsigned k = 0; k < g.nquads; k++) {
+      const FsQuad &it = g.quads[k];
+      const unsigned base = 4 * k;
+      unsigned mask = it.mask;
+      const unsigned kill = unsigned(killed >> base) & 0xfu;
+      d.stats.fragments_killed += pop4(mask & kill);
+      mask &= ~kill;
+      if (!mask)
+         continue;
+      if (o.dsa.alpha_enable) {
+         float a[4] = {0, 0, 0, 0};
+         if (plan.color_reg[0] >= 0)
+            for (unsigned l = 0; l < 4; l++)
+               a[l] = tg.get_f(base + l, unsigned(plan.color_reg[0]), 3);
+         const unsigned pass = omu_alpha_test(o, mask, a);
+         d.stats.fragments_alpha_failed += pop4(mask & ~pass);
+         mask = pass;
+         if (!mask)
+            continue;
+      }
+      if (!o.early_z && o.any_zs) {
+         unsigned pass;
+         if (o.z16_fast) {
+            pass = omu_depth_z16_run(o, *it.setup, it.run_x, it.run_y, it.q, mask);
+         } else {
+            float z[4];
+            if (plan.depth_reg >= 0)
+               for (unsigned l = 0; l < 4; l++)
+                  z[l] = tg.get_f(base + l, unsigned(plan.depth_reg), 0);
+            else
+               pe_quad_depth(*it.setup, it.q, z);
+            pass = omu_depth_stencil(o, it.q.x, it.q.y, mask, it.setup->back_facing, z);
+         }
+         d.stats.fragments_zs_failed += pop4(mask & ~pass);
+         mask = pass;
+         if (!mask)
+            continue;
+      }
+      const unsigned n = pop4(mask);
+      d.stats.fragments_passed += n;
+      if (any_blend)
+         d.stats.fragments_blended += n;
+      fs_read_quad_colors(plan, o, tg, k, color);
+      omu_write_color(o, it.q.x, it.q.y, mask, color);
+   }
+}
+
+bool
+Omu::late_stage(Cycle now, bool &blocked)
+{
+   bool moved = false;
+   /* every arriving group enters the reorder buffer and prefetches its lines */
+   for (auto &in : in_fs) {
+      if (!in->can_pop())
+         continue;
+      std::unique_ptr<FsGroup> g = in->pop();
+      RobEntry e;
+      if (!g->skip && !g->draw->aborted(now))
+         touch_group(*g, e.txn, e.fills, false);
+      const uint64_t seq = g->seq;
+      e.g = std::move(g);
+      rob_.emplace(seq, std::move(e));
+      moved = true;
+   }
+   if (marks_.empty() && in_mark.can_pop()) {
+      marks_.push_back(in_mark.pop());
+      moved = true;
+   }
+   if (now < late_until_)
+      return true;
+   if (marks_.empty())
+      return moved;
+   DrawMark &m = marks_.front();
+   if (next_seq_ < m.end_seq) {
+      auto it = rob_.find(next_seq_);
+      if (it == rob_.end())
+         return moved;
+      RobEntry &e = it->second;
+      if (e.txn && !mem.done(e.txn))
+         return moved;
+      FsGroup &g = *e.g;
+      filled(e.fills);
+      if (!g.skip && !g.draw->aborted(now)) {
+         DrawState &d = *g.draw;
+         guarded(d, [&] { retire_group(g); });
+         uint32_t none = 0;
+         std::vector<uint64_t> nofills;
+         touch_group(g, none, nofills, true); /* written lines are dirty now */
+         late_quads_ += g.nquads;
+         late_until_ = now + std::max<Cycle>(1, (g.nquads + p_.omu_quads_per_cycle - 1) /
+                                                   p_.omu_quads_per_cycle);
+      }
+      ++groups_;
+      pool_.put(std::move(g.tg));
+      rob_.erase(it);
+      next_seq_++;
+      return true;
+   }
+   /* the draw's groups are done */
+   DrawState &d = *m.draw;
+   if (!ending_) {
+      ending_ = true;
+      if (d.clear && d.loaded && !d.aborted(now)) {
+         guarded(d, [&] {
+            d.stats.clear = true;
+            d.stats.clear_pixels = omu_clear(d.pkg, *d.vram);
+         });
+         const uint64_t bytes = clear_bytes(d.pkg);
+         clear_bytes_ += bytes;
+         late_until_ = now + std::max<Cycle>(1, (bytes + p_.omu_clear_bytes_per_cycle - 1) /
+                                                   p_.omu_clear_bytes_per_cycle);
+      }
+      cache_.clean_all([&](uint64_t line) {
+         ++writebacks_;
+         mem.write(line * line_bytes_, line_bytes_);
+      });
+      return true;
+   }
+   if (mem.queued())
+      return moved; /* write-backs still leaving */
+   if (!out_last.can_push()) {
+      blocked = true;
+      return moved;
+   }
+   out_last.push(LastReport{d.seq});
+   for (auto it = late_zs_.begin(); it != late_zs_.end(); ++it)
+      if (*it == &d) {
+         late_zs_.erase(it);
+         break;
+      }
+   marks_.pop_front();
+   ending_ = false;
+   return true;
+}
+
+Activity
+Omu::tick(Cycle now)
+{
+   if (VLG_UNLIKELY(wedged_))
+      return Activity::Stalled;
+   bool busy = false, blocked = false;
+   busy |= mem.send();
+   busy |= mem.receive();
+   busy |= late_stage(now, blocked);
+   busy |= early_stage(now, blocked);
+   /* requests queued this cycle leave now (one per cycle) */
+   busy |= mem.send();
+   if (busy)
+      return Activity::Busy;
+   if (blocked || (mem.queued() && !mem.out.can_push()))
+      return Activity::Stalled;
+   return drained() ? Activity::Idle : Activity::Starved;
+}
+
+bool
+Omu::drained() const
+{
+   return !wedged_ && !have_early_ && rob_.empty() && marks_.empty() && mem.idle();
+}
+
+std::string
+Omu::stall_report() const
+{
+   std::string r = port_report();
+   if (have_early_) {
+      r += fmt::format("; early stage: {} of draw {}", early_.last ? "`last` token" : "run",
+                       early_.draw->seq);
+      for (const DrawState *e : late_zs_)
+         if (e != early_.draw.get()) {
+            r += fmt::format(" waits for draw {}'s late depth/stencil", e->seq);
+            break;
+         }
+   }
+   r += fmt::format("; late stage: next FS group {}, {} in the reorder buffer", next_seq_,
+                    rob_.size());
+   if (!marks_.empty())
+      r += fmt::format(", draw {} ends at group {}", marks_.front().draw->seq,
+                       marks_.front().end_seq);
+   if (wedged_)
+      r += "; WEDGED (fault injection)";
+   return r;
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,113 @@
+/*
+ * vlgpu cycle-mode GPU: the OMU (output merge unit of a GPC, seed 001 §3.2
+ * and fig. 2). docs/simulator-modules.md "OMU".
+ *
+ * Two stages, each processing omu.quads_per_cycle quads per cycle, with the
+ * functional OMU calls (omu.h), in exactly the order the functional draw
+ * makes them:
+ *  - early stage: the PE's rasterisation runs, in order. For a draw with
+ *    early depth/stencil (OmuState::early_z: the FS neither discards nor
+ *    writes depth, no alpha test) it tests each quad (omu_depth_stencil, or
+ *    omu_depth_z16_run for softpipe's Z16 path) before the FS; the runs go
+ *    back to the PE with the surviving lanes. Other draws' runs pass
+ *    through. A draw's early tests wait until the late stage has finished
+ *    every earlier draw whose late stage touches depth/stencil (late tests,
+ *    a depth/stencil CLEAR), so depth/stencil see the functional order.
+ *  - late stage: FS thread groups arrive from the SPCs in any order and are
+ *    retired in the PE's sequence order (the reorder buffer): per quad,
+ *    killed lanes, alpha test, late depth/stencil, blend and colour write
+ *    (omu_write_color). A draw ends at the PE's DrawMark; a CLEAR draw
+ *    clears there (omu_clear, omu.clear_bytes_per_cycle), then the OMU
+ *    writes its dirty cache lines back to the L2 and reports the draw's
+ *    `last` token to the CP.
+ * Memory: a write-back colour/depth/stencil cache (omu.cache_bytes,
+ * omu.cache_ways, lines of l2.line_bytes). A group's or run's lines are
+ * looked up when it arrives (prefetch): lines it must read (depth/stencil,
+ * blended or colour-masked targets) are requested from the L2 and the quads
+ * wait for them; lines it only overwrites are allocated without a read.
+ * Evicted dirty lines are posted writes to the L2.
+ *
+ * Ports: in_early / out_early (QuadRun from/to the PE), in_mark (DrawMark),
+ * in_fs<k> (FS groups from SPC k), out_last, out_mem/in_mem (L2).
+ * Counters: early_quads, late_quads, fs_groups, cache_hits, cache_misses,
+ * cache_writebacks, zs_interlock_cycles, clear_bytes.
+ */
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/units/common/unit.h"
+#include "sim/units/common/unit_config.h"
+
+namespace vlgpu::sim {
+
+class Omu final : public Unit {
+ public:
+   Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool);
+
+   InPort<QuadRun> in_early{*this, "in_early", "rasterisation runs from the PE"};
+   OutPort<QuadRun> out_early{*this, "out_early", "runs after the early tests, to the PE"};
+   InPort<DrawMark> in_mark{*this, "in_mark", "draw boundaries from the PE"};
+   std::vector<std::unique_ptr<InPort<std::unique_ptr<FsGroup>>>> in_fs; /**< from SPC k */
+   OutPort<LastReport> out_last{*this, "out_last", "`last` token reports to the CP"};
+   MemClient mem{*this, "mem"};
+
+   Activity tick(Cycle now) override;
+   bool drained() const override;
+   std::string stall_report() const override;
+
+ private:
+   struct RobEntry {
+      std::unique_ptr<FsGroup> g;
+      uint32_t txn = 0;
+      std::vector<uint64_t> fills;
+   };
+
+   /** Look up the lines of a quad at (x, y) of a surface; lines to read are
+    *  requested in @txn (allocated when first needed) and listed in @fills. */
+   void touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bool read,
+                   uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
+   void touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
+   void touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
+   void filled(const std::vector<uint64_t> &fills);
+   bool early_stage(Cycle now, bool &blocked);
+   bool late_stage(Cycle now, bool &blocked);
+   void retire_group(FsGroup &g);
+
+   UnitParams p_;
+   ThreadGroupPool &pool_;
+   uint32_t line_bytes_;
+   LineCache cache_;
+
+   /* early stage */
+   QuadRun early_;
+   bool have_early_ = false, early_tested_ = false, early_touched_ = false;
+   uint32_t early_txn_ = 0;
+   std::vector<uint64_t> early_fills_;
+   Cycle early_until_ = 0;
+   DrawRef early_draw_; /* the draw the early stage saw last (held: no address reuse) */
+   std::deque<const DrawState *> late_zs_; /* draws whose late stage touches depth/stencil */
+
+   /* late stage */
+   std::map<uint64_t, RobEntry> rob_;
+   std::deque<DrawMark> marks_;
+   uint64_t next_seq_ = 0;
+   Cycle late_until_ = 0;
+   bool ending_ = false; /* the front mark's groups are done: clear, write back, report */
+
+   Counter &early_quads_ = add_counter("early_quads", "quads through the early tests");
+   Counter &late_quads_ = add_counter("late_quads", "quads merged by the late stage");
+   Counter &groups_ = add_counter("fs_groups", "FS thread groups retired");
+   Counter &hits_ = add_counter("cache_hits", "cache line hits");
+   Counter &misses_ = add_counter("cache_misses", "cache line misses");
+   Counter &writebacks_ = add_counter("cache_writebacks", "dirty lines written back to the L2");
+   Counter &interlock_ = add_counter("zs_interlock_cycles", "cycles early tests waited for an "
+                                                            "earlier draw's late depth/stencil");
+   Counter &clear_bytes_ = add_counter("clear_bytes", "bytes written by CLEAR draws");
+};
+
+} // namespace vlgpu::sim

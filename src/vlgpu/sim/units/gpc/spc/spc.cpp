@@ -1,0 +1,547 @@
+/*
+ * vlgpu cycle-mode GPU: the stream processor cluster (spc.h).
+ */
+#include "sim/units/gpc/spc/spc.h"
+
+#include <algorithm>
+#include <cinttypes>
+
+#include <fmt/format.h>
+
+#include "sim/units/common/draw_shaders.h"
+
+namespace vlgpu::sim {
+
+Spc::Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
+      line_bytes_(p.core.l2_line_bytes),
+      icache_(p.spc_icache_bytes, p.spc_icache_ways, p.core.l2_line_bytes),
+      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes), step_(std::make_unique<StepResult>())
+{
+   slots_.resize(p.core.thread_groups_per_spc);
+   for (Slot &s : slots_)
+      s.ready.resize(size_t(kMaxRegs) * 4, 0);
+}
+
+Spc::~Spc() = default;
+
+unsigned
+Spc::resident() const
+{
+   unsigned n = 0;
+   for (const Slot &s : slots_)
+      n += s.used;
+   return n;
+}
+
+void
+Spc::count(Reason r, Cycle now)
+{
+   /* cycles slept since the last tick keep the reason the SPC slept with */
+   if (now > counted_until_)
+      *reason_[last_reason_] += now - counted_until_;
+   *reason_[r] += 1;
+   counted_until_ = now + 1;
+   last_reason_ = r;
+}
+
+void
+Spc::accept(SpcTask t, Cycle now)
+{
+   if (t.last_of) {
+      DrawState *d = t.last_of.get();
+      for (DrawTrack &dt : draws_)
+         if (dt.draw == d) {
+            dt.last = true;
+            return;
+         }
+      draws_.push_back(DrawTrack{d, 0, true});
+      return;
+   }
+   Slot *s = nullptr;
+   for (Slot &c : slots_)
+      if (!c.used) {
+         s = &c;
+         break;
+      }
+   if (!s) /* the LTS never sends more than the slots: a simulator bug */
+      throw SimError(fmt::format("{}: thread group sent with every slot in use", name()));
+   const bool fs = t.fs != nullptr;
+   s->used = true;
+   s->age = ++age_;
+   s->vs = std::move(t.vs);
+   s->fs = std::move(t.fs);
+   DrawState &d = fs ? *s->fs->draw : *s->vs->draw;
+   s->draw = &d;
+   s->tg = fs ? s->fs->tg.get() : s->vs->tg.get();
+   s->dead = fs ? s->fs->skip : s->vs->skip;
+   s->ended = false;
+   s->divergent = false;
+   s->start = now;
+   s->wait_until = now + 1; /* dispatch takes the cycle */
+   s->max_ready = 0;
+   s->pend.clear();
+   s->ifetch_txn = 0;
+   s->iline_ok = ~uint64_t(0);
+   s->instructions = s->lane_instructions = s->dual = 0;
+   std::fill(std::begin(s->coord_ready), std::end(s->coord_ready), Cycle(0));
+   if (!s->dead && d.shaders) {
+      const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : d.pkg.vs.state;
+      s->prog = fs ? d.shaders->fs_prog.get() : d.shaders->vs_prog.get();
+      s->res = fs ? &d.shaders->fs_res : &d.shaders->vs_res;
+      s->code = st.code;
+      s->reg_bytes = st.num_regs * width_ * 16;
+      std::fill(s->ready.begin(), s->ready.begin() + size_t(std::min(st.num_regs, 128u)) * 4,
+                Cycle(0));
+      s->next = s->prog->entry_index();
+   } else {
+      s->dead = true;
+      s->prog = nullptr;
+      s->res = nullptr;
+      s->reg_bytes = 0;
+      s->next = -1;
+   }
+   if (!s->dead) {
+      /* LTS charged registers only for groups it could run */
+      const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : d.pkg.vs.state;
+      if (st.num_regs > p_.core.vec4_registers_per_lane ||
+          uint64_t(st.num_regs) * width_ * 16 > p_.spc_register_file_bytes) {
+         s->dead = true;
+         s->reg_bytes = 0;
+      }
+   }
+   if (fs)
+      ++fs_groups_;
+   else
+      ++vs_groups_;
+   if (!draws_.empty() && draws_.back().draw == &d && !draws_.back().last)
+      draws_.back().resident++;
+   else
+      draws_.push_back(DrawTrack{&d, 1, false});
+}
+
+void
+Spc::watchdog(Slot &s, Cycle now)
+{
+   const uint64_t limit = p_.core.watchdog_cycles_per_shader;
+   if (!limit || now - s.start <= limit)
+      return;
+   const ThreadGroup &tg = *s.tg;
+   std::string where = "before its first instruction";
+   if (s.next >= 0 && s.prog) {
+      const Instr &in = s.prog->instr(uint32_t(s.next));
+      where = fmt::format("PC {} (0x{:04X}): {}", in.pc, in.pc, s.prog->disassemble(uint32_t(s.next)));
+   }
+   const GpuFault f(
+      "SPC", "shader did not end",
+      fmt::format("watchdog: the thread group has been resident for {} cycles (limit {}, "
+                  "watchdog.cycles_per_shader) and issued {} instructions\n{}\nthread group: "
+                  "stage {}, group {}, {} lanes, {} registers; live lanes 0x{:x}, ended 0x{:x}, "
+                  "helper 0x{:x}, killed 0x{:x}; {}",
+                  now - s.start, limit, s.instructions, where,
+                  tg.is_fragment() ? "FRAGMENT" : "VERTEX", tg.group_id(), tg.width(),
+                  tg.num_regs(), tg.live_mask(), tg.ended_mask(), tg.helper_mask(),
+                  tg.killed_mask(), name()));
+   s.draw->raise(f, now, index());
+   s.dead = true;
+}
+
+bool
+Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
+{
+   if (s.dead || s.ended)
+      return false;
+   if (s.draw->aborted(now)) {
+      s.dead = true;
+      return false;
+   }
+   watchdog(s, now);
+   if (s.dead)
+      return false;
+   if (s.ifetch_txn) {
+      why = why == kScoreboard ? kScoreboard : kMemory;
+      return false;
+   }
+   if (now < s.wait_until) {
+      why = kScoreboard;
+      return false;
+   }
+   const Instr &in = s.prog->instr(uint32_t(s.next));
+   /* instruction fetch */
+   const uint64_t a = s.code + uint64_t(in.pc) * 4;
+   const uint64_t l0 = a / line_bytes_, l1 = (a + (in.size ? in.size : 4) * 4 - 1) / line_bytes_;
+   if (l0 != s.iline_ok || l1 != s.iline_ok) {
+      s.ifetch_lines.clear();
+      for (uint64_t l = l0; l <= l1; l++) {
+         const LineCache::Way *w = icache_.lookup(l);
+         if (!w || !w->valid)
+            s.ifetch_lines.push_back(l);
+      }
+      if (!s.ifetch_lines.empty()) {
+         s.ifetch_txn = mem.begin();
+         for (uint64_t l : s.ifetch_lines) {
+            mem.read(s.ifetch_txn, l * line_bytes_, line_bytes_);
+            ++icache_misses_;
+         }
+         why = why == kScoreboard ? kScoreboard : kMemory;
+         return false;
+      }
+      s.iline_ok = l0 == l1 ? l0 : ~uint64_t(0);
+   }
+   /* scoreboard */
+   Cycle w = 0;
+   const Cycle *ready = s.ready.data();
+   for (unsigned i = 0; i < in.nreads; i++) {
+      const RegUse &r = in.reads[i];
+      for (unsigned c = 0; c < 4; c++)
+         if (r.mask >> c & 1)
+            w = std::max(w, ready[r.reg * 4 + c]);
+   }
+   for (unsigned i = 0; i < in.nwrites; i++) {
+      const RegUse &r = in.writes[i];
+      for (unsigned c = 0; c < 4; c++)
+         if (r.mask >> c & 1)
+            w = std::max(w, ready[r.reg * 4 + c]);
+   }
+   for (unsigned b = 0; b < 6; b++)
+      if (in.coord_reads >> b & 1)
+         w = std::max(w, s.coord_ready[b]);
+   if (w > now) {
+      if (w == kNever) {
+         why = why == kScoreboard ? kScoreboard : kMemory;
+      } else {
+         s.wait_until = w;
+         why = kScoreboard;
+      }
+      return false;
+   }
+   return true;
+}
+
+void
+Spc::issue(Slot &s, Cycle now)
+{
+   ThreadGroup &tg = *s.tg;
+   StepResult &r = *step_;
+   if (!guarded(*s.draw, [&] { step(tg, *s.prog, *s.res, r); })) {
+      s.dead = true;
+      return;
+   }
+   const Instr *in = r.instr;
+   if (!in) {
+      s.ended = true;
+      return;
+   }
+   const unsigned lanes = unsigned(__builtin_popcountll(r.active));
+   s.instructions++;
+   s.lane_instructions += lanes;
+   s.dual += in->dual;
+   ++instructions_;
+   lane_instr_ += lanes;
+   if (in->dual)
+      ++dual_;
+
+   /* scoreboard: results ready at issue + latency */
+   Cycle *ready = s.ready.data();
+   const bool memop = r.mem == MemKind::Ldb || r.mem == MemKind::Tex;
+   lines_.clear();
+   if (memop) {
+      ++mem_instr_;
+      for (uint64_t addr : r.mem_addresses)
+         lines_.push_back(addr / line_bytes_);
+      std::sort(lines_.begin(), lines_.end());
+      lines_.erase(std::unique(lines_.begin(), lines_.end()), lines_.end());
+   }
+   PendingMem pm;
+   pm.txn = 0;
+   pm.nwrites = 0;
+   for (uint64_t l : lines_) {
+      LineCache::Way *w = l1_.lookup(l);
+      if (w && w->valid) {
+         ++l1_hits_;
+         continue;
+      }
+      ++l1_misses_;
+      if (!pm.txn)
+         pm.txn = mem.begin();
+      mem.read(pm.txn, l * line_bytes_, line_bytes_);
+      pm.lines.push_back(l);
+   }
+   const Cycle mem_min = lines_.empty() ? 0 : now + p_.spc_l1_hit_latency_cycles;
+   for (unsigned i = 0; i < in->nwrites; i++) {
+      const RegUse &w = in->writes[i];
+      const Cycle at = std::max<Cycle>(now + w.latency, mem_min);
+      /* only the memory op's destination waits for the lines */
+      bool is_mem_dst = false;
+      if (pm.txn)
+         for (unsigned o = 0; o < in->nops; o++)
+            if ((in->ops[o].kind == OpKind::Ldb || in->ops[o].kind == OpKind::Tex) &&
+                in->ops[o].dst == w.reg)
+               is_mem_dst = true;
+      for (unsigned c = 0; c < 4; c++)
+         if (w.mask >> c & 1)
+            ready[w.reg * 4 + c] = is_mem_dst ? kNever : at;
+      if (is_mem_dst) {
+         pm.reg[pm.nwrites] = w.reg;
+         pm.mask[pm.nwrites] = w.mask;
+         pm.nwrites++;
+      }
+      s.max_ready = std::max(s.max_ready, at);
+   }
+   if (pm.txn) {
+      pm.ready_min = now;
+      for (unsigned i = 0; i < in->nwrites; i++)
+         pm.ready_min = std::max<Cycle>(pm.ready_min, now + in->writes[i].latency);
+      pm.ready_min = std::max(pm.ready_min, mem_min);
+      s.pend.push_back(std::move(pm));
+   }
+   for (unsigned b = 0; b < 6; b++)
+      if (in->coord_writes >> b & 1)
+         s.coord_ready[b] = now + 1;
+
+   if (r.ended) {
+      s.ended = true;
+      s.next = -1;
+      return;
+   }
+   if (!in->flow && !s.divergent) {
+      s.next = in->next;
+      return;
+   }
+   /* after a branch (or while divergent): the lowest PC of the running lanes */
+   const uint64_t running = tg.live_mask() & ~tg.ended_mask();
+   uint32_t lo = ~0u;
+   bool same = true;
+   uint32_t first = ~0u;
+   for (uint64_t m = running; m; m &= m - 1) {
+      const uint32_t pc = tg.next_instr(unsigned(__builtin_ctzll(m)));
+      if (first == ~0u)
+         first = pc;
+      same &= pc == first;
+      lo = std::min(lo, pc);
+   }
+   s.divergent = !same;
+   s.next = lo == ~0u ? -1 : int64_t(lo);
+   if (s.next < 0)
+      s.ended = true;
+}
+
+void
+Spc::complete_memory(Cycle now)
+{
+   for (Slot &s : slots_) {
+      if (!s.used)
+         continue;
+      if (s.ifetch_txn && mem.done(s.ifetch_txn)) {
+         for (uint64_t l : s.ifetch_lines) {
+            LineCache::Victim v;
+            LineCache::Way *w = icache_.lookup(l);
+            if (!w)
+               w = icache_.allocate(l, v);
+            if (w)
+               w->valid = true;
+         }
+         s.ifetch_txn = 0;
+      }
+      for (size_t i = 0; i < s.pend.size();) {
+         PendingMem &pm = s.pend[i];
+         if (!mem.done(pm.txn)) {
+            i++;
+            continue;
+         }
+         const Cycle at = std::max(pm.ready_min, now);
+         for (unsigned k = 0; k < pm.nwrites; k++)
+            for (unsigned c = 0; c < 4; c++)
+               if (pm.mask[k] >> c & 1) {
+                  Cycle &rc = s.ready[pm.reg[k] * 4 + c];
+                  if (rc == kNever)
+                     rc = at;
+               }
+         s.max_ready = std::max(s.max_ready, at);
+         for (uint64_t l : pm.lines) {
+            LineCache::Victim v;
+            LineCache::Way *w = l1_.lookup(l);
+            if (!w)
+               w = l1_.allocate(l, v);
+            if (w)
+               w->valid = true;
+         }
+         s.pend[i] = std::move(s.pend.back());
+         s.pend.pop_back();
+      }
+   }
+}
+
+bool
+Spc::retire(Slot &s, Cycle now)
+{
+   const bool fs = s.fs != nullptr;
+   if (fs ? !out_fs.can_push() : !out_vs.can_push())
+      return false;
+   if (!out_credit.can_push())
+      return false;
+   DrawState &d = *s.draw;
+   if (fs) {
+      d.stats.fs_instructions += s.instructions;
+      d.stats.fs_lane_instructions += s.lane_instructions;
+      d.stats.fs_dual_issued += s.dual;
+      s.fs->skip = s.dead;
+      out_fs.push(std::move(s.fs));
+   } else {
+      d.stats.vs_instructions += s.instructions;
+      d.stats.vs_lane_instructions += s.lane_instructions;
+      d.stats.vs_dual_issued += s.dual;
+      s.vs->skip = s.dead;
+      out_vs.push(std::move(s.vs));
+   }
+   out_credit.push(Credit{s.reg_bytes});
+   for (DrawTrack &dt : draws_)
+      if (dt.draw == &d) {
+         dt.resident--;
+         break;
+      }
+   s.used = false;
+   s.tg = nullptr;
+   s.draw = nullptr;
+   (void)now;
+   return true;
+}
+
+Activity
+Spc::tick(Cycle now)
+{
+   if (VLG_UNLIKELY(wedged_))
+      return Activity::Stalled;
+   bool busy = false;
+   busy |= mem.send();
+   if (mem.receive()) {
+      busy = true;
+      complete_memory(now);
+   }
+   if (in_task.can_pop()) {
+      accept(in_task.pop(), now);
+      busy = true;
+   }
+
+   /* a finished group leaves (one per cycle) */
+   bool out_blocked = false;
+   Cycle wake = kNever;
+   const Slot *oldest_done = nullptr;
+   for (Slot &s : slots_) {
+      if (!s.used || !(s.ended || s.dead) || !s.pend.empty() || s.ifetch_txn)
+         continue;
+      if (!s.dead && s.max_ready > now) {
+         wake = std::min(wake, s.max_ready);
+         continue;
+      }
+      if (!oldest_done || s.age < oldest_done->age)
+         oldest_done = &s;
+   }
+   if (oldest_done) {
+      if (retire(const_cast<Slot &>(*oldest_done), now))
+         busy = true;
+      else
+         out_blocked = true;
+   }
+
+   /* issue: the oldest group that can */
+   Slot *pick = nullptr;
+   Reason why = kEmpty;
+   bool any = false;
+   for (Slot &s : slots_) {
+      if (!s.used)
+         continue;
+      any = true;
+      if ((pick && s.age > pick->age))
+         continue;
+      Reason w = kMemory;
+      if (ready_to_issue(s, now, w)) {
+         pick = &s;
+      } else if (!s.dead && !s.ended) {
+         if (w == kScoreboard) {
+            why = kScoreboard;
+            wake = std::min(wake, s.wait_until);
+         } else if (why != kScoreboard) {
+            why = kMemory;
+         }
+      }
+      if ((s.dead || s.ended) && s.pend.empty() && !s.ifetch_txn)
+         wake = std::min(wake, std::max(s.dead ? now + 1 : s.max_ready, now + 1));
+   }
+   if (pick) {
+      issue(*pick, now);
+      busy = true;
+      count(kIssue, now);
+   } else if (out_blocked) {
+      count(kOutput, now);
+   } else if (any) {
+      count(why == kEmpty ? kMemory : why, now);
+   } else {
+      count(kEmpty, now);
+   }
+
+   /* `last` tokens: report a draw once it has no resident group left */
+   if (!draws_.empty() && draws_.front().last && draws_.front().resident == 0) {
+      if (out_last.can_push()) {
+         out_last.push(LastReport{draws_.front().draw->seq});
+         draws_.pop_front();
+         busy = true;
+      } else {
+         out_blocked = true;
+      }
+   }
+   /* requests queued this cycle leave now (one per cycle) */
+   busy |= mem.send();
+   if (busy)
+      return Activity::Busy;
+   if (out_blocked || (mem.queued() && !mem.out.can_push()))
+      return Activity::Stalled;
+   if (!any)
+      return Activity::Idle;
+   /* dead groups waiting for their memory are woken by the responses */
+   if (wake != kNever)
+      wake_at(std::max(wake, now + 1));
+   /* the watchdog must fire even if nothing else happens */
+   if (p_.core.watchdog_cycles_per_shader)
+      for (const Slot &s : slots_)
+         if (s.used && !s.dead && !s.ended)
+            wake_at(std::min(wake, s.start + p_.core.watchdog_cycles_per_shader + 1));
+   return Activity::Starved;
+}
+
+bool
+Spc::drained() const
+{
+   return !wedged_ && resident() == 0 && draws_.empty() && mem.idle();
+}
+
+std::string
+Spc::stall_report() const
+{
+   std::string r = port_report();
+   r += fmt::format("; {} resident group(s)", resident());
+   for (const Slot &s : slots_) {
+      if (!s.used)
+         continue;
+      r += fmt::format("; [{} group {} of draw {}: ", s.fs ? "FS" : "VS",
+                       s.tg ? s.tg->group_id() : 0, s.draw ? s.draw->seq : 0);
+      if (s.dead)
+         r += "skipped, waiting to leave";
+      else if (s.ended)
+         r += "ended, waiting for results/output";
+      else if (s.ifetch_txn)
+         r += "instruction-cache miss";
+      else if (!s.pend.empty())
+         r += fmt::format("{} memory access(es) outstanding", s.pend.size());
+      else
+         r += fmt::format("scoreboard until cycle {}", s.wait_until);
+      if (s.prog && s.next >= 0)
+         r += fmt::format(", next PC {}", s.prog->instr(uint32_t(s.next)).pc);
+      r += "]";
+   }
+   if (wedged_)
+      r += "; WEDGED (fault injection)";
+   return r;
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,161 @@
+/*
+ * vlgpu cycle-mode GPU: the SPC (stream processor cluster, seed 001 fig. 2;
+ * compute units with several resident wavefronts, seed 002).
+ * docs/simulator-modules.md "SPC".
+ *
+ * Holds up to thread_groups_per_spc resident thread groups (the LTS checks
+ * slots and register file). Each cycle it issues at most one instruction,
+ * from the oldest resident group that can issue (oldest-first), by calling
+ * the functional executor's step() (docs/simulator-spc.md): both phases of
+ * a VL-IW instruction issue in that one cycle (dual issue, counted).
+ *
+ * A group can issue its next instruction when
+ *  - its instruction is in the instruction cache (spc.icache_bytes,
+ *    spc.icache_ways, lines of l2.line_bytes; a miss requests the missing
+ *    lines through the L2 and the group waits for them; the ISA's 4-bank
+ *    fetch delivers one instruction per cycle otherwise);
+ *  - the scoreboard allows it: every register component it reads or writes,
+ *    and every coordinate register (P0-P3, A0, LC) it reads, is ready. An
+ *    instruction issued at cycle t makes its written components ready at
+ *    t + latency (the op's latency from the ISA table, Instr::writes); PRED,
+ *    ADDR and ++LC at t + 1. A dependent instruction therefore issues
+ *    exactly `latency` cycles after its producer when nothing else stops it.
+ *  - Memory instructions (LDB, texture ops) read VRAM functionally at issue;
+ *    their addresses (StepResult::mem_addresses, the texture unit's texel
+ *    trace) are reduced to lines, looked up in the SPC's read-only L1
+ *    (spc.l1_bytes, spc.l1_ways); missing lines are requested from the L2.
+ *    The destination registers are ready at the later of issue + the op's
+ *    latency and the arrival of the last line (hits: issue +
+ *    max(latency, spc.l1_hit_latency_cycles)). Other groups, and
+ *    independent instructions of the same group, keep issuing meanwhile.
+ *    LDC reads the on-chip global buffer: ISA latency only.
+ * A finished group leaves once its last results are ready: VS groups go back
+ * to the GE, FS groups to the OMU, and a Credit to the LTS. A group running
+ * longer than watchdog.cycles_per_shader cycles faults its draw ("shader did
+ * not end"); any GpuFault of step() faults the draw; groups of an aborted
+ * draw stop issuing and leave marked skip.
+ *
+ * Ports: in_task (SpcTask from the LTS), out_vs (to the GE), out_fs (to the
+ * OMU), out_credit (to the LTS), out_last (CP), out_mem/in_mem (L2).
+ * Counters: instructions, dual_issued, lane_instructions, vs_groups,
+ * fs_groups, icache_misses, l1_hits, l1_misses, mem_instructions, and the
+ * reason of every cycle: cycles_issue, cycles_wait_scoreboard,
+ * cycles_wait_memory, cycles_output_full, cycles_empty (they add up to the
+ * cycles the SPC was observed; a sleep is charged when it wakes).
+ */
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/units/common/unit.h"
+#include "sim/units/common/unit_config.h"
+
+namespace vlgpu::sim {
+
+class Program;
+struct ShaderResources;
+struct StepResult;
+
+class Spc final : public Unit {
+ public:
+   Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool);
+   ~Spc() override;
+
+   InPort<SpcTask> in_task{*this, "in_task", "thread groups and `last` tokens from the LTS"};
+   OutPort<std::unique_ptr<VsGroup>> out_vs{*this, "out_vs", "finished VS groups to the GE"};
+   OutPort<std::unique_ptr<FsGroup>> out_fs{*this, "out_fs", "finished FS groups to the OMU"};
+   OutPort<Credit> out_credit{*this, "out_credit", "freed slot/registers to the LTS"};
+   OutPort<LastReport> out_last{*this, "out_last", "`last` token reports to the CP"};
+   MemClient mem{*this, "mem"};
+
+   Activity tick(Cycle now) override;
+   bool drained() const override;
+   std::string stall_report() const override;
+
+   /** Resident thread groups. */
+   unsigned resident() const;
+
+ private:
+   enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kReasons };
+   struct PendingMem {
+      uint32_t txn;
+      Cycle ready_min;
+      uint8_t nwrites;
+      uint8_t reg[4], mask[4];
+      std::vector<uint64_t> lines;
+   };
+   struct Slot {
+      bool used = false;
+      uint64_t age = 0;
+      std::unique_ptr<VsGroup> vs;
+      std::unique_ptr<FsGroup> fs;
+      ThreadGroup *tg = nullptr;
+      const Program *prog = nullptr;
+      const ShaderResources *res = nullptr;
+      DrawState *draw = nullptr;
+      uint64_t code = 0; /* VRAM byte address of the program's code */
+      uint32_t reg_bytes = 0;
+      Cycle start = 0;
+      std::vector<Cycle> ready; /* per register component: cycle it may be read */
+      Cycle coord_ready[6] = {};
+      int64_t next = -1;
+      bool divergent = false;
+      bool ended = false, dead = false;
+      Cycle wait_until = 0;
+      Cycle max_ready = 0;
+      std::vector<PendingMem> pend;
+      uint32_t ifetch_txn = 0;
+      std::vector<uint64_t> ifetch_lines;
+      uint64_t iline_ok = ~uint64_t(0);
+      uint64_t instructions = 0, lane_instructions = 0, dual = 0;
+   };
+   struct DrawTrack {
+      DrawState *draw;
+      uint32_t resident;
+      bool last;
+   };
+
+   void accept(SpcTask t, Cycle now);
+   bool ready_to_issue(Slot &s, Cycle now, Reason &why);
+   void issue(Slot &s, Cycle now);
+   bool retire(Slot &s, Cycle now);
+   void complete_memory(Cycle now);
+   void watchdog(Slot &s, Cycle now);
+   void count(Reason r, Cycle now);
+
+   UnitParams p_;
+   ThreadGroupPool &pool_;
+   uint32_t width_, line_bytes_;
+   std::vector<Slot> slots_;
+   uint64_t age_ = 0;
+   LineCache icache_, l1_;
+   std::unique_ptr<StepResult> step_;
+   std::vector<uint64_t> lines_;
+   std::deque<DrawTrack> draws_;
+   Cycle counted_until_ = 0; /* cycles before this are charged to a reason */
+   Reason last_reason_ = kEmpty;
+
+   Counter &instructions_ = add_counter("instructions", "instructions issued (one per cycle)");
+   Counter &dual_ = add_counter("dual_issued", "issued instructions with both phases (dual issue)");
+   Counter &lane_instr_ = add_counter("lane_instructions", "sum of the lanes executing");
+   Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups run");
+   Counter &fs_groups_ = add_counter("fs_groups", "FS thread groups run");
+   Counter &mem_instr_ = add_counter("mem_instructions", "LDB and texture instructions");
+   Counter &icache_misses_ = add_counter("icache_misses", "instruction-cache line misses");
+   Counter &l1_hits_ = add_counter("l1_hits", "L1 line hits of LDB/texture instructions");
+   Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
+   Counter *reason_[kReasons] = {
+      &add_counter("cycles_issue", "cycles an instruction issued"),
+      &add_counter("cycles_wait_scoreboard",
+                   "cycles no group could issue, one waiting for a register result"),
+      &add_counter("cycles_wait_memory",
+                   "cycles every resident group waited for memory (L1 miss, instruction fetch)"),
+      &add_counter("cycles_output_full", "cycles a finished group could not leave"),
+      &add_counter("cycles_empty", "cycles without resident thread groups"),
+   };
+};
+
+} // namespace vlgpu::sim

@@ -1,0 +1,253 @@
+/*
+ * vlgpu cycle-mode GPU: the L2 cache (l2.h).
+ */
+#include "sim/units/l2/l2.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sim/units/mc/mc.h"
+
+namespace vlgpu::sim {
+
+L2::L2(std::string name, const UnitParams &p, const std::vector<std::string> &clients)
+    : Unit(std::move(name)), line_bytes_(p.core.l2_line_bytes),
+      hit_latency_(p.core.l2_hit_latency_cycles), per_cycle_(std::max(1u, p.l2_requests_per_cycle)),
+      mshrs_(std::max(1u, p.l2_mshrs)),
+      cache_(p.core.l2_size_bytes, p.core.l2_ways, p.core.l2_line_bytes)
+{
+   clients_.reserve(clients.size());
+   for (const std::string &c : clients) {
+      Client cl;
+      cl.name = c;
+      const std::string pn = Mc::port_name(c);
+      cl.in = std::make_unique<InPort<MemReq>>(*this, "in_" + pn, "requests from " + c);
+      cl.out = std::make_unique<OutPort<MemResp>>(*this, "out_" + pn, "responses to " + c);
+      clients_.push_back(std::move(cl));
+   }
+}
+
+void
+L2::respond(uint32_t c, uint32_t tag, Cycle at)
+{
+   std::deque<Ready> &q = clients_[c].ready;
+   if (q.empty() || q.back().at <= at) {
+      q.push_back(Ready{at, tag});
+      return;
+   }
+   auto it = std::upper_bound(q.begin(), q.end(), at,
+                              [](Cycle a, const Ready &r) { return a < r.at; });
+   q.insert(it, Ready{at, tag});
+}
+
+void
+L2::writeback(uint64_t line, uint32_t tag)
+{
+   to_mc_.push_back(MemReq{line * line_bytes_, line_bytes_, tag, true});
+}
+
+bool
+L2::accept(uint32_t c, const MemReq &r, Cycle now)
+{
+   const uint64_t line = r.addr / line_bytes_;
+   LineCache::Way *w = cache_.lookup(line);
+   if (r.write) {
+      if (w) {
+         if (w->pending)
+            mshr_[mshr_by_line_[line]].dirty = true;
+         else
+            w->dirty = true;
+         ++write_hits_;
+         return true;
+      }
+      LineCache::Victim v;
+      w = cache_.allocate(line, v);
+      if (!w) { /* every way of the set is being filled: wait */
+         return false;
+      }
+      if (v.evicted) {
+         ++evictions_;
+         if (v.dirty) {
+            ++writebacks_;
+            writeback(v.line, kWritebackTag);
+         }
+      }
+      w->valid = true;
+      w->dirty = true;
+      ++write_misses_;
+      return true;
+   }
+   if (w && w->valid) {
+      ++read_hits_;
+      respond(c, r.tag, now + hit_latency_);
+      return true;
+   }
+   if (w && w->pending) {
+      ++read_merged_;
+      mshr_[mshr_by_line_[line]].waiters.push_back(Waiter{c, r.tag});
+      return true;
+   }
+   if (mshr_.size() >= mshrs_)
+      return false;
+   LineCache::Victim v;
+   w = cache_.allocate(line, v);
+   if (!w)
+      return false;
+   if (v.evicted) {
+      ++evictions_;
+      if (v.dirty) {
+         ++writebacks_;
+         writeback(v.line, kWritebackTag);
+      }
+   }
+   w->pending = true;
+   uint32_t tag = next_fill_tag_++;
+   if (next_fill_tag_ < 2)
+      next_fill_tag_ = 2;
+   Mshr &m = mshr_[tag];
+   m.line = line;
+   m.waiters.push_back(Waiter{c, r.tag});
+   mshr_by_line_[line] = tag;
+   to_mc_.push_back(MemReq{line * line_bytes_, line_bytes_, tag, false});
+   ++read_misses_;
+   return true;
+}
+
+Activity
+L2::tick(Cycle now)
+{
+   if (VLG_UNLIKELY(wedged_))
+      return Activity::Stalled;
+   bool busy = false, blocked = false;
+
+   /* fills and write acknowledgements from the MC */
+   if (in_mc.can_pop()) {
+      const MemResp r = in_mc.pop();
+      busy = true;
+      if (r.write) {
+         if (r.tag == kFlushTag && flush_outstanding_)
+            flush_outstanding_--;
+      } else {
+         auto it = mshr_.find(r.tag);
+         if (it != mshr_.end()) {
+            Mshr &m = it->second;
+            LineCache::Way *w = cache_.lookup(m.line);
+            if (w && w->pending) {
+               w->pending = false;
+               w->valid = true;
+               w->dirty = m.dirty;
+            }
+            for (const Waiter &wt : m.waiters)
+               respond(wt.client, wt.tag, now);
+            mshr_by_line_.erase(m.line);
+            mshr_.erase(it);
+         }
+      }
+   }
+
+   /* flush request */
+   if (!flushing_ && in_flush.can_pop()) {
+      flush_tag_ = in_flush.pop().tag;
+      flushing_ = true;
+      flush_lines_ = 0;
+      cache_.clean_all([&](uint64_t line) {
+         writeback(line, kFlushTag);
+         flush_lines_++;
+      });
+      flush_outstanding_ = flush_lines_;
+      flushed_ += flush_lines_;
+      busy = true;
+   }
+
+   /* look up requests, round-robin over the clients; hold back when the
+    * queue to the MC is long (write-backs pile up behind a slow MC) */
+   const uint32_t n = uint32_t(clients_.size());
+   uint32_t taken = 0;
+   if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
+      for (uint32_t k = 0; k < n && taken < per_cycle_; k++) {
+         const uint32_t c = (rr_ + k) % n;
+         Client &cl = clients_[c];
+         if (!cl.in->can_pop())
+            continue;
+         if (accept(c, cl.in->peek(), now)) {
+            cl.in->pop();
+            taken++;
+            busy = true;
+         } else {
+            blocked = true;
+         }
+      }
+   } else {
+      for (const Client &cl : clients_)
+         blocked |= cl.in->can_pop();
+   }
+   if (n)
+      rr_ = (rr_ + 1) % n;
+   if (blocked)
+      ++mshr_full_;
+
+   /* one request per cycle to the MC */
+   if (!to_mc_.empty() && out_mc.can_push()) {
+      out_mc.push(to_mc_.front());
+      to_mc_.pop_front();
+      busy = true;
+   }
+
+   /* responses whose time has come */
+   Cycle next = kNever;
+   for (Client &cl : clients_) {
+      if (!cl.ready.empty() && cl.ready.front().at <= now && cl.out->can_push()) {
+         cl.out->push(MemResp{cl.ready.front().tag, false});
+         cl.ready.pop_front();
+         busy = true;
+      }
+      if (!cl.ready.empty())
+         next = std::min(next, std::max(cl.ready.front().at, now + 1));
+   }
+
+   if (flushing_ && to_mc_.empty() && flush_outstanding_ == 0 && out_flush.can_push()) {
+      out_flush.push(FlushDone{flush_tag_, flush_lines_});
+      flushing_ = false;
+      busy = true;
+   }
+
+   if (busy)
+      return Activity::Busy;
+   if (next != kNever)
+      wake_at(next);
+   if (!to_mc_.empty() || blocked)
+      return Activity::Stalled;
+   return mshr_.empty() && !flushing_ ? Activity::Idle : Activity::Starved;
+}
+
+bool
+L2::drained() const
+{
+   if (!mshr_.empty() || !to_mc_.empty() || flushing_)
+      return false;
+   for (const Client &c : clients_)
+      if (!c.ready.empty())
+         return false;
+   return true;
+}
+
+std::string
+L2::stall_report() const
+{
+   std::string r = port_report();
+   size_t ready = 0;
+   for (const Client &c : clients_)
+      ready += c.ready.size();
+   r += fmt::format("; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
+                    "waiting to leave{}",
+                    mshr_.size(), mshrs_, to_mc_.size(), ready,
+                    flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)",
+                                            flush_outstanding_)
+                              : "");
+   if (wedged_)
+      r += "; WEDGED (fault injection)";
+   return r;
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,108 @@
+/*
+ * vlgpu cycle-mode GPU: the L2 (shared cache in front of the MC, seed 001
+ * fig. 2). docs/simulator-modules.md "L2".
+ *
+ * Timing-only (no data): l2.size_bytes / (l2.ways x l2.line_bytes) sets,
+ * LRU replacement. One request = one line (clients split their accesses
+ * into lines).
+ *  - Read hit: the response is pushed l2.hit_latency_cycles after the
+ *    request was taken from its input queue.
+ *  - Read miss: a way is allocated (the least recently used one that is not
+ *    waiting for a fill; a dirty victim is written back to the MC) and the
+ *    line is requested from the MC; reads of a line already being filled
+ *    wait for the same fill (MSHR merge). The response leaves the cycle the
+ *    fill arrives. At most l2.mshrs fills are outstanding; further misses
+ *    stay in their input queue.
+ *  - Writes are posted (no response): write-back, write-allocate without a
+ *    fill (a written line is taken as fully valid: hardware keeps byte masks
+ *    for that; the model keeps no data). A write to a line being filled
+ *    marks it dirty.
+ *  - Flush (FlushReq from the CP before DUMP): every dirty line is written
+ *    back; FlushDone once the MC has acknowledged all of them.
+ * Up to l2.requests_per_cycle requests are looked up per cycle, taken
+ * round-robin from the clients (one per client per cycle).
+ *
+ * Ports: in_<c> (MemReq) / out_<c> (MemResp) per client; out_mc / in_mc
+ * to the MC; in_flush (FlushReq) / out_flush (FlushDone) from/to the CP.
+ * Counters: read_hits, read_misses, read_merged, write_hits, write_misses,
+ * evictions, writebacks, flushed_lines, mshr_full_cycles.
+ */
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/units/common/unit.h"
+#include "sim/units/common/unit_config.h"
+
+namespace vlgpu::sim {
+
+class L2 final : public Unit {
+ public:
+   L2(std::string name, const UnitParams &p, const std::vector<std::string> &clients);
+
+   OutPort<MemReq> out_mc{*this, "out_mc", "line fills and write-backs to the MC"};
+   InPort<MemResp> in_mc{*this, "in_mc", "MC responses (fills, write acknowledgements)"};
+   InPort<FlushReq> in_flush{*this, "in_flush", "write back every dirty line (CP, before DUMP)"};
+   OutPort<FlushDone> out_flush{*this, "out_flush", "flush complete (to the CP)"};
+
+   Activity tick(Cycle now) override;
+   bool drained() const override;
+   std::string stall_report() const override;
+
+   const LineCache &cache() const { return cache_; }
+
+ private:
+   struct Ready {
+      Cycle at;
+      uint32_t tag;
+   };
+   struct Client {
+      std::string name;
+      std::unique_ptr<InPort<MemReq>> in;
+      std::unique_ptr<OutPort<MemResp>> out;
+      std::deque<Ready> ready; /* sorted by `at` */
+   };
+   struct Waiter {
+      uint32_t client, tag;
+   };
+   struct Mshr {
+      uint64_t line;
+      std::vector<Waiter> waiters;
+      bool dirty = false;
+   };
+   static constexpr uint32_t kWritebackTag = 0, kFlushTag = 1;
+
+   /** Try to take request @r of client @c; false if it must wait. */
+   bool accept(uint32_t c, const MemReq &r, Cycle now);
+   void respond(uint32_t c, uint32_t tag, Cycle at);
+   void writeback(uint64_t line, uint32_t tag);
+
+   uint32_t line_bytes_, hit_latency_, per_cycle_, mshrs_;
+   LineCache cache_;
+   std::vector<Client> clients_;
+   std::unordered_map<uint32_t, Mshr> mshr_; /* fill tag -> MSHR */
+   std::unordered_map<uint64_t, uint32_t> mshr_by_line_;
+   std::deque<MemReq> to_mc_;
+   uint32_t next_fill_tag_ = 2;
+   uint32_t rr_ = 0;
+   bool flushing_ = false;
+   uint32_t flush_tag_ = 0, flush_lines_ = 0, flush_outstanding_ = 0;
+
+   Counter &read_hits_ = add_counter("read_hits", "reads served from a valid line");
+   Counter &read_misses_ = add_counter("read_misses", "reads that started a fill from the MC");
+   Counter &read_merged_ =
+      add_counter("read_merged", "reads of a line already being filled (waited for that fill)");
+   Counter &write_hits_ = add_counter("write_hits", "writes to a present line");
+   Counter &write_misses_ = add_counter("write_misses", "writes that allocated a line");
+   Counter &evictions_ = add_counter("evictions", "valid lines replaced");
+   Counter &writebacks_ = add_counter("writebacks", "dirty lines written back on eviction");
+   Counter &flushed_ = add_counter("flushed_lines", "dirty lines written back by flushes");
+   Counter &mshr_full_ =
+      add_counter("mshr_full_cycles", "cycles a read miss waited for a free MSHR or way");
+};
+
+} // namespace vlgpu::sim

@@ -1,0 +1,80 @@
+/*
+ * vlgpu cycle-mode GPU: the MC (memory controller in front of VRAM, seed
+ * 001 fig. 2). docs/simulator-modules.md "MC".
+ *
+ * Timing-only: a request carries an address and a size; the data itself is
+ * read or written functionally in VRAM by the unit that uses it.
+ *
+ * Model: one data bus of memory.bandwidth_bytes_per_cycle bytes per cycle.
+ * Requests are taken from the clients' input queues round-robin (one per
+ * client per cycle) into a queue of at most memory.queue_entries requests
+ * waiting for the bus; the bus serves them in arrival order. A request of B
+ * bytes that starts at cycle s holds the bus for x = ceil(B / bandwidth)
+ * cycles (s .. s+x-1) and its response is pushed at cycle s + x + L, L =
+ * memory.latency_cycles (so responses leave in request order). Writes are
+ * answered too (MemResp::write) so a client can wait for them.
+ *
+ * Ports, for each client c (names given at construction): in_<c> (MemReq),
+ * out_<c> (MemResp).
+ * Counters: reads, writes, read_bytes, write_bytes, bus_cycles (cycles the
+ * bus transferred data), queue_full_cycles (cycles the waiting queue was
+ * full with requests waiting in an input queue).
+ * Activity: busy while the bus transfers or a request/response moves; idle
+ * while only waiting for the latency (not drained then).
+ */
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/units/common/unit.h"
+#include "sim/units/common/unit_config.h"
+
+namespace vlgpu::sim {
+
+class Mc final : public Unit {
+ public:
+   /** @clients: module names served (ports in_<c>/out_<c>, dots become '_'). */
+   Mc(std::string name, const UnitParams &p, const std::vector<std::string> &clients);
+
+   Activity tick(Cycle now) override;
+   bool drained() const override;
+   std::string stall_report() const override;
+
+   /** Port suffix for a client module name ("gpc0.spc1" -> "gpc0_spc1"). */
+   static std::string port_name(const std::string &client);
+
+ private:
+   struct Flight {
+      Cycle done;
+      MemResp resp;
+   };
+   struct Client {
+      std::string name;
+      std::unique_ptr<InPort<MemReq>> in;
+      std::unique_ptr<OutPort<MemResp>> out;
+      std::deque<Flight> flight; /* started, in request order */
+   };
+   struct Waiting {
+      MemReq req;
+      uint32_t client;
+   };
+
+   uint32_t bandwidth_, latency_, queue_entries_;
+   std::vector<Client> clients_;
+   std::deque<Waiting> waiting_;
+   Cycle bus_free_ = 0;
+   uint32_t rr_ = 0;
+   Counter &reads_ = add_counter("reads", "read requests served");
+   Counter &writes_ = add_counter("writes", "write requests served");
+   Counter &read_bytes_ = add_counter("read_bytes", "bytes read from VRAM");
+   Counter &write_bytes_ = add_counter("write_bytes", "bytes written to VRAM");
+   Counter &bus_cycles_ = add_counter("bus_cycles", "cycles the data bus transferred data");
+   Counter &queue_full_ =
+      add_counter("queue_full_cycles", "cycles with memory.queue_entries requests waiting and "
+                                       "more held back in the input queues");
+};
+
+} // namespace vlgpu::sim

@@ -140,39 +140,39 @@ CycleGpu::build()
    e.add<L2>("l2", p_, l2_clients);
    e.add<Mc>("mc", p_, std::vector<std::string>{"l2", "cp"});
 
-   /* module defaults (queues.<name> overrides apply on top) */
-   const QueueParams q2{2, 1, 1}, q4{4, 1, 1}, q8{8, 1, 1};
-   e.connect("cp.out_draw", "gts.in_draw", q2);
+   /* every queue has queues.default.* (4 entries, latency 1, one entry per
+    * cycle: enough to stream) unless queues.<name> overrides it */
+   e.connect("cp.out_draw", "gts.in_draw");
    for (uint32_t g = 0; g < G; g++) {
       const std::string gp = fmt::format("gpc{}", g);
-      e.connect(fmt::format("gts.out_ge{}", g), gp + ".ge.in_task", q4);
-      e.connect(gp + ".ge.out_vs", gp + ".lts.in_vs", q4);
-      e.connect(gp + ".pe.out_fs", gp + ".lts.in_fs", q4);
-      e.connect(gp + ".pe.out_early", gp + ".omu.in_early", q4);
-      e.connect(gp + ".omu.out_early", gp + ".pe.in_early", q4);
-      e.connect(gp + ".pe.out_mark", gp + ".omu.in_mark", q4);
+      e.connect(fmt::format("gts.out_ge{}", g), gp + ".ge.in_task");
+      e.connect(gp + ".ge.out_vs", gp + ".lts.in_vs");
+      e.connect(gp + ".pe.out_fs", gp + ".lts.in_fs");
+      e.connect(gp + ".pe.out_early", gp + ".omu.in_early");
+      e.connect(gp + ".omu.out_early", gp + ".pe.in_early");
+      e.connect(gp + ".pe.out_mark", gp + ".omu.in_mark");
       for (uint32_t h = 0; h < G; h++)
-         e.connect(fmt::format("{}.ge.out_pe{}", gp, h), fmt::format("gpc{}.pe.in_ge{}", h, g), q4);
+         e.connect(fmt::format("{}.ge.out_pe{}", gp, h), fmt::format("gpc{}.pe.in_ge{}", h, g));
       for (uint32_t k = 0; k < S; k++) {
          const std::string sp = fmt::format("{}.spc{}", gp, k);
-         e.connect(fmt::format("{}.lts.out_spc{}", gp, k), sp + ".in_task", q2);
-         e.connect(sp + ".out_vs", fmt::format("{}.ge.in_vs{}", gp, k), q2);
-         e.connect(sp + ".out_fs", fmt::format("{}.omu.in_fs{}", gp, k), q2);
-         e.connect(sp + ".out_credit", fmt::format("{}.lts.in_credit{}", gp, k), q4);
+         e.connect(fmt::format("{}.lts.out_spc{}", gp, k), sp + ".in_task");
+         e.connect(sp + ".out_vs", fmt::format("{}.ge.in_vs{}", gp, k));
+         e.connect(sp + ".out_fs", fmt::format("{}.omu.in_fs{}", gp, k));
+         e.connect(sp + ".out_credit", fmt::format("{}.lts.in_credit{}", gp, k));
       }
    }
    for (const std::string &r : reporters)
-      e.connect(r + ".out_last", "cp.in_last_" + Mc::port_name(r), q4);
+      e.connect(r + ".out_last", "cp.in_last_" + Mc::port_name(r));
    for (const std::string &c : l2_clients) {
-      e.connect(c + ".out_mem", "l2.in_" + Mc::port_name(c), q8);
-      e.connect("l2.out_" + Mc::port_name(c), c + ".in_mem", q8);
+      e.connect(c + ".out_mem", "l2.in_" + Mc::port_name(c));
+      e.connect("l2.out_" + Mc::port_name(c), c + ".in_mem");
    }
-   e.connect("cp.out_flush", "l2.in_flush", q2);
-   e.connect("l2.out_flush", "cp.in_flush", q2);
-   e.connect("l2.out_mc", "mc.in_l2", q8);
-   e.connect("mc.out_l2", "l2.in_mc", q8);
-   e.connect("cp.out_mc", "mc.in_cp", q8);
-   e.connect("mc.out_cp", "cp.in_mc", q8);
+   e.connect("cp.out_flush", "l2.in_flush");
+   e.connect("l2.out_flush", "cp.in_flush");
+   e.connect("l2.out_mc", "mc.in_l2");
+   e.connect("mc.out_l2", "l2.in_mc");
+   e.connect("cp.out_mc", "mc.in_cp");
+   e.connect("mc.out_cp", "cp.in_mc");
    e.finalize();
    eng_ = std::move(eng);
    rebuild_ = false;

@@ -63,8 +63,12 @@ Cp::prefetch()
 {
    const uint64_t qend = ss_->queue_address + uint64_t(ss_->queue_dwords) * 4;
    const uint64_t cur = ss_->queue_address + uint64_t(off_) * 4;
-   const uint64_t want =
-      std::min(qend, (cur / line_bytes_ + p_.cp_prefetch_lines) * uint64_t(line_bytes_));
+   /* the current command's dwords (up to 8), and cp.prefetch_lines lines */
+   const uint64_t need = std::min(qend, cur + 8 * 4);
+   const uint64_t want = std::min(
+      qend, std::max((need + line_bytes_ - 1) / line_bytes_,
+                     cur / line_bytes_ + p_.cp_prefetch_lines) *
+               uint64_t(line_bytes_));
    while (q_requested_ < want) {
       const uint32_t txn = mem.begin();
       mem.read(txn, q_requested_, line_bytes_);

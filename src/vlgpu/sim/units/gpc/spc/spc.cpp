@@ -49,13 +49,7 @@ void
 Spc::accept(SpcTask t, Cycle now)
 {
    if (t.last_of) {
-      DrawState *d = t.last_of.get();
-      for (DrawTrack &dt : draws_)
-         if (dt.draw == d) {
-            dt.last = true;
-            return;
-         }
-      draws_.push_back(DrawTrack{d, 0, true});
+      track(t.last_of.get()).last = true;
       return;
    }
    Slot *s = nullptr;
@@ -114,10 +108,23 @@ Spc::accept(SpcTask t, Cycle now)
       ++fs_groups_;
    else
       ++vs_groups_;
-   if (!draws_.empty() && draws_.back().draw == &d && !draws_.back().last)
-      draws_.back().resident++;
-   else
-      draws_.push_back(DrawTrack{&d, 1, false});
+   track(&d).resident++;
+}
+
+/* The entry of draw @d, made if new; entries are kept in draw order (VS
+ * groups of a later draw may arrive before an earlier draw's FS groups),
+ * so `last` reports leave in draw order. */
+Spc::DrawTrack &
+Spc::track(DrawState *d)
+{
+   auto it = draws_.begin();
+   for (; it != draws_.end(); ++it) {
+      if (it->draw == d)
+         return *it;
+      if (it->draw->seq > d->seq)
+         break;
+   }
+   return *draws_.insert(it, DrawTrack{d, 0, false});
 }
 
 void
@@ -238,6 +245,8 @@ Spc::issue(Slot &s, Cycle now)
    s.dual += in->dual;
    ++instructions_;
    lane_instr_ += lanes;
+   if (VLG_UNLIKELY(log_ != nullptr))
+      log_->push_back(IssueRecord{now, in->pc, tg.group_id(), tg.is_fragment(), in->dual});
    if (in->dual)
       ++dual_;
 

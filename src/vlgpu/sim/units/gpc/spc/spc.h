@@ -78,6 +78,17 @@ class Spc final : public Unit {
    /** Resident thread groups. */
    unsigned resident() const;
 
+   /** One issued instruction (tests and tools). */
+   struct IssueRecord {
+      Cycle cycle;
+      uint32_t pc;      /**< unit address */
+      uint32_t group;   /**< ThreadGroup::group_id */
+      bool fragment;    /**< FS group */
+      bool dual;        /**< both phases issued */
+   };
+   /** Record every issue into @log (nullptr: stop); costs one test per issue. */
+   void set_issue_log(std::vector<IssueRecord> *log) { log_ = log; }
+
  private:
    enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kReasons };
    struct PendingMem {
@@ -119,6 +130,7 @@ class Spc final : public Unit {
    };
 
    void accept(SpcTask t, Cycle now);
+   DrawTrack &track(DrawState *d);
    bool ready_to_issue(Slot &s, Cycle now, Reason &why);
    void issue(Slot &s, Cycle now);
    bool retire(Slot &s, Cycle now);
@@ -135,6 +147,7 @@ class Spc final : public Unit {
    std::unique_ptr<StepResult> step_;
    std::vector<uint64_t> lines_;
    std::deque<DrawTrack> draws_;
+   std::vector<IssueRecord> *log_ = nullptr;
    Cycle counted_until_ = 0; /* cycles before this are charged to a reason */
    Reason last_reason_ = kEmpty;
 

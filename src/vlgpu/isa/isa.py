@@ -393,10 +393,10 @@ op("ADD", 0x04, "alu2", 2, ["add"], 2, PB, "f", "ADD",
    corner="inf + -inf = NaN; denormals are kept (no flush to zero).")
 op("MIN", 0x05, "alu2", 2, ["add"], 2, PB, "f", "ADD (reserved slot)",
    "dst = min(A, B).", commutative=True,
-   corner="IEEE 754-2008 minNum: if one operand is NaN the other is returned; min(-0, +0) = -0.")
+   corner="IEEE 754-2008 minNum: if one operand is NaN the other is returned, two NaNs give a quiet NaN; min(-0, +0) = -0.")
 op("MAX", 0x06, "alu2", 2, ["add"], 2, PB, "f", "ADD (reserved slot)",
    "dst = max(A, B).", commutative=True,
-   corner="IEEE 754-2008 maxNum: if one operand is NaN the other is returned; max(-0, +0) = +0.")
+   corner="IEEE 754-2008 maxNum: if one operand is NaN the other is returned, two NaNs give a quiet NaN; max(-0, +0) = +0.")
 op("CMP.LT", 0x07, "alu2", 2, ["add"], 2, PB, "f", "CMP",
    "dst = (A < B) ? ~0 : 0 (boolean as 32-bit mask).", result='b',
    corner="Ordered: false when either operand is NaN.")
@@ -427,7 +427,7 @@ op("RCP", 0x0F, "alu1", 1, ["sfu"], 6, PB, "f", "RCP",
    corner="RCP(+0) = +inf, RCP(-0) = -inf, RCP(+-inf) = +-0, RCP(NaN) = NaN; correctly rounded.")
 op("RSQ", 0x10, "alu1", 1, ["sfu"], 6, PB, "f", "RSQ",
    "dst = 1 / sqrt(A) per component.",
-   corner="RSQ(+0) = +inf, RSQ(-0) = -inf, RSQ(x<0) = NaN, RSQ(+inf) = +0.")
+   corner="RSQ(+0) = +inf, RSQ(-0) = -inf, RSQ(x<0) = NaN, RSQ(+inf) = +0; computed in double precision and rounded once.")
 op("SQRT", 0x11, "alu1", 1, ["sfu"], 6, PB, "f", "RSQ (reserved slot)",
    "dst = sqrt(A).", corner="SQRT(-0) = -0, SQRT(x<0) = NaN; correctly rounded.")
 op("EX2", 0x12, "alu1", 1, ["sfu"], 6, PB, "f", "EXP (reserved slot)",
@@ -463,7 +463,7 @@ op("CONV.U2F", 0x1D, "alu1", 1, ["conv"], 2, PB, "u", "CONV",
    "dst = float(uint32 A), round to nearest even.", result='f')
 op("CONV.F2H", 0x1E, "alu1", 1, ["conv"], 2, PB, "f", "CONV",
    "dst = IEEE half-float bits of A in the low 16 bits (high 16 bits zero), round to nearest even.",
-   result='u', corner="Overflow gives +-inf; NaN stays NaN.")
+   result='u', corner="Overflow gives +-inf; NaN stays NaN (sign and top payload bits kept).")
 op("CONV.H2F", 0x1F, "alu1", 1, ["conv"], 2, PB, "u", "CONV",
    "dst = float of the IEEE half-float in the low 16 bits of A.", result='f')
 # Logic (seed AND OR XOR SHF)
@@ -506,17 +506,18 @@ op("DDY", 0x31, "alu1", 1, ["quad"], 2, PB, "f", "reserved slot",
    corner="Outside fragment shaders the result is 0.")
 # Coordinate (seed PRED, ADDR)
 op("PRED", 0x32, "pred", 0, ["coord"], 1, PB, "-", "PRED",
-   "Pd = A cond B per active lane (optionally after LC = LC + 1).")
+   "Pd = A cond B per active lane (optionally after LC = LC + 1). With a float condition (LT GE EQ NE) "
+   "LC, A0 and #imm are compared by their value converted to float.")
 op("ADDR", 0x33, "addr", 0, ["coord"], 1, PB, "-", "ADDR",
-   "A0 or LC = value per active lane.")
+   "A0 or LC = value per active lane; FLOOR saturates the whole sum to int32.")
 # Process (seed BRC, MEM)
 op("BRC", 0x34, "brc", 0, ["flow"], 1, P1, "-", "BRC",
-   "Branch, thread end or kill for the lanes meeting the condition.")
+   "Branch, thread end or kill for the lanes meeting the condition; KILL in a vertex shader is a GPU fault.")
 op("LDC", 0x35, "ldc", 0, ["mem"], 4, P1, "-", "MEM",
    "dst = C[index + (rel ? A0 : 0)]; entries outside the shader's global buffer read as 0.")
 op("LDB", 0x36, "ldb", 0, ["mem"], 20, P1, "-", "MEM",
    "dst = 16 bytes at VRAM buffer B[slot] + 16*(offset + (rel ? A0 : 0)); "
-   "reads past the buffer's size return 0. Latency is the minimum; the memory system adds more.")
+   "words past the buffer's size read as 0 (word by word). Latency is the minimum; the memory system adds more.")
 op("TEX", 0x37, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "dst = texture(T[unit], R[coord].xyz); LOD from quad derivatives in fragment shaders, 0 elsewhere. "
    "Shadow: reference in R[coord].w.")

@@ -3,49 +3,61 @@
  * SPDX-License-Identifier: MIT
  *
  * The pipe_context: creation, destruction, flush.  State is in
- * vlg_state.c/vlg_program.c, draws in vlg_draw.c, clears/blits in
- * vlg_blit.c, transfers and surfaces in vlg_resource.c, queries in
- * vlg_query.c (the split of v3d_context.c and lima_context.c).
+ * vlg_state.c/vlg_program.c, draws in vlg_draw.c, the command queue in
+ * vlg_batch.c, clears/blits in vlg_blit.c, transfers and surfaces in
+ * vlg_resource.c, queries in vlg_query.c (the split of v3d_context.c and
+ * lima_context.c).
  */
 
+#include "util/u_blitter.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
 #include "util/u_upload_mgr.h"
 
+#include "vlg_batch.h"
 #include "vlg_context.h"
 #include "vlg_fence.h"
 #include "vlg_program.h"
 #include "vlg_resource.h"
+#include "vlg_stats.h"
+
+void
+vlg_context_flush(struct vlg_context *ctx, struct pipe_fence_handle **fence,
+                  unsigned flags)
+{
+   struct vlg_screen *screen = vlg_screen(ctx->base.screen);
+   uint64_t seqno = vlg_batch_submit(&ctx->batch);
+
+   /* glFinish ends a statistics frame for programs that never present
+    * (off-screen rendering, e.g. glmark2 --off-screen). */
+   if ((flags & PIPE_FLUSH_HINT_FINISH) && screen->stats &&
+       !p_atomic_read(&screen->frames_presented))
+      vlg_stats_end_frame(screen->stats);
+
+   if (fence) {
+      ctx->base.screen->fence_reference(ctx->base.screen, fence, NULL);
+      *fence = vlg_fence_create(seqno);
+   }
+}
 
 static void
 vlg_flush(struct pipe_context *pctx, struct pipe_fence_handle **fence,
           unsigned flags)
 {
-   struct vlg_screen *screen = vlg_screen(pctx->screen);
-
-   /* Nothing is recorded yet (draw_vbo is not implemented; clears and
-    * copies already ran on the CPU), so there is no command queue to submit
-    * and the submission completes at once. */
-   if (fence) {
-      struct pipe_fence_handle *f = vlg_fence_create(screen);
-
-      if (f)
-         vlg_fence_signal(screen, f->seqno);
-      pctx->screen->fence_reference(pctx->screen, fence, NULL);
-      *fence = f;
-   }
+   vlg_context_flush(vlg_context(pctx), fence, flags);
 }
 
 static void
 vlg_texture_barrier(struct pipe_context *pctx, unsigned flags)
 {
-   /* In-order, synchronous execution: nothing to wait for. */
+   /* Draws run in queue order and the OMU writes before the next draw's
+    * texture reads: nothing to wait for. */
 }
 
 static void
 vlg_memory_barrier(struct pipe_context *pctx, unsigned flags)
 {
-   /* In-order, synchronous execution: nothing to wait for. */
+   /* CPU-visible memory is VRAM itself; maps submit what they need. */
 }
 
 static void
@@ -53,15 +65,32 @@ vlg_context_destroy(struct pipe_context *pctx)
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
+   if (ctx->batch.ctx) {
+      vlg_context_flush(ctx, NULL, 0);
+
+      /* HALT: the context's last command queue (seed 001 §3.2). */
+      struct VLG_CMD_HALT halt;
+      uint32_t dw[VLG_CMD_HALT_LENGTH];
+      VLG_CMD_HALT_init(&halt);
+      VLG_CMD_HALT_pack(dw, &halt);
+      vlg_batch_submit_raw(&ctx->batch, dw, VLG_CMD_HALT_LENGTH);
+   }
+
+   if (ctx->blitter)
+      util_blitter_destroy(ctx->blitter);
    vlg_state_cleanup(ctx);
    if (pctx->stream_uploader)
       u_upload_destroy(pctx->stream_uploader);
+   if (ctx->batch.ctx)
+      vlg_batch_fini(&ctx->batch);
+   vlg_bo_reference(&ctx->fence_bo, NULL);
    FREE(ctx);
 }
 
 struct pipe_context *
 vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
 {
+   struct vlg_screen *screen = vlg_screen(pscreen);
    struct vlg_context *ctx = CALLOC_STRUCT(vlg_context);
 
    if (!ctx)
@@ -82,16 +111,25 @@ vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    vlg_init_query_functions(pctx);
    vlg_init_draw_functions(pctx);
 
-   /* Vertex/index/constant uploads go to ordinary buffers
+   ctx->fence_bo = vlg_bo_create(screen, 4, 64, "fence");
+   if (!ctx->fence_bo)
+      goto fail;
+   vlg_batch_init(&ctx->batch, ctx);
+
+   /* Vertex/index/constant uploads go to ordinary VRAM buffers
     * (PIPE_CAP_USER_VERTEX_BUFFERS is off), like softpipe. */
    pctx->stream_uploader = u_upload_create_default(pctx);
-   if (!pctx->stream_uploader) {
-      FREE(ctx);
-      return NULL;
-   }
+   if (!pctx->stream_uploader)
+      goto fail;
    pctx->const_uploader = pctx->stream_uploader;
 
-   ctx->sample_mask = ~0u;
-   ctx->dirty = ~0u;
+   ctx->blitter = util_blitter_create(pctx);
+   if (!ctx->blitter)
+      goto fail;
+
    return pctx;
+
+fail:
+   vlg_context_destroy(pctx);
+   return NULL;
 }

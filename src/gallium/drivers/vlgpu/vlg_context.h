@@ -11,53 +11,62 @@
 #include "pipe/p_context.h"
 #include "pipe/p_state.h"
 
+#include "vlg_batch.h"
+#include "vlg_hw.h"
 #include "vlg_screen.h"
 
+struct blitter_context;
 struct vlg_shader_state;
 
-/** Which groups of state changed since the last draw (VLG_DIRTY_*). */
-enum vlg_dirty {
-   VLG_DIRTY_BLEND          = 1 << 0,
-   VLG_DIRTY_DSA            = 1 << 1,
-   VLG_DIRTY_RASTERIZER     = 1 << 2,
-   VLG_DIRTY_VERTEX_ELEMENTS = 1 << 3,
-   VLG_DIRTY_VS             = 1 << 4,
-   VLG_DIRTY_FS             = 1 << 5,
-   VLG_DIRTY_SAMPLERS       = 1 << 6,
-   VLG_DIRTY_SAMPLER_VIEWS  = 1 << 7,
-   VLG_DIRTY_BLEND_COLOR    = 1 << 8,
-   VLG_DIRTY_STENCIL_REF    = 1 << 9,
-   VLG_DIRTY_CLIP           = 1 << 10,
-   VLG_DIRTY_SAMPLE_MASK    = 1 << 11,
-   VLG_DIRTY_SCISSOR        = 1 << 12,
-   VLG_DIRTY_VIEWPORT       = 1 << 13,
-   VLG_DIRTY_FRAMEBUFFER    = 1 << 14,
-   VLG_DIRTY_VERTEX_BUFFERS = 1 << 15,
-   VLG_DIRTY_CONSTBUF       = 1 << 16,
-   VLG_DIRTY_STIPPLE        = 1 << 17,
-};
-
-/* CSOs: a copy of the gallium state.  The hardware-word packing (brief §5,
- * src/vlgpu/hw) will be added to these at creation time. */
+/*
+ * CSOs: the Gallium state (kept for the draw path's decisions and for
+ * u_blitter's save/restore) and its hardware words, packed once when the
+ * CSO is created (brief §1, seed 001 §3.2: the driver turns pipe state into
+ * 32-bit words; docs/hw.md).  draw_vbo only copies words.
+ */
 struct vlg_blend_state {
    struct pipe_blend_state base;
+   uint32_t words[VLG_BLEND_LENGTH];
 };
 
 struct vlg_depth_stencil_alpha_state {
    struct pipe_depth_stencil_alpha_state base;
+   uint32_t words[VLG_DEPTH_STENCIL_ALPHA_LENGTH];
 };
 
 struct vlg_rasterizer_state {
    struct pipe_rasterizer_state base;
+   uint32_t words[VLG_RASTERIZER_LENGTH];
 };
 
 struct vlg_sampler_state {
    struct pipe_sampler_state base;
+   uint32_t words[VLG_SAMPLER_LENGTH];
 };
 
 struct vlg_vertex_elements_state {
    unsigned count;
    struct pipe_vertex_element elements[PIPE_MAX_ATTRIBS];
+   /** vertex_element blocks, element i for VS input ATTRIBUTE i. */
+   uint32_t words[PIPE_MAX_ATTRIBS][VLG_VERTEX_ELEMENT_LENGTH];
+};
+
+/** A sampler view and its texture descriptor (docs/hw.md struct texture),
+ *  packed at creation: textures are never moved in VRAM. */
+struct vlg_sampler_view {
+   struct pipe_sampler_view base;
+   uint32_t words[VLG_TEXTURE_LENGTH];
+   /** false when the GPU cannot sample this view (format, target): the
+    *  unit then reads the screen's dummy texture and a warning is given. */
+   bool valid;
+};
+
+/** A render target or depth/stencil view and its surface descriptor
+ *  (docs/hw.md struct surface; format NONE when the GPU cannot render to
+ *  the view's format). */
+struct vlg_surface {
+   struct pipe_surface base;
+   struct VLG_SURFACE desc;
 };
 
 /** Per-stage bound texturing and constant state (VS, FS). */
@@ -66,13 +75,21 @@ struct vlg_stage_state {
    unsigned num_samplers;
    struct pipe_sampler_view *views[PIPE_MAX_SHADER_SAMPLER_VIEWS];
    unsigned num_views;
-   /** Constant buffer 0 holds the uniforms (no UBOs: one buffer). */
+   /** Constant buffer 0: the uniforms, copied into each draw's global-buffer
+    *  image through the compiler's uniform copy map. */
    struct pipe_constant_buffer constbuf;
 };
 
-/** The vlgpu pipe_context: bound state, mirrored for the draw path. */
+/** The vlgpu pipe_context. */
 struct vlg_context {
    struct pipe_context base;
+
+   /** Commands and packages not submitted yet. */
+   struct vlg_batch batch;
+   /** Where the CP writes the fence of each submit (cmd_sync). */
+   struct vlg_bo *fence_bo;
+   /** u_blitter for scaled/converting blits and mipmap generation. */
+   struct blitter_context *blitter;
 
    struct vlg_blend_state *blend;
    struct vlg_depth_stencil_alpha_state *dsa;
@@ -87,6 +104,9 @@ struct vlg_context {
    uint32_t vertex_buffers_mask;
 
    struct pipe_framebuffer_state framebuffer;
+   /** framebuffer block of the bound framebuffer (docs/hw.md). */
+   uint32_t fb_words[VLG_FRAMEBUFFER_LENGTH];
+
    struct pipe_blend_color blend_color;
    struct pipe_stencil_ref stencil_ref;
    struct pipe_clip_state clip;
@@ -95,11 +115,15 @@ struct vlg_context {
    struct pipe_viewport_state viewport;
    unsigned sample_mask;
 
-   /** VLG_DIRTY_* bits. */
-   uint32_t dirty;
+   /** Packed non-CSO state blocks of pipe_state (set_* functions). */
+   uint32_t scissor_words[VLG_SCISSOR_LENGTH];
+   uint32_t clip_words[VLG_CLIP_LENGTH];
+   uint32_t stencil_ref_words[VLG_STENCIL_REF_LENGTH];
+   uint32_t blend_color_words[VLG_BLEND_COLOR_LENGTH];
+   uint32_t sample_mask_words[VLG_SAMPLE_MASK_LENGTH];
 
-   /** Draw calls received and dropped because draw_vbo is not implemented. */
-   uint64_t draws_dropped;
+   /** Draws that referenced a shader that failed to compile (skipped). */
+   uint64_t draws_skipped;
 };
 
 static inline struct vlg_context *
@@ -108,8 +132,29 @@ vlg_context(struct pipe_context *pctx)
    return (struct vlg_context *)pctx;
 }
 
+static inline struct vlg_surface *
+vlg_surface(struct pipe_surface *psurf)
+{
+   return (struct vlg_surface *)psurf;
+}
+
+static inline struct vlg_sampler_view *
+vlg_sampler_view(struct pipe_sampler_view *pview)
+{
+   return (struct vlg_sampler_view *)pview;
+}
+
 struct pipe_context *vlg_context_create(struct pipe_screen *pscreen,
                                         void *priv, unsigned flags);
+
+/**
+ * Submit everything queued (SYNC + vlg_drm_submit) and, if \p fence is not
+ * NULL, return a fence for it.  \p flags are PIPE_FLUSH_*; a flush with
+ * PIPE_FLUSH_HINT_FINISH (glFinish) ends a statistics frame when nothing
+ * has been presented (off-screen rendering, vlg_stats.h).
+ */
+void vlg_context_flush(struct vlg_context *ctx,
+                       struct pipe_fence_handle **fence, unsigned flags);
 
 void vlg_init_state_functions(struct pipe_context *pctx);
 void vlg_init_blit_functions(struct pipe_context *pctx);
@@ -118,5 +163,25 @@ void vlg_init_draw_functions(struct pipe_context *pctx);
 
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);
+
+/**
+ * Queue a CLEAR draw (draw_info.kind = CLEAR, docs/hw.md) of the buffers
+ * in \p buffers (PIPE_CLEAR_* bits) of the framebuffer block \p fb_words
+ * inside \p rect.  Clears are draw calls on this GPU (seed 001 table 3).
+ * \return false when VRAM is full.
+ */
+bool vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
+                    struct pipe_surface *const *surfaces, unsigned num_surfaces,
+                    unsigned buffers, const struct VLG_SCISSOR *rect,
+                    const union pipe_color_union *color, double depth,
+                    unsigned stencil);
+
+/** Check once that the pipe_state sub-block offsets vlg_draw.c uses are
+ *  those of vlg_hw.h (screen creation fails otherwise). */
+bool vlg_draw_check_layout(void);
+
+/** Pack the framebuffer block of \p fb into \p words (vlg_state.c). */
+void vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb,
+                          uint32_t *words);
 
 #endif /* VLG_CONTEXT_H */

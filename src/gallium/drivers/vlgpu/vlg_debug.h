@@ -11,14 +11,15 @@
 
 /**
  * VLGPU_DEBUG flags (comma-separated names; VLGPU_DEBUG=help lists them).
- * The names and one-line descriptions live in vlg_debug.c; keep both in sync.
+ * The names and one-line descriptions live in vlg_debug.c; keep both in sync
+ * with docs/driver.md.
  */
 enum vlg_debug_flag {
    VLG_DEBUG_NIR        = 1 << 0, /* print NIR as the driver receives it */
    VLG_DEBUG_SHADERS    = 1 << 1, /* print VL-IW disassembly of compiled shaders */
-   VLG_DEBUG_STATS      = 1 << 2, /* print simulator statistics per frame */
+   VLG_DEBUG_STATS      = 1 << 2, /* print per-draw and per-frame statistics */
    VLG_DEBUG_FUNCTIONAL = 1 << 3, /* simulate in functional mode (no timing) */
-   VLG_DEBUG_DUMP       = 1 << 4, /* write per-draw interface files */
+   VLG_DEBUG_DUMP       = 1 << 4, /* per-draw dump into ./vlgpu-dump (VLGPU_DUMP) */
 };
 
 /** The parsed VLGPU_DEBUG value; set once by vlg_debug_init(). */
@@ -26,8 +27,7 @@ extern uint32_t vlg_debug;
 
 /**
  * Parse VLGPU_DEBUG (once per process; Mesa's DEBUG_GET_ONCE_FLAGS_OPTION,
- * like SOFTPIPE_DEBUG in sp_screen.c and LIMA_DEBUG in lima_screen.c) and
- * report flags that have no effect yet.
+ * like SOFTPIPE_DEBUG in sp_screen.c and LIMA_DEBUG in lima_screen.c).
  */
 void vlg_debug_init(void);
 

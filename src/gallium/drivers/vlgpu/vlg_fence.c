@@ -4,10 +4,11 @@
  *
  * Fences as sequence numbers of submissions (the shape of lima_fence.c and
  * v3d_fence.c, without a kernel syncobj: the simulator runs in-process).
- * Today every submission completes inside pipe_context::flush (nothing is
- * rendered yet, see vlg_screen.c), so a fence is signalled when it is
- * created; fence_finish still checks the sequence number so that an
- * asynchronous simulator can be plugged in without changing the callers.
+ * Each submitted queue ends with a SYNC that writes its sequence number
+ * (vlg_batch.c); vlg_drm_submit runs the queue synchronously, so a fence is
+ * signalled by the time pipe_context::flush returns it.  fence_finish still
+ * checks the number, so an asynchronous GPU can be plugged in behind
+ * vlgpu_drm.h without changing the callers.
  */
 
 #include "util/os_time.h"
@@ -17,18 +18,33 @@
 #include "vlg_fence.h"
 #include "vlg_screen.h"
 
+uint64_t
+vlg_fence_next_seqno(struct vlg_screen *screen)
+{
+   simple_mtx_lock(&screen->fence_lock);
+   uint64_t seqno = ++screen->last_submitted_seqno;
+   simple_mtx_unlock(&screen->fence_lock);
+   return seqno;
+}
+
+uint64_t
+vlg_fence_last_submitted(struct vlg_screen *screen)
+{
+   simple_mtx_lock(&screen->fence_lock);
+   uint64_t seqno = screen->last_submitted_seqno;
+   simple_mtx_unlock(&screen->fence_lock);
+   return seqno;
+}
+
 struct pipe_fence_handle *
-vlg_fence_create(struct vlg_screen *screen)
+vlg_fence_create(uint64_t seqno)
 {
    struct pipe_fence_handle *fence = CALLOC_STRUCT(pipe_fence_handle);
 
    if (!fence)
       return NULL;
-
    pipe_reference_init(&fence->reference, 1);
-   simple_mtx_lock(&screen->fence_lock);
-   fence->seqno = ++screen->last_submitted_seqno;
-   simple_mtx_unlock(&screen->fence_lock);
+   fence->seqno = seqno;
    return fence;
 }
 
@@ -71,7 +87,7 @@ vlg_fence_finish(struct pipe_screen *pscreen, struct pipe_context *pctx,
    struct vlg_screen *screen = vlg_screen(pscreen);
    int64_t abs_timeout = os_time_get_absolute_timeout(timeout);
 
-   /* Nothing runs asynchronously yet, so this loop ends at once today. */
+   /* Submits are synchronous (vlg_drm_submit), so this returns at once. */
    while (!vlg_fence_is_signalled(screen, fence)) {
       if (timeout == 0 ||
           ((uint64_t)abs_timeout != OS_TIMEOUT_INFINITE &&

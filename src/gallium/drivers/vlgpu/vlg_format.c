@@ -2,99 +2,37 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * The formats vlgpu supports, as one table (like lima_format.c and
- * v3d_formats.c).  The set is what an OpenGL ES 2.0 application needs
- * (GLES 2.0 §3.7.1 table 3.4 texture formats, §4.4.5 table 4.5 renderbuffer
- * formats, plus the BGRA/X8 variants the X11 visuals and st/mesa choose),
- * the common ES 2.0 extensions OES_depth_texture/OES_packed_depth_stencil,
- * and the vertex formats of glVertexAttribPointer; u_vbuf converts the others
- * (GL_FIXED, 32-bit integers) on the CPU.  Not yet rendered by anything:
- * draw_vbo is not implemented (see vlg_screen.c).
+ * Gallium formats -> vlgpu formats, and what the GPU supports them for.
+ *
+ * One table, and it is not ours: vlgpu_hw.xml lists every format the
+ * simulated GPU implements with its usage (docs/hw.md "enum format",
+ * docs/simulator-texture.md), and keeps Gallium's names.  The mapping is
+ * VLG_FORMAT_LIST expanded into a switch on PIPE_FORMAT_<name>, so a format
+ * added to the XML is supported by the driver without touching this file.
+ * (lima_format.c and v3d_formats.c keep a table like this by hand because
+ * their hardware enums have other names.)
  */
 
 #include "pipe/p_defines.h"
+#include "util/format/u_format.h"
 #include "util/macros.h"
 
 #include "vlg_format.h"
+#include "vlg_hw.h"
 
-enum vlg_format_usage {
-   VLG_FMT_RT      = 1 << 0, /* colour render target (blendable) */
-   VLG_FMT_TEX     = 1 << 1, /* sampler view */
-   VLG_FMT_ZS      = 1 << 2, /* depth/stencil buffer */
-   VLG_FMT_VERTEX  = 1 << 3, /* vertex attribute fetch by GE */
-   VLG_FMT_INDEX   = 1 << 4, /* index buffer */
-};
-
-static const struct {
-   enum pipe_format format;
-   unsigned usage;
-} vlg_formats[] = {
-   /* Colour: RGBA8, RGB8 (as X8), RGB565, RGBA4, RGB5A1. */
-   {PIPE_FORMAT_B8G8R8A8_UNORM, VLG_FMT_RT | VLG_FMT_TEX},
-   {PIPE_FORMAT_B8G8R8X8_UNORM, VLG_FMT_RT | VLG_FMT_TEX},
-   {PIPE_FORMAT_R8G8B8A8_UNORM, VLG_FMT_RT | VLG_FMT_TEX},
-   {PIPE_FORMAT_R8G8B8X8_UNORM, VLG_FMT_RT | VLG_FMT_TEX},
-   {PIPE_FORMAT_B5G6R5_UNORM,   VLG_FMT_RT | VLG_FMT_TEX},
-   {PIPE_FORMAT_B4G4R4A4_UNORM, VLG_FMT_RT | VLG_FMT_TEX},
-   {PIPE_FORMAT_B5G5R5A1_UNORM, VLG_FMT_RT | VLG_FMT_TEX},
-
-   /* GL_LUMINANCE, GL_ALPHA, GL_LUMINANCE_ALPHA textures. */
-   {PIPE_FORMAT_L8_UNORM,       VLG_FMT_TEX},
-   {PIPE_FORMAT_A8_UNORM,       VLG_FMT_TEX},
-   {PIPE_FORMAT_L8A8_UNORM,     VLG_FMT_TEX},
-
-   /* Depth/stencil: DEPTH_COMPONENT16, DEPTH24_STENCIL8, DEPTH_COMPONENT24,
-    * DEPTH_COMPONENT32; sampled for OES_depth_texture. */
-   {PIPE_FORMAT_Z16_UNORM,         VLG_FMT_ZS | VLG_FMT_TEX},
-   {PIPE_FORMAT_Z24_UNORM_S8_UINT, VLG_FMT_ZS | VLG_FMT_TEX},
-   {PIPE_FORMAT_Z24X8_UNORM,       VLG_FMT_ZS | VLG_FMT_TEX},
-   {PIPE_FORMAT_Z32_UNORM,         VLG_FMT_ZS | VLG_FMT_TEX},
-
-   /* Vertex attributes: GL_FLOAT, GL_(UNSIGNED_)BYTE, GL_(UNSIGNED_)SHORT,
-    * normalized or not, 1-4 components. */
-   {PIPE_FORMAT_R32_FLOAT,          VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R32G32_FLOAT,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R32G32B32_FLOAT,    VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R32G32B32A32_FLOAT, VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8_UNORM,           VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8_UNORM,         VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8_UNORM,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8A8_UNORM,     VLG_FMT_VERTEX}, /* also RT|TEX above */
-   {PIPE_FORMAT_R8_SNORM,           VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8_SNORM,         VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8_SNORM,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8A8_SNORM,     VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8_USCALED,         VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8_USCALED,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8_USCALED,     VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8A8_USCALED,   VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8_SSCALED,         VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8_SSCALED,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8_SSCALED,     VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R8G8B8A8_SSCALED,   VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16_UNORM,          VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16_UNORM,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16_UNORM,    VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16A16_UNORM, VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16_SNORM,          VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16_SNORM,       VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16_SNORM,    VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16A16_SNORM, VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16_USCALED,        VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16_USCALED,     VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16_USCALED,  VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16A16_USCALED, VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16_SSCALED,        VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16_SSCALED,     VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16_SSCALED,  VLG_FMT_VERTEX},
-   {PIPE_FORMAT_R16G16B16A16_SSCALED, VLG_FMT_VERTEX},
-
-   /* Index buffers: GL_UNSIGNED_BYTE, GL_UNSIGNED_SHORT (GLES 2.0), and
-    * GL_UNSIGNED_INT (OES_element_index_uint). */
-   {PIPE_FORMAT_R8_UINT,            VLG_FMT_INDEX},
-   {PIPE_FORMAT_R16_UINT,           VLG_FMT_INDEX},
-   {PIPE_FORMAT_R32_UINT,           VLG_FMT_INDEX},
-};
+unsigned
+vlg_format_from_pipe(enum pipe_format format)
+{
+   switch (format) {
+#define VLG_MAP_FORMAT(name, value)                                           \
+   case PIPE_FORMAT_##name:                                                   \
+      return VLG_FORMAT_##name;
+      VLG_FORMAT_LIST(VLG_MAP_FORMAT)
+#undef VLG_MAP_FORMAT
+   default:
+      return VLG_FORMAT_NONE;
+   }
+}
 
 /* Binds that do not depend on the format, or that the caller checks against
  * the winsys (display targets). */
@@ -102,53 +40,58 @@ static const struct {
    (PIPE_BIND_DISPLAY_TARGET | PIPE_BIND_SCANOUT | PIPE_BIND_SHARED |         \
     PIPE_BIND_LINEAR | PIPE_BIND_USE_FRONT_RENDERING)
 
-static unsigned
-vlg_format_usage(enum pipe_format format)
+/* draw_info.index_size: U8, U16, U32 (docs/hw.md enum index_size). */
+static bool
+vlg_is_index_format(enum pipe_format format)
 {
-   unsigned usage = 0;
-
-   for (unsigned i = 0; i < ARRAY_SIZE(vlg_formats); i++) {
-      if (vlg_formats[i].format == format)
-         usage |= vlg_formats[i].usage;
-   }
-   return usage;
+   return format == PIPE_FORMAT_R8_UINT || format == PIPE_FORMAT_R16_UINT ||
+          format == PIPE_FORMAT_R32_UINT;
 }
 
 bool
 vlg_format_supported(enum pipe_format format, unsigned bind, bool is_buffer)
 {
-   const unsigned usage = vlg_format_usage(format);
-   unsigned needed = 0;
+   const unsigned usage = vlg_format_usage(vlg_format_from_pipe(format));
 
    bind &= ~VLG_BIND_ANY_FORMAT;
 
    if (is_buffer) {
       /* Buffers hold raw bytes; only attribute and index fetch interpret
-       * them.  No texture buffers, stream output or shader storage. */
+       * them.  No texture buffers, stream output, shader storage, and no
+       * uniform blocks (the hardware words have no buffer descriptor for
+       * LDB yet: docs/driver.md). */
       if (bind & ~(PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER |
                    PIPE_BIND_CONSTANT_BUFFER))
          return false;
-      if (bind & PIPE_BIND_VERTEX_BUFFER)
-         needed |= VLG_FMT_VERTEX;
-      if (bind & PIPE_BIND_INDEX_BUFFER)
-         needed |= VLG_FMT_INDEX;
-      return (usage & needed) == needed;
+      if ((bind & PIPE_BIND_VERTEX_BUFFER) &&
+          !(usage & VLG_FORMAT_USAGE_VERTEX))
+         return false;
+      if ((bind & PIPE_BIND_INDEX_BUFFER) && !vlg_is_index_format(format))
+         return false;
+      return true;
    }
 
    if (bind & ~(PIPE_BIND_RENDER_TARGET | PIPE_BIND_BLENDABLE |
                 PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL))
       return false;
+
+   unsigned needed = 0;
    if (bind & (PIPE_BIND_RENDER_TARGET | PIPE_BIND_BLENDABLE))
-      needed |= VLG_FMT_RT;
+      needed |= VLG_FORMAT_USAGE_RT;
    if (bind & PIPE_BIND_SAMPLER_VIEW)
-      needed |= VLG_FMT_TEX;
+      needed |= VLG_FORMAT_USAGE_TEX;
    if (bind & PIPE_BIND_DEPTH_STENCIL)
-      needed |= VLG_FMT_ZS;
+      needed |= VLG_FORMAT_USAGE_ZS;
 
    /* bind == 0 asks whether a resource of this format can exist at all
     * (e.g. a staging texture for transfers). */
    if (!needed)
-      return (usage & (VLG_FMT_RT | VLG_FMT_TEX | VLG_FMT_ZS)) != 0;
+      return (usage & (VLG_FORMAT_USAGE_RT | VLG_FORMAT_USAGE_TEX |
+                       VLG_FORMAT_USAGE_ZS)) != 0;
+
+   /* Integer render targets are not blendable (GL ES 3.0 §4.1.7). */
+   if ((bind & PIPE_BIND_BLENDABLE) && util_format_is_pure_integer(format))
+      return false;
 
    return (usage & needed) == needed;
 }

@@ -11,13 +11,23 @@
 #include "pipe/p_format.h"
 
 /**
- * Which PIPE_BIND_* usages vlgpu supports for a format, from the format
- * table in vlg_format.c (one table, like lima_format.c / v3d_formats.c).
+ * The vlgpu format of a Gallium format, by name: vlgpu_hw.xml's format enum
+ * keeps Gallium's names (docs/hw.md, "Enum names and values follow
+ * Gallium"), so the mapping is VLG_FORMAT_LIST expanded into a switch.
+ * \return the enum vlg_format value, or 0 (VLG_FORMAT_NONE) when the GPU
+ *         has no such format.
+ */
+unsigned vlg_format_from_pipe(enum pipe_format format);
+
+/**
+ * Whether the GPU supports \p format for every PIPE_BIND_* flag in \p bind,
+ * from the usage column of vlgpu_hw.xml (vlg_format_usage(): rt, tex, zs,
+ * vertex) plus the index sizes of draw_info (8, 16, 32-bit indices).
  *
- * \param bind  a mask of PIPE_BIND_* flags; every flag must be supported
- *              (display-target flags are checked by the caller against the
- *              winsys).
  * \param is_buffer  true for PIPE_BUFFER targets (vertex/index/constant data).
+ *
+ * Display-target bind flags are not checked here (the caller asks the
+ * winsys, as sp_screen.c does).
  */
 bool vlg_format_supported(enum pipe_format format, unsigned bind,
                           bool is_buffer);

@@ -2,71 +2,39 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * Shader CSOs and the NIR options st/mesa uses when it builds NIR for vlgpu.
+ * Shader CSOs: NIR (or TGSI through tgsi_to_nir, for Mesa's utility
+ * shaders: u_blitter, clears, HUD) compiled to VL-IW code by the vlgpu
+ * compiler when the CSO is created, the binary placed in VRAM and the
+ * shader_state block prepared (docs/compiler.md "The C API"; lima_program.c
+ * and etnaviv do the same TGSI -> NIR step).
  *
- * The driver receives NIR (PIPE_SHADER_CAP_PREFERRED_IR = NIR); Mesa's
- * utility shaders (u_blitter, clears, HUD) still arrive as TGSI and go
- * through tgsi_to_nir, like lima_program.c and etnaviv.  Compilation to
- * VL-IW code (src/vlgpu/compiler) is not wired in yet: the CSO keeps the NIR
- * for it.  VLGPU_DEBUG=nir prints what arrives.
+ * VLGPU_DEBUG=nir prints the NIR as it arrives, VLGPU_DEBUG=shaders the
+ * disassembly and statistics line of each compiled shader.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "compiler/nir/nir.h"
 #include "nir/tgsi_to_nir.h"
 #include "pipe/p_context.h"
+#include "util/log.h"
 #include "util/u_atomic.h"
 #include "util/u_memory.h"
 
+#include "vlg_bo.h"
+#include "vlg_compiler.h"
+#include "vlg_context.h"
 #include "vlg_debug.h"
 #include "vlg_program.h"
+#include "vlg_screen.h"
 
-/*
- * What st/mesa should lower before the driver sees a shader, from the VL-IW
- * op set (brief §4.5, seed 004): vec4 registers with DP3/DP4, MAD, RCP, RSQ,
- * EX2/LG2, SIN/COS, FLR/FRC, MIN/MAX, integer AND/OR/XOR/SHF, CMP/SEL, no
- * divide, no square root, no pow, no stack (so no indirect temporaries).
- * The compiler (src/vlgpu/compiler) owns these once it exists and may move
- * them; keep this one table in sync with its instruction selection.
- */
-static const nir_shader_compiler_options vlg_nir_options = {
-   .lower_fdiv = true,        /* RCP + MUL */
-   .lower_fsqrt = true,       /* RSQ + RCP */
-   .lower_fpow = true,        /* EX2(LG2(x) * y) */
-   .lower_fmod = true,
-   .lower_flrp32 = true,
-   .lower_flrp64 = true,
-   .lower_fdph = true,
-   .lower_fsign = true,
-   .lower_fceil = true,       /* -FLR(-x) */
-   .lower_ldexp = true,
-   .lower_rotate = true,
-   .lower_bitfield_extract_to_shifts = true,
-   .lower_bitfield_insert_to_shifts = true,
-   .lower_extract_byte = true,
-   .lower_extract_word = true,
-   .lower_insert_byte = true,
-   .lower_insert_word = true,
-   .lower_pack_half_2x16 = true,
-   .lower_unpack_half_2x16 = true,
-   .lower_pack_snorm_2x16 = true,
-   .lower_pack_unorm_2x16 = true,
-   .lower_pack_snorm_4x8 = true,
-   .lower_pack_unorm_4x8 = true,
-   .lower_unpack_snorm_2x16 = true,
-   .lower_unpack_unorm_2x16 = true,
-   .lower_unpack_snorm_4x8 = true,
-   .lower_unpack_unorm_4x8 = true,
-   .fuse_ffma32 = true,       /* MAD = MUL + ADD in one instruction */
-   .fdot_replicates = true,   /* DP3/DP4 write the result to every component */
-   .lower_int64_options = ~0,
-   .lower_doubles_options = ~0,
-   .force_indirect_unrolling = nir_var_shader_in | nir_var_shader_out |
-                               nir_var_function_temp,
-   .force_indirect_unrolling_sampler = true,
-   .max_unroll_iterations = 32,
-};
+/* PIPE_SHADER_* and MESA_SHADER_* are the same numbers in Mesa 22.3
+ * (shader_enums.h); the hardware's shader_stage enum keeps them too. */
+static_assert((int)VLG_SHADER_STAGE_VERTEX == (int)PIPE_SHADER_VERTEX,
+              "shader_stage");
+static_assert((int)VLG_SHADER_STAGE_FRAGMENT == (int)PIPE_SHADER_FRAGMENT,
+              "shader_stage");
 
 const void *
 vlg_program_get_compiler_options(struct pipe_screen *pscreen,
@@ -74,39 +42,103 @@ vlg_program_get_compiler_options(struct pipe_screen *pscreen,
                                  enum pipe_shader_type shader)
 {
    assert(ir == PIPE_SHADER_IR_NIR);
-   return &vlg_nir_options;
+   return vlg_compiler_nir_options((gl_shader_stage)shader);
 }
 
 static unsigned vlg_shader_next_id;
+
+static const char *
+vlg_stage_name(enum pipe_shader_type stage)
+{
+   return stage == PIPE_SHADER_VERTEX ? "VS" : "FS";
+}
 
 static void *
 vlg_create_shader_state(struct pipe_context *pctx,
                         const struct pipe_shader_state *cso,
                         enum pipe_shader_type stage)
 {
+   struct vlg_screen *screen = vlg_screen(pctx->screen);
    struct vlg_shader_state *so = CALLOC_STRUCT(vlg_shader_state);
+   nir_shader *nir;
 
    if (!so)
       return NULL;
 
    if (cso->type == PIPE_SHADER_IR_NIR) {
       /* st/mesa passes ownership of the NIR to the driver. */
-      so->nir = cso->ir.nir;
+      nir = cso->ir.nir;
    } else {
       assert(cso->type == PIPE_SHADER_IR_TGSI);
-      so->nir = tgsi_to_nir(cso->tokens, pctx->screen, false);
+      nir = tgsi_to_nir(cso->tokens, pctx->screen, false);
    }
 
    so->stage = stage;
    so->id = p_atomic_inc_return(&vlg_shader_next_id);
-   so->stream_output = cso->stream_output;
 
    if (vlg_debug_enabled(VLG_DEBUG_NIR)) {
       fprintf(stderr, "vlgpu: %s shader %u (NIR as received):\n",
-              _mesa_shader_stage_to_string(so->nir->info.stage), so->id);
-      nir_print_shader(so->nir, stderr);
+              _mesa_shader_stage_to_string(nir->info.stage), so->id);
+      nir_print_shader(nir, stderr);
    }
 
+   char name[64];
+   snprintf(name, sizeof(name), "%s %u%s%s", vlg_stage_name(stage), so->id,
+            nir->info.name ? " " : "", nir->info.name ? nir->info.name : "");
+
+   struct vlg_compile_options opts = {
+      .disasm = vlg_debug_enabled(VLG_DEBUG_SHADERS),
+      .name = name,
+   };
+   char *error = NULL;
+   so->cs = vlg_compile_nir(nir, &opts, &error);
+   ralloc_free(nir);
+
+   if (!so->cs) {
+      mesa_loge("%s did not compile, draws with it are skipped: %s", name,
+                error ? error : "(no message)");
+      free(error);
+      return so;
+   }
+   if (so->cs->disasm)
+      fprintf(stderr, "vlgpu: %s:\n%s\n", name, so->cs->disasm);
+
+   so->code_bo = vlg_bo_create(screen, so->cs->code_size * 4, 256,
+                               "shader binary");
+   if (!so->code_bo) {
+      vlg_compiled_shader_free(so->cs);
+      so->cs = NULL;
+      return so;
+   }
+   memcpy(so->code_bo->map, so->cs->code, so->cs->code_size * 4);
+
+   /* shader_state (docs/hw.md): everything but the global buffer. */
+   const struct vlg_compiled_shader *cs = so->cs;
+   struct VLG_SHADER_STATE *ss = &so->state;
+   VLG_SHADER_STATE_init(ss);
+   ss->stage = (enum vlg_shader_stage)stage;
+   ss->uses_discard = cs->uses_discard;
+   ss->writes_depth = cs->writes_depth;
+   ss->uses_derivatives = cs->uses_derivatives;
+   ss->num_regs = cs->num_regs;
+   ss->num_inputs = cs->num_inputs;
+   ss->num_outputs = cs->num_outputs;
+   ss->num_samplers = cs->num_samplers;
+   ss->code = so->code_bo->address;
+   ss->code_size = cs->code_size;
+   ss->entry = cs->entry;
+   memcpy(ss->inputs, cs->inputs, cs->num_inputs * sizeof(cs->inputs[0]));
+   memcpy(ss->outputs, cs->outputs, cs->num_outputs * sizeof(cs->outputs[0]));
+
+   if (cs->buffers_used) {
+      /* Uniform blocks (LDB slots): the hardware words have no buffer
+       * descriptor yet, and the screen advertises no UBOs. */
+      mesa_loge("%s reads uniform blocks, which vlgpu cannot bind yet; "
+                "draws with it are skipped", name);
+      vlg_bo_reference(&so->code_bo, NULL);
+      vlg_compiled_shader_free(so->cs);
+      so->cs = NULL;
+   }
    return so;
 }
 
@@ -115,7 +147,10 @@ vlg_delete_shader_state(struct pipe_context *pctx, void *hwcso)
 {
    struct vlg_shader_state *so = hwcso;
 
-   ralloc_free(so->nir);
+   /* Queued draws hold their own reference to the binary. */
+   vlg_bo_reference(&so->code_bo, NULL);
+   if (so->cs)
+      vlg_compiled_shader_free(so->cs);
    FREE(so);
 }
 

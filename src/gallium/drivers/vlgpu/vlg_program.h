@@ -9,28 +9,40 @@
 #include "pipe/p_defines.h"
 #include "pipe/p_state.h"
 
-struct nir_shader;
+#include "vlg_hw.h"
+
 struct pipe_context;
 struct pipe_screen;
+struct vlg_bo;
+struct vlg_compiled_shader;
 
 /**
- * A vertex or fragment shader CSO.
+ * A vertex or fragment shader CSO, compiled to VL-IW code when it is
+ * created (src/vlgpu/compiler, docs/compiler.md).
  *
- * Holds the NIR the driver received (st/mesa hands over ownership; TGSI from
- * Mesa's utility shaders is converted with tgsi_to_nir, as lima_program.c
- * does).  Compiling it to VL-IW code is the compiler's job
- * (src/vlgpu/compiler) and is not wired in yet.
+ * Nothing the shader does depends on other state, so there are no
+ * variants: st/mesa already lowers what the GPU lacks into its own shader
+ * variants (flat shading, two-sided colour, point size, user clip planes,
+ * gl_FragCoord conventions), and the draw adapts the compiled shader's
+ * output map to the framebuffer (gl_FragColor broadcast to every colour
+ * buffer, vlg_draw.c).
  */
 struct vlg_shader_state {
    enum pipe_shader_type stage;
-   /** Owned NIR (ralloc'ed), freed with the CSO. */
-   struct nir_shader *nir;
-   /** Unique id within the process, for debug output and dumps. */
+   /** Unique id within the process, for messages, statistics and dumps. */
    unsigned id;
-   struct pipe_stream_output_info stream_output;
+   /** The compiler's result, NULL when compilation failed (draws with
+    *  this shader are skipped, with the compiler's message logged once). */
+   struct vlg_compiled_shader *cs;
+   /** The binary in VRAM (docs/hw.md shader_state.code). */
+   struct vlg_bo *code_bo;
+   /** shader_state with everything but the global-buffer image (consts,
+    *  num_consts: per draw, vlg_draw.c). */
+   struct VLG_SHADER_STATE state;
 };
 
-/** NIR compiler options for \p shader (pipe_screen::get_compiler_options). */
+/** NIR compiler options for \p shader (pipe_screen::get_compiler_options):
+ *  the compiler's, vlg_compiler_nir_options(). */
 const void *vlg_program_get_compiler_options(struct pipe_screen *pscreen,
                                              enum pipe_shader_ir ir,
                                              enum pipe_shader_type shader);

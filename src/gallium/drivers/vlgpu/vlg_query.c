@@ -2,13 +2,13 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * Queries.  The screen advertises no query capability (no occlusion,
- * timer, pipeline-statistics or stream-output queries), so st/mesa only
- * creates PIPE_QUERY_GPU_FINISHED (glClientWaitSync/fences) and the
- * cso/u_blitter code toggles set_active_query_state.  GPU_FINISHED is true
- * because every submission completes inside flush today.  Other types return
- * NULL with a warning.  Occlusion queries and per-draw cycle counts come
- * with the simulator.
+ * Queries.  The GPU has no occlusion or pipeline-statistics counters in
+ * its hardware words (docs/driver.md says what would be needed), and the
+ * screen advertises none: PIPE_CAP_OCCLUSION_QUERY, QUERY_TIME_ELAPSED,
+ * QUERY_TIMESTAMP and QUERY_PIPELINE_STATISTICS are 0.  st/mesa then only
+ * creates PIPE_QUERY_GPU_FINISHED (glClientWaitSync/fences), and the
+ * cso/u_blitter code toggles set_active_query_state.  Other types return
+ * NULL with a warning.
  */
 
 #include "util/log.h"
@@ -25,7 +25,7 @@ vlg_create_query(struct pipe_context *pctx, unsigned query_type,
                  unsigned index)
 {
    if (query_type != PIPE_QUERY_GPU_FINISHED) {
-      mesa_logw("query type %u not implemented yet", query_type);
+      mesa_logw("query type %u is not supported by the GPU", query_type);
       return NULL;
    }
 
@@ -60,6 +60,9 @@ vlg_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
    struct vlg_query *q = (struct vlg_query *)pq;
 
    assert(q->type == PIPE_QUERY_GPU_FINISHED);
+   /* Everything queued before the query has finished once it has been
+    * submitted (submits are synchronous). */
+   vlg_context_flush(vlg_context(pctx), NULL, 0);
    result->b = true;
    return true;
 }

@@ -2,19 +2,25 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * Resources (buffers, textures, display targets), CPU transfers and
- * surfaces.  Follows softpipe's sp_texture.c: linear layout in host memory,
- * display targets through the sw winsys (displaytarget_create/map/unmap),
- * and Mesa's u_transfer helpers for subdata and flush_region.
+ * Resources (buffers, textures, render targets, display targets) in
+ * simulated VRAM, CPU transfers and surfaces.
  *
- * Not yet: storage in simulated VRAM (buffer objects of the DRM-style
- * interface, brief §5) and waiting for the simulator before CPU access.
- * Today no GPU work exists (draw_vbo is not implemented), so a CPU mapping
- * never has to wait.
+ * Storage is one VRAM buffer object per resource (vlg_bo.c); the layout
+ * follows softpipe's sp_texture.c (linear, level after level).  A transfer
+ * maps straight into VRAM (vlg_drm_bo_map: VRAM is host memory).  Because
+ * draws are queued and only run at flush, a map must first submit the
+ * queued work that touches the resource (GPU results it reads, or data the
+ * queued draws still have to read), unless the caller maps unsynchronized;
+ * buffers whose whole contents are discarded get a fresh BO instead
+ * (renaming, as u_transfer_helper-based drivers do), so orphaning a vertex
+ * buffer every frame does not split the frame's queue.
  */
+
+#include <inttypes.h>
 
 #include "pipe/p_defines.h"
 #include "util/format/u_format.h"
+#include "util/log.h"
 #include "util/u_inlines.h"
 #include "util/u_math.h"
 #include "util/u_memory.h"
@@ -23,11 +29,10 @@
 /* After the pipe headers, as in sp_texture.c. */
 #include "frontend/sw_winsys.h"
 
+#include "vlg_context.h"
+#include "vlg_format.h"
 #include "vlg_resource.h"
 #include "vlg_screen.h"
-
-/** Largest single resource: the whole simulated VRAM. */
-#define VLG_MAX_RESOURCE_SIZE ((uint64_t)VLG_VRAM_SIZE_MB << 20)
 
 /* Rows, layers and levels are 64-byte aligned so that a row of any format
  * starts on a cache line of the simulated L2. */
@@ -35,10 +40,11 @@
 
 /**
  * Compute the linear layout of \p rsc (softpipe_resource_layout() in
- * sp_texture.c).  \return false if the resource is larger than VRAM.
+ * sp_texture.c).  \return false if the resource is larger than VRAM or its
+ * sizes do not fit the descriptors' fields.
  */
 static bool
-vlg_resource_layout(struct vlg_resource *rsc)
+vlg_resource_layout(struct vlg_screen *screen, struct vlg_resource *rsc)
 {
    const struct pipe_resource *prsc = &rsc->base;
    unsigned width = prsc->width0;
@@ -46,16 +52,26 @@ vlg_resource_layout(struct vlg_resource *rsc)
    unsigned depth = prsc->depth0;
    uint64_t size = 0;
 
+   if (prsc->target == PIPE_BUFFER) {
+      rsc->stride[0] = prsc->width0;
+      rsc->layer_stride[0] = prsc->width0;
+      rsc->size = prsc->width0;
+      return rsc->size <= screen->vram_size;
+   }
+
+   /* texture.width/height/depth/array_size are 16-bit fields. */
+   if (width > 0xffff || height > 0xffff || depth > 0xffff ||
+       prsc->array_size > 0xffff)
+      return false;
+
    for (unsigned level = 0; level <= prsc->last_level; level++) {
       unsigned layers = prsc->target == PIPE_TEXTURE_3D ? depth
                                                         : prsc->array_size;
       unsigned nblocksy = util_format_get_nblocksy(prsc->format, height);
-      uint64_t stride = util_format_get_stride(prsc->format, width);
-
-      if (prsc->target != PIPE_BUFFER)
-         stride = align64(stride, VLG_ALIGNMENT);
-
+      uint64_t stride =
+         align64(util_format_get_stride(prsc->format, width), VLG_ALIGNMENT);
       uint64_t layer_stride = align64(stride * nblocksy, VLG_ALIGNMENT);
+
       if (stride > UINT32_MAX || layer_stride > UINT32_MAX)
          return false;
 
@@ -63,7 +79,7 @@ vlg_resource_layout(struct vlg_resource *rsc)
       rsc->layer_stride[level] = layer_stride;
       rsc->level_offset[level] = size;
       size += layer_stride * layers;
-      if (size > VLG_MAX_RESOURCE_SIZE)
+      if (size > screen->vram_size)
          return false;
 
       width = u_minify(width, 1);
@@ -82,6 +98,20 @@ vlg_is_display_target(const struct pipe_resource *templat)
                            PIPE_BIND_SHARED);
 }
 
+static const char *
+vlg_resource_kind(const struct pipe_resource *templat)
+{
+   if (templat->target == PIPE_BUFFER)
+      return "buffer";
+   if (vlg_is_display_target(templat))
+      return "display target";
+   if (templat->bind & PIPE_BIND_DEPTH_STENCIL)
+      return "depth/stencil buffer";
+   if (templat->bind & PIPE_BIND_RENDER_TARGET)
+      return "render target";
+   return "texture";
+}
+
 static struct pipe_resource *
 vlg_resource_create_front(struct pipe_screen *pscreen,
                           const struct pipe_resource *templat,
@@ -93,37 +123,36 @@ vlg_resource_create_front(struct pipe_screen *pscreen,
    if (!rsc)
       return NULL;
 
-   assert(templat->format != PIPE_FORMAT_NONE);
    rsc->base = *templat;
    pipe_reference_init(&rsc->base.reference, 1);
    rsc->base.screen = pscreen;
 
+   if (!vlg_resource_layout(screen, rsc))
+      goto fail;
+
+   rsc->bo = vlg_bo_create(screen, rsc->size, 256, vlg_resource_kind(templat));
+   if (!rsc->bo)
+      goto fail;
+
    if (vlg_is_display_target(templat)) {
-      /* Display targets: storage from the winsys (sp_texture.c
-       * softpipe_displaytarget_layout()). */
+      /* Display targets: presentation memory from the winsys
+       * (sp_texture.c softpipe_displaytarget_layout()); the GPU renders
+       * into VRAM and DUMPs into this memory at flush_frontbuffer. */
       struct sw_winsys *winsys = screen->winsys;
 
       rsc->dt = winsys->displaytarget_create(winsys, templat->bind,
                                              templat->format, templat->width0,
                                              templat->height0, VLG_ALIGNMENT,
                                              map_front_private,
-                                             &rsc->stride[0]);
+                                             &rsc->dt_stride);
       if (!rsc->dt)
-         goto fail;
-      rsc->layer_stride[0] =
-         rsc->stride[0] *
-         util_format_get_nblocksy(templat->format, templat->height0);
-   } else {
-      if (!vlg_resource_layout(rsc))
-         goto fail;
-      rsc->data = align_malloc(MAX2(rsc->size, 1), VLG_ALIGNMENT);
-      if (!rsc->data)
          goto fail;
    }
 
    return &rsc->base;
 
 fail:
+   vlg_bo_reference(&rsc->bo, NULL);
    FREE(rsc);
    return NULL;
 }
@@ -143,7 +172,7 @@ vlg_can_create_resource(struct pipe_screen *pscreen,
 
    memset(&rsc, 0, sizeof(rsc));
    rsc.base = *templat;
-   return vlg_resource_layout(&rsc);
+   return vlg_resource_layout(vlg_screen(pscreen), &rsc);
 }
 
 static void
@@ -154,8 +183,8 @@ vlg_resource_destroy(struct pipe_screen *pscreen, struct pipe_resource *prsc)
 
    if (rsc->dt)
       screen->winsys->displaytarget_destroy(screen->winsys, rsc->dt);
-   else
-      align_free(rsc->data);
+   /* Queued draws that use the BO keep it alive until they have run. */
+   vlg_bo_reference(&rsc->bo, NULL);
    FREE(rsc);
 }
 
@@ -173,17 +202,34 @@ vlg_resource_from_handle(struct pipe_screen *pscreen,
    rsc->base = *templat;
    pipe_reference_init(&rsc->base.reference, 1);
    rsc->base.screen = pscreen;
+   if (!vlg_resource_layout(screen, rsc))
+      goto fail;
    rsc->dt = screen->winsys->displaytarget_from_handle(screen->winsys,
                                                        templat, whandle,
-                                                       &rsc->stride[0]);
-   if (!rsc->dt) {
-      FREE(rsc);
-      return NULL;
+                                                       &rsc->dt_stride);
+   if (!rsc->dt)
+      goto fail;
+   rsc->bo = vlg_bo_create(screen, rsc->size, 256, "imported display target");
+   if (!rsc->bo)
+      goto fail;
+
+   /* The GPU renders in VRAM: start from the imported image. */
+   void *src = screen->winsys->displaytarget_map(screen->winsys, rsc->dt,
+                                                 PIPE_MAP_READ);
+   if (src) {
+      util_copy_rect(rsc->bo->map, templat->format, rsc->stride[0], 0, 0,
+                     templat->width0, templat->height0, src, rsc->dt_stride,
+                     0, 0);
+      screen->winsys->displaytarget_unmap(screen->winsys, rsc->dt);
    }
-   rsc->layer_stride[0] =
-      rsc->stride[0] *
-      util_format_get_nblocksy(templat->format, templat->height0);
    return &rsc->base;
+
+fail:
+   if (rsc->dt)
+      screen->winsys->displaytarget_destroy(screen->winsys, rsc->dt);
+   vlg_bo_reference(&rsc->bo, NULL);
+   FREE(rsc);
+   return NULL;
 }
 
 static bool
@@ -201,43 +247,60 @@ vlg_resource_get_handle(struct pipe_screen *pscreen, struct pipe_context *pctx,
 }
 
 /*
- * Transfers (sp_texture.c softpipe_transfer_map/unmap).
+ * Transfers.
  */
+
+/**
+ * Make the CPU's access to \p rsc safe: submit queued draws that use its
+ * BO, or give a discarded buffer a new BO.
+ */
+static void
+vlg_resource_sync_for_cpu(struct vlg_context *ctx, struct vlg_resource *rsc,
+                          unsigned usage)
+{
+   if (usage & PIPE_MAP_UNSYNCHRONIZED)
+      return;
+   if (!vlg_batch_uses_bo(&ctx->batch, rsc->bo))
+      return;
+
+   if (rsc->base.target == PIPE_BUFFER &&
+       (usage & PIPE_MAP_DISCARD_WHOLE_RESOURCE)) {
+      struct vlg_bo *bo = vlg_bo_create(vlg_screen(ctx->base.screen),
+                                        rsc->size, 256, "buffer");
+      if (bo) {
+         /* The queue keeps the old BO alive and reads the old contents. */
+         vlg_bo_reference(&rsc->bo, NULL);
+         rsc->bo = bo;
+         return;
+      }
+   }
+
+   vlg_context_flush(ctx, NULL, 0);
+}
 
 static void *
 vlg_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
                  unsigned level, unsigned usage, const struct pipe_box *box,
                  struct pipe_transfer **out_transfer)
 {
-   struct vlg_screen *screen = vlg_screen(pctx->screen);
+   struct vlg_context *ctx = vlg_context(pctx);
    struct vlg_resource *rsc = vlg_resource(prsc);
    enum pipe_format format = prsc->format;
-   uint8_t *map;
 
    assert(level <= prsc->last_level);
 
-   struct vlg_transfer *trans = CALLOC_STRUCT(vlg_transfer);
-   if (!trans)
+   vlg_resource_sync_for_cpu(ctx, rsc, usage);
+
+   struct pipe_transfer *ptrans = CALLOC_STRUCT(pipe_transfer);
+   if (!ptrans)
       return NULL;
 
-   struct pipe_transfer *ptrans = &trans->base;
    pipe_resource_reference(&ptrans->resource, prsc);
    ptrans->level = level;
    ptrans->usage = usage;
    ptrans->box = *box;
    ptrans->stride = rsc->stride[level];
    ptrans->layer_stride = rsc->layer_stride[level];
-
-   if (rsc->dt)
-      map = screen->winsys->displaytarget_map(screen->winsys, rsc->dt, usage);
-   else
-      map = rsc->data;
-
-   if (!map) {
-      pipe_resource_reference(&ptrans->resource, NULL);
-      FREE(trans);
-      return NULL;
-   }
 
    uint64_t offset = vlg_resource_offset(rsc, level, box->z) +
                      box->y / util_format_get_blockheight(format) *
@@ -246,52 +309,64 @@ vlg_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
                         util_format_get_blocksize(format);
 
    *out_transfer = ptrans;
-   return map + offset;
+   return rsc->bo->map + offset;
 }
 
 static void
 vlg_transfer_unmap(struct pipe_context *pctx, struct pipe_transfer *ptrans)
 {
-   struct vlg_screen *screen = vlg_screen(pctx->screen);
-   struct vlg_resource *rsc = vlg_resource(ptrans->resource);
-
-   if (rsc->dt)
-      screen->winsys->displaytarget_unmap(screen->winsys, rsc->dt);
-
    pipe_resource_reference(&ptrans->resource, NULL);
    FREE(ptrans);
 }
 
 /*
- * Surfaces (sp_texture.c softpipe_create_surface).
+ * Surfaces (sp_texture.c softpipe_create_surface) with their surface
+ * descriptor (docs/hw.md struct surface).
  */
 
 static struct pipe_surface *
 vlg_create_surface(struct pipe_context *pctx, struct pipe_resource *prsc,
                    const struct pipe_surface *tmpl)
 {
-   struct pipe_surface *psurf = CALLOC_STRUCT(pipe_surface);
+   struct vlg_resource *rsc = vlg_resource(prsc);
+   struct vlg_surface *surf = CALLOC_STRUCT(vlg_surface);
 
-   if (!psurf)
+   if (!surf)
       return NULL;
 
+   struct pipe_surface *psurf = &surf->base;
    pipe_reference_init(&psurf->reference, 1);
    pipe_resource_reference(&psurf->texture, prsc);
    psurf->context = pctx;
    psurf->format = tmpl->format;
 
    if (prsc->target == PIPE_BUFFER) {
+      /* Not a render target on this GPU (no PIPE_BIND_RENDER_TARGET for
+       * buffers in is_format_supported). */
       psurf->width = tmpl->u.buf.last_element - tmpl->u.buf.first_element + 1;
       psurf->height = prsc->height0;
       psurf->u.buf = tmpl->u.buf;
-   } else {
-      unsigned level = tmpl->u.tex.level;
-
-      assert(level <= prsc->last_level);
-      psurf->width = u_minify(prsc->width0, level);
-      psurf->height = u_minify(prsc->height0, level);
-      psurf->u.tex = tmpl->u.tex;
+      return psurf;
    }
+
+   unsigned level = tmpl->u.tex.level;
+   assert(level <= prsc->last_level);
+   psurf->width = u_minify(prsc->width0, level);
+   psurf->height = u_minify(prsc->height0, level);
+   psurf->u.tex = tmpl->u.tex;
+
+   /* One layer: the framebuffer block is single-layer (docs/hw.md). */
+   const unsigned format = vlg_format_from_pipe(tmpl->format);
+   const unsigned usage = vlg_format_usage(format);
+   struct VLG_SURFACE *s = &surf->desc;
+   VLG_SURFACE_init(s);
+   s->address = rsc->bo->address +
+                vlg_resource_offset(rsc, level, tmpl->u.tex.first_layer);
+   s->pitch = rsc->stride[level];
+   if (usage & (VLG_FORMAT_USAGE_RT | VLG_FORMAT_USAGE_ZS))
+      s->format = (enum vlg_format)format;
+   s->width = psurf->width;
+   s->height = psurf->height;
    return psurf;
 }
 

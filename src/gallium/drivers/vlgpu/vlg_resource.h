@@ -10,21 +10,29 @@
 
 #include "pipe/p_state.h"
 
+#include "vlg_bo.h"
 #include "vlg_screen.h"
 
 struct sw_displaytarget;
 
 /**
- * A buffer or texture.
+ * A buffer or texture, stored in a VRAM buffer object.
  *
- * Storage today: host memory (align_malloc), laid out linearly, mip level
- * after mip level, each level's layers/faces/slices after each other (the
- * layout of softpipe_resource_layout() in sp_texture.c); or, for display
- * targets, the sw winsys' display-target memory.  When the simulator is
- * wired in, resources move into simulated VRAM buffer objects.
+ * Textures are linear (docs/hw.md: the texture descriptor locates every
+ * level explicitly): mip level after mip level, each level's layers (cube
+ * faces, array layers, 3D slices) after each other, rows and layers 64-byte
+ * aligned — the layout of softpipe_resource_layout() in sp_texture.c.
+ *
+ * Display targets (window back buffers) are rendered in VRAM like any
+ * render target; flush_frontbuffer has the GPU DUMP them into the sw
+ * winsys' display-target memory (vlg_screen.c).
  */
 struct vlg_resource {
    struct pipe_resource base;
+
+   /** The storage.  Buffers may get a new BO when the CPU discards their
+    *  contents while queued draws still read the old one (renaming). */
+   struct vlg_bo *bo;
 
    /** Row pitch in bytes, per mip level. */
    unsigned stride[PIPE_MAX_TEXTURE_LEVELS];
@@ -32,18 +40,13 @@ struct vlg_resource {
    unsigned layer_stride[PIPE_MAX_TEXTURE_LEVELS];
    /** Byte offset of each mip level from the start of the storage. */
    uint64_t level_offset[PIPE_MAX_TEXTURE_LEVELS];
-   /** Total storage size in bytes (0 for display targets). */
+   /** Storage size in bytes. */
    uint64_t size;
 
-   /** Host storage, or NULL for display targets. */
-   void *data;
-   /** Display target from the sw winsys, or NULL. */
+   /** Display target from the sw winsys (presentation), or NULL. */
    struct sw_displaytarget *dt;
-};
-
-/** A CPU mapping of a resource region (pipe_transfer subclass). */
-struct vlg_transfer {
-   struct pipe_transfer base;
+   /** Row pitch of the display target's memory, bytes. */
+   unsigned dt_stride;
 };
 
 static inline struct vlg_resource *

@@ -2,31 +2,38 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * The vlgpu pipe_screen: names, capabilities, formats, compiler options,
- * fences and presentation.
+ * The vlgpu pipe_screen: the simulated GPU (vlgpu_drm.h device), names,
+ * capabilities, formats, compiler options, fences and presentation.
  *
- * STATUS — RENDERING IS NOT IMPLEMENTED YET.  The screen and contexts are
- * real (st/mesa creates OpenGL ES 2.0 contexts on them, all state is
- * tracked, clears/copies run on the CPU, frames are presented through the
- * sw winsys), but draw_vbo drops every draw (vlg_draw.c): no shader is
- * compiled and the simulator is not wired in yet.  The capabilities below
- * describe the OpenGL ES 2.0 class GPU being modelled (brief §1, §3, §4),
- * not ES 3.0: GLSL 1.20 / ESSL 1.00, one render target, no UBOs, no
- * integer textures, no MSAA, no transform feedback, vertex and fragment
- * stages only.
+ * The capabilities describe what the hardware words (docs/hw.md), the
+ * VL-IW ISA and compiler (docs/isa.md, docs/compiler.md) and the simulator
+ * (docs/simulator-*.md) implement, and nothing more: OpenGL ES 2.0 (GLSL
+ * 1.20 / ESSL 1.00), up to 4 render targets, instancing, primitive restart.
+ * Not ES 3.0: uniform blocks need a buffer descriptor for LDB in the
+ * hardware words, and there are no occlusion queries, transform feedback
+ * or multisampling (docs/driver.md "Not implemented").
  *
  * Structure follows softpipe (sp_screen.c: sw winsys, display targets,
  * flush_frontbuffer) and lima (lima_screen.c: an ES 2.0 class GPU's caps).
  */
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "pipe/p_defines.h"
 #include "util/format/u_format.h"
+#include "util/log.h"
+#include "util/u_atomic.h"
+#include "util/u_math.h"
 #include "util/u_memory.h"
 #include "util/u_screen.h"
 
 /* After the pipe headers, as in sp_screen.c. */
 #include "frontend/sw_winsys.h"
 
+#include "vlg_bo.h"
 #include "vlg_context.h"
 #include "vlg_debug.h"
 #include "vlg_fence.h"
@@ -35,6 +42,17 @@
 #include "vlg_public.h"
 #include "vlg_resource.h"
 #include "vlg_screen.h"
+#include "vlg_stats.h"
+#include "vlgpu_drm.h"
+
+/* The display a DUMP copies the presented frame into (vlg_drm_display_set). */
+#define VLG_PRESENT_DISPLAY 1
+
+uint64_t
+vlg_screen_next_batch_id(struct vlg_screen *screen)
+{
+   return p_atomic_inc_return(&screen->next_batch_id);
+}
 
 static const char *
 vlg_screen_get_name(struct pipe_screen *pscreen)
@@ -55,28 +73,39 @@ vlg_screen_get_device_vendor(struct pipe_screen *pscreen)
    return "vlgpu (simulated VL-IW GPU)";
 }
 
+/* The GL ES primitive types: draw_info.prim (docs/hw.md enum prim). */
+#define VLG_PRIM_MODES                                                        \
+   (BITFIELD_BIT(PIPE_PRIM_POINTS) | BITFIELD_BIT(PIPE_PRIM_LINES) |          \
+    BITFIELD_BIT(PIPE_PRIM_LINE_LOOP) | BITFIELD_BIT(PIPE_PRIM_LINE_STRIP) |  \
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLES) |                                       \
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_STRIP) |                                  \
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_FAN))
+
 static int
 vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 {
+   struct vlg_screen *screen = vlg_screen(pscreen);
+
    switch (param) {
    /* OpenGL ES 2.0 requirements (main/version.c compute_version_es2()). */
    case PIPE_CAP_NPOT_TEXTURES:
    case PIPE_CAP_BLEND_EQUATION_SEPARATE:
       return 1;
 
-   /* ESSL 1.00 for ES 2.0 and GLSL 1.20 for desktop contexts; not the
-    * GLSL 1.30 level ES 3.0 needs (st_extensions.c). */
+   /* ESSL 1.00 for ES 2.0 and GLSL 1.20 for desktop contexts.  ES 3.0
+    * needs GLSL 1.30-level features this GPU does not have yet (uniform
+    * blocks, transform feedback, occlusion queries, MSAA). */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
       return 120;
 
    /* Quads of 2x2 fragments give DDX/DDY (OES_standard_derivatives) and the
-    * texture unit samples with bias/explicit LOD (brief §3, §4.5). */
+    * texture unit samples with bias/explicit LOD (docs/isa.md). */
    case PIPE_CAP_FRAGMENT_SHADER_DERIVATIVES:
    case PIPE_CAP_FRAGMENT_SHADER_TEXTURE_LOD:
       return 1;
 
-   /* PE rasterises with the upper-left origin and pixel centres at .5;
+   /* PE: upper-left origin, pixel centres at .5 (FRAG_COORD input);
     * st/mesa transforms gl_FragCoord for the other conventions. */
    case PIPE_CAP_FS_COORD_ORIGIN_UPPER_LEFT:
    case PIPE_CAP_FS_COORD_PIXEL_CENTER_HALF_INTEGER:
@@ -85,33 +114,96 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_FS_COORD_PIXEL_CENTER_INTEGER:
       return 0;
 
-   /* Fixed-function features left to st/mesa's shader lowering. */
+   /* Fixed-function features st/mesa lowers into its shaders: user clip
+    * planes (GL ES has none; the PE's planes stay unused), two-sided
+    * colour, flat shading of colours, per-vertex point size. */
    case PIPE_CAP_CLIP_PLANES:
    case PIPE_CAP_TWO_SIDED_COLOR:
    case PIPE_CAP_FLATSHADE:
+   case PIPE_CAP_POINT_SIZE_FIXED:
       return 0;
-   /* OMU does the alpha test (brief §1: pipe_state holds alpha). */
+   /* The OMU has the alpha test (depth_stencil_alpha). */
    case PIPE_CAP_ALPHA_TEST:
       return 1;
 
+   /* OMU: 4 colour buffers with independent blending and masks. */
    case PIPE_CAP_MAX_RENDER_TARGETS:
+      return VLG_MAX_RENDER_TARGETS;
+   case PIPE_CAP_INDEP_BLEND_ENABLE:
+   case PIPE_CAP_INDEP_BLEND_FUNC:
       return 1;
+
    case PIPE_CAP_MAX_VARYINGS:
       return VLG_MAX_VARYINGS;
+   /* Keep NIR's varying slots (TEXn, PNTC, VARn): without this st/mesa
+    * renumbers them the TGSI way (st_nir_fixup_varying_slots: PNTC ->
+    * VAR8, VARn -> VARn+9), and the compiler needs gl_PointCoord as PNTC
+    * for its POINT_COORD input and VAR0..VAR15 for VARYING 0..15. */
+   case PIPE_CAP_TGSI_TEXCOORD:
+      return 1;
+
+   /* Texture unit (docs/simulator-texture.md). */
    case PIPE_CAP_MAX_TEXTURE_2D_SIZE:
-      return 1 << (VLG_MAX_TEXTURE_2D_LEVELS - 1);
+      return 1 << (screen->max_2d_levels - 1);
    case PIPE_CAP_MAX_TEXTURE_3D_LEVELS:
       return VLG_MAX_TEXTURE_3D_LEVELS;
    case PIPE_CAP_MAX_TEXTURE_CUBE_LEVELS:
-      return VLG_MAX_TEXTURE_CUBE_LEVELS;
-   case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
-      return 16; /* one vec4 global-buffer entry */
+      return screen->max_2d_levels;
+   case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
+      return 0; /* array textures need GLSL 1.30 */
+   case PIPE_CAP_TEXTURE_SWIZZLE:
+   case PIPE_CAP_TEXTURE_MIRROR_CLAMP:
+   case PIPE_CAP_TEXTURE_MIRROR_CLAMP_TO_EDGE:
+   case PIPE_CAP_SEAMLESS_CUBE_MAP:
+   case PIPE_CAP_SEAMLESS_CUBE_MAP_PER_TEXTURE:
+      return 1;
 
-   /* Texture uploads and downloads are CPU copies (no blit engine). */
+   /* PE: depth clipping can be turned off (depth_clip_near/far). */
+   case PIPE_CAP_DEPTH_CLIP_DISABLE:
+      return 1;
+
+   /* GE: the GL ES primitive types, primitive restart with any index,
+    * instanced attributes, first instance (draw_info). */
+   case PIPE_CAP_SUPPORTED_PRIM_MODES:
+   case PIPE_CAP_SUPPORTED_PRIM_MODES_WITH_RESTART:
+      return VLG_PRIM_MODES;
+   case PIPE_CAP_PRIMITIVE_RESTART:
+   case PIPE_CAP_PRIMITIVE_RESTART_FIXED_INDEX:
+   case PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR:
+   case PIPE_CAP_START_INSTANCE:
+      return 1;
+   case PIPE_CAP_USER_VERTEX_BUFFERS:
+      return 0; /* uploaded by u_vbuf/st into VRAM buffers */
+
+   /* CLEAR draws take a rectangle (draw_info.clear_rect). */
+   case PIPE_CAP_CLEAR_SCISSORED:
+      return 1;
+
+   /* Uniforms are copied into each draw's global-buffer image, one vec4
+    * entry = 16 bytes. */
+   case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
+      return 16;
+
+   /* The compiler keeps packHalf2x16/unpackHalf2x16 as CONV ops. */
+   case PIPE_CAP_SHADER_PACK_HALF_FLOAT:
+      return 1;
+
+   /* Texture uploads and downloads are CPU copies into VRAM (no blit
+    * engine). */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
       return 0;
+   /* VRAM is host memory: mappings are coherent. */
+   case PIPE_CAP_BUFFER_MAP_PERSISTENT_COHERENT:
+      return 1;
    /* No dma-buf import/export on the sw winsys. */
    case PIPE_CAP_DMABUF:
+      return 0;
+
+   /* No occlusion, timer or statistics counters in the hardware words. */
+   case PIPE_CAP_OCCLUSION_QUERY:
+   case PIPE_CAP_QUERY_TIME_ELAPSED:
+   case PIPE_CAP_QUERY_TIMESTAMP:
+   case PIPE_CAP_QUERY_PIPELINE_STATISTICS:
       return 0;
 
    /* A software model on the host CPU with its own (simulated) VRAM. */
@@ -120,7 +212,7 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_UMA:
       return 0;
    case PIPE_CAP_VIDEO_MEMORY:
-      return VLG_VRAM_SIZE_MB;
+      return screen->vram_size >> 20;
    case PIPE_CAP_PCI_GROUP:
    case PIPE_CAP_PCI_BUS:
    case PIPE_CAP_PCI_DEVICE:
@@ -154,20 +246,23 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
       return shader == PIPE_SHADER_VERTEX ? VLG_MAX_VERTEX_ATTRIBS
                                           : VLG_MAX_VARYINGS;
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
-      /* VS: position, point size and the varyings; FS: one colour. */
-      return shader == PIPE_SHADER_VERTEX ? VLG_MAX_VARYINGS + 2 : 1;
+      /* VS: position, point size and the varyings; FS: colours + depth. */
+      return shader == PIPE_SHADER_VERTEX ? VLG_MAX_VARYINGS + 2
+                                          : VLG_MAX_RENDER_TARGETS + 1;
 
-   /* Uniforms live in the global buffer: one constant buffer, no UBOs. */
+   /* Uniforms live in the global buffer (C0..C511) next to the compiler's
+    * literals: half of it for uniforms; one constant buffer, no uniform
+    * blocks (no LDB buffer descriptor in the hardware words yet). */
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
-      return VLG_MAX_UNIFORM_VEC4 * 4 * sizeof(float);
+      return VLG_MAX_UNIFORM_VEC4 / 2 * 16;
    case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
       return 1;
 
    case PIPE_SHADER_CAP_MAX_TEMPS:
       return VLG_MAX_TEMPS;
 
-   /* ADDR -> MEM addresses the global buffer indirectly (seed 004); there
-    * is no indirect register file access and no stack. */
+   /* ADDR -> LDC addresses the global buffer indirectly (seed 004); there
+    * is no indirect register file access (the compiler unrolls it). */
    case PIPE_SHADER_CAP_INDIRECT_CONST_ADDR:
       return 1;
    case PIPE_SHADER_CAP_INDIRECT_INPUT_ADDR:
@@ -176,9 +271,8 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
    case PIPE_SHADER_CAP_SUBROUTINES:
       return 0;
 
-   /* VL-IW has integer ops (AND/OR/XOR/SHF/CONV, brief §4.5). */
+   /* VL-IW has integer ops (docs/isa.md). */
    case PIPE_SHADER_CAP_INTEGERS:
-      return 1;
    case PIPE_SHADER_CAP_CONT_SUPPORTED:
       return 1;
 
@@ -210,14 +304,15 @@ vlg_screen_get_paramf(struct pipe_screen *pscreen, enum pipe_capf param)
    case PIPE_CAPF_POINT_SIZE_GRANULARITY:
    case PIPE_CAPF_LINE_WIDTH_GRANULARITY:
       return 0.1f;
+   /* The PE clamps point sizes and line widths to [1, 255]
+    * (docs/simulator-pipeline.md), softpipe's range. */
    case PIPE_CAPF_MAX_LINE_WIDTH:
    case PIPE_CAPF_MAX_LINE_WIDTH_AA:
-      return 8.0f;
    case PIPE_CAPF_MAX_POINT_SIZE:
    case PIPE_CAPF_MAX_POINT_SIZE_AA:
-      return 64.0f;
+      return 255.0f;
    case PIPE_CAPF_MAX_TEXTURE_ANISOTROPY:
-      return 1.0f; /* PIPE_CAP_ANISOTROPIC_FILTER is off */
+      return 1.0f; /* no anisotropic filtering in the sampler */
    case PIPE_CAPF_MAX_TEXTURE_LOD_BIAS:
       return 16.0f;
    case PIPE_CAPF_MIN_CONSERVATIVE_RASTER_DILATE:
@@ -242,7 +337,7 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
       return false;
 
    /* 1D/2D/3D/cube/rect textures; no texture arrays
-    * (PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0). */
+    * (PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0), no texture buffers. */
    if (target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY ||
        target == PIPE_TEXTURE_CUBE_ARRAY)
       return false;
@@ -257,6 +352,92 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
    return vlg_format_supported(format, bind, target == PIPE_BUFFER);
 }
 
+/*
+ * Presentation: the GPU's DUMP command copies the finished render target
+ * into the sw winsys' display-target memory (seed 001 §3.2: "the memory
+ * controller copies the frame buffer to the display"), then the winsys
+ * shows it, as softpipe_flush_frontbuffer() does with its own memory.
+ */
+static void
+vlg_present(struct vlg_screen *screen, struct vlg_resource *rsc,
+            unsigned level, unsigned layer, void *map,
+            const struct pipe_box *sub_box)
+{
+   const struct pipe_resource *prsc = &rsc->base;
+   const unsigned format = vlg_format_from_pipe(prsc->format);
+   const unsigned width = u_minify(prsc->width0, level);
+   const unsigned height = u_minify(prsc->height0, level);
+   struct vlg_bo *bo = screen->present_bo;
+
+   if (!format) {
+      mesa_logw_once("cannot present %s frames: not a GPU format",
+                     util_format_short_name(prsc->format));
+      return;
+   }
+
+   /* The display must have the surface's format: DUMP does not convert. */
+   struct vlg_drm_display display = {
+      .data = map,
+      .stride = rsc->dt_stride,
+      .width = width,
+      .height = height,
+      .format = format,
+   };
+
+   /* present_bo: surface descriptor at 0, fence at 64, queue at 128. */
+   struct VLG_SURFACE surf;
+   VLG_SURFACE_init(&surf);
+   surf.address = rsc->bo->address + vlg_resource_offset(rsc, level, layer);
+   surf.pitch = rsc->stride[level];
+   surf.format = (enum vlg_format)format;
+   surf.width = width;
+   surf.height = height;
+
+   struct VLG_CMD_DUMP dump;
+   VLG_CMD_DUMP_init(&dump);
+   dump.surface = bo->address;
+   dump.display_id = VLG_PRESENT_DISPLAY;
+   dump.rect.minx = sub_box ? sub_box->x : 0;
+   dump.rect.miny = sub_box ? sub_box->y : 0;
+   dump.rect.maxx = sub_box ? sub_box->x + sub_box->width : width;
+   dump.rect.maxy = sub_box ? sub_box->y + sub_box->height : height;
+
+   const uint64_t seqno = vlg_fence_next_seqno(screen);
+   struct VLG_CMD_SYNC sync;
+   VLG_CMD_SYNC_init(&sync);
+   sync.fence_address = bo->address + 64;
+   sync.fence_value = (uint32_t)seqno;
+
+   uint32_t *queue = (uint32_t *)(bo->map + 128);
+   VLG_SURFACE_pack((uint32_t *)bo->map, &surf);
+   VLG_CMD_DUMP_pack(queue, &dump);
+   VLG_CMD_SYNC_pack(queue + VLG_CMD_DUMP_LENGTH, &sync);
+
+   struct vlg_drm_submit args = {
+      .cmd_address = bo->address + 128,
+      .cmd_dwords = VLG_CMD_DUMP_LENGTH + VLG_CMD_SYNC_LENGTH,
+   };
+
+   simple_mtx_lock(&screen->device_lock);
+   int ret = vlg_drm_display_set(screen->dev, VLG_PRESENT_DISPLAY, &display);
+   if (ret == 0) {
+      ret = vlg_drm_submit(screen->dev, &args);
+      if (ret)
+         mesa_loge("presenting a frame failed: %s",
+                   ret == -EIO ? vlg_drm_get_fault(screen->dev)
+                               : strerror(-ret));
+      else if (screen->stats)
+         vlg_stats_add_submit(screen->stats,
+                              vlg_drm_get_stats_json(screen->dev), NULL, 0);
+      vlg_drm_display_remove(screen->dev, VLG_PRESENT_DISPLAY);
+   } else {
+      mesa_loge("cannot register the display (%ux%u, stride %u): %s", width,
+                height, rsc->dt_stride, strerror(-ret));
+   }
+   simple_mtx_unlock(&screen->device_lock);
+   vlg_fence_signal(screen, seqno);
+}
+
 static void
 vlg_screen_flush_frontbuffer(struct pipe_screen *pscreen,
                              struct pipe_context *pctx,
@@ -266,14 +447,26 @@ vlg_screen_flush_frontbuffer(struct pipe_screen *pscreen,
 {
    struct vlg_screen *screen = vlg_screen(pscreen);
    struct vlg_resource *rsc = vlg_resource(prsc);
+   struct sw_winsys *winsys = screen->winsys;
 
-   /* Like softpipe_flush_frontbuffer(): hand the display target to the
-    * winsys (XPutImage/XShm for drisw).  Once the simulator renders, its
-    * DUMP command must have written the frame before flush returns. */
-   assert(rsc->dt);
-   if (rsc->dt)
-      screen->winsys->displaytarget_display(screen->winsys, rsc->dt,
-                                            context_private, sub_box);
+   /* Every draw of the frame first (st/mesa has flushed already; a
+    * front-buffer flush from another path may not have). */
+   if (pctx)
+      vlg_context_flush(vlg_context(pctx), NULL, 0);
+
+   if (!rsc->dt)
+      return;
+
+   void *map = winsys->displaytarget_map(winsys, rsc->dt, PIPE_MAP_WRITE);
+   if (map) {
+      vlg_present(screen, rsc, level, layer, map, sub_box);
+      winsys->displaytarget_unmap(winsys, rsc->dt);
+   }
+   winsys->displaytarget_display(winsys, rsc->dt, context_private, sub_box);
+
+   p_atomic_inc(&screen->frames_presented);
+   if (screen->stats)
+      vlg_stats_end_frame(screen->stats);
 }
 
 static void
@@ -281,10 +474,87 @@ vlg_screen_destroy(struct pipe_screen *pscreen)
 {
    struct vlg_screen *screen = vlg_screen(pscreen);
 
-   if (screen->winsys->destroy)
+   vlg_stats_destroy(screen->stats);
+   vlg_bo_reference(&screen->present_bo, NULL);
+   vlg_bo_reference(&screen->dummy_texture, NULL);
+   if (screen->dev)
+      vlg_drm_device_destroy(screen->dev);
+   if (screen->winsys && screen->winsys->destroy)
       screen->winsys->destroy(screen->winsys);
    simple_mtx_destroy(&screen->fence_lock);
+   simple_mtx_destroy(&screen->device_lock);
    FREE(screen);
+}
+
+static bool
+vlg_stats_path_is_dir(const char *path)
+{
+   size_t n = path ? strlen(path) : 0;
+
+   return n && !(n >= 4 && strcmp(path + n - 4, ".csv") == 0) &&
+          !(n >= 6 && strcmp(path + n - 6, ".jsonl") == 0);
+}
+
+/**
+ * Create the GPU from the environment (docs/driver.md):
+ *   VLGPU_CONFIG=FILE       GPU configuration (JSON, docs/simulator.md)
+ *   VLGPU_SET=k=v,...       configuration overrides
+ *   VLGPU_DEBUG=functional  functional mode (else cycle mode, which falls
+ *                           back to functional with a warning while the
+ *                           cycle-mode GPU does not exist)
+ *   VLGPU_STATS=DIR         the device writes each submit's statistics there
+ *   VLGPU_DUMP=DIR          per-draw readable dump (docs/dump.md)
+ *   VLGPU_DUMP_DRAWS=LIST   which draws to dump ("0,5,10-20")
+ */
+static bool
+vlg_screen_create_device(struct vlg_screen *screen)
+{
+   static bool warned_cycle;
+   const char *stats = getenv("VLGPU_STATS");
+   const char *dump = getenv("VLGPU_DUMP");
+   char err[1024] = "";
+
+   if ((!dump || !*dump) && vlg_debug_enabled(VLG_DEBUG_DUMP))
+      dump = "vlgpu-dump";
+
+   struct vlg_drm_create_args args = {
+      .config_path = getenv("VLGPU_CONFIG"),
+      .config_overrides = getenv("VLGPU_SET"),
+      .mode = vlg_debug_enabled(VLG_DEBUG_FUNCTIONAL)
+                 ? VLG_DRM_MODE_FUNCTIONAL : VLG_DRM_MODE_CYCLE,
+      .stats_dir = vlg_stats_path_is_dir(stats) ? stats : NULL,
+      .dump_dir = dump,
+      .dump_draws = getenv("VLGPU_DUMP_DRAWS"),
+   };
+
+   int ret = vlg_drm_device_create(&args, &screen->dev, err, sizeof(err));
+   if (ret == -ENOTSUP && args.mode == VLG_DRM_MODE_CYCLE) {
+      if (!warned_cycle)
+         mesa_logw("cycle mode is not available (%s); simulating in "
+                   "functional mode: same pixels, no cycle counts "
+                   "(VLGPU_DEBUG=functional silences this)", err);
+      warned_cycle = true;
+      args.mode = VLG_DRM_MODE_FUNCTIONAL;
+      err[0] = 0;
+      ret = vlg_drm_device_create(&args, &screen->dev, err, sizeof(err));
+   }
+   if (ret) {
+      mesa_loge("cannot create the simulated GPU: %s (%s)",
+                err[0] ? err : "no reason given", strerror(-ret));
+      return false;
+   }
+   screen->mode = args.mode;
+
+   uint64_t vram = 0, max_tex = 0;
+   vlg_drm_get_param(screen->dev, VLG_DRM_PARAM_VRAM_SIZE, &vram);
+   vlg_drm_get_param(screen->dev, VLG_DRM_PARAM_MAX_TEXTURE_SIZE, &max_tex);
+   screen->vram_size = vram;
+   screen->max_2d_levels =
+      MIN2(util_logbase2(MAX2(max_tex, 1)) + 1, PIPE_MAX_TEXTURE_LEVELS);
+
+   screen->stats = vlg_stats_create(stats, vlg_debug_enabled(VLG_DEBUG_STATS),
+                                    args.mode == VLG_DRM_MODE_CYCLE);
+   return true;
 }
 
 struct pipe_screen *
@@ -296,9 +566,20 @@ vlgpu_create_screen(struct sw_winsys *winsys)
       return NULL;
 
    vlg_debug_init();
+   simple_mtx_init(&screen->fence_lock, mtx_plain);
+   simple_mtx_init(&screen->device_lock, mtx_plain);
+
+   if (!vlg_draw_check_layout() || !vlg_screen_create_device(screen))
+      goto fail;
+
+   screen->present_bo = vlg_bo_create(screen, 4096, 256, "present queue");
+   screen->dummy_texture = vlg_bo_create(screen, 4, 64, "dummy texture");
+   if (!screen->present_bo || !screen->dummy_texture)
+      goto fail;
+   const uint8_t black[4] = {0, 0, 0, 255};
+   memcpy(screen->dummy_texture->map, black, sizeof(black));
 
    screen->winsys = winsys;
-   simple_mtx_init(&screen->fence_lock, mtx_plain);
 
    struct pipe_screen *pscreen = &screen->base;
    pscreen->destroy = vlg_screen_destroy;
@@ -318,4 +599,10 @@ vlgpu_create_screen(struct sw_winsys *winsys)
    vlg_init_screen_fence_functions(pscreen);
 
    return pscreen;
+
+fail:
+   /* The winsys stays the caller's on failure. */
+   screen->winsys = NULL;
+   vlg_screen_destroy(&screen->base);
+   return NULL;
 }

@@ -12,33 +12,60 @@
 #include "util/simple_mtx.h"
 
 struct sw_winsys;
+struct vlg_bo;
+struct vlg_drm_device;
+struct vlg_stats;
 
 /*
- * Limits the screen advertises (GL ES 2.0 class; brief §3/§4).  They are the
- * driver's promises to st/mesa and must stay within what the VL-IW ISA and
- * the simulator configuration provide once those are wired in.
+ * Limits the screen advertises (GL ES 2.0 class; brief §3/§4), from what the
+ * hardware words, the VL-IW ISA and the simulator provide (docs/driver.md).
  */
-#define VLG_MAX_TEXTURE_2D_LEVELS   13  /* 4096 x 4096 */
 #define VLG_MAX_TEXTURE_3D_LEVELS   12  /* 2048^3 */
-#define VLG_MAX_TEXTURE_CUBE_LEVELS 13
 #define VLG_MAX_VERTEX_ATTRIBS      16  /* VS inputs (GLES 2.0 minimum: 8) */
-#define VLG_MAX_VARYINGS            12  /* vec4 varyings (GLES 2.0 minimum: 8) */
-#define VLG_MAX_SAMPLERS            8   /* per stage (GLES 2.0 minimum FS: 8) */
-#define VLG_MAX_UNIFORM_VEC4        256 /* global buffer vec4 entries for uniforms */
+#define VLG_MAX_VARYINGS            16  /* VARYING 0..31 of the I/O maps; GLSL
+                                           VAR0..VAR15 map to 0..15 */
+#define VLG_MAX_SAMPLERS            16  /* texture/sampler pairs per stage */
+#define VLG_MAX_RENDER_TARGETS      4   /* framebuffer.cbufs[4] */
+#define VLG_MAX_UNIFORM_VEC4        512 /* global buffer C0..C511 */
 #define VLG_MAX_TEMPS               128 /* R0-R127, vec4 of 32-bit (brief §4.6) */
-#define VLG_VRAM_SIZE_MB            256 /* default simulated VRAM size */
 
-/** Subclass of pipe_screen: one per sw winsys (softpipe_screen style). */
+/** Subclass of pipe_screen: one per sw winsys (softpipe_screen style) and
+ *  one simulated GPU (vlgpu_drm.h device) per screen. */
 struct vlg_screen {
    struct pipe_screen base;
 
    /** Display targets (X11 drisw or the null winsys); owned by the screen. */
    struct sw_winsys *winsys;
 
-   /** Fence sequence numbers; see vlg_fence.c. */
+   /** The GPU.  vlgpu_drm.h is not thread-safe: every call on it holds
+    *  device_lock. */
+   struct vlg_drm_device *dev;
+   simple_mtx_t device_lock;
+   uint64_t vram_size;        /**< bytes */
+   unsigned max_2d_levels;    /**< log2(VLG_DRM_PARAM_MAX_TEXTURE_SIZE) + 1 */
+   uint32_t mode;             /**< enum vlg_drm_mode actually used */
+
+   /** Fence sequence numbers (vlg_fence.c); a SYNC writes one. */
    simple_mtx_t fence_lock;
    uint64_t last_submitted_seqno;
    uint64_t last_completed_seqno;
+
+   /** Source of vlg_batch ids (atomic). */
+   uint64_t next_batch_id;
+
+   /** Presentation (flush_frontbuffer): a small BO holding the DUMP queue
+    *  and its surface descriptor, and the number of frames presented. */
+   struct vlg_bo *present_bo;
+   uint64_t frames_presented;
+
+   /** Texture read by units a shader samples with nothing bound (GL ES 2.0
+    *  §3.8.2: incomplete textures sample as (0, 0, 0, 1)); created on
+    *  first use. */
+   struct vlg_bo *dummy_texture;
+
+   /** Per-frame/per-draw statistics (VLGPU_STATS, VLGPU_DEBUG=stats), or
+    *  NULL. */
+   struct vlg_stats *stats;
 };
 
 static inline struct vlg_screen *
@@ -46,5 +73,8 @@ vlg_screen(struct pipe_screen *pscreen)
 {
    return (struct vlg_screen *)pscreen;
 }
+
+/** Next unique batch id. */
+uint64_t vlg_screen_next_batch_id(struct vlg_screen *screen);
 
 #endif /* VLG_SCREEN_H */

@@ -2,26 +2,63 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * Constant state objects (create/bind/delete) and the set_* functions.
+ * Constant state objects and the set_* functions: Gallium state becomes
+ * the hardware words of docs/hw.md when it is created or set (brief §1,
+ * seed 001 §3.2: rasterizer, viewport, scissor and clip for the PE; alpha,
+ * depth, stencil and blend for the OMU; texture and sampler descriptors;
+ * vertex elements; the framebuffer).  draw_vbo (vlg_draw.c) only copies
+ * these words into the draw's package.
  *
- * Every piece of state st/mesa can set on an ES 2.0 context is kept in
- * struct vlg_context with a dirty bit, ready for the draw path, which will
- * pack it into hardware words (pipe_state for PE and OMU, brief §5).  The
- * shape follows v3d_state.c and lima_state.c; the CSOs for stages vlgpu does
- * not have (geometry, tessellation, compute) are not provided, and the
- * screen reports those stages as unsupported.
+ * vlgpu_hw.xml keeps Gallium's enum values where Gallium has the concept,
+ * so most fields are casts; the static asserts below hold the two
+ * definitions together.  The shape follows v3d_state.c and lima_state.c.
  */
 
+#include "util/format/u_format.h"
+#include "util/log.h"
 #include "util/u_framebuffer.h"
 #include "util/u_helpers.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
 
 #include "vlg_context.h"
+#include "vlg_format.h"
 #include "vlg_program.h"
+#include "vlg_resource.h"
+
+/* Enums whose values docs/hw.md says are Gallium's (compared as ints: they
+ * are different C enum types). */
+#define VLG_SAME(a, b) ((int)(a) == (int)(b))
+static_assert(VLG_SAME(VLG_PRIM_TRIANGLE_FAN, PIPE_PRIM_TRIANGLE_FAN), "prim");
+static_assert(VLG_SAME(VLG_FACE_FRONT_AND_BACK, PIPE_FACE_FRONT_AND_BACK), "face");
+static_assert(VLG_SAME(VLG_POLYGON_MODE_POINT, PIPE_POLYGON_MODE_POINT), "polygon");
+static_assert(VLG_SAME(VLG_SPRITE_COORD_MODE_LOWER_LEFT, PIPE_SPRITE_COORD_LOWER_LEFT),
+              "sprite_coord_mode");
+static_assert(VLG_SAME(VLG_COMPARE_FUNC_LESS, PIPE_FUNC_LESS) &&
+              VLG_SAME(VLG_COMPARE_FUNC_ALWAYS, PIPE_FUNC_ALWAYS), "compare_func");
+static_assert(VLG_SAME(VLG_STENCIL_OP_INCR_WRAP, PIPE_STENCIL_OP_INCR_WRAP) &&
+              VLG_SAME(VLG_STENCIL_OP_INVERT, PIPE_STENCIL_OP_INVERT), "stencil_op");
+static_assert(VLG_SAME(VLG_BLEND_FUNC_REVERSE_SUBTRACT, PIPE_BLEND_REVERSE_SUBTRACT) &&
+              VLG_SAME(VLG_BLEND_FUNC_MAX, PIPE_BLEND_MAX), "blend_func");
+static_assert(VLG_SAME(VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE, PIPE_BLENDFACTOR_SRC_ALPHA_SATURATE) &&
+              VLG_SAME(VLG_BLEND_FACTOR_CONST_ALPHA, PIPE_BLENDFACTOR_CONST_ALPHA) &&
+              VLG_SAME(VLG_BLEND_FACTOR_ZERO, PIPE_BLENDFACTOR_ZERO) &&
+              VLG_SAME(VLG_BLEND_FACTOR_INV_CONST_ALPHA, PIPE_BLENDFACTOR_INV_CONST_ALPHA) &&
+              VLG_SAME(VLG_BLEND_FACTOR_INV_SRC1_ALPHA, PIPE_BLENDFACTOR_INV_SRC1_ALPHA), "blend_factor");
+static_assert(VLG_SAME(VLG_LOGICOP_SET, PIPE_LOGICOP_SET), "logicop");
+static_assert(VLG_SAME(VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, PIPE_TEX_WRAP_MIRROR_CLAMP_TO_BORDER), "tex_wrap");
+static_assert(VLG_SAME(VLG_TEX_FILTER_LINEAR, PIPE_TEX_FILTER_LINEAR), "tex_filter");
+static_assert(VLG_SAME(VLG_MIP_FILTER_NONE, PIPE_TEX_MIPFILTER_NONE), "mip_filter");
+static_assert(VLG_SAME(VLG_COMPARE_MODE_R_TO_TEXTURE, PIPE_TEX_COMPARE_R_TO_TEXTURE),
+              "compare_mode");
+static_assert(VLG_SAME(VLG_SWIZZLE_ONE, PIPE_SWIZZLE_1), "swizzle");
+static_assert(VLG_SAME(VLG_TEXTURE_TARGET_2D_ARRAY, PIPE_TEXTURE_2D_ARRAY) &&
+              VLG_SAME(VLG_TEXTURE_TARGET_CUBE, PIPE_TEXTURE_CUBE), "texture_target");
+static_assert(PIPE_CLEAR_DEPTH == 1 && PIPE_CLEAR_STENCIL == 2 &&
+              PIPE_CLEAR_COLOR0 == 4, "draw_info.clear_buffers layout");
 
 /*
- * Blend, depth/stencil/alpha, rasterizer, sampler CSOs.
+ * Blend (OMU).
  */
 
 static void *
@@ -30,19 +67,55 @@ vlg_create_blend_state(struct pipe_context *pctx,
 {
    struct vlg_blend_state *so = CALLOC_STRUCT(vlg_blend_state);
 
-   if (so)
-      so->base = *cso;
+   if (!so)
+      return NULL;
+   so->base = *cso;
+
+   struct VLG_BLEND b;
+   VLG_BLEND_init(&b);
+   b.independent_blend_enable = cso->independent_blend_enable;
+   /* Logic ops are desktop GL only and the OMU does not implement them
+    * (docs/simulator-pipeline.md: an enabled logic op faults the draw);
+    * blending state is used instead. */
+   if (cso->logicop_enable)
+      mesa_logw_once("glLogicOp is not supported by the GPU: ignored");
+   b.logicop_enable = false;
+   b.logicop_func = (enum vlg_logicop)cso->logicop_func;
+   b.dither = cso->dither;
+   for (unsigned i = 0; i < VLG_MAX_RENDER_TARGETS; i++) {
+      const struct pipe_rt_blend_state *rt = &cso->rt[i];
+
+      b.rt[i].blend_enable = rt->blend_enable;
+      b.rt[i].rgb_func = (enum vlg_blend_func)rt->rgb_func;
+      b.rt[i].rgb_src_factor = (enum vlg_blend_factor)rt->rgb_src_factor;
+      b.rt[i].rgb_dst_factor = (enum vlg_blend_factor)rt->rgb_dst_factor;
+      b.rt[i].alpha_func = (enum vlg_blend_func)rt->alpha_func;
+      b.rt[i].alpha_src_factor = (enum vlg_blend_factor)rt->alpha_src_factor;
+      b.rt[i].alpha_dst_factor = (enum vlg_blend_factor)rt->alpha_dst_factor;
+      b.rt[i].colormask = rt->colormask;
+      /* Gallium leaves the factors of a disabled blend undefined (st/mesa
+       * writes 0, which is no factor): write the defaults. */
+      if (!rt->blend_enable) {
+         b.rt[i].rgb_func = b.rt[i].alpha_func = VLG_BLEND_FUNC_ADD;
+         b.rt[i].rgb_src_factor = b.rt[i].alpha_src_factor =
+            VLG_BLEND_FACTOR_ONE;
+         b.rt[i].rgb_dst_factor = b.rt[i].alpha_dst_factor =
+            VLG_BLEND_FACTOR_ZERO;
+      }
+   }
+   VLG_BLEND_pack(so->words, &b);
    return so;
 }
 
 static void
 vlg_bind_blend_state(struct pipe_context *pctx, void *hwcso)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->blend = hwcso;
-   ctx->dirty |= VLG_DIRTY_BLEND;
+   vlg_context(pctx)->blend = hwcso;
 }
+
+/*
+ * Depth, stencil, alpha (OMU).
+ */
 
 static void *
 vlg_create_dsa_state(struct pipe_context *pctx,
@@ -51,19 +124,44 @@ vlg_create_dsa_state(struct pipe_context *pctx,
    struct vlg_depth_stencil_alpha_state *so =
       CALLOC_STRUCT(vlg_depth_stencil_alpha_state);
 
-   if (so)
-      so->base = *cso;
+   if (!so)
+      return NULL;
+   so->base = *cso;
+
+   struct VLG_DEPTH_STENCIL_ALPHA d;
+   VLG_DEPTH_STENCIL_ALPHA_init(&d);
+   d.depth_enable = cso->depth_enabled;
+   d.depth_writemask = cso->depth_enabled && cso->depth_writemask;
+   d.depth_func = (enum vlg_compare_func)cso->depth_func;
+   d.alpha_enable = cso->alpha_enabled;
+   d.alpha_func = (enum vlg_compare_func)cso->alpha_func;
+   d.alpha_ref = cso->alpha_ref_value;
+   for (unsigned i = 0; i < 2; i++) {
+      const struct pipe_stencil_state *s = &cso->stencil[i];
+
+      d.stencil[i].enabled = s->enabled;
+      d.stencil[i].func = (enum vlg_compare_func)s->func;
+      d.stencil[i].fail_op = (enum vlg_stencil_op)s->fail_op;
+      d.stencil[i].zfail_op = (enum vlg_stencil_op)s->zfail_op;
+      d.stencil[i].zpass_op = (enum vlg_stencil_op)s->zpass_op;
+      d.stencil[i].valuemask = s->valuemask;
+      d.stencil[i].writemask = s->writemask;
+   }
+   /* depth_bounds_test is desktop GL (EXT_depth_bounds_test), not
+    * advertised. */
+   VLG_DEPTH_STENCIL_ALPHA_pack(so->words, &d);
    return so;
 }
 
 static void
 vlg_bind_dsa_state(struct pipe_context *pctx, void *hwcso)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->dsa = hwcso;
-   ctx->dirty |= VLG_DIRTY_DSA;
+   vlg_context(pctx)->dsa = hwcso;
 }
+
+/*
+ * Rasterizer (PE).
+ */
 
 static void *
 vlg_create_rasterizer_state(struct pipe_context *pctx,
@@ -71,19 +169,61 @@ vlg_create_rasterizer_state(struct pipe_context *pctx,
 {
    struct vlg_rasterizer_state *so = CALLOC_STRUCT(vlg_rasterizer_state);
 
-   if (so)
-      so->base = *cso;
+   if (!so)
+      return NULL;
+   so->base = *cso;
+
+   struct VLG_RASTERIZER r;
+   VLG_RASTERIZER_init(&r);
+   r.front_ccw = cso->front_ccw;
+   r.cull_face = (enum vlg_face)cso->cull_face;
+   /* glPolygonMode (desktop GL only): the PE implements FILL only and
+    * faults on the others; draw filled rather than not at all. */
+   if (cso->fill_front != PIPE_POLYGON_MODE_FILL ||
+       cso->fill_back != PIPE_POLYGON_MODE_FILL)
+      mesa_logw_once("glPolygonMode LINE/POINT is not supported by the GPU: "
+                     "polygons are filled");
+   r.fill_front = VLG_POLYGON_MODE_FILL;
+   r.fill_back = VLG_POLYGON_MODE_FILL;
+   r.flatshade = cso->flatshade;
+   r.flatshade_first = cso->flatshade_first;
+   r.point_size_per_vertex = cso->point_size_per_vertex;
+   r.sprite_coord_mode = (enum vlg_sprite_coord_mode)cso->sprite_coord_mode;
+   r.point_quad_rasterization = cso->point_quad_rasterization;
+   r.scissor_enable = cso->scissor;
+   r.depth_clip_near = cso->depth_clip_near;
+   r.depth_clip_far = cso->depth_clip_far;
+   r.half_pixel_center = cso->half_pixel_center;
+   r.bottom_edge_rule = cso->bottom_edge_rule;
+   r.offset_point = cso->offset_point;
+   r.offset_line = cso->offset_line;
+   r.offset_tri = cso->offset_tri;
+   r.rasterizer_discard = cso->rasterizer_discard;
+   r.multisample = false; /* no multisampled surfaces (PIPE_CAP_*SAMPLES) */
+   r.clip_halfz = cso->clip_halfz;
+   r.clip_plane_enable = cso->clip_plane_enable & 0xff;
+   /* Point-sprite coordinate replacement of generic varyings (desktop GL
+    * GL_COORD_REPLACE) is not mapped: GL ES reads gl_PointCoord, which the
+    * compiler turns into the POINT_COORD input.  docs/driver.md. */
+   r.sprite_coord_enable = 0;
+   r.point_size = cso->point_size;
+   r.line_width = cso->line_width;
+   r.offset_units = cso->offset_units;
+   r.offset_scale = cso->offset_scale;
+   r.offset_clamp = cso->offset_clamp;
+   VLG_RASTERIZER_pack(so->words, &r);
    return so;
 }
 
 static void
 vlg_bind_rasterizer_state(struct pipe_context *pctx, void *hwcso)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->rasterizer = hwcso;
-   ctx->dirty |= VLG_DIRTY_RASTERIZER;
+   vlg_context(pctx)->rasterizer = hwcso;
 }
+
+/*
+ * Samplers: sampler descriptors (texture unit).
+ */
 
 static void *
 vlg_create_sampler_state(struct pipe_context *pctx,
@@ -91,8 +231,29 @@ vlg_create_sampler_state(struct pipe_context *pctx,
 {
    struct vlg_sampler_state *so = CALLOC_STRUCT(vlg_sampler_state);
 
-   if (so)
-      so->base = *cso;
+   if (!so)
+      return NULL;
+   so->base = *cso;
+
+   struct VLG_SAMPLER s;
+   VLG_SAMPLER_init(&s);
+   s.wrap_s = (enum vlg_tex_wrap)cso->wrap_s;
+   s.wrap_t = (enum vlg_tex_wrap)cso->wrap_t;
+   s.wrap_r = (enum vlg_tex_wrap)cso->wrap_r;
+   s.min_img_filter = (enum vlg_tex_filter)cso->min_img_filter;
+   s.mag_img_filter = (enum vlg_tex_filter)cso->mag_img_filter;
+   s.min_mip_filter = (enum vlg_mip_filter)cso->min_mip_filter;
+   s.compare_mode = (enum vlg_compare_mode)cso->compare_mode;
+   s.compare_func = (enum vlg_compare_func)cso->compare_func;
+   s.seamless_cube_map = cso->seamless_cube_map;
+   s.normalized_coords = !cso->unnormalized_coords;
+   s.lod_bias = cso->lod_bias;
+   s.min_lod = cso->min_lod;
+   s.max_lod = cso->max_lod;
+   /* Raw words: float bits, or int32/uint32 for integer textures. */
+   for (unsigned i = 0; i < 4; i++)
+      memcpy(&s.border_color[i], &cso->border_color.ui[i], 4);
+   VLG_SAMPLER_pack(so->words, &s);
    return so;
 }
 
@@ -114,7 +275,6 @@ vlg_bind_sampler_states(struct pipe_context *pctx,
       if (stage->samplers[i])
          stage->num_samplers = i + 1;
    }
-   ctx->dirty |= VLG_DIRTY_SAMPLERS;
 }
 
 /* One delete for every CSO that is a plain malloc'ed copy. */
@@ -125,7 +285,7 @@ vlg_delete_state(struct pipe_context *pctx, void *hwcso)
 }
 
 /*
- * Vertex elements.
+ * Vertex elements (GE).
  */
 
 static void *
@@ -141,16 +301,25 @@ vlg_create_vertex_elements_state(struct pipe_context *pctx, unsigned count,
    assert(count <= PIPE_MAX_ATTRIBS);
    so->count = count;
    memcpy(so->elements, elements, count * sizeof(*elements));
+
+   for (unsigned i = 0; i < count; i++) {
+      struct VLG_VERTEX_ELEMENT e;
+      VLG_VERTEX_ELEMENT_init(&e);
+      e.src_offset = elements[i].src_offset;
+      e.vertex_buffer_index = elements[i].vertex_buffer_index;
+      /* u_vbuf translates the formats is_format_supported refuses. */
+      e.format = (enum vlg_format)vlg_format_from_pipe(elements[i].src_format);
+      assert(vlg_format_usage(e.format) & VLG_FORMAT_USAGE_VERTEX);
+      e.instance_divisor = elements[i].instance_divisor;
+      VLG_VERTEX_ELEMENT_pack(so->words[i], &e);
+   }
    return so;
 }
 
 static void
 vlg_bind_vertex_elements_state(struct pipe_context *pctx, void *hwcso)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->vertex_elements = hwcso;
-   ctx->dirty |= VLG_DIRTY_VERTEX_ELEMENTS;
+   vlg_context(pctx)->vertex_elements = hwcso;
 }
 
 /*
@@ -160,39 +329,120 @@ vlg_bind_vertex_elements_state(struct pipe_context *pctx, void *hwcso)
 static void
 vlg_bind_vs_state(struct pipe_context *pctx, void *hwcso)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->vs = hwcso;
-   ctx->dirty |= VLG_DIRTY_VS;
+   vlg_context(pctx)->vs = hwcso;
 }
 
 static void
 vlg_bind_fs_state(struct pipe_context *pctx, void *hwcso)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->fs = hwcso;
-   ctx->dirty |= VLG_DIRTY_FS;
+   vlg_context(pctx)->fs = hwcso;
 }
 
 /*
- * Sampler views.
+ * Sampler views: texture descriptors.
  */
+
+static enum vlg_texture_target
+vlg_texture_target(enum pipe_texture_target target, bool *ok)
+{
+   *ok = true;
+   switch (target) {
+   case PIPE_TEXTURE_1D:
+      return VLG_TEXTURE_TARGET_1D;
+   case PIPE_TEXTURE_2D:
+   case PIPE_TEXTURE_RECT: /* the compiler normalises RECT coordinates */
+      return VLG_TEXTURE_TARGET_2D;
+   case PIPE_TEXTURE_3D:
+      return VLG_TEXTURE_TARGET_3D;
+   case PIPE_TEXTURE_CUBE:
+      return VLG_TEXTURE_TARGET_CUBE;
+   case PIPE_TEXTURE_1D_ARRAY:
+      return VLG_TEXTURE_TARGET_1D_ARRAY;
+   case PIPE_TEXTURE_2D_ARRAY:
+      return VLG_TEXTURE_TARGET_2D_ARRAY;
+   default: /* BUFFER, CUBE_ARRAY: not in the hardware words */
+      *ok = false;
+      return VLG_TEXTURE_TARGET_2D;
+   }
+}
 
 static struct pipe_sampler_view *
 vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
                         const struct pipe_sampler_view *tmpl)
 {
-   struct pipe_sampler_view *view = CALLOC_STRUCT(pipe_sampler_view);
+   struct vlg_sampler_view *so = CALLOC_STRUCT(vlg_sampler_view);
 
-   if (!view)
+   if (!so)
       return NULL;
 
+   struct pipe_sampler_view *view = &so->base;
    *view = *tmpl;
    view->texture = NULL;
    pipe_resource_reference(&view->texture, prsc);
    pipe_reference_init(&view->reference, 1);
    view->context = pctx;
+
+   if (prsc->target == PIPE_BUFFER) {
+      mesa_logw_once("texture buffers are not supported by the GPU");
+      return view;
+   }
+
+   struct vlg_resource *rsc = vlg_resource(prsc);
+   struct VLG_TEXTURE t;
+   bool target_ok;
+   VLG_TEXTURE_init(&t);
+   t.target = vlg_texture_target(tmpl->target, &target_ok);
+   t.format = (enum vlg_format)vlg_format_from_pipe(tmpl->format);
+   if (!target_ok || !(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX)) {
+      mesa_logw("the GPU cannot sample %s textures of target %u; the unit "
+                "reads (0, 0, 0, 1)", util_format_short_name(tmpl->format),
+                tmpl->target);
+      return view;
+   }
+   t.srgb = util_format_is_srgb(tmpl->format);
+   t.swizzle_r = (enum vlg_swizzle)tmpl->swizzle_r;
+   t.swizzle_g = (enum vlg_swizzle)tmpl->swizzle_g;
+   t.swizzle_b = (enum vlg_swizzle)tmpl->swizzle_b;
+   t.swizzle_a = (enum vlg_swizzle)tmpl->swizzle_a;
+   t.width = prsc->width0;
+   t.height = tmpl->target == PIPE_TEXTURE_1D ||
+                    tmpl->target == PIPE_TEXTURE_1D_ARRAY
+                 ? 1 : prsc->height0;
+   t.depth = tmpl->target == PIPE_TEXTURE_3D ? prsc->depth0 : 1;
+
+   /* The descriptor has no first layer: a view of a layer range starts at
+    * its first layer in every level. */
+   unsigned first_layer = 0;
+   switch (tmpl->target) {
+   case PIPE_TEXTURE_CUBE:
+      t.array_size = 6;
+      first_layer = tmpl->u.tex.first_layer;
+      break;
+   case PIPE_TEXTURE_1D_ARRAY:
+   case PIPE_TEXTURE_2D_ARRAY:
+      t.array_size = tmpl->u.tex.last_layer - tmpl->u.tex.first_layer + 1;
+      first_layer = tmpl->u.tex.first_layer;
+      break;
+   case PIPE_TEXTURE_3D:
+      t.array_size = 1;
+      break;
+   default:
+      t.array_size = 1;
+      first_layer = tmpl->u.tex.first_layer;
+      break;
+   }
+
+   t.num_levels = prsc->last_level + 1;
+   t.first_level = tmpl->u.tex.first_level;
+   t.last_level = MIN2(tmpl->u.tex.last_level, prsc->last_level);
+   t.address = rsc->bo->address;
+   for (unsigned l = 0; l <= prsc->last_level; l++) {
+      t.level[l].offset = vlg_resource_offset(rsc, l, first_layer);
+      t.level[l].row_pitch = rsc->stride[l];
+      t.level[l].layer_stride = rsc->layer_stride[l];
+   }
+   VLG_TEXTURE_pack(so->words, &t);
+   so->valid = true;
    return view;
 }
 
@@ -236,11 +486,10 @@ vlg_set_sampler_views(struct pipe_context *pctx, enum pipe_shader_type shader,
       if (stage->views[i])
          stage->num_views = i + 1;
    }
-   ctx->dirty |= VLG_DIRTY_SAMPLER_VIEWS;
 }
 
 /*
- * Non-CSO state.
+ * Non-CSO state, packed when set.
  */
 
 static void
@@ -248,18 +497,28 @@ vlg_set_blend_color(struct pipe_context *pctx,
                     const struct pipe_blend_color *color)
 {
    struct vlg_context *ctx = vlg_context(pctx);
+   struct VLG_BLEND_COLOR c;
 
    ctx->blend_color = *color;
-   ctx->dirty |= VLG_DIRTY_BLEND_COLOR;
+   VLG_BLEND_COLOR_init(&c);
+   c.r = color->color[0];
+   c.g = color->color[1];
+   c.b = color->color[2];
+   c.a = color->color[3];
+   VLG_BLEND_COLOR_pack(ctx->blend_color_words, &c);
 }
 
 static void
 vlg_set_stencil_ref(struct pipe_context *pctx, const struct pipe_stencil_ref ref)
 {
    struct vlg_context *ctx = vlg_context(pctx);
+   struct VLG_STENCIL_REF r;
 
    ctx->stencil_ref = ref;
-   ctx->dirty |= VLG_DIRTY_STENCIL_REF;
+   VLG_STENCIL_REF_init(&r);
+   r.ref_value[0] = ref.ref_value[0];
+   r.ref_value[1] = ref.ref_value[1];
+   VLG_STENCIL_REF_pack(ctx->stencil_ref_words, &r);
 }
 
 static void
@@ -267,28 +526,38 @@ vlg_set_clip_state(struct pipe_context *pctx,
                    const struct pipe_clip_state *clip)
 {
    struct vlg_context *ctx = vlg_context(pctx);
+   struct VLG_CLIP c;
 
    ctx->clip = *clip;
-   ctx->dirty |= VLG_DIRTY_CLIP;
+   VLG_CLIP_init(&c);
+   for (unsigned i = 0; i < 8; i++) {
+      c.plane[i].a = clip->ucp[i][0];
+      c.plane[i].b = clip->ucp[i][1];
+      c.plane[i].c = clip->ucp[i][2];
+      c.plane[i].d = clip->ucp[i][3];
+   }
+   VLG_CLIP_pack(ctx->clip_words, &c);
 }
 
 static void
 vlg_set_polygon_stipple(struct pipe_context *pctx,
                         const struct pipe_poly_stipple *stipple)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   ctx->stipple = *stipple;
-   ctx->dirty |= VLG_DIRTY_STIPPLE;
+   /* Desktop GL only; not in the hardware words (and not advertised by
+    * any extension GL ES uses). */
+   vlg_context(pctx)->stipple = *stipple;
 }
 
 static void
 vlg_set_sample_mask(struct pipe_context *pctx, unsigned sample_mask)
 {
    struct vlg_context *ctx = vlg_context(pctx);
+   struct VLG_SAMPLE_MASK m;
 
    ctx->sample_mask = sample_mask;
-   ctx->dirty |= VLG_DIRTY_SAMPLE_MASK;
+   VLG_SAMPLE_MASK_init(&m);
+   m.mask = sample_mask;
+   VLG_SAMPLE_MASK_pack(ctx->sample_mask_words, &m);
 }
 
 static void
@@ -297,11 +566,17 @@ vlg_set_scissor_states(struct pipe_context *pctx, unsigned start_slot,
                        const struct pipe_scissor_state *scissors)
 {
    struct vlg_context *ctx = vlg_context(pctx);
+   struct VLG_SCISSOR s;
 
    /* PIPE_CAP_MAX_VIEWPORTS is 1. */
    assert(start_slot == 0 && num_scissors >= 1);
    ctx->scissor = scissors[0];
-   ctx->dirty |= VLG_DIRTY_SCISSOR;
+   VLG_SCISSOR_init(&s);
+   s.minx = MIN2(scissors[0].minx, 0xffff);
+   s.miny = MIN2(scissors[0].miny, 0xffff);
+   s.maxx = MIN2(scissors[0].maxx, 0xffff);
+   s.maxy = MIN2(scissors[0].maxy, 0xffff);
+   VLG_SCISSOR_pack(ctx->scissor_words, &s);
 }
 
 static void
@@ -311,9 +586,36 @@ vlg_set_viewport_states(struct pipe_context *pctx, unsigned start_slot,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
+   /* Packed per draw: the depth range depends on rasterizer.clip_halfz. */
    assert(start_slot == 0 && num_viewports >= 1);
    ctx->viewport = viewports[0];
-   ctx->dirty |= VLG_DIRTY_VIEWPORT;
+}
+
+void
+vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb, uint32_t *words)
+{
+   struct VLG_FRAMEBUFFER f;
+
+   VLG_FRAMEBUFFER_init(&f);
+   f.width = MIN2(fb->width, 0xffff);
+   f.height = MIN2(fb->height, 0xffff);
+   f.nr_cbufs = MIN2(fb->nr_cbufs, VLG_MAX_RENDER_TARGETS);
+   for (unsigned i = 0; i < f.nr_cbufs; i++) {
+      if (fb->cbufs[i]) {
+         f.cbufs[i] = vlg_surface(fb->cbufs[i])->desc;
+         if (!f.cbufs[i].format)
+            mesa_logw_once("the GPU cannot render to %s: colour buffer "
+                           "left unchanged",
+                           util_format_short_name(fb->cbufs[i]->format));
+      }
+   }
+   if (fb->zsbuf) {
+      f.zsbuf = vlg_surface(fb->zsbuf)->desc;
+      if (!f.zsbuf.format)
+         mesa_logw_once("the GPU cannot use %s as depth/stencil buffer",
+                        util_format_short_name(fb->zsbuf->format));
+   }
+   VLG_FRAMEBUFFER_pack(words, &f);
 }
 
 static void
@@ -323,7 +625,7 @@ vlg_set_framebuffer_state(struct pipe_context *pctx,
    struct vlg_context *ctx = vlg_context(pctx);
 
    util_copy_framebuffer_state(&ctx->framebuffer, fb);
-   ctx->dirty |= VLG_DIRTY_FRAMEBUFFER;
+   vlg_pack_framebuffer(fb, ctx->fb_words);
 }
 
 static void
@@ -334,10 +636,11 @@ vlg_set_vertex_buffers(struct pipe_context *pctx, unsigned start_slot,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
+   /* Addresses are taken at draw time: a buffer may get a new BO
+    * (vlg_resource.c renaming). */
    util_set_vertex_buffers_mask(ctx->vertex_buffers, &ctx->vertex_buffers_mask,
                                 buffers, start_slot, count,
                                 unbind_num_trailing_slots, take_ownership);
-   ctx->dirty |= VLG_DIRTY_VERTEX_BUFFERS;
 }
 
 static void
@@ -347,17 +650,18 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
-   /* PIPE_SHADER_CAP_MAX_CONST_BUFFERS is 1: uniforms only, no UBOs. */
+   /* PIPE_SHADER_CAP_MAX_CONST_BUFFERS is 1: uniforms only, no uniform
+    * blocks (docs/driver.md). */
    if (index != 0) {
-      assert(!cb);
+      if (cb && take_ownership)
+         pipe_resource_reference((struct pipe_resource **)&cb->buffer, NULL);
       return;
    }
 
-   /* A user_buffer pointer stays valid until the next set_constant_buffer
-    * (st/mesa's parameter storage); the draw path copies it into the global
-    * buffer image. */
+   /* A user_buffer stays valid until the next set_constant_buffer
+    * (st/mesa's parameter storage); draw_vbo copies what the shaders read
+    * into their global-buffer images right away. */
    util_copy_constant_buffer(&ctx->stage[shader].constbuf, cb, take_ownership);
-   ctx->dirty |= VLG_DIRTY_CONSTBUF;
 }
 
 void
@@ -378,6 +682,8 @@ vlg_state_cleanup(struct vlg_context *ctx)
 void
 vlg_init_state_functions(struct pipe_context *pctx)
 {
+   struct vlg_context *ctx = vlg_context(pctx);
+
    pctx->create_blend_state = vlg_create_blend_state;
    pctx->bind_blend_state = vlg_bind_blend_state;
    pctx->delete_blend_state = vlg_delete_state;
@@ -415,4 +721,17 @@ vlg_init_state_functions(struct pipe_context *pctx)
    pctx->set_framebuffer_state = vlg_set_framebuffer_state;
    pctx->set_vertex_buffers = vlg_set_vertex_buffers;
    pctx->set_constant_buffer = vlg_set_constant_buffer;
+
+   /* Defaults of the non-CSO blocks until st/mesa sets them. */
+   struct pipe_blend_color bc = {{0}};
+   struct pipe_stencil_ref sr = {{0}};
+   struct pipe_clip_state clip;
+   struct pipe_scissor_state sc = {0, 0, 0xffff, 0xffff};
+   memset(&clip, 0, sizeof(clip));
+   vlg_set_blend_color(pctx, &bc);
+   vlg_set_stencil_ref(pctx, sr);
+   vlg_set_clip_state(pctx, &clip);
+   vlg_set_sample_mask(pctx, ~0u);
+   vlg_set_scissor_states(pctx, 0, 1, &sc);
+   (void)ctx;
 }

@@ -1,0 +1,377 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * Per-frame and per-draw statistics (VLGPU_STATS, VLGPU_DEBUG=stats):
+ * the simulator reports every submit as JSON (vlg_drm_get_stats_json,
+ * src/vlgpu/sim/device/device.cpp); this file groups the draws into frames
+ * and writes CSV or JSON Lines.  C++ for nlohmann-json (the project's JSON
+ * library); the rest of the driver is C.  docs/driver.md "Statistics".
+ */
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "util/log.h"
+
+#include "vlg_hw.h"
+#include "vlg_stats.h"
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+uint64_t
+u64(const json &j, const char *a, const char *b = nullptr)
+{
+   const json *p = &j;
+   if (!p->is_object() || !p->contains(a))
+      return 0;
+   p = &(*p)[a];
+   if (b) {
+      if (!p->is_object() || !p->contains(b))
+         return 0;
+      p = &(*p)[b];
+   }
+   return p->is_number() ? p->get<uint64_t>() : 0;
+}
+
+/** Sums of one module's cycles (cycle mode). */
+struct ModuleSums {
+   uint64_t ticks = 0, busy = 0, stalled = 0, starved = 0;
+};
+
+struct Frame {
+   uint64_t submits = 0, draws = 0, clears = 0, cycles = 0, faults = 0;
+   uint64_t vertices = 0, primitives = 0, fragments = 0, passed = 0;
+   uint64_t vs_instr = 0, fs_instr = 0, dual = 0;
+   std::map<std::string, ModuleSums> modules;
+   json draw_list = json::array(); /* JSON Lines output only */
+};
+
+enum class Format { None, Csv, Jsonl, Dir };
+
+std::string
+fmt_double(double v)
+{
+   char buf[32];
+   std::snprintf(buf, sizeof(buf), "%.4f", v);
+   return buf;
+}
+
+} // namespace
+
+struct vlg_stats {
+   std::mutex lock;
+   Format format = Format::None;
+   bool print = false;
+   bool cycle_mode = false;
+   FILE *frames = nullptr; /* CSV frames, or JSON Lines */
+   FILE *draws = nullptr;  /* CSV draws */
+   bool frames_header = false;
+   std::vector<std::string> module_columns;
+   uint64_t frame_number = 0;
+   Frame cur;
+   std::chrono::steady_clock::time_point last_end = std::chrono::steady_clock::now();
+   bool parse_error_reported = false;
+
+   void draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit);
+   void write_frame();
+};
+
+static const char *
+draw_kind_text(const vlg_draw_record *rec)
+{
+   if (!rec)
+      return "?";
+   if (rec->kind == VLG_DRAW_KIND_CLEAR)
+      return "CLEAR";
+   const char *name = vlg_prim_name(rec->prim);
+   return name ? name : "?";
+}
+
+void
+vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
+{
+   const json &c = d.contains("counters") ? d["counters"] : json::object();
+   const uint64_t vs_i = u64(c, "vs", "instructions"), fs_i = u64(c, "fs", "instructions");
+   const uint64_t vs_d = u64(c, "vs", "dual_issued"), fs_d = u64(c, "fs", "dual_issued");
+   const bool clear = rec ? rec->kind == VLG_DRAW_KIND_CLEAR : u64(c, "clear") != 0;
+   const bool faulted = d.contains("fault") && !d["fault"].is_null();
+   const uint64_t draw_no = u64(d, "draw");
+   const uint64_t cycles = u64(d, "cycles");
+
+   cur.draws++;
+   cur.clears += clear;
+   cur.faults += faulted;
+   cur.vertices += u64(c, "vs", "invocations");
+   cur.primitives += u64(c, "ge", "primitives");
+   cur.fragments += u64(c, "pe", "fragments");
+   cur.passed += u64(c, "omu", "fragments_passed");
+   cur.vs_instr += vs_i;
+   cur.fs_instr += fs_i;
+   cur.dual += vs_d + fs_d;
+   if (d.contains("modules") && d["modules"].is_object() && d["modules"].contains("modules")) {
+      for (const auto &[name, m] : d["modules"]["modules"].items()) {
+         ModuleSums &s = cur.modules[name];
+         s.ticks += u64(m, "ticks");
+         s.busy += u64(m, "busy");
+         s.stalled += u64(m, "stalled");
+         s.starved += u64(m, "starved");
+      }
+   }
+
+   if (print) {
+      if (clear) {
+         std::fprintf(stderr,
+                      "vlgpu: frame %" PRIu64 " draw %" PRIu64 ": CLEAR, %" PRIu64
+                      " cycles, %" PRIu64 " pixels%s\n",
+                      frame_number, draw_no, cycles, u64(c, "clear_pixels"),
+                      faulted ? ", FAULT" : "");
+      } else {
+         std::fprintf(stderr,
+                      "vlgpu: frame %" PRIu64 " draw %" PRIu64 ": %s %u%s x%u (VS %u, FS %u): %" PRIu64
+                      " cycles, %" PRIu64 " vertices shaded, %" PRIu64 " primitives, %" PRIu64
+                      " fragments (%" PRIu64 " passed), %" PRIu64 " VS / %" PRIu64
+                      " FS instructions, dual-issue %.3f / %.3f%s\n",
+                      frame_number, draw_no, draw_kind_text(rec), rec ? rec->count : 0,
+                      rec && rec->index_size ? " indexed" : "", rec ? rec->instances : 1,
+                      rec ? rec->vs_id : 0, rec ? rec->fs_id : 0, cycles,
+                      u64(c, "vs", "invocations"), u64(c, "ge", "primitives"),
+                      u64(c, "pe", "fragments"), u64(c, "omu", "fragments_passed"), vs_i, fs_i,
+                      vs_i ? double(vs_d) / double(vs_i) : 0.0,
+                      fs_i ? double(fs_d) / double(fs_i) : 0.0, faulted ? ", FAULT" : "");
+      }
+   }
+
+   if (format == Format::Csv || format == Format::Dir) {
+      std::fprintf(draws,
+                   "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%u,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 ",%" PRIu64 ",%s,%s,%d\n",
+                   frame_number, draw_no, submit, draw_kind_text(rec),
+                   rec ? rec->index_size : 0, rec ? rec->count : 0, rec ? rec->instances : 0,
+                   rec ? rec->vs_id : 0, rec ? rec->fs_id : 0, cycles,
+                   u64(c, "clear_pixels"), u64(c, "vs", "invocations"),
+                   u64(c, "ge", "primitives"), u64(c, "pe", "prims_culled"),
+                   u64(c, "pe", "fragments"), u64(c, "omu", "fragments_passed"),
+                   u64(c, "omu", "fragments_killed"), vs_i, fs_i,
+                   fmt_double(vs_i ? double(vs_d) / double(vs_i) : 0.0).c_str(),
+                   fmt_double(fs_i ? double(fs_d) / double(fs_i) : 0.0).c_str(), faulted);
+   } else if (format == Format::Jsonl) {
+      json j = d;
+      j["submit"] = submit;
+      j["kind"] = draw_kind_text(rec);
+      if (rec && rec->kind != VLG_DRAW_KIND_CLEAR) {
+         j["count"] = rec->count;
+         j["index_size"] = rec->index_size;
+         j["instances"] = rec->instances;
+         j["vs"] = rec->vs_id;
+         j["fs"] = rec->fs_id;
+      }
+      cur.draw_list.push_back(std::move(j));
+   }
+}
+
+void
+vlg_stats::write_frame()
+{
+   const auto now = std::chrono::steady_clock::now();
+   const double host_ms = std::chrono::duration<double, std::milli>(now - last_end).count();
+   last_end = now;
+   const uint64_t instr = cur.vs_instr + cur.fs_instr;
+   const double dual_rate = instr ? double(cur.dual) / double(instr) : 0.0;
+
+   if (print) {
+      std::string util;
+      for (const auto &[name, s] : cur.modules)
+         util += " " + name + " " + fmt_double(s.ticks ? double(s.busy) / double(s.ticks) : 0.0);
+      std::fprintf(stderr,
+                   "vlgpu: frame %" PRIu64 ": %" PRIu64 " draws (%" PRIu64 " clears), %" PRIu64
+                   " submits, %" PRIu64 " cycles%s, %" PRIu64 " vertices, %" PRIu64
+                   " primitives, %" PRIu64 " fragments, dual-issue rate %.3f, %" PRIu64
+                   " faults, host %.1f ms%s%s\n",
+                   frame_number, cur.draws, cur.clears, cur.submits, cur.cycles,
+                   cycle_mode ? "" : " (functional mode: no timing)", cur.vertices,
+                   cur.primitives, cur.fragments, dual_rate, cur.faults, host_ms,
+                   util.empty() ? "" : "; busy fraction:", util.c_str());
+   }
+
+   if (format == Format::Csv || format == Format::Dir) {
+      if (!frames_header) {
+         for (const auto &m : cur.modules)
+            module_columns.push_back(m.first);
+         std::fprintf(frames, "frame,submits,draws,clears,cycles,vertices_shaded,primitives,"
+                              "fragments,fragments_passed,vs_instructions,fs_instructions,"
+                              "dual_issue_rate,faults,host_ms");
+         for (const std::string &m : module_columns)
+            std::fprintf(frames, ",busy_%s,stalled_%s,starved_%s", m.c_str(), m.c_str(),
+                         m.c_str());
+         std::fprintf(frames, "\n");
+         frames_header = true;
+      }
+      std::fprintf(frames,
+                   "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64
+                   ",%s",
+                   frame_number, cur.submits, cur.draws, cur.clears, cur.cycles, cur.vertices,
+                   cur.primitives, cur.fragments, cur.passed, cur.vs_instr, cur.fs_instr,
+                   fmt_double(dual_rate).c_str(), cur.faults, fmt_double(host_ms).c_str());
+      for (const std::string &m : module_columns) {
+         auto it = cur.modules.find(m);
+         ModuleSums s = it == cur.modules.end() ? ModuleSums{} : it->second;
+         auto frac = [&](uint64_t v) {
+            return fmt_double(s.ticks ? double(v) / double(s.ticks) : 0.0);
+         };
+         std::fprintf(frames, ",%s,%s,%s", frac(s.busy).c_str(), frac(s.stalled).c_str(),
+                      frac(s.starved).c_str());
+      }
+      std::fprintf(frames, "\n");
+      std::fflush(frames);
+      std::fflush(draws);
+   } else if (format == Format::Jsonl) {
+      json j;
+      j["frame"] = frame_number;
+      j["submits"] = cur.submits;
+      j["draws"] = cur.draws;
+      j["clears"] = cur.clears;
+      j["cycles"] = cur.cycles;
+      j["mode"] = cycle_mode ? "cycle" : "functional";
+      j["vertices_shaded"] = cur.vertices;
+      j["primitives"] = cur.primitives;
+      j["fragments"] = cur.fragments;
+      j["fragments_passed"] = cur.passed;
+      j["vs_instructions"] = cur.vs_instr;
+      j["fs_instructions"] = cur.fs_instr;
+      j["dual_issue_rate"] = dual_rate;
+      j["faults"] = cur.faults;
+      j["host_ms"] = host_ms;
+      json mods = json::object();
+      for (const auto &[name, s] : cur.modules) {
+         const double t = s.ticks ? double(s.ticks) : 1.0;
+         mods[name] = {{"ticks", s.ticks},
+                       {"busy", double(s.busy) / t},
+                       {"stalled", double(s.stalled) / t},
+                       {"starved", double(s.starved) / t}};
+      }
+      j["module_utilisation"] = std::move(mods);
+      j["draw_list"] = std::move(cur.draw_list);
+      std::fprintf(frames, "%s\n", j.dump().c_str());
+      std::fflush(frames);
+   }
+
+   frame_number++;
+   cur = Frame();
+}
+
+extern "C" {
+
+struct vlg_stats *
+vlg_stats_create(const char *path, bool print, bool cycle_mode)
+{
+   if ((!path || !*path) && !print)
+      return nullptr;
+
+   auto *s = new vlg_stats();
+   s->print = print;
+   s->cycle_mode = cycle_mode;
+   if (path && *path) {
+      std::string p(path);
+      auto ends_with = [&](const char *suffix) {
+         const std::string x(suffix);
+         return p.size() >= x.size() && p.compare(p.size() - x.size(), x.size(), x) == 0;
+      };
+      std::string frames_path, draws_path;
+      if (ends_with(".csv")) {
+         s->format = Format::Csv;
+         frames_path = p;
+         draws_path = p.substr(0, p.size() - 4) + ".draws.csv";
+      } else if (ends_with(".jsonl")) {
+         s->format = Format::Jsonl;
+         frames_path = p;
+      } else {
+         /* A directory: the device has created it (stats_dir). */
+         s->format = Format::Dir;
+         frames_path = p + "/frames.csv";
+         draws_path = p + "/draws.csv";
+      }
+      s->frames = std::fopen(frames_path.c_str(), "w");
+      if (!draws_path.empty())
+         s->draws = std::fopen(draws_path.c_str(), "w");
+      if (!s->frames || (!draws_path.empty() && !s->draws)) {
+         mesa_loge("VLGPU_STATS=%s: cannot create %s", path,
+                   !s->frames ? frames_path.c_str() : draws_path.c_str());
+         if (s->frames)
+            std::fclose(s->frames);
+         if (s->draws)
+            std::fclose(s->draws);
+         delete s;
+         return nullptr;
+      }
+      if (s->draws)
+         std::fprintf(s->draws,
+                      "frame,draw,submit,kind,index_size,count,instances,vs,fs,cycles,"
+                      "clear_pixels,vertices_shaded,primitives,prims_culled,fragments,"
+                      "fragments_passed,fragments_killed,vs_instructions,fs_instructions,"
+                      "vs_dual_issue_rate,fs_dual_issue_rate,fault\n");
+   }
+   return s;
+}
+
+void
+vlg_stats_destroy(struct vlg_stats *stats)
+{
+   if (!stats)
+      return;
+   {
+      std::lock_guard<std::mutex> guard(stats->lock);
+      if (stats->cur.draws || stats->cur.submits)
+         stats->write_frame();
+   }
+   if (stats->frames)
+      std::fclose(stats->frames);
+   if (stats->draws)
+      std::fclose(stats->draws);
+   delete stats;
+}
+
+void
+vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
+                     const struct vlg_draw_record *records, unsigned num_records)
+{
+   std::lock_guard<std::mutex> guard(stats->lock);
+   json j;
+   try {
+      j = json::parse(text);
+   } catch (const std::exception &e) {
+      if (!stats->parse_error_reported)
+         mesa_loge("statistics of a submit are not valid JSON: %s", e.what());
+      stats->parse_error_reported = true;
+      return;
+   }
+   stats->cur.submits++;
+   stats->cur.cycles += u64(j, "cycles");
+   const uint64_t submit = u64(j, "submit");
+   if (!j.contains("draws") || !j["draws"].is_array())
+      return;
+   for (const json &d : j["draws"]) {
+      const uint64_t i = u64(d, "index_in_queue");
+      stats->draw_row(d, i < num_records ? &records[i] : nullptr, submit);
+   }
+}
+
+void
+vlg_stats_end_frame(struct vlg_stats *stats)
+{
+   std::lock_guard<std::mutex> guard(stats->lock);
+   stats->write_frame();
+}
+
+} /* extern "C" */

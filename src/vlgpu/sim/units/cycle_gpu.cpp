@@ -151,6 +151,7 @@ CycleGpu::build()
       e.connect(gp + ".pe.out_early", gp + ".omu.in_early");
       e.connect(gp + ".omu.out_early", gp + ".pe.in_early");
       e.connect(gp + ".pe.out_mark", gp + ".omu.in_mark");
+      e.connect(gp + ".omu.out_credit", gp + ".pe.in_credit");
       for (uint32_t h = 0; h < G; h++)
          e.connect(fmt::format("{}.ge.out_pe{}", gp, h), fmt::format("gpc{}.pe.in_ge{}", h, g));
       for (uint32_t k = 0; k < S; k++) {

@@ -111,9 +111,11 @@ struct SpcTask {
    DrawRef last_of;
 };
 
-/** SPC -> LTS: a thread group left the SPC; its slot and registers are free. */
+/** Resources given back: SPC -> LTS, a thread group left the SPC and its
+ *  slot and @amount register bytes are free; OMU -> PE, @amount FS groups
+ *  were retired (reorder-buffer entries). */
 struct Credit {
-   uint32_t reg_bytes = 0;
+   uint32_t amount = 0;
 };
 
 /** The shaded vertices of one sub-block in draw order (GE -> every PE). */

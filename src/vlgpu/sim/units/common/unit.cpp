@@ -7,18 +7,20 @@
 
 namespace vlgpu::sim {
 
-LineCache::LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes)
-    : line_bytes_(line_bytes ? line_bytes : 64), ways_(ways ? ways : 1)
+LineCache::LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes, bool hashed)
+    : line_bytes_(line_bytes ? line_bytes : 64), ways_(ways ? ways : 1), hashed_(hashed)
 {
    const uint64_t sets = size_bytes / (uint64_t(ways_) * line_bytes_);
    sets_ = uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(sets, 1u << 26)));
+   while ((1ull << set_bits_) < sets_)
+      set_bits_++;
    ways_v_.resize(size_t(sets_) * ways_);
 }
 
 LineCache::Way *
 LineCache::lookup(uint64_t line)
 {
-   Way *set = &ways_v_[size_t(line % sets_) * ways_];
+   Way *set = &ways_v_[size_t(set_of(line)) * ways_];
    for (uint32_t i = 0; i < ways_; i++) {
       Way &w = set[i];
       if ((w.valid || w.pending) && w.line == line) {
@@ -32,7 +34,7 @@ LineCache::lookup(uint64_t line)
 const LineCache::Way *
 LineCache::probe(uint64_t line) const
 {
-   const Way *set = &ways_v_[size_t(line % sets_) * ways_];
+   const Way *set = &ways_v_[size_t(set_of(line)) * ways_];
    for (uint32_t i = 0; i < ways_; i++) {
       const Way &w = set[i];
       if ((w.valid || w.pending) && w.line == line)
@@ -45,7 +47,7 @@ LineCache::Way *
 LineCache::allocate(uint64_t line, Victim &victim)
 {
    victim = Victim{};
-   Way *set = &ways_v_[size_t(line % sets_) * ways_];
+   Way *set = &ways_v_[size_t(set_of(line)) * ways_];
    Way *best = nullptr;
    for (uint32_t i = 0; i < ways_; i++) {
       Way &w = set[i];

@@ -86,13 +86,23 @@ class LineCache {
       uint64_t line = 0;
    };
 
-   /** @size_bytes / (@ways x @line_bytes) sets (at least 1). */
-   LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes);
+   /** @size_bytes / (@ways x @line_bytes) sets (at least 1). The set of a
+    *  line is line mod sets, or with @hashed the XOR of the line number's
+    *  set-index-wide fields mod sets (spreads the rows of 2D surfaces, whose
+    *  pitch is often a multiple of sets x line_bytes, over the sets). */
+   LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes, bool hashed = false);
 
    uint32_t line_bytes() const { return line_bytes_; }
    uint32_t sets() const { return sets_; }
    uint32_t ways() const { return ways_; }
    uint64_t line_of(uint64_t addr) const { return addr / line_bytes_; }
+   /** The set @line maps to. */
+   uint32_t set_of(uint64_t line) const
+   {
+      if (hashed_)
+         line ^= (line >> set_bits_) ^ (line >> (2 * set_bits_));
+      return uint32_t(line % sets_);
+   }
 
    /** The way holding @line (valid or pending), nullptr if none; a hit
     *  becomes the most recently used. */
@@ -118,6 +128,8 @@ class LineCache {
 
  private:
    uint32_t line_bytes_, sets_, ways_;
+   bool hashed_;
+   unsigned set_bits_ = 1;
    uint64_t clock_ = 0;
    std::vector<Way> ways_v_;
 };
@@ -136,12 +148,22 @@ class MemClient {
    InPort<MemResp> in;
 
    /** A new transaction id (never 0). */
-   uint32_t begin() { return ++next_txn_ ? next_txn_ : ++next_txn_; }
+   uint32_t begin()
+   {
+      uint32_t t = ++next_txn_;
+      if (!t)
+         t = ++next_txn_;
+      Slot &s = ring_[t & kRingMask];
+      if (s.count) /* still outstanding after kRing newer ones: keep it aside */
+         overflow_[s.txn] = s.count;
+      s = Slot{t, 0};
+      return t;
+   }
    /** Queue a read of @bytes bytes at @addr as part of @txn. */
    void read(uint32_t txn, uint64_t addr, uint32_t bytes)
    {
       pending_.push_back(MemReq{addr, bytes, txn, false});
-      remaining_[txn]++;
+      add(txn);
    }
    /** Queue a posted write (no transaction; the L2 does not answer). */
    void write(uint64_t addr, uint32_t bytes) { pending_.push_back(MemReq{addr, bytes, 0, true}); }
@@ -149,10 +171,16 @@ class MemClient {
    void write_acked(uint32_t txn, uint64_t addr, uint32_t bytes)
    {
       pending_.push_back(MemReq{addr, bytes, txn, true});
-      remaining_[txn]++;
+      add(txn);
    }
    /** Every request of @txn answered (true for a transaction without any). */
-   bool done(uint32_t txn) const { return remaining_.find(txn) == remaining_.end(); }
+   bool done(uint32_t txn) const
+   {
+      const Slot &s = ring_[txn & kRingMask];
+      if (s.txn == txn)
+         return s.count == 0;
+      return overflow_.empty() || overflow_.find(txn) == overflow_.end();
+   }
 
    /** Push the oldest queued request if the queue takes it. */
    bool send()
@@ -170,22 +198,48 @@ class MemClient {
       if (!in.can_pop())
          return false;
       const MemResp r = in.pop();
-      auto it = remaining_.find(r.tag);
-      if (it != remaining_.end() && --it->second == 0)
-         remaining_.erase(it);
+      Slot &s = ring_[r.tag & kRingMask];
+      if (s.txn == r.tag) {
+         if (s.count && --s.count == 0)
+            outstanding_--;
+      } else if (!overflow_.empty()) {
+         auto it = overflow_.find(r.tag);
+         if (it != overflow_.end() && --it->second == 0) {
+            overflow_.erase(it);
+            outstanding_--;
+         }
+      }
       return true;
    }
    /** Requests queued and not yet sent. */
    size_t queued() const { return pending_.size(); }
    /** Transactions with answers outstanding. */
-   size_t outstanding() const { return remaining_.size(); }
+   size_t outstanding() const { return outstanding_; }
    /** Requests sent since construction. */
    uint64_t requests() const { return requests_; }
-   bool idle() const { return pending_.empty() && remaining_.empty(); }
+   bool idle() const { return pending_.empty() && outstanding_ == 0; }
 
  private:
+   /* outstanding counts by transaction id: a ring indexed by the id (ids are
+    * handed out in order), an overflow map for the rare old one */
+   static constexpr uint32_t kRing = 4096, kRingMask = kRing - 1;
+   struct Slot {
+      uint32_t txn = 0, count = 0;
+   };
+   void add(uint32_t txn)
+   {
+      Slot &s = ring_[txn & kRingMask];
+      if (s.txn == txn) {
+         if (s.count++ == 0)
+            outstanding_++;
+      } else if (overflow_[txn]++ == 0) {
+         outstanding_++;
+      }
+   }
    std::deque<MemReq> pending_;
-   std::unordered_map<uint32_t, uint32_t> remaining_;
+   std::vector<Slot> ring_ = std::vector<Slot>(kRing);
+   std::unordered_map<uint32_t, uint32_t> overflow_;
+   size_t outstanding_ = 0;
    uint32_t next_txn_ = 0;
    uint64_t requests_ = 0;
 };

@@ -73,6 +73,9 @@ namespace vlgpu::sim {
      "Colour/depth/stencil cache of the OMU in bytes (lines of l2.line_bytes), write-back to "     \
      "the L2; flushed at the end of every draw.")                                                  \
    X(uint32_t, omu_cache_ways, "omu.cache_ways", 4, 1, 64, "Associativity of the OMU cache.")      \
+   X(uint32_t, omu_reorder_groups, "omu.reorder_groups", 64, 1, 65536,                             \
+     "FS thread groups the OMU's reorder buffer holds: the PE keeps at most this many groups "     \
+     "between itself and the OMU's in-order retirement.")                                          \
    X(uint32_t, omu_clear_bytes_per_cycle, "omu.clear_bytes_per_cycle", 64, 1, 65536,               \
      "Bytes per cycle the OMU's clear engine writes for a CLEAR draw.")                            \
    X(uint32_t, l2_requests_per_cycle, "l2.requests_per_cycle", 2, 1, 64,                           \

@@ -212,8 +212,12 @@ L2::tick(Cycle now)
       busy = true;
    }
 
-   if (busy)
+   if (busy) {
+      set_auto_sleep(true);
       return Activity::Busy;
+   }
+   /* an event within a few cycles: stay awake (cheaper than a timer) */
+   set_auto_sleep(next > now + 4);
    if (next != kNever)
       wake_at(next);
    if (!to_mc_.empty() || blocked)

@@ -89,8 +89,12 @@ Mc::tick(Cycle now)
       next = std::min(next, std::max(bus_free_, now + 1));
    if (bus_free_ > now)
       busy = true;
-   if (busy)
+   if (busy) {
+      set_auto_sleep(true);
       return Activity::Busy;
+   }
+   /* an event within a few cycles: stay awake (cheaper than a timer) */
+   set_auto_sleep(next > now + 4);
    if (next != kNever)
       wake_at(next);
    return Activity::Idle;

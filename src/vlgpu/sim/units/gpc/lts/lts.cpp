@@ -88,7 +88,7 @@ Lts::tick(Cycle now)
       if (in_credit[k]->can_pop()) {
          const Credit c = in_credit[k]->pop();
          spc_[k].slots++;
-         spc_[k].reg_bytes += c.reg_bytes;
+         spc_[k].reg_bytes += c.amount;
          busy = true;
       }
 

@@ -50,7 +50,7 @@ clear_bytes(const DrawPackage &pkg)
 
 Omu::Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), line_bytes_(p.core.l2_line_bytes),
-      cache_(p.omu_cache_bytes, p.omu_cache_ways, p.core.l2_line_bytes)
+      cache_(p.omu_cache_bytes, p.omu_cache_ways, p.core.l2_line_bytes, true)
 {
    for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
       in_fs.push_back(std::make_unique<InPort<std::unique_ptr<FsGroup>>>(
@@ -61,23 +61,30 @@ void
 Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bool read,
                 uint32_t &txn, std::vector<uint64_t> &fills, bool dirty)
 {
+   /* @txn == kMark: the quad was just merged: its lines are written (no
+    * read, no counting); else a prefetch: lines it reads are requested */
+   const bool mark = txn == kMark;
    for (int row = 0; row < 2; row++) {
       const uint64_t a = address + uint64_t(y + row) * pitch + uint64_t(x) * bpp;
       for_each_line(a, 2 * bpp, line_bytes_, [&](uint64_t line) {
          LineCache::Way *w = cache_.lookup(line);
          if (w) {
-            ++hits_;
+            if (!mark)
+               ++hits_;
             w->dirty |= dirty;
             return;
          }
-         ++misses_;
+         if (mark && !dirty)
+            return;
+         if (!mark)
+            ++misses_;
          LineCache::Victim v;
          w = cache_.allocate(line, v);
          if (v.evicted && v.dirty) {
             ++writebacks_;
             mem.write(v.line * line_bytes_, line_bytes_);
          }
-         if (!read) { /* overwritten whole: no read (write-validate) */
+         if (mark || !read) { /* overwritten whole: no read (write-validate) */
             if (w) {
                w->valid = true;
                w->dirty = true;
@@ -146,82 +153,97 @@ Omu::filled(const std::vector<uint64_t> &fills)
 
 /* ---- early stage -------------------------------------------------------- */
 
+/* Lines of runs and groups become valid when their fills are in. */
+void
+Omu::complete_fills()
+{
+   for (size_t i = 0; i < pending_.size();) {
+      if (!mem.done(pending_[i].txn)) {
+         i++;
+         continue;
+      }
+      filled(pending_[i].fills);
+      pending_[i] = std::move(pending_.back());
+      pending_.pop_back();
+   }
+}
+
 bool
 Omu::early_stage(Cycle now, bool &blocked)
 {
-   if (!have_early_) {
-      if (!in_early.can_pop())
-         return false;
-      early_ = in_early.pop();
-      have_early_ = true;
-      early_tested_ = false;
-      early_txn_ = 0;
-      early_fills_.clear();
-      early_touched_ = false;
-      const DrawState *d = early_.draw.get();
-      if (early_.draw != early_draw_) {
-         early_draw_ = early_.draw;
-         if (d->late_zs && !d->faulted())
-            late_zs_.push_back(d);
+   bool moved = false;
+   /* runs enter in order (at most kEarlyDepth) and prefetch their lines */
+   if (early_q_.size() < kEarlyDepth && in_early.can_pop()) {
+      EarlyEntry e;
+      e.run = in_early.pop();
+      const DrawState &d = *e.run.draw;
+      if (e.run.draw != early_draw_) {
+         early_draw_ = e.run.draw;
+         if (d.late_zs && !d.faulted())
+            late_zs_.push_back(&d);
       }
-      return true;
+      e.test = !e.run.last && d.loaded && !d.clear && d.omu.early_z && !d.aborted(now);
+      if (e.test) {
+         std::vector<uint64_t> fills;
+         touch_run(e.run, e.txn, fills, false);
+         if (e.txn)
+            pending_.push_back(Pending{e.txn, std::move(fills)});
+      }
+      early_q_.push_back(std::move(e));
+      moved = true;
    }
-   const DrawState &d = *early_.draw;
-   const bool test = !early_.last && d.loaded && !d.clear && d.omu.early_z && !d.aborted(now);
-   if (test && !early_tested_) {
+   if (early_q_.empty())
+      return moved;
+   EarlyEntry &e = early_q_.front();
+   DrawState &d = *e.run.draw;
+   if (e.test && !e.tested && d.aborted(now))
+      e.test = false;
+   if (e.test && !e.tested) {
       /* depth/stencil in functional order: earlier late-stage writers first */
-      for (const DrawState *e : late_zs_)
-         if (e != &d) {
+      for (const DrawState *o : late_zs_)
+         if (o->seq < d.seq) {
             ++interlock_;
             blocked = true;
-            return false;
+            return moved;
          }
-      if (!early_touched_) {
-         early_touched_ = true;
-         touch_run(early_, early_txn_, early_fills_, false);
-         return true;
-      }
-      if (early_txn_ && !mem.done(early_txn_))
-         return false;
-      filled(early_fills_);
-      early_txn_ = 0;
-      DrawState &dm = *early_.draw;
-      guarded(dm, [&] {
-         const OmuState &o = dm.omu;
-         const PrimSetup &setup = *early_.setup;
-         for (unsigned i = 0; i < early_.n; i++) {
-            Quad &q = early_.q[i];
+      if (e.txn && !mem.done(e.txn))
+         return moved; /* its lines are not all in */
+      guarded(d, [&] {
+         const OmuState &o = d.omu;
+         const PrimSetup &setup = *e.run.setup;
+         for (unsigned i = 0; i < e.run.n; i++) {
+            Quad &q = e.run.q[i];
             const unsigned mask = q.mask & 0xf;
-            dm.stats.early_z_quads++;
+            d.stats.early_z_quads++;
             unsigned pass;
             if (o.z16_fast) {
-               pass = omu_depth_z16_run(o, setup, early_.run_x, early_.run_y, q, mask);
+               pass = omu_depth_z16_run(o, setup, e.run.run_x, e.run.run_y, q, mask);
             } else {
                float z[4];
                pe_quad_depth(setup, q, z);
                pass = omu_depth_stencil(o, q.x, q.y, mask, setup.back_facing, z);
             }
-            dm.stats.fragments_early_rejected += pop4(mask & ~pass);
+            d.stats.fragments_early_rejected += pop4(mask & ~pass);
             q.mask = uint8_t(pass);
          }
       });
-      uint32_t none = 0;
+      uint32_t mark = kMark;
       std::vector<uint64_t> nofills;
-      touch_run(early_, none, nofills, true); /* mark written lines dirty */
-      early_quads_ += early_.n;
-      early_until_ = now + std::max<Cycle>(1, (early_.n + p_.omu_quads_per_cycle - 1) /
+      touch_run(e.run, mark, nofills, true); /* its lines are written */
+      early_quads_ += e.run.n;
+      early_until_ = now + std::max<Cycle>(1, (e.run.n + p_.omu_quads_per_cycle - 1) /
                                                  p_.omu_quads_per_cycle);
-      early_tested_ = true;
+      e.tested = true;
       return true;
    }
    if (now < early_until_)
       return true;
    if (!out_early.can_push()) {
       blocked = true;
-      return false;
+      return moved;
    }
-   out_early.push(std::move(early_));
-   have_early_ = false;
+   out_early.push(std::move(e.run));
+   early_q_.pop_front();
    return true;
 }
 
@@ -297,37 +319,39 @@ Omu::late_stage(Cycle now, bool &blocked)
          continue;
       std::unique_ptr<FsGroup> g = in->pop();
       RobEntry e;
-      if (!g->skip && !g->draw->aborted(now))
-         touch_group(*g, e.txn, e.fills, false);
+      if (!g->skip && !g->draw->aborted(now)) {
+         std::vector<uint64_t> fills;
+         touch_group(*g, e.txn, fills, false);
+         if (e.txn)
+            pending_.push_back(Pending{e.txn, std::move(fills)});
+      }
       const uint64_t seq = g->seq;
       e.g = std::move(g);
       rob_.emplace(seq, std::move(e));
       moved = true;
    }
-   if (marks_.empty() && in_mark.can_pop()) {
+   if (in_mark.can_pop()) {
       marks_.push_back(in_mark.pop());
       moved = true;
    }
    if (now < late_until_)
       return true;
-   if (marks_.empty())
-      return moved;
-   DrawMark &m = marks_.front();
-   if (next_seq_ < m.end_seq) {
+   /* groups retire in sequence order; a draw ends where its mark says */
+   const bool draw_end = !marks_.empty() && next_seq_ == marks_.front().end_seq;
+   if (!draw_end) {
       auto it = rob_.find(next_seq_);
       if (it == rob_.end())
          return moved;
       RobEntry &e = it->second;
       if (e.txn && !mem.done(e.txn))
-         return moved;
+         return moved; /* its lines are not all in */
       FsGroup &g = *e.g;
-      filled(e.fills);
       if (!g.skip && !g.draw->aborted(now)) {
          DrawState &d = *g.draw;
          guarded(d, [&] { retire_group(g); });
-         uint32_t none = 0;
+         uint32_t mark = kMark;
          std::vector<uint64_t> nofills;
-         touch_group(g, none, nofills, true); /* written lines are dirty now */
+         touch_group(g, mark, nofills, true); /* its lines are written */
          late_quads_ += g.nquads;
          late_until_ = now + std::max<Cycle>(1, (g.nquads + p_.omu_quads_per_cycle - 1) /
                                                    p_.omu_quads_per_cycle);
@@ -336,10 +360,11 @@ Omu::late_stage(Cycle now, bool &blocked)
       pool_.put(std::move(g.tg));
       rob_.erase(it);
       next_seq_++;
+      credits_++;
       return true;
    }
    /* the draw's groups are done */
-   DrawState &d = *m.draw;
+   DrawState &d = *marks_.front().draw;
    if (!ending_) {
       ending_ = true;
       if (d.clear && d.loaded && !d.aborted(now)) {
@@ -382,9 +407,18 @@ Omu::tick(Cycle now)
       return Activity::Stalled;
    bool busy = false, blocked = false;
    busy |= mem.send();
-   busy |= mem.receive();
+   if (mem.receive()) {
+      busy = true;
+      complete_fills();
+   }
    busy |= late_stage(now, blocked);
    busy |= early_stage(now, blocked);
+   /* reorder-buffer space back to the PE */
+   if (credits_ && out_credit.can_push()) {
+      out_credit.push(Credit{credits_});
+      credits_ = 0;
+      busy = true;
+   }
    /* requests queued this cycle leave now (one per cycle) */
    busy |= mem.send();
    if (busy)
@@ -397,21 +431,25 @@ Omu::tick(Cycle now)
 bool
 Omu::drained() const
 {
-   return !wedged_ && !have_early_ && rob_.empty() && marks_.empty() && mem.idle();
+   return !wedged_ && early_q_.empty() && rob_.empty() && marks_.empty() && mem.idle() &&
+          !credits_;
 }
 
 std::string
 Omu::stall_report() const
 {
    std::string r = port_report();
-   if (have_early_) {
-      r += fmt::format("; early stage: {} of draw {}", early_.last ? "`last` token" : "run",
-                       early_.draw->seq);
-      for (const DrawState *e : late_zs_)
-         if (e != early_.draw.get()) {
-            r += fmt::format(" waits for draw {}'s late depth/stencil", e->seq);
+   if (!early_q_.empty()) {
+      const EarlyEntry &e = early_q_.front();
+      r += fmt::format("; early stage: {} run(s), the oldest a {} of draw {}", early_q_.size(),
+                       e.run.last ? "`last` token" : "run", e.run.draw->seq);
+      for (const DrawState *o : late_zs_)
+         if (o->seq < e.run.draw->seq) {
+            r += fmt::format(" waiting for draw {}'s late depth/stencil", o->seq);
             break;
          }
+      if (e.txn && !mem.done(e.txn))
+         r += " waiting for its depth/stencil lines";
    }
    r += fmt::format("; late stage: next FS group {}, {} in the reorder buffer", next_seq_,
                     rob_.size());

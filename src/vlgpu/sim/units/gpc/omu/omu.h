@@ -19,7 +19,10 @@
  *    (omu_write_color). A draw ends at the PE's DrawMark; a CLEAR draw
  *    clears there (omu_clear, omu.clear_bytes_per_cycle), then the OMU
  *    writes its dirty cache lines back to the L2 and reports the draw's
- *    `last` token to the CP.
+ *    `last` token to the CP. The reorder buffer holds omu.reorder_groups
+ *    groups: the PE sends no more FS groups than that beyond the oldest one
+ *    not yet retired (credits on out_credit), so a group the OMU waits for
+ *    can always reach it.
  * Memory: a write-back colour/depth/stencil cache (omu.cache_bytes,
  * omu.cache_ways, lines of l2.line_bytes). A group's or run's lines are
  * looked up when it arrives (prefetch): lines it must read (depth/stencil,
@@ -28,7 +31,8 @@
  * Evicted dirty lines are posted writes to the L2.
  *
  * Ports: in_early / out_early (QuadRun from/to the PE), in_mark (DrawMark),
- * in_fs<k> (FS groups from SPC k), out_last, out_mem/in_mem (L2).
+ * in_fs<k> (FS groups from SPC k), out_credit (Credit: retired groups, to
+ * the PE), out_last, out_mem/in_mem (L2).
  * Counters: early_quads, late_quads, fs_groups, cache_hits, cache_misses,
  * cache_writebacks, zs_interlock_cycles, clear_bytes.
  */
@@ -53,6 +57,8 @@ class Omu final : public Unit {
    OutPort<QuadRun> out_early{*this, "out_early", "runs after the early tests, to the PE"};
    InPort<DrawMark> in_mark{*this, "in_mark", "draw boundaries from the PE"};
    std::vector<std::unique_ptr<InPort<std::unique_ptr<FsGroup>>>> in_fs; /**< from SPC k */
+   OutPort<Credit> out_credit{*this, "out_credit",
+                              "reorder-buffer entries freed (FS groups retired), to the PE"};
    OutPort<LastReport> out_last{*this, "out_last", "`last` token reports to the CP"};
    MemClient mem{*this, "mem"};
 
@@ -64,8 +70,14 @@ class Omu final : public Unit {
    struct RobEntry {
       std::unique_ptr<FsGroup> g;
       uint32_t txn = 0;
+   };
+   /** Fills in flight: the lines to mark valid when @txn is answered. */
+   struct Pending {
+      uint32_t txn;
       std::vector<uint64_t> fills;
    };
+   /** touch_*'s @txn value for "mark the lines written" (no request). */
+   static constexpr uint32_t kMark = ~0u;
 
    /** Look up the lines of a quad at (x, y) of a surface; lines to read are
     *  requested in @txn (allocated when first needed) and listed in @fills. */
@@ -74,6 +86,7 @@ class Omu final : public Unit {
    void touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
    void touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
    void filled(const std::vector<uint64_t> &fills);
+   void complete_fills();
    bool early_stage(Cycle now, bool &blocked);
    bool late_stage(Cycle now, bool &blocked);
    void retire_group(FsGroup &g);
@@ -83,11 +96,16 @@ class Omu final : public Unit {
    uint32_t line_bytes_;
    LineCache cache_;
 
-   /* early stage */
-   QuadRun early_;
-   bool have_early_ = false, early_tested_ = false, early_touched_ = false;
-   uint32_t early_txn_ = 0;
-   std::vector<uint64_t> early_fills_;
+   /* early stage: runs in order, their lines prefetched on arrival */
+   struct EarlyEntry {
+      QuadRun run;
+      bool test = false, tested = false;
+      uint32_t txn = 0;
+   };
+   std::vector<Pending> pending_;
+   /** Runs the early stage holds (prefetching) at once. */
+   static constexpr size_t kEarlyDepth = 16;
+   std::deque<EarlyEntry> early_q_;
    Cycle early_until_ = 0;
    DrawRef early_draw_; /* the draw the early stage saw last (held: no address reuse) */
    std::deque<const DrawState *> late_zs_; /* draws whose late stage touches depth/stencil */
@@ -98,6 +116,7 @@ class Omu final : public Unit {
    uint64_t next_seq_ = 0;
    Cycle late_until_ = 0;
    bool ending_ = false; /* the front mark's groups are done: clear, write back, report */
+   uint32_t credits_ = 0; /* retired groups not yet credited to the PE */
 
    Counter &early_quads_ = add_counter("early_quads", "quads through the early tests");
    Counter &late_quads_ = add_counter("late_quads", "quads merged by the late stage");

@@ -26,7 +26,8 @@ pop64(uint64_t m)
 
 Pe::Pe(std::string name, const UnitParams &p, uint32_t gpc, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), gpc_(gpc), gpcs_(p.core.gpcs),
-      width_(p.core.thread_group_width), quads_per_group_(p.core.thread_group_width / 4)
+      width_(p.core.thread_group_width), quads_per_group_(p.core.thread_group_width / 4),
+      rob_free_(p.omu_reorder_groups)
 {
    for (uint32_t g = 0; g < gpcs_; g++)
       in_ge.push_back(std::make_unique<InPort<BatchRef>>(
@@ -239,8 +240,9 @@ Pe::assemble(Cycle now)
 bool
 Pe::send_group()
 {
-   if (!out_fs.can_push())
+   if (!out_fs.can_push() || !rob_free_)
       return false;
+   rob_free_--;
    DrawState &d = *group_->draw;
    if (!group_->skip) {
       uint8_t masks[kMaxLanes / 4];
@@ -365,6 +367,10 @@ Pe::tick(Cycle now)
       return Activity::Stalled;
    bool busy = false, blocked = false;
 
+   if (in_credit.can_pop()) {
+      rob_free_ += in_credit.pop().amount;
+      busy = true;
+   }
    /* stage 3 first: it frees what stage 2 fills */
    if (pack(now))
       busy = true;

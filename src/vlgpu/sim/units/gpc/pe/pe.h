@@ -54,6 +54,7 @@ class Pe final : public Unit, private QuadSink {
    OutPort<SpcTask> out_fs{*this, "out_fs", "FS thread groups to the LTS"};
    OutPort<DrawMark> out_mark{*this, "out_mark", "draw boundaries to the OMU"};
    OutPort<LastReport> out_last{*this, "out_last", "`last` token reports to the CP"};
+   InPort<Credit> in_credit{*this, "in_credit", "FS groups the OMU retired (reorder-buffer space)"};
 
    Activity tick(Cycle now) override;
    bool drained() const override;
@@ -108,6 +109,7 @@ class Pe final : public Unit, private QuadSink {
    std::unique_ptr<FsGroup> group_;
    uint64_t seq_ = 0;
    uint32_t group_no_ = 0;
+   uint32_t rob_free_; /* FS groups the OMU's reorder buffer can still take */
    End end_ = End::None;
 
    Counter &prims_ = add_counter("primitives", "primitives assembled");

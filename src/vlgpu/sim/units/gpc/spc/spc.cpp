@@ -15,8 +15,8 @@ namespace vlgpu::sim {
 Spc::Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
       line_bytes_(p.core.l2_line_bytes),
-      icache_(p.spc_icache_bytes, p.spc_icache_ways, p.core.l2_line_bytes),
-      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes), step_(std::make_unique<StepResult>())
+      icache_(p.spc_icache_bytes, p.spc_icache_ways, p.core.l2_line_bytes, true),
+      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes, true), step_(std::make_unique<StepResult>())
 {
    slots_.resize(p.core.thread_groups_per_spc);
    for (Slot &s : slots_)
@@ -70,6 +70,7 @@ Spc::accept(SpcTask t, Cycle now)
    s->tg = fs ? s->fs->tg.get() : s->vs->tg.get();
    s->dead = fs ? s->fs->skip : s->vs->skip;
    s->ended = false;
+   s->wait_mem = false;
    s->divergent = false;
    s->start = now;
    s->wait_until = now + 1; /* dispatch takes the cycle */
@@ -165,7 +166,7 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
    watchdog(s, now);
    if (s.dead)
       return false;
-   if (s.ifetch_txn) {
+   if (s.ifetch_txn || s.wait_mem) {
       why = why == kScoreboard ? kScoreboard : kMemory;
       return false;
    }
@@ -214,7 +215,8 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       if (in.coord_reads >> b & 1)
          w = std::max(w, s.coord_ready[b]);
    if (w > now) {
-      if (w == kNever) {
+      if (w == kNever) { /* a register waits for memory: until a fill arrives */
+         s.wait_mem = true;
          why = why == kScoreboard ? kScoreboard : kMemory;
       } else {
          s.wait_until = w;
@@ -264,18 +266,41 @@ Spc::issue(Slot &s, Cycle now)
    PendingMem pm;
    pm.txn = 0;
    pm.nwrites = 0;
+   uint32_t fill_txn = 0;
+   std::vector<uint64_t> fill_lines;
    for (uint64_t l : lines_) {
       LineCache::Way *w = l1_.lookup(l);
       if (w && w->valid) {
          ++l1_hits_;
          continue;
       }
+      if (w && w->pending) { /* another instruction's fill brings it: wait for that one */
+         auto it = l1_fill_.find(l);
+         if (it != l1_fill_.end()) {
+            ++l1_merged_;
+            if (std::find(pm.waits.begin(), pm.waits.end(), it->second) == pm.waits.end())
+               pm.waits.push_back(it->second);
+            continue;
+         }
+      }
       ++l1_misses_;
-      if (!pm.txn)
-         pm.txn = mem.begin();
-      mem.read(pm.txn, l * line_bytes_, line_bytes_);
-      pm.lines.push_back(l);
+      if (!fill_txn)
+         fill_txn = mem.begin();
+      mem.read(fill_txn, l * line_bytes_, line_bytes_);
+      LineCache::Victim v;
+      if (!w)
+         w = l1_.allocate(l, v);
+      if (w) { /* allocated now, valid when the fill arrives */
+         w->pending = true;
+         l1_fill_[l] = fill_txn;
+         fill_lines.push_back(l);
+      }
    }
+   if (fill_txn) {
+      pm.waits.push_back(fill_txn);
+      fills_.push_back(Fill{fill_txn, std::move(fill_lines)});
+   }
+   pm.txn = pm.waits.empty() ? 0 : pm.waits.front();
    const Cycle mem_min = lines_.empty() ? 0 : now + p_.spc_l1_hit_latency_cycles;
    for (unsigned i = 0; i < in->nwrites; i++) {
       const RegUse &w = in->writes[i];
@@ -338,6 +363,25 @@ Spc::issue(Slot &s, Cycle now)
 void
 Spc::complete_memory(Cycle now)
 {
+   /* L1 lines whose fill arrived */
+   for (size_t i = 0; i < fills_.size();) {
+      if (!mem.done(fills_[i].txn)) {
+         i++;
+         continue;
+      }
+      for (uint64_t l : fills_[i].lines) {
+         LineCache::Way *w = l1_.lookup(l);
+         if (w && w->pending) {
+            w->pending = false;
+            w->valid = true;
+         }
+         auto it = l1_fill_.find(l);
+         if (it != l1_fill_.end() && it->second == fills_[i].txn)
+            l1_fill_.erase(it);
+      }
+      fills_[i] = std::move(fills_.back());
+      fills_.pop_back();
+   }
    for (Slot &s : slots_) {
       if (!s.used)
          continue;
@@ -354,7 +398,10 @@ Spc::complete_memory(Cycle now)
       }
       for (size_t i = 0; i < s.pend.size();) {
          PendingMem &pm = s.pend[i];
-         if (!mem.done(pm.txn)) {
+         bool done = true;
+         for (uint32_t t : pm.waits)
+            done &= mem.done(t);
+         if (!done) {
             i++;
             continue;
          }
@@ -367,14 +414,7 @@ Spc::complete_memory(Cycle now)
                      rc = at;
                }
          s.max_ready = std::max(s.max_ready, at);
-         for (uint64_t l : pm.lines) {
-            LineCache::Victim v;
-            LineCache::Way *w = l1_.lookup(l);
-            if (!w)
-               w = l1_.allocate(l, v);
-            if (w)
-               w->valid = true;
-         }
+         s.wait_mem = false;
          s.pend[i] = std::move(s.pend.back());
          s.pend.pop_back();
       }

@@ -48,6 +48,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/units/common/unit.h"
@@ -92,10 +93,15 @@ class Spc final : public Unit {
  private:
    enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kReasons };
    struct PendingMem {
-      uint32_t txn;
+      uint32_t txn;                /* first of `waits` (non-zero: pending) */
+      std::vector<uint32_t> waits; /* fills the instruction waits for */
       Cycle ready_min;
       uint8_t nwrites;
       uint8_t reg[4], mask[4];
+   };
+   /** An L1 fill in flight and the lines it brings. */
+   struct Fill {
+      uint32_t txn;
       std::vector<uint64_t> lines;
    };
    struct Slot {
@@ -115,6 +121,7 @@ class Spc final : public Unit {
       int64_t next = -1;
       bool divergent = false;
       bool ended = false, dead = false;
+      bool wait_mem = false; /* its next instruction reads a register a memory op fills */
       Cycle wait_until = 0;
       Cycle max_ready = 0;
       std::vector<PendingMem> pend;
@@ -146,6 +153,8 @@ class Spc final : public Unit {
    LineCache icache_, l1_;
    std::unique_ptr<StepResult> step_;
    std::vector<uint64_t> lines_;
+   std::vector<Fill> fills_;
+   std::unordered_map<uint64_t, uint32_t> l1_fill_; /* pending L1 line -> its fill */
    std::deque<DrawTrack> draws_;
    std::vector<IssueRecord> *log_ = nullptr;
    Cycle counted_until_ = 0; /* cycles before this are charged to a reason */
@@ -160,6 +169,8 @@ class Spc final : public Unit {
    Counter &icache_misses_ = add_counter("icache_misses", "instruction-cache line misses");
    Counter &l1_hits_ = add_counter("l1_hits", "L1 line hits of LDB/texture instructions");
    Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
+   Counter &l1_merged_ =
+      add_counter("l1_merged", "L1 misses on a line another instruction is already fetching");
    Counter *reason_[kReasons] = {
       &add_counter("cycles_issue", "cycles an instruction issued"),
       &add_counter("cycles_wait_scoreboard",

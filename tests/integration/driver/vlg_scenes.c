@@ -554,7 +554,7 @@ scene_clear(void)
 static void
 scene_points(void)
 {
-   GLuint p = program(
+   program(
       "attribute vec4 a_pos;\n"
       "attribute vec4 a_color;\n"
       "varying vec4 v_color;\n"
@@ -675,7 +675,7 @@ scene_stencil(void)
    draw_pc(GL_TRIANGLE_STRIP, full, 4);
    glStencilFunc(GL_EQUAL, 2, 0xff);
    draw_pc(GL_TRIANGLE_STRIP, full2, 4);
-   glStencilFunc(GL_EQUAL, 0, 0x01);
+   glStencilFunc(GL_EQUAL, 0, 0x03);
    draw_pc(GL_TRIANGLE_STRIP, full3, 4);
    glDisable(GL_STENCIL_TEST);
 }
@@ -684,7 +684,7 @@ scene_stencil(void)
 static void
 scene_cube(void)
 {
-   GLuint p = program(
+   program(
       "attribute vec4 a_pos;\n"
       "varying vec3 v_dir;\n"
       "void main() {\n"
@@ -833,6 +833,34 @@ scene_dynamic(void)
    glDeleteBuffers(1, &vbo);
 }
 
+/* One blended quad of a constant colour over a constant clear colour: the
+ * dump test edits this draw's blend factors (test_dump.py knows these
+ * numbers). */
+static void
+scene_blendedit(void)
+{
+   GLuint p = program(vs_color, fs_color);
+   set_identity_mvp(p);
+   glClearColor(0.2f, 0.4f, 0.6f, 1.0f);
+   glClear(GL_COLOR_BUFFER_BIT);
+   glEnable(GL_BLEND);
+   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+   float q[4 * 8];
+   for (int i = 0; i < 4; i++) {
+      float *v = q + i * 8;
+      v[0] = (i & 1) ? 0.5f : -0.5f;
+      v[1] = (i & 2) ? 0.5f : -0.5f;
+      v[2] = 0;
+      v[3] = 1;
+      v[4] = 0.8f;
+      v[5] = 0.2f;
+      v[6] = 0.4f;
+      v[7] = 0.5f;
+   }
+   draw_pc(GL_TRIANGLE_STRIP, q, 4);
+   glDisable(GL_BLEND);
+}
+
 static const struct {
    const char *name;
    void (*draw)(void);
@@ -844,6 +872,7 @@ static const struct {
    {"points", scene_points},       {"lines", scene_lines},
    {"stencil", scene_stencil},     {"cube", scene_cube},
    {"fbo", scene_fbo},             {"dynamic", scene_dynamic},
+   {"blendedit", scene_blendedit},
 };
 #define NUM_SCENES (sizeof(scenes) / sizeof(scenes[0]))
 

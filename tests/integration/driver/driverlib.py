@@ -1,0 +1,168 @@
+"""Helpers of the driver's integration tests: build the small C helpers,
+run programs on vlgpu and softpipe in one test run, compare images.
+
+Image metric (used by every comparison here): per channel absolute error of
+8-bit R, G, B (alpha ignored), reported as the maximum over all pixels, the
+number of pixels where any channel differs, and PSNR = 10 log10(255^2 / MSE)
+in dB with MSE the mean squared error over all pixels and the three
+channels (inf for identical images).
+"""
+
+import hashlib
+import math
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from vlgpu_testlib import ROOT, launch
+
+HERE = Path(__file__).resolve().parent
+BUILD_DIR = ROOT / "out" / "driver-tests" / "bin"
+
+
+def build_helper(source, output, extra_args=()):
+    """Compile tests/integration/driver/SOURCE with cc into out/driver-tests/bin/OUTPUT,
+    unless an up-to-date build (same source hash and arguments) exists. Returns the path."""
+    src = HERE / source
+    BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    key = hashlib.sha256(src.read_bytes() + " ".join(extra_args).encode()).hexdigest()[:16]
+    out = BUILD_DIR / f"{output}-{key}"
+    if not out.exists():
+        tmp = out.with_suffix(".tmp")
+        cmd = ["cc", "-O1", "-Wall", str(src), "-o", str(tmp), *extra_args]
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"cannot build {source}: {' '.join(cmd)}\n{r.stdout}")
+        tmp.rename(out)
+    return out
+
+
+def scenes_program():
+    """The EGL surfaceless scene renderer (vlg_scenes.c)."""
+    return build_helper("vlg_scenes.c", "vlg_scenes", ["-lEGL", "-lGLESv2", "-lpng", "-lm"])
+
+
+def framegrab_shim():
+    """The LD_PRELOAD frame grabber (vlg_framegrab.c)."""
+    return build_helper("vlg_framegrab.c", "vlg_framegrab.so", ["-shared", "-fPIC", "-ldl"])
+
+
+def load_rgba(path):
+    """An image as a numpy array (H, W, 4) of uint8, top row first: a PNG, or
+    the raw frames vlg_framegrab.so writes (header 'VLGRGBA\\0', w, h; rows bottom-up)."""
+    import numpy as np
+    path = Path(path)
+    if path.suffix == ".rgba":
+        data = path.read_bytes()
+        if data[:8] != b"VLGRGBA\0":
+            raise ValueError(f"{path}: not a vlg_framegrab frame")
+        w, h = np.frombuffer(data[8:16], "<u4")
+        return np.frombuffer(data[16:], np.uint8).reshape(int(h), int(w), 4)[::-1]
+    from PIL import Image
+    return np.asarray(Image.open(path).convert("RGBA"))
+
+
+def compare(a, b):
+    """Metric of the module docstring between two RGBA arrays of one size."""
+    import numpy as np
+    if a.shape != b.shape:
+        raise AssertionError(f"image sizes differ: {a.shape} vs {b.shape}")
+    d = np.abs(a[..., :3].astype(np.int32) - b[..., :3].astype(np.int32))
+    mse = float((d.astype(np.float64) ** 2).mean())
+    return {
+        "max_error": int(d.max()),
+        "differing_pixels": int((d.max(axis=2) > 0).sum()),
+        "pixels": int(d.shape[0] * d.shape[1]),
+        "psnr_db": math.inf if mse == 0 else 10 * math.log10(255.0 ** 2 / mse),
+    }
+
+
+def distinct_colors(a):
+    """Number of distinct RGB colours of an RGBA array."""
+    import numpy as np
+    rgb = a[..., :3].reshape(-1, 3)
+    return len(np.unique(rgb[:, 0].astype(np.uint32) << 16 | rgb[:, 1].astype(np.uint32) << 8
+                         | rgb[:, 2]))
+
+
+def driver_problems(stderr):
+    """Lines in which the vlgpu driver reports an error or a GPU fault."""
+    return [line for line in stderr.splitlines()
+            if line.startswith("vlgpu: error") or "GPU fault" in line]
+
+
+def run_on(driver, args, env=None, headless=True, timeout=300, env_remove=("GALLIUM_DRIVER",)):
+    """./vlgpu run --driver DRIVER [--headless] -- ARGS; returns CompletedProcess."""
+    launcher = ["run", "--driver", driver] + (["--headless"] if headless else []) + ["--"]
+    return launch(launcher + list(args), env_update=env, env_remove=list(env_remove),
+                  timeout=timeout)
+
+
+class PrivateX:
+    """A private Xvfb for a `with` block (display chosen by Xvfb through
+    -displayfd), so a test can look at the windows its programs present."""
+
+    def __init__(self, size="640x480x24"):
+        self.size = size
+        self.proc = None
+        self.display = None
+
+    def __enter__(self):
+        if not shutil.which("Xvfb"):
+            raise RuntimeError("Xvfb not found (Debian package xvfb)")
+        rfd, wfd = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(wfd), "-screen", "0", self.size, "-nolisten", "tcp"],
+            pass_fds=(wfd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+        os.close(wfd)
+        data = b""
+        deadline = time.monotonic() + 20
+        while not data.endswith(b"\n") and time.monotonic() < deadline:
+            ready, _, _ = select.select([rfd], [], [], 0.5)
+            if ready:
+                chunk = os.read(rfd, 64)
+                if not chunk:
+                    break
+                data += chunk
+            elif self.proc.poll() is not None:
+                break
+        os.close(rfd)
+        if not data.strip().isdigit():
+            self.__exit__()
+            raise RuntimeError("Xvfb did not start")
+        self.display = ":" + data.strip().decode()
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return False
+
+
+def tempdir(prefix):
+    """A fresh directory under out/driver-tests/ (kept after the test, for looking at)."""
+    base = ROOT / "out" / "driver-tests"
+    base.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=prefix + "-", dir=base))
+
+
+def launch_async(driver, args, env, logdir):
+    """Start ./vlgpu run --driver DRIVER -- ARGS in the background (stdout and
+    stderr into LOGDIR/run.log); returns the Popen (stop it with terminate())."""
+    full_env = dict(os.environ)
+    full_env.pop("GALLIUM_DRIVER", None)
+    full_env.update(env)
+    log = open(Path(logdir) / "run.log", "w")
+    return subprocess.Popen([str(ROOT / "vlgpu"), "run", "--driver", driver, "--"] + list(args),
+                            env=full_env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)

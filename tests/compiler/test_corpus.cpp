@@ -60,6 +60,7 @@ rec(const std::string &name, const char *stage, unsigned instrs, unsigned units,
    r.stats.registers = regs;
    r.stats.gb_entries = 2;
    r.stats.cycles = cycles;
+   r.stats.tput_cycles = cycles / 2;
    r.stats.dual_rate = instrs ? (float)dual / instrs : 0;
    return r;
 }

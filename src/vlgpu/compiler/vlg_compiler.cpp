@@ -64,9 +64,9 @@ vlg_shader_stats_line(const char *name, const struct vlg_shader_stats *st)
    char buf[512];
    snprintf(buf, sizeof(buf),
             "%s: %u instrs, %u ops, %u units, %u bytes, %u regs, %u gb entries, %u cycles, "
-            "%.3f dual",
+            "%u tput, %.3f dual",
             name ? name : "shader", st->instructions, st->ops, st->units, st->bytes, st->registers,
-            st->gb_entries, st->cycles, st->dual_rate);
+            st->gb_entries, st->cycles, st->tput_cycles, st->dual_rate);
    return xstrdup(buf);
 }
 
@@ -269,6 +269,7 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       st.registers = cs->num_regs;
       st.gb_entries = cs->num_consts;
       st.cycles = estimate_cycles(S);
+      st.tput_cycles = estimate_throughput(S, VLG_STATS_RESIDENT_GROUPS);
       st.max_pressure = S.max_pressure;
       st.dual_rate = st.instructions ? (float)st.dual / st.instructions : 0.0f;
 

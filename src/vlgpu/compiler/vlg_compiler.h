@@ -85,6 +85,10 @@ struct vlg_uniform_copy {
    uint32_t count;
 };
 
+/** Resident thread groups of the throughput estimate: the simulator's default
+ *  thread_groups_per_spc (docs/simulator.md). */
+#define VLG_STATS_RESIDENT_GROUPS 8
+
 /** Static statistics of one compiled shader (shader-db style). */
 struct vlg_shader_stats {
    unsigned instructions; /**< VL-IW instructions */
@@ -98,6 +102,9 @@ struct vlg_shader_stats {
                        of vlg_op_table */
    unsigned max_pressure; /**< most vec4 registers live at once */
    float dual_rate;       /**< dual / instructions */
+   unsigned tput_cycles;  /**< throughput estimate: cycles per thread group when
+                             VLG_STATS_RESIDENT_GROUPS groups of the shader share one SPC (oldest
+                             first, the cycle-mode SPC's scoreboard; every block once) */
 };
 
 /** The result of vlg_compile_nir; free with vlg_compiled_shader_free. */

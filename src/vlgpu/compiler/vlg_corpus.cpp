@@ -497,12 +497,12 @@ read_results(const std::string &path, Results &r, std::string &err)
          float dual = 0;
          int n = sscanf(rest.c_str(),
                         "%u instrs, %u ops, %u units, %u bytes, %u regs, %u gb entries, %u cycles, "
-                        "%f dual",
+                        "%u tput, %f dual",
                         &st.instructions, &st.ops, &st.units, &st.bytes, &st.registers,
-                        &st.gb_entries, &st.cycles, &dual);
-         if (n != 8)
+                        &st.gb_entries, &st.cycles, &st.tput_cycles, &dual);
+         if (n != 9)
             return bad("malformed statistics (want 'N instrs, N ops, N units, N bytes, N regs, "
-                       "N gb entries, N cycles, X dual')");
+                       "N gb entries, N cycles, N tput, X dual')");
          st.dual_rate = dual;
          st.dual = (unsigned)std::lround(dual * st.instructions);
       }
@@ -534,6 +534,7 @@ totals(const Results &r)
       t.sum.registers += s.stats.registers;
       t.sum.gb_entries += s.stats.gb_entries;
       t.sum.cycles += s.stats.cycles;
+      t.sum.tput_cycles += s.stats.tput_cycles;
    }
    t.sum.dual_rate = t.sum.instructions ? (float)t.sum.dual / t.sum.instructions : 0;
    return t;
@@ -546,10 +547,10 @@ totals_line(const Totals &t)
    snprintf(buf, sizeof(buf),
             "%u shaders: %u compiled, %u failed in vlgpu, %u rejected by the GLSL front end; "
             "totals: %u instrs, %u ops, %u units, %u bytes, %u regs, %u gb entries, %u cycles, "
-            "%.3f dual",
+            "%u tput, %.3f dual",
             t.shaders, t.compiled, t.failed, t.glsl_errors, t.sum.instructions, t.sum.ops,
             t.sum.units, t.sum.bytes, t.sum.registers, t.sum.gb_entries, t.sum.cycles,
-            t.sum.dual_rate);
+            t.sum.tput_cycles, t.sum.dual_rate);
    return buf;
 }
 
@@ -572,6 +573,7 @@ const MetricDef metric_defs[] = {
    {"regs", false, [](const vlg_shader_stats &s) { return (double)s.registers; }},
    {"gb entries", false, [](const vlg_shader_stats &s) { return (double)s.gb_entries; }},
    {"cycles", false, [](const vlg_shader_stats &s) { return (double)s.cycles; }},
+   {"tput", false, [](const vlg_shader_stats &s) { return (double)s.tput_cycles; }},
    {"dual rate", true, [](const vlg_shader_stats &s) { return (double)s.dual_rate; }},
 };
 
@@ -757,13 +759,14 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
    }
 
    o << "Totals with every optimisation on (shaders that compile):\n\n";
-   o << "| corpus | shaders | instrs | ops | units | bytes | regs | gb entries | cycles | dual "
-        "rate |\n|---|---|---|---|---|---|---|---|---|---|\n";
+   o << "| corpus | shaders | instrs | ops | units | bytes | regs | gb entries | cycles | tput "
+        "| dual rate |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
    for (const ReportCorpus &c : corpora) {
       Totals t = totals(c.results[0]);
-      snprintf(buf, sizeof(buf), "| %s | %u | %u | %u | %u | %u | %u | %u | %u | %.3f |\n",
+      snprintf(buf, sizeof(buf), "| %s | %u | %u | %u | %u | %u | %u | %u | %u | %u | %.3f |\n",
                c.name.c_str(), t.compiled, t.sum.instructions, t.sum.ops, t.sum.units, t.sum.bytes,
-               t.sum.registers, t.sum.gb_entries, t.sum.cycles, t.sum.dual_rate);
+               t.sum.registers, t.sum.gb_entries, t.sum.cycles, t.sum.tput_cycles,
+               t.sum.dual_rate);
       o << buf;
    }
    o << "\n";
@@ -775,8 +778,9 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
       if (cmp.empty())
          continue;
       o << "Each optimisation on " << c.name
-        << ": change of the totals from the switch's run (optimisation off) to the all-on run, "
-           "then shaders helped / hurt by the optimisation:\n\n";
+        << ": change of the totals from the switch's run (optimisation off) to the all-on run "
+           "(dual rate: difference of the rates), then shaders helped / hurt by the "
+           "optimisation:\n\n";
       o << "| switched off |";
       for (const MetricChange &m : cmp[0].metrics)
          o << " " << m.metric << " |";
@@ -787,7 +791,12 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
       for (size_t k = 0; k < cmp.size(); k++) {
          o << "| `" << configs[k + 1].label << "` |";
          for (const MetricChange &m : cmp[k].metrics) {
-            snprintf(buf, sizeof(buf), " %s (%u/%u) |", pct(m.rel()).c_str(), m.helped, m.hurt);
+            if (m.higher_is_better) /* a rate: the difference, not a ratio */
+               snprintf(buf, sizeof(buf), " %+.3f (%u/%u) |", m.after - m.before, m.helped,
+                        m.hurt);
+            else
+               snprintf(buf, sizeof(buf), " %s (%u/%u) |", pct(m.rel()).c_str(), m.helped,
+                        m.hurt);
             o << buf;
          }
          o << "\n";
@@ -807,14 +816,14 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
          o << "\n";
       }
       o << "\nTotals per run, " << c.name << ":\n\n";
-      o << "| run | compiled | instrs | units | regs | gb entries | cycles | dual rate |\n";
-      o << "|---|---|---|---|---|---|---|---|\n";
+      o << "| run | compiled | instrs | units | regs | gb entries | cycles | tput | dual rate |\n";
+      o << "|---|---|---|---|---|---|---|---|---|\n";
       for (size_t k = 0; k < configs.size(); k++) {
          Totals t = totals(c.results[k]);
-         snprintf(buf, sizeof(buf), "| %s | %u | %u | %u | %u | %u | %u | %.3f |\n",
-                  k ? ("`" + configs[k].label + "`").c_str() : configs[k].label.c_str(),
-                  t.compiled, t.sum.instructions, t.sum.units, t.sum.registers, t.sum.gb_entries,
-                  t.sum.cycles, t.sum.dual_rate);
+         std::string label = k ? "`" + configs[k].label + "`" : configs[k].label;
+         snprintf(buf, sizeof(buf), "| %s | %u | %u | %u | %u | %u | %u | %u | %.3f |\n",
+                  label.c_str(), t.compiled, t.sum.instructions, t.sum.units, t.sum.registers,
+                  t.sum.gb_entries, t.sum.cycles, t.sum.tput_cycles, t.sum.dual_rate);
          o << buf;
       }
       o << "\n";

@@ -72,6 +72,22 @@ collect_io_info(nir_shader *nir, IoInfo &io)
    }
 }
 
+/* nir_opt_vectorize filter: vec4, except for values read by texture
+ * instructions (a TEX reads its coordinates from R[c].xyz, so a
+ * vectorised coordinate in .zw would need a MOV). */
+static uint8_t
+vectorize_filter(const nir_instr *instr, const void *data)
+{
+   (void)data;
+   if (instr->type != nir_instr_type_alu)
+      return 0;
+   const nir_alu_instr *alu = nir_instr_as_alu(instr);
+   nir_foreach_use (src, &alu->dest.dest.ssa)
+      if (src->parent_instr->type == nir_instr_type_tex)
+         return 1;
+   return 4;
+}
+
 #define OPT(pass, ...)                                                                             \
    ({                                                                                              \
       bool this_progress = false;                                                                  \
@@ -107,6 +123,8 @@ optimize_loop(nir_shader *nir)
       progress |= OPT(nir_opt_if, nir_opt_if_optimize_phi_true_false);
       progress |= OPT(nir_opt_loop_unroll);
       progress |= OPT(nir_opt_shrink_vectors);
+      if (getenv("VLG_VEC"))
+         progress |= OPT(nir_opt_vectorize, vectorize_filter, nullptr);
    } while (progress && ++iterations < 1000);
 }
 

@@ -103,6 +103,11 @@ vlg_op lower_op(const Shader &S, const Instr &I, unsigned phase);
  * once, one instruction per cycle, stalls until register results are ready
  * (latencies of vlg_op_table). */
 unsigned estimate_cycles(const Shader &S);
+/* vlg_stats.cpp: cycles per thread group when @groups resident thread
+ * groups of the shader issue on one SPC (oldest first, one instruction per
+ * cycle, scoreboard as the cycle-mode SPC; every block once): total cycles
+ * until all are done / @groups, rounded up. */
+unsigned estimate_throughput(const Shader &S, unsigned groups);
 
 /** Options the pipeline runs with (vlg_compiler.cpp). */
 struct PipelineOptions {

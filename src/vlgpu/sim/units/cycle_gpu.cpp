@@ -99,6 +99,23 @@ CycleGpu::wedge(const std::string &name)
    u->wedge();
 }
 
+Stats
+CycleGpu::snapshot()
+{
+   for (Module *m : eng_->modules())
+      if (auto *u = dynamic_cast<Unit *>(m))
+         u->sync_counters(eng_->now());
+   return eng_->stats();
+}
+
+void
+CycleGpu::never_sleep()
+{
+   for (Module *m : engine().modules())
+      if (auto *u = dynamic_cast<Unit *>(m))
+         u->never_sleep();
+}
+
 void
 CycleGpu::build()
 {
@@ -196,7 +213,7 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
                                               d.ctx.cmd_offset_dw, int32_t(d.seq)});
    }
    rep.counters = d.stats;
-   const Stats now = eng_->stats();
+   const Stats now = snapshot();
    auto it = begin_stats_.find(d.seq);
    if (it != begin_stats_.end()) {
       const Stats delta = stats_delta(it->second, now);
@@ -275,13 +292,13 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
    ss.queue_dwords = cmd_dwords;
    begin_stats_.clear();
    /* statistics of this submit: since the start, or since the last reset */
-   Stats s0 = eng_->stats();
+   Stats s0 = snapshot();
    Cycle c0 = eng_->now();
    uint64_t cycles_before = 0;
    const auto reset = [&](const std::string &summary, const std::string &text) {
       cycles_before += eng_->now() - c0;
       recover(ss, summary, text);
-      s0 = eng_->stats();
+      s0 = snapshot();
       c0 = eng_->now();
    };
    cp_->start(ss);
@@ -310,7 +327,7 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
       switch (ss.call) {
       case SubmitState::Call::DrawBegin: {
          const DrawRef d = ss.call_draw;
-         begin_stats_[d->seq] = eng_->stats();
+         begin_stats_[d->seq] = snapshot();
          ss.snapshot = host.snapshot_draw(d->ctx);
          if (!ss.snapshot)
             host.before_draw(d->ctx, vram);
@@ -351,7 +368,7 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
          break;
    }
    res.cycles = cycles_before + (eng_->now() - c0);
-   res.stats = stats_delta(s0, eng_->stats()).to_json();
+   res.stats = stats_delta(s0, snapshot()).to_json();
    dirty.armed = false;
    return res;
 }

@@ -64,11 +64,16 @@ class CycleGpu final : public Gpu {
    /** Fault injection for tests: make module @name (e.g. "gpc0.omu") hang
     *  from now on, until the pipeline is rebuilt. @throws ConfigError. */
    void wedge(const std::string &name);
+   /** Tests: tick every module every cycle (Unit::never_sleep) until the
+    *  pipeline is rebuilt; results and statistics must not change. */
+   void never_sleep();
    /** Pipeline resets (deadlocks, simulator errors) so far. */
    uint64_t resets() const { return resets_; }
 
  private:
    void build();
+   /** Engine::stats() with every module's cycle counters charged up to now. */
+   Stats snapshot();
    void finish_draw(SubmitState &ss, const DrawRef &d);
    void recover(SubmitState &ss, const std::string &summary, const std::string &text);
 

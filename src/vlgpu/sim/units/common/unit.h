@@ -28,6 +28,41 @@
 
 namespace vlgpu::sim {
 
+/**
+ * Cycles spent in a condition (a counter of the module's statistics),
+ * exact whether or not the module sleeps: the module says at every tick
+ * whether the condition holds (set); the cycles it sleeps count as its last
+ * tick said; sync() charges the cycles up to now (the CycleGpu calls it,
+ * through Unit::sync_counters, before it reads the statistics).
+ */
+class CycleCounter {
+ public:
+   explicit CycleCounter(Counter &c) : c_(c) {}
+   /** From cycle @now on the condition holds (@on) or not. */
+   void set(Cycle now, bool on)
+   {
+      if (on == on_)
+         return;
+      if (on)
+         since_ = now;
+      else
+         c_ += now - since_;
+      on_ = on;
+   }
+   void sync(Cycle now)
+   {
+      if (on_ && now > since_) {
+         c_ += now - since_;
+         since_ = now;
+      }
+   }
+
+ private:
+   Counter &c_;
+   bool on_ = false;
+   Cycle since_ = 0;
+};
+
 /** Base class of the cycle-mode modules. */
 class Unit : public Module {
  public:
@@ -39,7 +74,33 @@ class Unit : public Module {
    void wedge() { wedged_ = true; }
    bool wedged() const { return wedged_; }
 
+   /** Charge the running CycleCounters up to @now (before statistics are
+    *  read, between cycles). */
+   void sync_counters(Cycle now)
+   {
+      for (CycleCounter &c : cycle_counters_)
+         c.sync(now);
+   }
+
+   /** Tick this module every cycle, never letting it sleep (tests: the
+    *  sleeping rules must not change any result or statistic). */
+   void never_sleep()
+   {
+      never_sleep_ = true;
+      set_auto_sleep(false);
+   }
+
  protected:
+   /** A counter of the cycles a condition holds (see CycleCounter). */
+   CycleCounter &add_cycle_counter(std::string name, std::string doc)
+   {
+      cycle_counters_.emplace_back(add_counter(std::move(name), std::move(doc)));
+      return cycle_counters_.back();
+   }
+
+   /** set_auto_sleep() unless never_sleep() was called. */
+   void auto_sleep(bool on) { set_auto_sleep(on && !never_sleep_); }
+
    /**
     * Run @f (functional work for draw @d); a GpuFault it throws is recorded
     * as @d's fault at the current cycle, any other std::exception (a
@@ -62,6 +123,8 @@ class Unit : public Module {
    }
 
    bool wedged_ = false;
+   bool never_sleep_ = false;
+   std::deque<CycleCounter> cycle_counters_;
 };
 
 /**

@@ -155,6 +155,17 @@ Cp::tick(Cycle now)
          busy = true;
       }
    retire_draws();
+   w_interlock_ = w_full_ = w_drain_ = false;
+   const Activity a = step(now, busy);
+   interlock_cycles_.set(now, w_interlock_);
+   inflight_full_cycles_.set(now, w_full_);
+   drain_cycles_.set(now, w_drain_);
+   return a;
+}
+
+Activity
+Cp::step(Cycle now, bool busy)
+{
    if (ss_->call != SubmitState::Call::None)
       return Activity::Busy; /* the CycleGpu takes over after this cycle */
 
@@ -241,7 +252,7 @@ Cp::tick(Cycle now)
 
    case St::DrainBefore:
       if (ss_->inflight.size() > 1) {
-         ++drain_cycles_;
+         w_drain_ = true;
          break;
       }
       ss_->call = SubmitState::Call::BeforeDraw;
@@ -323,11 +334,11 @@ Cp::tick(Cycle now)
    case St::Interlock: {
       if (!draw_->faulted()) {
          if (ss_->inflight.size() - 1 >= p_.cp_max_draws_in_flight) {
-            ++inflight_full_cycles_;
+            w_full_ = true;
             break;
          }
          if (interlocked(*draw_)) {
-            ++interlock_cycles_;
+            w_interlock_ = true;
             break;
          }
       }
@@ -351,7 +362,7 @@ Cp::tick(Cycle now)
 
    case St::DrainAfter:
       if (!ss_->inflight.empty()) {
-         ++drain_cycles_;
+         w_drain_ = true;
          break;
       }
       busy = true;
@@ -360,7 +371,7 @@ Cp::tick(Cycle now)
 
    case St::SyncWait:
       if (!ss_->inflight.empty()) {
-         ++drain_cycles_;
+         w_drain_ = true;
          break;
       }
       busy = true;

@@ -131,6 +131,8 @@ class Cp final : public Unit {
       Done,
    };
 
+   /** The state machine of one tick. */
+   Activity step(Cycle now, bool busy);
    void prefetch();
    void retire_draws();
    bool all_reported(uint32_t seq) const;
@@ -171,13 +173,14 @@ class Cp final : public Unit {
    Counter &dumps_ = add_counter("dumps", "DUMP commands");
    Counter &queue_lines_ = add_counter("queue_lines", "command-queue lines read");
    Counter &package_lines_ = add_counter("package_lines", "package lines read (blocks, globals)");
-   Counter &interlock_cycles_ =
-      add_counter("interlock_cycles", "cycles a draw waited for a conflicting earlier draw");
-   Counter &inflight_full_cycles_ =
-      add_counter("inflight_full_cycles", "cycles a draw waited because cp.max_draws_in_flight "
-                                          "draws were in the pipeline");
-   Counter &drain_cycles_ =
-      add_counter("drain_cycles", "cycles SYNC/DUMP/HALT or a snapshot draw waited for draws");
+   CycleCounter &interlock_cycles_ =
+      add_cycle_counter("interlock_cycles", "cycles a draw waited for a conflicting earlier draw");
+   CycleCounter &inflight_full_cycles_ = add_cycle_counter(
+      "inflight_full_cycles", "cycles a draw waited because cp.max_draws_in_flight draws were in "
+                              "the pipeline");
+   CycleCounter &drain_cycles_ =
+      add_cycle_counter("drain_cycles", "cycles SYNC/DUMP/HALT or a snapshot draw waited for draws");
+   bool w_interlock_ = false, w_full_ = false, w_drain_ = false; /* this tick's waits */
    Counter &dump_bytes_ = add_counter("dump_bytes", "bytes read by DUMP copies");
 };
 

@@ -26,6 +26,25 @@ L2::L2(std::string name, const UnitParams &p, const std::vector<std::string> &cl
       cl.out = std::make_unique<OutPort<MemResp>>(*this, "out_" + pn, "responses to " + c);
       clients_.push_back(std::move(cl));
    }
+   mshr_.resize(mshrs_);
+}
+
+L2::Mshr *
+L2::mshr_of_line(uint64_t line)
+{
+   for (Mshr &m : mshr_)
+      if (m.tag && m.line == line)
+         return &m;
+   return nullptr;
+}
+
+L2::Mshr *
+L2::mshr_of_tag(uint32_t tag)
+{
+   for (Mshr &m : mshr_)
+      if (m.tag == tag)
+         return &m;
+   return nullptr;
 }
 
 void
@@ -54,8 +73,10 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    LineCache::Way *w = cache_.lookup(line);
    if (r.write) {
       if (w) {
-         if (w->pending)
-            mshr_[mshr_by_line_[line]].dirty = true;
+         if (w->pending) {
+            if (Mshr *m = mshr_of_line(line))
+               m->dirty = true;
+         }
          else
             w->dirty = true;
          ++write_hits_;
@@ -84,11 +105,13 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       return true;
    }
    if (w && w->pending) {
-      ++read_merged_;
-      mshr_[mshr_by_line_[line]].waiters.push_back(Waiter{c, r.tag});
-      return true;
+      if (Mshr *m = mshr_of_line(line)) {
+         ++read_merged_;
+         m->waiters.push_back(Waiter{c, r.tag});
+         return true;
+      }
    }
-   if (mshr_.size() >= mshrs_)
+   if (mshr_used_ >= mshrs_)
       return false;
    LineCache::Victim v;
    w = cache_.allocate(line, v);
@@ -105,10 +128,13 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    uint32_t tag = next_fill_tag_++;
    if (next_fill_tag_ < 2)
       next_fill_tag_ = 2;
-   Mshr &m = mshr_[tag];
+   Mshr &m = *mshr_of_tag(0);
+   m.tag = tag;
    m.line = line;
+   m.dirty = false;
+   m.waiters.clear();
    m.waiters.push_back(Waiter{c, r.tag});
-   mshr_by_line_[line] = tag;
+   mshr_used_++;
    to_mc_.push_back(MemReq{line * line_bytes_, line_bytes_, tag, false});
    ++read_misses_;
    return true;
@@ -129,9 +155,8 @@ L2::tick(Cycle now)
          if (r.tag == kFlushTag && flush_outstanding_)
             flush_outstanding_--;
       } else {
-         auto it = mshr_.find(r.tag);
-         if (it != mshr_.end()) {
-            Mshr &m = it->second;
+         if (Mshr *mp = r.tag >= 2 ? mshr_of_tag(r.tag) : nullptr) {
+            Mshr &m = *mp;
             LineCache::Way *w = cache_.lookup(m.line);
             if (w && w->pending) {
                w->pending = false;
@@ -140,8 +165,8 @@ L2::tick(Cycle now)
             }
             for (const Waiter &wt : m.waiters)
                respond(wt.client, wt.tag, now);
-            mshr_by_line_.erase(m.line);
-            mshr_.erase(it);
+            m.tag = 0;
+            mshr_used_--;
          }
       }
    }
@@ -165,8 +190,11 @@ L2::tick(Cycle now)
    const uint32_t n = uint32_t(clients_.size());
    uint32_t taken = 0;
    if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
+      /* the round-robin start depends on the cycle, not on how often the
+       * L2 was ticked (sleeping must not change results) */
+      const uint32_t rr = n ? uint32_t(now % n) : 0;
       for (uint32_t k = 0; k < n && taken < per_cycle_; k++) {
-         const uint32_t c = (rr_ + k) % n;
+         const uint32_t c = (rr + k) % n;
          Client &cl = clients_[c];
          if (!cl.in->can_pop())
             continue;
@@ -182,10 +210,7 @@ L2::tick(Cycle now)
       for (const Client &cl : clients_)
          blocked |= cl.in->can_pop();
    }
-   if (n)
-      rr_ = (rr_ + 1) % n;
-   if (blocked)
-      ++mshr_full_;
+   mshr_full_.set(now, blocked);
 
    /* one request per cycle to the MC */
    if (!to_mc_.empty() && out_mc.can_push()) {
@@ -213,22 +238,22 @@ L2::tick(Cycle now)
    }
 
    if (busy) {
-      set_auto_sleep(true);
+      auto_sleep(true);
       return Activity::Busy;
    }
    /* an event within a few cycles: stay awake (cheaper than a timer) */
-   set_auto_sleep(next > now + 4);
+   auto_sleep(next > now + 4);
    if (next != kNever)
       wake_at(next);
    if (!to_mc_.empty() || blocked)
       return Activity::Stalled;
-   return mshr_.empty() && !flushing_ ? Activity::Idle : Activity::Starved;
+   return !mshr_used_ && !flushing_ ? Activity::Idle : Activity::Starved;
 }
 
 bool
 L2::drained() const
 {
-   if (!mshr_.empty() || !to_mc_.empty() || flushing_)
+   if (mshr_used_ || !to_mc_.empty() || flushing_)
       return false;
    for (const Client &c : clients_)
       if (!c.ready.empty())
@@ -245,7 +270,7 @@ L2::stall_report() const
       ready += c.ready.size();
    r += fmt::format("; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
                     "waiting to leave{}",
-                    mshr_.size(), mshrs_, to_mc_.size(), ready,
+                    mshr_used_, mshrs_, to_mc_.size(), ready,
                     flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)",
                                             flush_outstanding_)
                               : "");

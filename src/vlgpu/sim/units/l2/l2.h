@@ -70,7 +70,8 @@ class L2 final : public Unit {
       uint32_t client, tag;
    };
    struct Mshr {
-      uint64_t line;
+      uint32_t tag = 0; /* fill tag; 0: free */
+      uint64_t line = 0;
       std::vector<Waiter> waiters;
       bool dirty = false;
    };
@@ -84,11 +85,13 @@ class L2 final : public Unit {
    uint32_t line_bytes_, hit_latency_, per_cycle_, mshrs_;
    LineCache cache_;
    std::vector<Client> clients_;
-   std::unordered_map<uint32_t, Mshr> mshr_; /* fill tag -> MSHR */
-   std::unordered_map<uint64_t, uint32_t> mshr_by_line_;
+   /** The MSHRs (l2.mshrs entries, searched linearly: few). */
+   Mshr *mshr_of_line(uint64_t line);
+   Mshr *mshr_of_tag(uint32_t tag);
+   std::vector<Mshr> mshr_;
+   uint32_t mshr_used_ = 0;
    std::deque<MemReq> to_mc_;
    uint32_t next_fill_tag_ = 2;
-   uint32_t rr_ = 0;
    bool flushing_ = false;
    uint32_t flush_tag_ = 0, flush_lines_ = 0, flush_outstanding_ = 0;
 
@@ -101,8 +104,8 @@ class L2 final : public Unit {
    Counter &evictions_ = add_counter("evictions", "valid lines replaced");
    Counter &writebacks_ = add_counter("writebacks", "dirty lines written back on eviction");
    Counter &flushed_ = add_counter("flushed_lines", "dirty lines written back by flushes");
-   Counter &mshr_full_ =
-      add_counter("mshr_full_cycles", "cycles a read miss waited for a free MSHR or way");
+   CycleCounter &mshr_full_ = add_cycle_counter(
+      "mshr_full_cycles", "cycles a request waited (no free MSHR or way, or a long queue to the MC)");
 };
 
 } // namespace vlgpu::sim

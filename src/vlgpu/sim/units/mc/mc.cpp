@@ -52,21 +52,19 @@ Mc::tick(Cycle now)
    /* accept requests round-robin, one per client per cycle */
    const uint32_t n = uint32_t(clients_.size());
    bool held = false;
+   const uint32_t rr = n ? uint32_t(now % n) : 0; /* by cycle, not by tick */
    for (uint32_t k = 0; k < n; k++) {
-      Client &c = clients_[(rr_ + k) % n];
+      Client &c = clients_[(rr + k) % n];
       if (!c.in->can_pop())
          continue;
       if (waiting_.size() >= queue_entries_) {
          held = true;
          continue;
       }
-      waiting_.push_back(Waiting{c.in->pop(), (rr_ + k) % n});
+      waiting_.push_back(Waiting{c.in->pop(), (rr + k) % n});
       busy = true;
    }
-   if (n)
-      rr_ = (rr_ + 1) % n;
-   if (held)
-      ++queue_full_;
+   queue_full_.set(now, held);
    /* start the next transfer when the bus is free */
    if (!waiting_.empty() && bus_free_ <= now) {
       const Waiting w = waiting_.front();
@@ -90,11 +88,11 @@ Mc::tick(Cycle now)
    if (bus_free_ > now)
       busy = true;
    if (busy) {
-      set_auto_sleep(true);
+      auto_sleep(true);
       return Activity::Busy;
    }
    /* an event within a few cycles: stay awake (cheaper than a timer) */
-   set_auto_sleep(next > now + 4);
+   auto_sleep(next > now + 4);
    if (next != kNever)
       wake_at(next);
    return Activity::Idle;

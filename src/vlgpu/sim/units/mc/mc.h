@@ -66,15 +66,14 @@ class Mc final : public Unit {
    std::vector<Client> clients_;
    std::deque<Waiting> waiting_;
    Cycle bus_free_ = 0;
-   uint32_t rr_ = 0;
    Counter &reads_ = add_counter("reads", "read requests served");
    Counter &writes_ = add_counter("writes", "write requests served");
    Counter &read_bytes_ = add_counter("read_bytes", "bytes read from VRAM");
    Counter &write_bytes_ = add_counter("write_bytes", "bytes written to VRAM");
    Counter &bus_cycles_ = add_counter("bus_cycles", "cycles the data bus transferred data");
-   Counter &queue_full_ =
-      add_counter("queue_full_cycles", "cycles with memory.queue_entries requests waiting and "
-                                       "more held back in the input queues");
+   CycleCounter &queue_full_ =
+      add_cycle_counter("queue_full_cycles", "cycles with memory.queue_entries requests waiting "
+                                             "and more held back in the input queues");
 };
 
 } // namespace vlgpu::sim

@@ -105,8 +105,7 @@ Lts::tick(Cycle now)
       busy = true;
       fs_first_ = !fs_first_;
    }
-   if (blocked)
-      ++no_room_;
+   no_room_.set(now, blocked);
 
    /* a draw's `last` token, once it passed both inputs: to every SPC */
    if (!vs_last_.empty() && !fs_last_.empty()) {

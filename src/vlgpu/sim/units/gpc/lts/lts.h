@@ -71,8 +71,8 @@ class Lts final : public Unit {
    uint64_t last_sent_ = 0; /* bit k: token pushed to SPC k */
    Counter &vs_dispatched_ = add_counter("vs_dispatched", "VS thread groups dispatched");
    Counter &fs_dispatched_ = add_counter("fs_dispatched", "FS thread groups dispatched");
-   Counter &no_room_ =
-      add_counter("no_room_cycles", "cycles a thread group waited for a free SPC slot/registers");
+   CycleCounter &no_room_ = add_cycle_counter(
+      "no_room_cycles", "cycles a thread group waited for a free SPC slot/registers");
 };
 
 } // namespace vlgpu::sim

@@ -202,7 +202,7 @@ Omu::early_stage(Cycle now, bool &blocked)
       /* depth/stencil in functional order: earlier late-stage writers first */
       for (const DrawState *o : late_zs_)
          if (o->seq < d.seq) {
-            ++interlock_;
+            w_interlock_ = true;
             blocked = true;
             return moved;
          }
@@ -412,7 +412,9 @@ Omu::tick(Cycle now)
       complete_fills();
    }
    busy |= late_stage(now, blocked);
+   w_interlock_ = false;
    busy |= early_stage(now, blocked);
+   interlock_.set(now, w_interlock_);
    /* reorder-buffer space back to the PE */
    if (credits_ && out_credit.can_push()) {
       out_credit.push(Credit{credits_});

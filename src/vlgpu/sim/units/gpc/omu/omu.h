@@ -124,8 +124,9 @@ class Omu final : public Unit {
    Counter &hits_ = add_counter("cache_hits", "cache line hits");
    Counter &misses_ = add_counter("cache_misses", "cache line misses");
    Counter &writebacks_ = add_counter("cache_writebacks", "dirty lines written back to the L2");
-   Counter &interlock_ = add_counter("zs_interlock_cycles", "cycles early tests waited for an "
-                                                            "earlier draw's late depth/stencil");
+   CycleCounter &interlock_ = add_cycle_counter(
+      "zs_interlock_cycles", "cycles early tests waited for an earlier draw's late depth/stencil");
+   bool w_interlock_ = false;
    Counter &clear_bytes_ = add_counter("clear_bytes", "bytes written by CLEAR draws");
 };
 

@@ -37,12 +37,10 @@ Spc::resident() const
 void
 Spc::count(Reason r, Cycle now)
 {
-   /* cycles slept since the last tick keep the reason the SPC slept with */
-   if (now > counted_until_)
-      *reason_[last_reason_] += now - counted_until_;
-   *reason_[r] += 1;
-   counted_until_ = now + 1;
-   last_reason_ = r;
+   /* exactly one reason holds each cycle; sleeping cycles keep the reason
+    * the SPC fell asleep with (CycleCounter) */
+   for (unsigned k = 0; k < kReasons; k++)
+      reason_[k]->set(now, k == unsigned(r));
 }
 
 void
@@ -163,9 +161,11 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       s.dead = true;
       return false;
    }
-   watchdog(s, now);
-   if (s.dead)
+   if (VLG_UNLIKELY(p_.core.watchdog_cycles_per_shader &&
+                    now - s.start > p_.core.watchdog_cycles_per_shader)) {
+      watchdog(s, now);
       return false;
+   }
    if (s.ifetch_txn || s.wait_mem) {
       why = why == kScoreboard ? kScoreboard : kMemory;
       return false;
@@ -258,10 +258,20 @@ Spc::issue(Slot &s, Cycle now)
    lines_.clear();
    if (memop) {
       ++mem_instr_;
-      for (uint64_t addr : r.mem_addresses)
-         lines_.push_back(addr / line_bytes_);
-      std::sort(lines_.begin(), lines_.end());
-      lines_.erase(std::unique(lines_.begin(), lines_.end()), lines_.end());
+      /* distinct lines, in order of first use: a small direct-mapped filter
+       * catches the repeats (texel quads share lines), a scan the rest */
+      uint64_t seen[64];
+      std::fill(std::begin(seen), std::end(seen), ~uint64_t(0));
+      for (uint64_t addr : r.mem_addresses) {
+         const uint64_t l = addr / line_bytes_;
+         uint64_t &slot = seen[(l ^ (l >> 6)) & 63];
+         if (slot == l)
+            continue;
+         if (slot != ~uint64_t(0) && std::find(lines_.begin(), lines_.end(), l) != lines_.end())
+            continue;
+         slot = l;
+         lines_.push_back(l);
+      }
    }
    PendingMem pm;
    pm.txn = 0;
@@ -541,20 +551,23 @@ Spc::tick(Cycle now)
    }
    /* requests queued this cycle leave now (one per cycle) */
    busy |= mem.send();
+   /* a result due within two cycles: stay awake (cheaper than a timer) */
+   auto_sleep(wake > now + 2);
    if (busy)
       return Activity::Busy;
+   /* asleep: wake for the next scoreboard release (groups waiting for
+    * memory, and dead ones, are woken by the responses), and for the
+    * watchdog even if nothing else happens */
+   if (wake != kNever)
+      wake_at(std::max(wake, now + 1));
+   if (p_.core.watchdog_cycles_per_shader)
+      for (const Slot &s : slots_)
+         if (s.used && !s.dead && !s.ended)
+            wake_at(std::max(now + 1, s.start + p_.core.watchdog_cycles_per_shader + 1));
    if (out_blocked || (mem.queued() && !mem.out.can_push()))
       return Activity::Stalled;
    if (!any)
       return Activity::Idle;
-   /* dead groups waiting for their memory are woken by the responses */
-   if (wake != kNever)
-      wake_at(std::max(wake, now + 1));
-   /* the watchdog must fire even if nothing else happens */
-   if (p_.core.watchdog_cycles_per_shader)
-      for (const Slot &s : slots_)
-         if (s.used && !s.dead && !s.ended)
-            wake_at(std::min(wake, s.start + p_.core.watchdog_cycles_per_shader + 1));
    return Activity::Starved;
 }
 

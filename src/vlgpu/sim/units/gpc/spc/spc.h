@@ -40,8 +40,8 @@
  * Counters: instructions, dual_issued, lane_instructions, vs_groups,
  * fs_groups, icache_misses, l1_hits, l1_misses, mem_instructions, and the
  * reason of every cycle: cycles_issue, cycles_wait_scoreboard,
- * cycles_wait_memory, cycles_output_full, cycles_empty (they add up to the
- * cycles the SPC was observed; a sleep is charged when it wakes).
+ * cycles_wait_memory, cycles_output_full, cycles_empty (exactly one holds
+ * each cycle: they add up to the statistics period).
  */
 #pragma once
 
@@ -157,8 +157,6 @@ class Spc final : public Unit {
    std::unordered_map<uint64_t, uint32_t> l1_fill_; /* pending L1 line -> its fill */
    std::deque<DrawTrack> draws_;
    std::vector<IssueRecord> *log_ = nullptr;
-   Cycle counted_until_ = 0; /* cycles before this are charged to a reason */
-   Reason last_reason_ = kEmpty;
 
    Counter &instructions_ = add_counter("instructions", "instructions issued (one per cycle)");
    Counter &dual_ = add_counter("dual_issued", "issued instructions with both phases (dual issue)");
@@ -171,14 +169,14 @@ class Spc final : public Unit {
    Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
    Counter &l1_merged_ =
       add_counter("l1_merged", "L1 misses on a line another instruction is already fetching");
-   Counter *reason_[kReasons] = {
-      &add_counter("cycles_issue", "cycles an instruction issued"),
-      &add_counter("cycles_wait_scoreboard",
-                   "cycles no group could issue, one waiting for a register result"),
-      &add_counter("cycles_wait_memory",
-                   "cycles every resident group waited for memory (L1 miss, instruction fetch)"),
-      &add_counter("cycles_output_full", "cycles a finished group could not leave"),
-      &add_counter("cycles_empty", "cycles without resident thread groups"),
+   CycleCounter *reason_[kReasons] = {
+      &add_cycle_counter("cycles_issue", "cycles an instruction issued"),
+      &add_cycle_counter("cycles_wait_scoreboard",
+                         "cycles no group could issue, one waiting for a register result"),
+      &add_cycle_counter("cycles_wait_memory", "cycles every resident group waited for memory "
+                                               "(L1 miss, instruction fetch)"),
+      &add_cycle_counter("cycles_output_full", "cycles a finished group could not leave"),
+      &add_cycle_counter("cycles_empty", "cycles without resident thread groups"),
    };
 };
 

@@ -3,19 +3,24 @@
  * SPDX-License-Identifier: MIT
  *
  * vlg_framegrab.so: an LD_PRELOAD shim that makes an animated EGL program
- * (es2gears_x11) deterministic and saves its frames, so that the frames
- * drawn by vlgpu and by softpipe in one test run can be compared pixel for
- * pixel (tests/integration/driver/test_es2gears.py).
+ * deterministic and saves its frames, so that the frames drawn by vlgpu and
+ * by softpipe in one test run can be compared pixel for pixel
+ * (tests/integration/driver/test_es2gears.py, test_glmark2.py).
  *
- *  - gettimeofday() returns a clock that starts at 1000 s and advances by
- *    exactly VLG_GRAB_STEP_MS milliseconds (default 40) per presented frame,
- *    so animation depends on the frame number only, not on how fast the
- *    driver is.
- *  - eglSwapBuffers() reads the back buffer with glReadPixels (RGBA8,
- *    bottom row first) before presenting and writes it to
- *    $VLG_GRAB_DIR/frame-NNN.rgba (a 16-byte header "VLGRGBA\0", width and
- *    height as little-endian uint32, then the pixels); after
- *    $VLG_GRAB_FRAMES frames (default 3) the process exits with status 0.
+ *  - gettimeofday() and clock_gettime() return a clock that starts at
+ *    1000 s and advances by exactly VLG_GRAB_STEP_MS milliseconds (default
+ *    40) per frame, so animation depends on the frame number only, not on
+ *    how fast the driver is.
+ *  - A frame ends at eglSwapBuffers() (on-screen programs: es2gears_x11),
+ *    or, with VLG_GRAB_AT_FINISH=1, at glFinish() (glmark2 --off-screen ends
+ *    each frame with glFinish).  The shim reads the back buffer or the bound
+ *    framebuffer (the GL viewport) with glReadPixels (RGBA8, bottom row
+ *    first) and writes it to $VLG_GRAB_DIR/frame-NNN.rgba (a 16-byte header
+ *    "VLGRGBA\0", width and height as little-endian uint32, then the
+ *    pixels); after $VLG_GRAB_FRAMES frames (default 3) the process exits
+ *    with status 0.
+ *  - Programs that look their GL functions up with dlsym() (glmark2) get
+ *    the shim's eglSwapBuffers/glFinish from it.
  *
  * Build: cc -shared -fPIC vlg_framegrab.c -o vlg_framegrab.so -ldl
  */
@@ -26,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <EGL/egl.h>
@@ -42,6 +48,17 @@ step_us(void)
 }
 
 int
+clock_gettime(clockid_t clk, struct timespec *tp)
+{
+   long long now = start_us + frames * step_us();
+
+   (void)clk;
+   tp->tv_sec = now / 1000000;
+   tp->tv_nsec = (now % 1000000) * 1000;
+   return 0;
+}
+
+int
 gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
    long long now = start_us + frames * step_us();
@@ -52,26 +69,22 @@ gettimeofday(struct timeval *restrict tv, void *restrict tz)
    return 0;
 }
 
+typedef void (*read_pixels_fn)(GLint, GLint, GLsizei, GLsizei, GLenum,
+                               GLenum, void *);
+
 static void
-save_frame(EGLDisplay dpy, EGLSurface surf)
+save_frame(int x, int y, int w, int h)
 {
    const char *dir = getenv("VLG_GRAB_DIR");
-   EGLint w = 0, h = 0;
+   read_pixels_fn read_pixels =
+      (read_pixels_fn)eglGetProcAddress("glReadPixels");
 
-   if (!dir)
+   if (!dir || w <= 0 || h <= 0 || !read_pixels)
       return;
-   eglQuerySurface(dpy, surf, EGL_WIDTH, &w);
-   eglQuerySurface(dpy, surf, EGL_HEIGHT, &h);
-   if (w <= 0 || h <= 0)
-      return;
-
-   void (*read_pixels)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void *) =
-      (void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void *))
-         eglGetProcAddress("glReadPixels");
    uint8_t *px = malloc((size_t)w * h * 4);
-   if (!px || !read_pixels)
+   if (!px)
       return;
-   read_pixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+   read_pixels(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
 
    char path[4096];
    snprintf(path, sizeof(path), "%s/frame-%03u.rgba", dir, frames);
@@ -86,22 +99,78 @@ save_frame(EGLDisplay dpy, EGLSurface surf)
    free(px);
 }
 
-EGLBoolean
-eglSwapBuffers(EGLDisplay dpy, EGLSurface surf)
+static void
+end_frame(void)
 {
-   static EGLBoolean (*real)(EGLDisplay, EGLSurface);
    const char *n = getenv("VLG_GRAB_FRAMES");
    const unsigned max_frames = n ? (unsigned)atoi(n) : 3;
 
-   if (!real)
-      real = (EGLBoolean(*)(EGLDisplay, EGLSurface))dlsym(RTLD_NEXT,
-                                                          "eglSwapBuffers");
-   save_frame(dpy, surf);
-   EGLBoolean ret = real(dpy, surf);
    frames++;
    if (frames >= max_frames) {
       fflush(stdout);
       _exit(0);
    }
+}
+
+static EGLBoolean (*real_swap)(EGLDisplay, EGLSurface);
+static void (*real_finish)(void);
+static void *(*real_dlsym)(void *, const char *);
+
+static void
+init_real(void)
+{
+   if (!real_dlsym)
+      real_dlsym = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym",
+                                                           "GLIBC_2.34");
+   if (!real_dlsym)
+      real_dlsym = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym",
+                                                           "GLIBC_2.2.5");
+}
+
+EGLBoolean
+eglSwapBuffers(EGLDisplay dpy, EGLSurface surf)
+{
+   EGLint w = 0, h = 0;
+
+   init_real();
+   if (!real_swap)
+      real_swap = (EGLBoolean(*)(EGLDisplay, EGLSurface))real_dlsym(
+         RTLD_NEXT, "eglSwapBuffers");
+   eglQuerySurface(dpy, surf, EGL_WIDTH, &w);
+   eglQuerySurface(dpy, surf, EGL_HEIGHT, &h);
+   save_frame(0, 0, w, h);
+   EGLBoolean ret = real_swap(dpy, surf);
+   end_frame();
    return ret;
+}
+
+static void
+grab_glFinish(void)
+{
+   real_finish();
+   if (getenv("VLG_GRAB_AT_FINISH")) {
+      void (*get_integerv)(GLenum, GLint *) =
+         (void (*)(GLenum, GLint *))eglGetProcAddress("glGetIntegerv");
+      GLint vp[4] = {0};
+      if (get_integerv)
+         get_integerv(GL_VIEWPORT, vp);
+      save_frame(vp[0], vp[1], vp[2], vp[3]);
+      end_frame();
+   }
+}
+
+void *
+dlsym(void *restrict handle, const char *restrict name)
+{
+   init_real();
+   void *p = real_dlsym(handle, name);
+   if (p && strcmp(name, "eglSwapBuffers") == 0) {
+      real_swap = (EGLBoolean(*)(EGLDisplay, EGLSurface))p;
+      return (void *)eglSwapBuffers;
+   }
+   if (p && strcmp(name, "glFinish") == 0) {
+      real_finish = (void (*)(void))p;
+      return (void *)grab_glFinish;
+   }
+   return p;
 }

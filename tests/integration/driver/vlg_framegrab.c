@@ -21,6 +21,10 @@
  *    with status 0.
  *  - Programs that look their GL functions up with dlsym() (glmark2) get
  *    the shim's eglSwapBuffers/glFinish from it.
+ *  - With VLG_GRAB_TIMES=FILE, each frame end appends a line "N WALL_NS
+ *    CPU_NS" to FILE: frame number, the real CLOCK_MONOTONIC and
+ *    CLOCK_PROCESS_CPUTIME_ID in nanoseconds, read by syscall so the fake
+ *    clock above does not apply (scripts/bench.py times frames with it).
  *
  * Build: cc -shared -fPIC vlg_framegrab.c -o vlg_framegrab.so -ldl
  */
@@ -30,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,11 +105,31 @@ save_frame(int x, int y, int w, int h)
 }
 
 static void
+log_frame_time(void)
+{
+   const char *path = getenv("VLG_GRAB_TIMES");
+   struct timespec wall, cpu;
+
+   if (!path)
+      return;
+   syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &wall);
+   syscall(SYS_clock_gettime, CLOCK_PROCESS_CPUTIME_ID, &cpu);
+   FILE *f = fopen(path, "a");
+   if (f) {
+      fprintf(f, "%u %lld %lld\n", frames,
+              (long long)wall.tv_sec * 1000000000LL + wall.tv_nsec,
+              (long long)cpu.tv_sec * 1000000000LL + cpu.tv_nsec);
+      fclose(f);
+   }
+}
+
+static void
 end_frame(void)
 {
    const char *n = getenv("VLG_GRAB_FRAMES");
    const unsigned max_frames = n ? (unsigned)atoi(n) : 3;
 
+   log_frame_time();
    frames++;
    if (frames >= max_frames) {
       fflush(stdout);

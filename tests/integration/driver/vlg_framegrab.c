@@ -17,8 +17,8 @@
  *    framebuffer (the GL viewport) with glReadPixels (RGBA8, bottom row
  *    first) and writes it to $VLG_GRAB_DIR/frame-NNN.rgba (a 16-byte header
  *    "VLGRGBA\0", width and height as little-endian uint32, then the
- *    pixels); after $VLG_GRAB_FRAMES frames (default 3) the process exits
- *    with status 0.
+ *    pixels); after $VLG_GRAB_FRAMES frames (default 3; 0: never) the
+ *    process exits with status 0.
  *  - Programs that look their GL functions up with dlsym() (glmark2) get
  *    the shim's eglSwapBuffers/glFinish from it.
  *  - With VLG_GRAB_TIMES=FILE, each frame end appends a line "N WALL_NS
@@ -131,7 +131,7 @@ end_frame(void)
 
    log_frame_time();
    frames++;
-   if (frames >= max_frames) {
+   if (max_frames && frames >= max_frames) {
       fflush(stdout);
       _exit(0);
    }

@@ -15,6 +15,7 @@ import select
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -32,7 +33,9 @@ def build_helper(source, output, extra_args=()):
     key = hashlib.sha256(src.read_bytes() + " ".join(extra_args).encode()).hexdigest()[:16]
     out = BUILD_DIR / f"{output}-{key}"
     if not out.exists():
-        tmp = out.with_suffix(".tmp")
+        # A private temporary name: other processes (and threads) may build
+        # the same helper at the same time; rename() is atomic.
+        tmp = out.with_name(f"{out.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         cmd = ["cc", "-O1", "-Wall", str(src), "-o", str(tmp), *extra_args]
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:

@@ -19,8 +19,9 @@
  *    "VLGRGBA\0", width and height as little-endian uint32, then the
  *    pixels); after $VLG_GRAB_FRAMES frames (default 3; 0: never) the
  *    process exits with status 0.
- *  - Programs that look their GL functions up with dlsym() (glmark2) get
- *    the shim's eglSwapBuffers/glFinish from it.
+ *  - Programs that look their GL functions up with dlsym() or with an
+ *    eglGetProcAddress they got from dlsym() (glmark2's glad loader) get the
+ *    shim's eglSwapBuffers/glFinish from them.
  *  - With VLG_GRAB_TIMES=FILE, each frame end appends a line "N WALL_NS
  *    CPU_NS" to FILE: frame number, the real CLOCK_MONOTONIC and
  *    CLOCK_PROCESS_CPUTIME_ID in nanoseconds, read by syscall so the fake
@@ -74,6 +75,23 @@ gettimeofday(struct timeval *restrict tv, void *restrict tz)
    return 0;
 }
 
+typedef void (*vlg_proc)(void);
+static vlg_proc (*real_get_proc_address)(const char *);
+static void *(*real_dlsym)(void *, const char *);
+static void init_real(void);
+
+/* A GL function of the current context: through the eglGetProcAddress the
+ * program looked up (glmark2 links no EGL library), or libEGL's. */
+static vlg_proc
+gl_proc(const char *name)
+{
+   init_real();
+   if (!real_get_proc_address && real_dlsym)
+      real_get_proc_address =
+         (vlg_proc(*)(const char *))real_dlsym(RTLD_DEFAULT, "eglGetProcAddress");
+   return real_get_proc_address ? real_get_proc_address(name) : NULL;
+}
+
 typedef void (*read_pixels_fn)(GLint, GLint, GLsizei, GLsizei, GLenum,
                                GLenum, void *);
 
@@ -82,7 +100,7 @@ save_frame(int x, int y, int w, int h)
 {
    const char *dir = getenv("VLG_GRAB_DIR");
    read_pixels_fn read_pixels =
-      (read_pixels_fn)eglGetProcAddress("glReadPixels");
+      (read_pixels_fn)gl_proc("glReadPixels");
 
    if (!dir || w <= 0 || h <= 0 || !read_pixels)
       return;
@@ -139,7 +157,6 @@ end_frame(void)
 
 static EGLBoolean (*real_swap)(EGLDisplay, EGLSurface);
 static void (*real_finish)(void);
-static void *(*real_dlsym)(void *, const char *);
 
 static void
 init_real(void)
@@ -175,7 +192,7 @@ grab_glFinish(void)
    real_finish();
    if (getenv("VLG_GRAB_AT_FINISH")) {
       void (*get_integerv)(GLenum, GLint *) =
-         (void (*)(GLenum, GLint *))eglGetProcAddress("glGetIntegerv");
+         (void (*)(GLenum, GLint *))gl_proc("glGetIntegerv");
       GLint vp[4] = {0};
       if (get_integerv)
          get_integerv(GL_VIEWPORT, vp);
@@ -184,11 +201,32 @@ grab_glFinish(void)
    }
 }
 
+/* glmark2 (glad) asks eglGetProcAddress first, dlsym second, for every GL
+ * function, so eglGetProcAddress must hand out the shim's glFinish too. */
+static vlg_proc
+grab_eglGetProcAddress(const char *name)
+{
+   vlg_proc p = real_get_proc_address(name);
+   if (p && strcmp(name, "glFinish") == 0) {
+      real_finish = (void (*)(void))p;
+      return (vlg_proc)grab_glFinish;
+   }
+   if (p && strcmp(name, "eglSwapBuffers") == 0) {
+      real_swap = (EGLBoolean(*)(EGLDisplay, EGLSurface))p;
+      return (vlg_proc)eglSwapBuffers;
+   }
+   return p;
+}
+
 void *
 dlsym(void *restrict handle, const char *restrict name)
 {
    init_real();
    void *p = real_dlsym(handle, name);
+   if (p && strcmp(name, "eglGetProcAddress") == 0) {
+      real_get_proc_address = (vlg_proc(*)(const char *))p;
+      return (void *)grab_eglGetProcAddress;
+   }
    if (p && strcmp(name, "eglSwapBuffers") == 0) {
       real_swap = (EGLBoolean(*)(EGLDisplay, EGLSurface))p;
       return (void *)eglSwapBuffers;

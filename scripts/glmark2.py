@@ -1,0 +1,430 @@
+#!/usr/bin/python3
+"""glmark2-es2 scenes on vlgpu and softpipe in one invocation (`./vlgpu glmark2`).
+
+Every scene runs in its own `glmark2-es2 --off-screen -b SCENE` process, once
+on vlgpu and once on softpipe, under one private Xvfb (glmark2's X11 flavour
+needs a display even off-screen).  The LD_PRELOAD shim
+tests/integration/driver/vlg_framegrab.c makes the two runs comparable:
+
+  - glmark2's clock (gettimeofday/clock_gettime) advances exactly
+    --step-ms per frame, so frame N shows the same animation time on both
+    drivers however slow the driver is;
+  - every frame ends at glFinish (glmark2 --off-screen ends frames that way);
+    the shim reads the frame back (glReadPixels, RGBA8) and saves it, and
+    logs the real CLOCK_MONOTONIC time of the frame end (VLG_GRAB_TIMES);
+  - without --validate the process exits after --frames frames; with
+    --validate glmark2 draws one frame per scene and checks it itself
+    (Validation: Success/Failure/Unknown), and the shim saves that frame.
+
+Results, per scene, in OUT/SCENE/ (OUT default out/glmark2):
+  vlgpu.png, softpipe.png   the final frame of each driver
+  diff.png                  |vlgpu - softpipe| per channel, x8, RGB
+  vlgpu/, softpipe/         raw frames (frame-NNN.rgba), frame times,
+                            glmark2's stdout/stderr; vlgpu/stats.csv and
+                            stats.draws.csv (VLGPU_STATS; cycles in cycle mode)
+and OUT/results.json, OUT/results.txt (the printed table).
+
+Metric (as tests/integration/driver/driverlib.py): per-channel absolute
+error of 8-bit R, G, B (alpha ignored); "max err" is its maximum over all
+pixels; PSNR = 10 log10(255^2 / MSE) dB, MSE over all pixels and the three
+channels (inf: identical).
+
+Columns: cycles/frame is the mean of VLGPU_STATS' per-frame "cycles" over
+the frames after the first (the first also uploads textures and buffers;
+with one frame, that frame); "-" in functional mode (no timing).  Host
+s/frame is the mean real time between consecutive frame ends over the frames
+after the first; with one frame (--validate) it is the time from process
+start to the end of the frame, so it includes glmark2's start-up, shader
+compilation and uploads (marked "*").
+
+Exit code: 0 when every scene ran on both drivers and, with --validate,
+vlgpu reported the same result as softpipe for every scene (and with
+--min-psnr, every final frame reached it); 1 otherwise; 2 on bad usage.
+
+Not implemented: the driver choice is fixed to vlgpu vs softpipe (llvmpipe
+is not built); glmark2's own scene-duration timing (the benchmark score)
+is not what this measures — run `./vlgpu run -- glmark2-es2 --off-screen`
+for that (docs/driver.md).
+"""
+
+import argparse
+import importlib.machinery
+import importlib.util
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests/integration"), str(ROOT / "tests/integration/driver")]
+
+import driverlib  # noqa: E402  (tests/integration/driver: shim build, image metric)
+
+DRIVERS = ("vlgpu", "softpipe")
+
+# glmark2 2023.01's default benchmark list (Debian 12 glmark2-es2-x11), as
+# `glmark2-es2 --validate` prints it: "[scene] opts" -> "scene:opts".
+DEFAULT_SCENES = [
+    "build:use-vbo=false",
+    "build:use-vbo=true",
+    "texture:texture-filter=nearest",
+    "texture:texture-filter=linear",
+    "texture:texture-filter=mipmap",
+    "shading:shading=gouraud",
+    "shading:shading=blinn-phong-inf",
+    "shading:shading=phong",
+    "shading:shading=cel",
+    "bump:bump-render=high-poly",
+    "bump:bump-render=normals",
+    "bump:bump-render=height",
+    "effect2d:kernel=0,1,0;1,-4,1;0,1,0;",
+    "effect2d:kernel=1,1,1,1,1;1,1,1,1,1;1,1,1,1,1;",
+    "pulsar:light=false:quads=5:texture=false",
+    "desktop:blur-radius=5:effect=blur:passes=1:separable=true:windows=4",
+    "desktop:effect=shadow:windows=4",
+    "buffer:columns=200:interleave=false:update-dispersion=0.9:update-fraction=0.5:"
+    "update-method=map",
+    "buffer:columns=200:interleave=false:update-dispersion=0.9:update-fraction=0.5:"
+    "update-method=subdata",
+    "buffer:columns=200:interleave=true:update-dispersion=0.9:update-fraction=0.5:"
+    "update-method=map",
+    "ideas:speed=duration",
+    "jellyfish",
+    "terrain",
+    "shadow",
+    "refract",
+    "conditionals:fragment-steps=0:vertex-steps=0",
+    "conditionals:fragment-steps=5:vertex-steps=0",
+    "conditionals:fragment-steps=0:vertex-steps=5",
+    "function:fragment-complexity=low:fragment-steps=5",
+    "function:fragment-complexity=medium:fragment-steps=5",
+    "loop:fragment-loop=false:fragment-steps=5:vertex-steps=5",
+    "loop:fragment-steps=5:fragment-uniform=false:vertex-steps=5",
+    "loop:fragment-steps=5:fragment-uniform=true:vertex-steps=5",
+]
+
+# The default scenes glmark2 --validate has no reference values for
+# (it reports Validation: Unknown): compared with softpipe's frames only.
+REFERENCELESS = ["shading:shading=cel", "ideas:speed=duration", "jellyfish", "terrain",
+                 "shadow", "refract"]
+
+RESULT_LINE = re.compile(r"^\[(?P<scene>[^\]]+)\] (?P<opts>.*): Validation: (?P<result>\w+)\s*$",
+                         re.M)
+
+
+def load_launcher():
+    """The launcher (./vlgpu) as a module: gl_env, PrivateX, mesa_built."""
+    loader = importlib.machinery.SourceFileLoader("vlgpu_launcher", str(ROOT / "vlgpu"))
+    spec = importlib.util.spec_from_loader("vlgpu_launcher", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def slug(scene):
+    """A directory name for a scene description ("shading:shading=cel" -> shading-shading=cel)."""
+    s = re.sub(r"[^A-Za-z0-9=.,-]+", "-", scene).strip("-")
+    return s[:120] or "default"
+
+
+def read_frame_times(path):
+    """[(frame, wall_seconds)] from a VLG_GRAB_TIMES file ("N WALL_NS CPU_NS" lines)."""
+    out = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                out.append((int(parts[0]), int(parts[1]) * 1e-9))
+    return out
+
+
+def read_stats(path):
+    """Per-frame rows of a VLGPU_STATS CSV file (list of dicts), [] if absent."""
+    import csv
+    if not path.exists():
+        return []
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def per_frame(values):
+    """Mean over the values after the first (the first frame also uploads), or the
+    only value; None for no values."""
+    if not values:
+        return None
+    rest = values[1:] if len(values) > 1 else values
+    return sum(rest) / len(rest)
+
+
+def run_scene(launcher, display, driver, scene, outdir, args):
+    """One glmark2-es2 process for SCENE on DRIVER; frames and logs in OUTDIR.
+    Returns a dict: exit_code, validation, frames, host_seconds_per_frame,
+    cycles_per_frame, wall_seconds, problems (driver errors / GPU faults)."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    for old in outdir.glob("frame-*.rgba"):
+        old.unlink()
+    times = outdir / "frame-times.txt"
+    stats = outdir / "stats.csv"
+    for p in (times, stats, outdir / "stats.draws.csv"):
+        if p.exists():
+            p.unlink()
+    env = launcher.gl_env(driver)
+    env.pop("VLGPU_STATS", None)
+    env["DISPLAY"] = display
+    if driver == "vlgpu":
+        flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
+        if args.mode == "functional":
+            flags.append("functional")
+        if flags:
+            env["VLGPU_DEBUG"] = ",".join(flags)
+        else:
+            env.pop("VLGPU_DEBUG", None)
+        env["VLGPU_STATS"] = str(stats)
+        if args.dump:
+            env["VLGPU_DUMP"] = str(outdir / "dump")
+    shim = {"LD_PRELOAD": str(driverlib.framegrab_shim()), "VLG_GRAB_DIR": str(outdir),
+            "VLG_GRAB_AT_FINISH": "1", "VLG_GRAB_STEP_MS": str(args.step_ms),
+            "VLG_GRAB_TIMES": str(times),
+            "VLG_GRAB_FRAMES": "0" if args.validate else str(args.frames)}
+    env.update(shim)
+    cmd = [args.glmark2, "--off-screen", "-s", args.size, "-b", scene]
+    if args.validate:
+        cmd.append("--validate")
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True, timeout=args.timeout)
+        code, stdout, stderr = r.returncode, r.stdout, r.stderr
+    except subprocess.TimeoutExpired as e:
+        code = "timeout"
+        stdout = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
+            else (e.stdout or "")
+        stderr = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) \
+            else (e.stderr or "")
+    wall = time.monotonic() - t0
+    (outdir / "stdout.log").write_text(stdout)
+    (outdir / "stderr.log").write_text(stderr)
+    res = {"driver": driver, "exit_code": code if code == "timeout" else
+           launcher.returncode_to_exit(code), "wall_seconds": wall,
+           "problems": driverlib.driver_problems(stderr)[:10]}
+    m = RESULT_LINE.search(stdout)
+    res["validation"] = m["result"] if m else None
+    frames = sorted(outdir.glob("frame-*.rgba"))
+    res["frames"] = len(frames)
+    res["final_frame"] = str(frames[-1]) if frames else None
+    ft = [t for _, t in read_frame_times(times)]
+    if len(ft) > 1:
+        res["host_seconds_per_frame"] = (ft[-1] - ft[0]) / (len(ft) - 1)
+        res["host_includes_startup"] = False
+    elif ft:
+        res["host_seconds_per_frame"] = ft[0] - t0
+        res["host_includes_startup"] = True
+    rows = read_stats(stats)
+    res["stats_frames"] = len(rows)
+    cyc = [int(r["cycles"]) for r in rows]
+    res["cycles_per_frame"] = per_frame(cyc) if any(cyc) else None
+    res["draws_per_frame"] = per_frame([int(r["draws"]) for r in rows])
+    res["gpu_faults"] = sum(int(r.get("faults") or 0) for r in rows)
+    return res
+
+
+def compare_final(scene_dir, res):
+    """PNGs of both final frames and the diff; the metric between them."""
+    import numpy as np
+    from PIL import Image
+    imgs = {}
+    for d in DRIVERS:
+        f = res[d].get("final_frame")
+        if f:
+            imgs[d] = driverlib.load_rgba(f)
+            Image.fromarray(np.ascontiguousarray(imgs[d])).save(scene_dir / f"{d}.png")
+    if len(imgs) != 2:
+        return None
+    a, b = imgs["vlgpu"], imgs["softpipe"]
+    if a.shape != b.shape:
+        return {"error": f"sizes differ: {a.shape} vs {b.shape}"}
+    m = driverlib.compare(a, b)
+    diff = np.abs(a[..., :3].astype(np.int16) - b[..., :3].astype(np.int16))
+    Image.fromarray(np.clip(diff * 8, 0, 255).astype(np.uint8), "RGB").save(scene_dir / "diff.png")
+    m["distinct_colors_softpipe"] = driverlib.distinct_colors(b)
+    return m
+
+
+def run_all(scenes, args, progress=print):
+    """Run every scene on both drivers; returns the list of per-scene results."""
+    launcher = load_launcher()
+    if not launcher.mesa_built():
+        raise RuntimeError("Mesa is not built yet (run ./vlgpu setup)")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    driverlib.framegrab_shim()  # built once, before the threads use it
+    results = []
+    t_start = time.monotonic()
+    with launcher.PrivateX() as x, ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for i, scene in enumerate(scenes, 1):
+            sdir = out / slug(scene)
+            futs = {d: pool.submit(run_scene, launcher, x.display, d, scene, sdir / d, args)
+                    for d in DRIVERS}
+            res = {"scene": scene, "dir": str(sdir)}
+            res.update({d: f.result() for d, f in futs.items()})
+            res["compare"] = compare_final(sdir, res)
+            results.append(res)
+            progress(f"[glmark2 {i}/{len(scenes)} {time.monotonic() - t_start:6.0f}s] "
+                     + row_text(res, plain=True))
+    return results
+
+
+def fmt(v, spec, none="-"):
+    return none if v is None else format(v, spec)
+
+
+def row_text(res, plain=False):
+    v, s, c = res["vlgpu"], res["softpipe"], res.get("compare") or {}
+
+    def status(r):
+        if r["exit_code"] != 0:
+            return f"exit {r['exit_code']}"
+        return r["validation"] or f"{r['frames']} fr"
+
+    def host(r):
+        h = r.get("host_seconds_per_frame")
+        return "-" if h is None else f"{h:.2f}{'*' if r.get('host_includes_startup') else ''}"
+
+    psnr = c.get("psnr_db")
+    cells = [status(v), status(s),
+             "inf" if psnr == math.inf else fmt(psnr, ".1f"),
+             fmt(c.get("max_error"), "d"),
+             fmt(v.get("cycles_per_frame"), ",.0f"),
+             host(v), host(s)]
+    if plain:
+        return f"{res['scene']}: vlgpu {cells[0]}, softpipe {cells[1]}, PSNR {cells[2]} dB, " \
+               f"max err {cells[3]}, cycles/frame {cells[4]}, host s/frame {cells[5]} / {cells[6]}"
+    return cells
+
+
+HEADER = ["vlgpu", "softpipe", "PSNR dB", "max err", "cycles/frame", "host s/fr vlgpu",
+          "host s/fr softpipe"]
+
+
+def table(results, args):
+    """The result table as lines of text."""
+    w = min(60, max(len(r["scene"]) for r in results))
+    lines = [f"{'scene':<{w}} " + " ".join(f"{h:>{max(9, len(h))}}" for h in HEADER)]
+    for r in results:
+        name = r["scene"] if len(r["scene"]) <= w else r["scene"][:w - 1] + "~"
+        cells = row_text(r)
+        lines.append(f"{name:<{w}} " + " ".join(f"{c:>{max(9, len(h))}}"
+                                                for c, h in zip(cells, HEADER)))
+    lines.append("")
+    lines.append(f"mode: vlgpu in {args.mode} mode; {'--validate (one frame per scene)' if args.validate else f'{args.frames} frames per scene'}, "
+                 f"clock step {args.step_ms} ms/frame, {args.size}; final frame compared.")
+    lines.append("host s/frame: mean real time between frame ends after the first frame; "
+                 "* = one frame, time from process start (includes start-up).")
+    if args.validate:
+        for d in DRIVERS:
+            vals = [r[d]["validation"] for r in results]
+            lines.append(f"{d}: " + ", ".join(f"{vals.count(k)} {k}" for k in
+                                                ("Success", "Failure", "Unknown")) +
+                         f" of {len(vals)} scenes")
+    return lines
+
+
+def verdict(results, args):
+    """(ok, list of reasons it is not ok) from what was measured."""
+    bad = []
+    for r in results:
+        for d in DRIVERS:
+            if r[d]["exit_code"] != 0:
+                bad.append(f"{r['scene']}: glmark2 on {d} exited {r[d]['exit_code']}")
+            elif r[d]["frames"] == 0:
+                bad.append(f"{r['scene']}: no frame grabbed on {d}")
+        if r["vlgpu"]["problems"]:
+            bad.append(f"{r['scene']}: vlgpu reported: {r['vlgpu']['problems'][0]}")
+        if args.validate and r["vlgpu"]["validation"] != r["softpipe"]["validation"]:
+            bad.append(f"{r['scene']}: validation vlgpu {r['vlgpu']['validation']} vs "
+                       f"softpipe {r['softpipe']['validation']}")
+        c = r.get("compare") or {}
+        if args.min_psnr is not None and (c.get("psnr_db") is None or
+                                          c["psnr_db"] < args.min_psnr):
+            bad.append(f"{r['scene']}: PSNR {c.get('psnr_db')} < {args.min_psnr} dB")
+    return not bad, bad
+
+
+def parser():
+    p = argparse.ArgumentParser(
+        prog="vlgpu glmark2", description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("-b", "--benchmark", action="append", metavar="SCENE",
+                   help="a glmark2 benchmark description (scene:opt=val:...), passed to "
+                        "glmark2 -b; repeatable; default: the %d default scenes"
+                        % len(DEFAULT_SCENES))
+    p.add_argument("--referenceless", action="store_true",
+                   help="the 6 default scenes glmark2 --validate has no reference for: "
+                        + ", ".join(REFERENCELESS))
+    p.add_argument("--validate", action="store_true",
+                   help="glmark2 --validate: one frame per scene, checked by glmark2")
+    p.add_argument("--frames", type=int, default=3,
+                   help="frames per scene without --validate (default 3); the last is compared")
+    p.add_argument("--mode", choices=["cycle", "functional"], default="functional",
+                   help="vlgpu simulation mode (default functional: no timing, fast; cycle "
+                        "gives cycles per frame)")
+    p.add_argument("--step-ms", type=int, default=40,
+                   help="glmark2's clock advance per frame in ms (default 40)")
+    p.add_argument("-s", "--size", default="800x600", help="glmark2 -s WxH (default 800x600)")
+    p.add_argument("-j", "--jobs", type=int, default=2, choices=[1, 2],
+                   help="run vlgpu and softpipe of a scene concurrently (2, default) or not")
+    p.add_argument("--timeout", type=float, default=900,
+                   help="seconds per glmark2 process (default 900)")
+    p.add_argument("--dump", action="store_true",
+                   help="also write vlgpu's per-draw dump (VLGPU_DUMP) into SCENE/vlgpu/dump")
+    p.add_argument("--min-psnr", type=float, metavar="DB",
+                   help="fail (exit 1) if a final frame's PSNR vs softpipe is below DB")
+    p.add_argument("--out", default=str(ROOT / "out/glmark2"),
+                   help="output directory (default out/glmark2)")
+    p.add_argument("--glmark2", default=shutil.which("glmark2-es2"),
+                   help="glmark2-es2 binary (default: from PATH)")
+    return p
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    if not args.glmark2:
+        print("vlgpu glmark2: glmark2-es2 not found (Debian package glmark2-es2-x11)",
+              file=sys.stderr)
+        return 2
+    if args.frames < 1:
+        print("vlgpu glmark2: --frames must be >= 1", file=sys.stderr)
+        return 2
+    scenes = list(args.benchmark or [])
+    if args.referenceless:
+        scenes += REFERENCELESS
+    scenes = scenes or DEFAULT_SCENES
+    try:
+        results = run_all(scenes, args, progress=lambda s: print(s, flush=True))
+    except RuntimeError as e:
+        print(f"vlgpu glmark2: {e}", file=sys.stderr)
+        return 2
+    lines = table(results, args)
+    ok, bad = verdict(results, args)
+    lines += [""] + (["all scenes ran on both drivers" +
+                      (", validation results equal" if args.validate else "")] if ok
+                     else ["problems:"] + [f"  {b}" for b in bad])
+    out = Path(args.out)
+    (out / "results.json").write_text(json.dumps(
+        {"args": {k: v for k, v in vars(args).items()}, "scenes": results},
+        indent=1, default=str) + "\n")
+    (out / "results.txt").write_text("\n".join(lines) + "\n")
+    print()
+    print("\n".join(lines))
+    print(f"\nframes (vlgpu.png, softpipe.png, diff.png per scene), logs, statistics: {out}/")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -15,6 +15,7 @@
 #include <functional>
 
 #include "sim/func/shader/executor.h"
+#include "vlg_corpus.h"
 #include "vlg_test_util.h"
 
 using namespace vlgpu;
@@ -690,13 +691,11 @@ TEST(Exec, EveryOptimisationSwitchKeepsTheResults)
          gl_Position = a;
       }
    )";
-   std::vector<vlg_compile_options> variants(7);
-   variants[1].no_lowbank = true;
-   variants[2].no_pack = true;
-   variants[3].no_dual = true;
-   variants[4].no_sched = true;
-   variants[5].no_coalesce = true;
-   variants[6].no_nir_opt = true;
+   /* every switch vlgpu-cc has (vlg_corpus.cpp's table), one at a time */
+   std::vector<vlg_compile_options> variants;
+   for (const Config &c : switch_configs())
+      variants.push_back(c.opts);
+   ASSERT_GE(variants.size(), 9u);
    std::vector<std::vector<Vec>> results;
    for (const vlg_compile_options &o : variants) {
       CompiledProgram p = compile_glsl(vs, "", o);
@@ -723,6 +722,49 @@ TEST(Exec, EveryOptimisationSwitchKeepsTheResults)
          for (int c = 0; c < 4; c++)
             EXPECT_CLOSE(bitsf(results[v][l][c]), acc[c] * acc[3 - c] + a[c], 1e-6f, 1e-5f,
                          "variant " << v << " lane " << l << " comp " << c);
+   }
+}
+
+TEST(Exec, LongSumsSplitIntoPartialSums)
+{
+   /* 24 products summed (split_long_sums: 4 partial sums); small integers so
+    * every ordering of the sum is exact and the results must match bit for
+    * bit, with the pass and without it */
+   std::string body = "r = ";
+   for (unsigned i = 0; i < 24; i++)
+      body +=
+         std::string(i ? " + " : "") + "a." + "xyzw"[i % 4] + " * k[" + std::to_string(i) + "]";
+   std::string vs = "attribute vec4 a;\nuniform vec4 k[24];\nvarying vec4 r;\n"
+                    "void main() {\n" +
+                    body + ";\ngl_Position = a;\n}\n";
+   for (bool reassoc : {true, false}) {
+      vlg_compile_options o = {};
+      o.no_reassoc = !reassoc;
+      CompiledProgram p = compile_glsl(vs, "", o);
+      ASSERT_TRUE(p.vs) << p.error;
+      Machine m;
+      m.cb0.assign(4 * 64, 0);
+      float K[24][4];
+      for (unsigned e = 0; e < 24; e++)
+         for (unsigned c = 0; c < 4; c++) {
+            K[e][c] = (float)((int)(e * 7 + c * 3) % 11 - 5);
+            m.cb0[(p.uniform_slot.at("k") + e) * 4 + c] = fbits(K[e][c]);
+         }
+      Inputs in;
+      for (unsigned l = 0; l < kLanes; l++)
+         in.attrs[p.attribute.at("a")].push_back(fvec(l, -3.0f + l, 2.0f, -1.0f * (l % 5)));
+      Result r = run(p.vs.get(), kLanes, in, m);
+      ASSERT_TRUE(r.ok) << r.fault;
+      for (unsigned l = 0; l < kLanes; l++) {
+         float a[4] = {(float)l, -3.0f + l, 2.0f, -1.0f * (l % 5)};
+         for (unsigned c = 0; c < 4; c++) {
+            float want = 0;
+            for (unsigned i = 0; i < 24; i++)
+               want += a[i % 4] * K[i][c];
+            EXPECT_EQ(bitsf(r.out.at(p.vs_out.at("r"))[l][c]), want)
+               << "reassoc " << reassoc << " lane " << l << " comp " << c;
+         }
+      }
    }
 }
 

@@ -166,7 +166,11 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       Shader S;
       S.name = name;
       IoInfo io;
-      nir_prepare(nir, !opts->no_nir_opt, io);
+      PipelineOptions po;
+      po.nir_opt = !opts->no_nir_opt;
+      po.vectorize = !opts->no_vectorize;
+      po.reassoc = !opts->no_reassoc;
+      nir_prepare(nir, po, io);
       if (opts->print_ir) {
          char *buf = nullptr;
          size_t size = 0;

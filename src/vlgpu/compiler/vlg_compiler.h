@@ -68,10 +68,12 @@ struct vlg_compile_options {
    bool no_dual;    /**< no dual-phase pairing: one op per instruction */
    bool
       no_sched; /**< no list scheduling: keep instruction-selection order (pairs only neighbours) */
-   bool no_coalesce; /**< keep register-to-register MOVs (no copy coalescing in RA) */
-   bool disasm;      /**< fill vlg_compiled_shader::disasm */
-   bool print_ir;    /**< append the backend IR after each pass to disasm (debugging) */
-   const char *name; /**< name for messages (default: nir->info.name or "shader") */
+   bool no_coalesce;  /**< keep register-to-register MOVs (no copy coalescing in RA) */
+   bool no_vectorize; /**< no nir_opt_vectorize (scalar ops of one kind merged into vec4 ops) */
+   bool no_reassoc;   /**< keep long floating-point sums as written (no parallel partial sums) */
+   bool disasm;       /**< fill vlg_compiled_shader::disasm */
+   bool print_ir;     /**< append the backend IR after each pass to disasm (debugging) */
+   const char *name;  /**< name for messages (default: nir->info.name or "shader") */
 };
 
 /** One range of the uniform copy map: global-buffer image dwords

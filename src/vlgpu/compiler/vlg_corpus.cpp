@@ -133,10 +133,10 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
       if (body.find("#version") == std::string::npos && glsl_es_version == "300" && !desktop)
          body = "#version 300 es\n" + body;
       if (section == "vertex shader" || section == "fragment shader")
-         prog.sources.push_back({name + ":[" + section + "]", name,
-                                 section == "vertex shader" ? MESA_SHADER_VERTEX
-                                                            : MESA_SHADER_FRAGMENT,
-                                 body, desktop});
+         prog.sources.push_back(
+            {name + ":[" + section + "]", name,
+             section == "vertex shader" ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT, body,
+             desktop});
       else if (section == "vertex shader passthrough")
          prog.sources.push_back(
             {name + ":[vertex shader passthrough]", name, MESA_SHADER_VERTEX,
@@ -189,8 +189,8 @@ shader_test_is_es(const std::string &text)
          continue;
       }
       std::string t = trim(line);
-      if (section == "require" && (t.find("GL ES") != std::string::npos ||
-                                   t.find("GLSL ES") != std::string::npos) &&
+      if (section == "require" &&
+          (t.find("GL ES") != std::string::npos || t.find("GLSL ES") != std::string::npos) &&
           !starts_with(t, "#"))
          es = true;
       if ((section == "vertex shader" || section == "fragment shader") &&
@@ -319,6 +319,10 @@ compile_switches()
       {"--no-sched", &vlg_compile_options::no_sched, "no list scheduling (isel order)"},
       {"--no-coalesce", &vlg_compile_options::no_coalesce, "no copy coalescing"},
       {"--no-nir-opt", &vlg_compile_options::no_nir_opt, "no NIR optimisation loop"},
+      {"--no-vectorize", &vlg_compile_options::no_vectorize,
+       "no nir_opt_vectorize (scalar ops merged into vec4 ops)"},
+      {"--no-reassoc", &vlg_compile_options::no_reassoc,
+       "no splitting of long floating-point sums into parallel partial sums"},
    };
    return s;
 }
@@ -602,7 +606,8 @@ compare_results(const Results &before, const Results &after)
    }
    for (auto &[k, rb] : b) {
       auto it = a.find(k);
-      if (rb->status == ShaderRecord::Ok && (it == a.end() || it->second->status != ShaderRecord::Ok)) {
+      if (rb->status == ShaderRecord::Ok &&
+          (it == a.end() || it->second->status != ShaderRecord::Ok)) {
          c.only_after++;
          c.gained.push_back(k);
       }
@@ -684,10 +689,14 @@ comparison_text(const Comparison &c)
                pct(m.mean_rel).c_str());
       s += buf;
    }
-   for (const std::string &k : c.lost)
-      s += "lost (compiled in A only): " + k + "\n";
-   for (const std::string &k : c.gained)
-      s += "gained (compiled in B only): " + k + "\n";
+   auto list = [&](const std::vector<std::string> &v, const char *what) {
+      for (size_t i = 0; i < v.size() && i < 20; i++)
+         s += std::string(what) + v[i] + "\n";
+      if (v.size() > 20)
+         s += std::string(what) + "... and " + std::to_string(v.size() - 20) + " more\n";
+   };
+   list(c.lost, "lost (compiled in A only): ");
+   list(c.gained, "gained (compiled in B only): ");
    return s;
 }
 
@@ -765,8 +774,7 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
       Totals t = totals(c.results[0]);
       snprintf(buf, sizeof(buf), "| %s | %u | %u | %u | %u | %u | %u | %u | %u | %u | %.3f |\n",
                c.name.c_str(), t.compiled, t.sum.instructions, t.sum.ops, t.sum.units, t.sum.bytes,
-               t.sum.registers, t.sum.gb_entries, t.sum.cycles, t.sum.tput_cycles,
-               t.sum.dual_rate);
+               t.sum.registers, t.sum.gb_entries, t.sum.cycles, t.sum.tput_cycles, t.sum.dual_rate);
       o << buf;
    }
    o << "\n";
@@ -792,11 +800,9 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
          o << "| `" << configs[k + 1].label << "` |";
          for (const MetricChange &m : cmp[k].metrics) {
             if (m.higher_is_better) /* a rate: the difference, not a ratio */
-               snprintf(buf, sizeof(buf), " %+.3f (%u/%u) |", m.after - m.before, m.helped,
-                        m.hurt);
+               snprintf(buf, sizeof(buf), " %+.3f (%u/%u) |", m.after - m.before, m.helped, m.hurt);
             else
-               snprintf(buf, sizeof(buf), " %s (%u/%u) |", pct(m.rel()).c_str(), m.helped,
-                        m.hurt);
+               snprintf(buf, sizeof(buf), " %s (%u/%u) |", pct(m.rel()).c_str(), m.helped, m.hurt);
             o << buf;
          }
          o << "\n";

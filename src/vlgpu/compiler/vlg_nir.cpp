@@ -82,9 +82,8 @@ vectorize_filter(const nir_instr *instr, const void *data)
    if (instr->type != nir_instr_type_alu)
       return 0;
    const nir_alu_instr *alu = nir_instr_as_alu(instr);
-   nir_foreach_use (src, &alu->dest.dest.ssa)
-      if (src->parent_instr->type == nir_instr_type_tex)
-         return 1;
+   nir_foreach_use(src,
+                   &alu->dest.dest.ssa) if (src->parent_instr->type == nir_instr_type_tex) return 1;
    return 4;
 }
 
@@ -123,8 +122,6 @@ optimize_loop(nir_shader *nir)
       progress |= OPT(nir_opt_if, nir_opt_if_optimize_phi_true_false);
       progress |= OPT(nir_opt_loop_unroll);
       progress |= OPT(nir_opt_shrink_vectors);
-      if (getenv("VLG_VEC"))
-         progress |= OPT(nir_opt_vectorize, vectorize_filter, nullptr);
    } while (progress && ++iterations < 1000);
 }
 
@@ -145,8 +142,9 @@ mandatory_lowering(nir_shader *nir)
 }
 
 void
-nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
+nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
 {
+   const bool optimize = o.nir_opt;
    if (nir->info.stage != MESA_SHADER_VERTEX && nir->info.stage != MESA_SHADER_FRAGMENT)
       throw CompileError(std::string("stage ") + _mesa_shader_stage_to_string(nir->info.stage) +
                          " is not supported (vertex and fragment shaders only)");
@@ -190,6 +188,11 @@ nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
       optimize_loop(nir);
    else
       mandatory_lowering(nir);
+   /* before algebraic_late fuses the products of the sums into MADs */
+   if (o.reassoc && split_long_sums(nir, 8)) {
+      NIR_PASS_V(nir, nir_copy_prop);
+      NIR_PASS_V(nir, nir_opt_dce);
+   }
 
    bool progress;
    unsigned iterations = 0;
@@ -201,6 +204,10 @@ nir_prepare(nir_shader *nir, bool optimize, IoInfo &io)
       progress |= OPT(nir_opt_dce);
       if (optimize)
          progress |= OPT(nir_opt_cse);
+      /* after algebraic_late: MADs are fused per component first (a vec2
+       * MUL merged early would no longer fuse with its two different ADDs) */
+      if (optimize && o.vectorize)
+         progress |= OPT(nir_opt_vectorize, vectorize_filter, nullptr);
    } while (progress && ++iterations < 1000);
 
    NIR_PASS_V(nir, nir_lower_bool_to_int32);

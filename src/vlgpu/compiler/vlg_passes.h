@@ -38,10 +38,25 @@ struct IoInfo {
    std::map<int, unsigned> fs_interp; /**< FS input varying slot -> enum vlg_interp */
 };
 
+/** Options the pipeline runs with (vlg_compiler.cpp fills them from
+ *  vlg_compile_options). */
+struct PipelineOptions {
+   bool nir_opt = true, lowbank = true, pack = true, dual = true, sched = true, coalesce = true;
+   bool vectorize = true, reassoc = true;
+   bool print_ir = false;
+};
+
 /* vlg_nir.cpp: lower and optimise @nir in place for the backend (io to
  * load_input/store_output with vec4 slots, booleans as 32-bit masks,
- * textures, out of SSA with vectors lowered to MOVs). */
-void nir_prepare(nir_shader *nir, bool optimize, IoInfo &io);
+ * textures, out of SSA with vectors lowered to MOVs). Optimisations per
+ * @o: nir_opt (the loop), vectorize (nir_opt_vectorize), reassoc
+ * (split_long_sums). */
+void nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io);
+
+/* vlg_reassoc.cpp: rewrite every chain of at least @min_terms inexact fadds
+ * (a0 + a1 + ... in one block) as min(4, n/4) interleaved partial sums
+ * added at the end. Returns whether anything changed. */
+bool split_long_sums(nir_shader *nir, unsigned min_terms);
 
 /* vlg_isel.cpp: NIR -> backend IR (fills S's blocks, vregs, io maps, flags).
  * Throws CompileError naming what is not supported. */
@@ -108,11 +123,5 @@ unsigned estimate_cycles(const Shader &S);
  * cycle, scoreboard as the cycle-mode SPC; every block once): total cycles
  * until all are done / @groups, rounded up. */
 unsigned estimate_throughput(const Shader &S, unsigned groups);
-
-/** Options the pipeline runs with (vlg_compiler.cpp). */
-struct PipelineOptions {
-   bool nir_opt = true, lowbank = true, pack = true, dual = true, sched = true, coalesce = true;
-   bool print_ir = false;
-};
 
 } // namespace vlgpu

@@ -175,6 +175,13 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_USER_VERTEX_BUFFERS:
       return 0; /* uploaded by u_vbuf/st into VRAM buffers */
 
+   /* Attachments of different sizes: each surface has its own size and
+    * pitch, and rasterization stops at framebuffer.width/height, which
+    * st/mesa sets to the smallest attachment (the GL rule).  Gives
+    * ARB_framebuffer_object in desktop contexts (Piglit's -fbo mode). */
+   case PIPE_CAP_MIXED_FRAMEBUFFER_SIZES:
+      return 1;
+
    /* CLEAR draws take a rectangle (draw_info.clear_rect). */
    case PIPE_CAP_CLEAR_SCISSORED:
       return 1;

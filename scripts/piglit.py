@@ -213,7 +213,7 @@ def crash_detail(raw, name):
     how = f"signal {-rc}" if isinstance(rc, int) and rc < 0 else f"exit {rc}"
     err = [l for l in (t.get("err") or "").splitlines() if l.strip()]
     out = [l for l in (t.get("out") or "").splitlines() if l.strip()]
-    if not err and not out:
+    if rc == -6 and not err and not out:
         # Seen with piglit 1.0+ on surfaceless_egl: a test that does not
         # render into an FBO reaches the winsys framework, whose surfaceless
         # event loop returns at once, and piglit calls abort().

@@ -76,7 +76,8 @@ metric(const Comparison &c, const std::string &name)
    return none;
 }
 
-const char *kVs = "attribute vec4 p;\nvarying vec4 v;\nvoid main() { v = p * 2.0; gl_Position = p; }\n";
+const char *kVs =
+   "attribute vec4 p;\nvarying vec4 v;\nvoid main() { v = p * 2.0; gl_Position = p; }\n";
 const char *kFs = "precision mediump float;\nvarying vec4 v;\nvoid main() { gl_FragColor = v; }\n";
 
 } // anonymous namespace
@@ -92,7 +93,8 @@ TEST(Corpus, CollectPairsStemsAndFiltersEs)
    d.write("b/negative.frag", "// [config]\n// expect_result: fail\n// [end config]\n#version 100\n"
                               "void main() { gl_FragColor = 1; }\n");
    d.write("t/es.shader_test", std::string("[require]\nGLSL ES >= 1.00\n\n[vertex shader]\n") +
-                                  kVs + "\n[fragment shader]\n" + kFs + "\n[test]\ndraw rect -1 -1 2 2\n");
+                                  kVs + "\n[fragment shader]\n" + kFs +
+                                  "\n[test]\ndraw rect -1 -1 2 2\n");
    d.write("t/desk.shader_test", "[require]\nGLSL >= 1.10\n\n[vertex shader passthrough]\n\n"
                                  "[fragment shader]\nvoid main() { gl_FragColor = vec4(1.0); }\n");
    d.write("t/gs.shader_test", "[require]\nGL ES >= 3.2\n\n[vertex shader passthrough]\n\n"
@@ -111,7 +113,7 @@ TEST(Corpus, CollectPairsStemsAndFiltersEs)
    for (const CorpusProgram &p : all)
       by[p.name] = &p;
    ASSERT_TRUE(by.count("a/prog"));
-   ASSERT_EQ(by["a/prog"]->sources.size(), 2u); /* .vert + .frag paired */
+   ASSERT_EQ(by["a/prog"]->sources.size(), 2u);                     /* .vert + .frag paired */
    EXPECT_EQ(by["a/prog"]->sources[0].stage, MESA_SHADER_FRAGMENT); /* sorted: .frag first */
    ASSERT_TRUE(by.count("b/alone.frag"));
    EXPECT_EQ(by["b/alone.frag"]->sources.size(), 1u);
@@ -126,8 +128,8 @@ TEST(Corpus, CollectPairsStemsAndFiltersEs)
    std::set<std::string> es_names;
    for (const CorpusProgram &p : es)
       es_names.insert(p.name);
-   EXPECT_EQ(es_names, (std::set<std::string>{"b/es100.frag", "t/es.shader_test",
-                                                "t/gs.shader_test"}));
+   EXPECT_EQ(es_names,
+             (std::set<std::string>{"b/es100.frag", "t/es.shader_test", "t/gs.shader_test"}));
 
    std::vector<CorpusProgram> none;
    EXPECT_FALSE(collect_programs({(d.path / "t/notes.txt").string()}, CollectOptions(), none, err));
@@ -161,6 +163,7 @@ TEST(Corpus, ResultLinesRoundTrip)
    bad.stage = "VS";
    bad.error = "0:1(1): error: syntax error";
    r.push_back(bad);
+   r[1].time_us = 412.5; /* --time: ", 412.5 us" after the statistics */
 
    TempDir d;
    std::string path = (d.path / "r.txt").string();
@@ -180,6 +183,7 @@ TEST(Corpus, ResultLinesRoundTrip)
       EXPECT_EQ(back[i].stats.units, r[i].stats.units);
       EXPECT_EQ(back[i].stats.cycles, r[i].stats.cycles);
       EXPECT_EQ(back[i].stats.dual, r[i].stats.dual);
+      EXPECT_EQ(back[i].time_us, r[i].time_us);
    }
    Totals t = totals(back);
    EXPECT_EQ(t.shaders, 4u);
@@ -188,6 +192,8 @@ TEST(Corpus, ResultLinesRoundTrip)
    EXPECT_EQ(t.glsl_errors, 1u);
    EXPECT_EQ(t.sum.units, 30u);
    EXPECT_EQ(t.sum.cycles, 62u);
+   EXPECT_EQ(t.timed, 1u);
+   EXPECT_EQ(t.time_us, 412.5);
 
    /* a malformed line names the file and the line */
    std::ofstream(path, std::ios::app) << "garbage without a stage\n";
@@ -241,8 +247,8 @@ TEST(Corpus, RunSeparatesFrontEndAndCompilerFailures)
                        {"good.frag", "good", MESA_SHADER_FRAGMENT, kFs, false}};
    progs[0].unsupported_stages = {"GS"};
    progs[1].name = "broken.frag";
-   progs[1].sources = {{"broken.frag", "broken", MESA_SHADER_FRAGMENT, "void main() { x = 1; }\n",
-                        false}};
+   progs[1].sources = {
+      {"broken.frag", "broken", MESA_SHADER_FRAGMENT, "void main() { x = 1; }\n", false}};
    std::vector<Config> cfg = switch_configs();
    ASSERT_GE(cfg.size(), 3u);
    std::vector<Results> out;
@@ -284,4 +290,38 @@ TEST(Corpus, ReportSectionReplacedBetweenMarkers)
    ASSERT_TRUE(write_report(path, "new table\n", err)) << err;
    EXPECT_EQ(read_text(path), "intro\n<!-- BEGIN vlgpu-cc report -->\nnew table\n"
                               "<!-- END vlgpu-cc report -->\noutro\n");
+}
+
+TEST(Corpus, CompileTimeIsMeasuredPerShader)
+{
+   std::vector<CorpusProgram> progs(1);
+   progs[0].name = "good";
+   progs[0].sources = {{"good.vert", "good", MESA_SHADER_VERTEX, kVs, false},
+                       {"good.frag", "good", MESA_SHADER_FRAGMENT, kFs, false}};
+   std::vector<Config> cfg(1);
+   std::vector<Results> out;
+   run_corpus(progs, cfg, out, nullptr, 3);
+   ASSERT_EQ(out[0].size(), 2u);
+   for (const ShaderRecord &r : out[0]) {
+      EXPECT_EQ(r.status, ShaderRecord::Ok);
+      /* compiling takes some CPU time, and far less than a second here */
+      EXPECT_GT(r.time_us, 0.0);
+      EXPECT_LT(r.time_us, 1e6);
+   }
+   /* without repetitions nothing is measured */
+   run_corpus(progs, cfg, out, nullptr);
+   for (const ShaderRecord &r : out[0])
+      EXPECT_LT(r.time_us, 0.0);
+   /* a shader that does not compile has no compile time (600 indirectly
+    * read entries: more than the 512 of the global buffer) */
+   const char *kTooBig = "uniform vec4 u[600];\nattribute vec4 p;\n"
+                         "void main() { gl_Position = u[int(p.x)]; }\n";
+   glsl_type_singleton_init_or_ref();
+   std::vector<GlslSource> gs = {{"big", MESA_SHADER_VERTEX, kTooBig}};
+   std::vector<nir_shader *> nirs;
+   std::string log;
+   ASSERT_TRUE(glsl_to_vlgpu_nir(gs, nirs, log)) << log;
+   EXPECT_EQ(median_compile_us(nirs[0], vlg_compile_options{}, 2), -1.0);
+   ralloc_free(nirs[0]);
+   glsl_type_singleton_decref();
 }

@@ -357,9 +357,33 @@ stage_name(gl_shader_stage s)
    return s == MESA_SHADER_VERTEX ? "VS" : s == MESA_SHADER_FRAGMENT ? "FS" : "?";
 }
 
+double
+median_compile_us(nir_shader *nir, const vlg_compile_options &opts, unsigned reps)
+{
+   vlg_compile_options o = opts;
+   o.disasm = false;
+   o.print_ir = false;
+   std::vector<double> t;
+   for (unsigned i = 0; i < std::max(reps, 1u); i++) {
+      struct timespec a, b;
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+      char *err = nullptr;
+      vlg_compiled_shader *cs = vlg_compile_nir(nir, &o, &err);
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+      free(err);
+      if (!cs)
+         return -1;
+      vlg_compiled_shader_free(cs);
+      t.push_back((b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) * 1e-3);
+   }
+   std::sort(t.begin(), t.end());
+   size_t n = t.size();
+   return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
 void
 run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &configs,
-           std::vector<Results> &out, FILE *progress)
+           std::vector<Results> &out, FILE *progress, unsigned time_reps)
 {
    out.assign(configs.size(), Results());
    for (size_t pi = 0; pi < progs.size(); pi++) {
@@ -411,6 +435,8 @@ run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &c
                if (cs) {
                   r.stats = cs->stats;
                   vlg_compiled_shader_free(cs);
+                  if (time_reps)
+                     r.time_us = median_compile_us(nirs[i], o, time_reps);
                } else {
                   r.status = ShaderRecord::Failed;
                   r.error = one_line(err ? err : "compilation failed");
@@ -438,7 +464,10 @@ write_results(FILE *f, const Results &r, const std::string &header)
       switch (s.status) {
       case ShaderRecord::Ok: {
          char *line = vlg_shader_stats_line(key.c_str(), &s.stats);
-         fprintf(f, "%s\n", line);
+         if (s.time_us >= 0)
+            fprintf(f, "%s, %.1f us\n", line, s.time_us);
+         else
+            fprintf(f, "%s\n", line);
          free(line);
          break;
       }
@@ -499,12 +528,15 @@ read_results(const std::string &path, Results &r, std::string &err)
       } else {
          vlg_shader_stats &st = s.stats;
          float dual = 0;
+         double us = -1;
          int n = sscanf(rest.c_str(),
                         "%u instrs, %u ops, %u units, %u bytes, %u regs, %u gb entries, %u cycles, "
-                        "%u tput, %f dual",
+                        "%u tput, %f dual, %lf us",
                         &st.instructions, &st.ops, &st.units, &st.bytes, &st.registers,
-                        &st.gb_entries, &st.cycles, &st.tput_cycles, &dual);
-         if (n != 9)
+                        &st.gb_entries, &st.cycles, &st.tput_cycles, &dual, &us);
+         if (n == 10)
+            s.time_us = us;
+         else if (n != 9)
             return bad("malformed statistics (want 'N instrs, N ops, N units, N bytes, N regs, "
                        "N gb entries, N cycles, N tput, X dual')");
          st.dual_rate = dual;
@@ -539,6 +571,10 @@ totals(const Results &r)
       t.sum.gb_entries += s.stats.gb_entries;
       t.sum.cycles += s.stats.cycles;
       t.sum.tput_cycles += s.stats.tput_cycles;
+      if (s.time_us >= 0) {
+         t.timed++;
+         t.time_us += s.time_us;
+      }
    }
    t.sum.dual_rate = t.sum.instructions ? (float)t.sum.dual / t.sum.instructions : 0;
    return t;
@@ -555,7 +591,12 @@ totals_line(const Totals &t)
             t.shaders, t.compiled, t.failed, t.glsl_errors, t.sum.instructions, t.sum.ops,
             t.sum.units, t.sum.bytes, t.sum.registers, t.sum.gb_entries, t.sum.cycles,
             t.sum.tput_cycles, t.sum.dual_rate);
-   return buf;
+   std::string s = buf;
+   if (t.timed) {
+      snprintf(buf, sizeof(buf), "; compile time of %u shaders: %.1f us", t.timed, t.time_us);
+      s += buf;
+   }
+   return s;
 }
 
 /* ---------------------------------------------------------------------- */

@@ -76,6 +76,10 @@ struct ShaderRecord {
    Status status = Ok;
    std::string error; /**< one line; Failed: vlgpu's message; GlslError: the front end's */
    vlg_shader_stats stats = {};
+   /** Compile time (run_corpus with time_reps > 0): median over the repetitions of the
+    *  host CPU time (CLOCK_THREAD_CPUTIME_ID) of vlg_compile_nir, in microseconds; < 0:
+    *  not measured. */
+   double time_us = -1;
    std::string key() const { return name + " - " + stage; }
 };
 using Results = std::vector<ShaderRecord>;
@@ -108,11 +112,23 @@ std::string switches_text(const vlg_compile_options &o);
  * programs.
  */
 void run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &configs,
-                std::vector<Results> &out, FILE *progress);
+                std::vector<Results> &out, FILE *progress, unsigned time_reps = 0);
+
+/**
+ * Compile time of @nir with @opts: vlg_compile_nir (from its clone of the
+ * NIR to the finished binary and statistics; disassembly off) run @reps
+ * times (>= 1), each timed with the CPU time of the calling thread
+ * (CLOCK_THREAD_CPUTIME_ID, so other processes on a shared host do not
+ * count); returns the median in microseconds (the mean of the middle two
+ * for an even @reps), or -1 if the shader does not compile. The GLSL front
+ * end (GLSL -> NIR) is not included.
+ */
+double median_compile_us(nir_shader *nir, const vlg_compile_options &opts, unsigned reps);
 
 /** Result lines (shader-db style, one per shader) and a totals comment:
  *    NAME - VS: 17 instrs, 20 ops, 27 units, 108 bytes, 6 regs, 10 gb entries, 38 cycles,
  *    0.176 dual
+ *    with a compile time: "..., 0.176 dual, 412.5 us" (ShaderRecord::time_us)
  *    NAME - FS: error[vlgpu]: MESSAGE        (compile failure)
  *    NAME - FS: error[glsl]: MESSAGE         (rejected by Mesa's GLSL front end)
  *  @header (may be empty) is written as a '#' comment first. */
@@ -126,6 +142,8 @@ bool read_results(const std::string &path, Results &r, std::string &err);
 struct Totals {
    unsigned shaders = 0, compiled = 0, glsl_errors = 0, failed = 0;
    vlg_shader_stats sum = {};
+   unsigned timed = 0; /**< compiled records with a compile time */
+   double time_us = 0; /**< sum of their time_us */
 };
 Totals totals(const Results &r);
 /** "N shaders: C compiled, F failed in vlgpu, G rejected by the GLSL front end; totals: ..." */
@@ -133,12 +151,12 @@ std::string totals_line(const Totals &t);
 
 /** Per-metric comparison of the shaders compiled in both @before and @after. */
 struct MetricChange {
-   const char *metric;      /**< "instrs", "units", ... */
-   bool higher_is_better;   /**< dual rate */
+   const char *metric;    /**< "instrs", "units", ... */
+   bool higher_is_better; /**< dual rate */
    unsigned helped = 0, hurt = 0, unchanged = 0;
    double before = 0, after = 0; /**< totals (dual: rate of the totals) */
-   double mean_rel = 0;     /**< mean over shaders of (after - before) / before, shaders with
-                               before > 0 (the seeds' "average") */
+   double mean_rel = 0;          /**< mean over shaders of (after - before) / before, shaders with
+                                    before > 0 (the seeds' "average") */
    double rel() const { return before ? (after - before) / before : 0; }
 };
 struct Comparison {

@@ -8,9 +8,9 @@
  * then roughly what st/mesa does before the driver sees a shader
  * (locations, samplers, uniforms as vec4 slots), then vlg_compile_nir.
  *
- *   vlgpu-cc [switches] [--stats|--ir|--nir] [--glmark2] PATH...
+ *   vlgpu-cc [switches] [--stats|--ir|--nir] [--glmark2] [--time N] PATH...
  *       disassembly (or statistics lines) of every shader
- *   vlgpu-cc [switches] --corpus [--out FILE] [--es-only] [--glmark2] PATH...
+ *   vlgpu-cc [switches] --corpus [--out FILE] [--es-only] [--glmark2] [--time N] PATH...
  *       shader-db style: one result line per shader, failures with reasons, totals
  *   vlgpu-cc --compare A.txt B.txt
  *       helped / hurt / unchanged and the change of the totals per metric
@@ -52,6 +52,7 @@ struct Options {
    struct vlg_compile_options copts = {};
    bool stats_only = false;
    bool print_nir = false;
+   unsigned time_reps = 0; /* --time N */
    CollectOptions collect;
 };
 
@@ -70,11 +71,17 @@ compile_nir(nir_shader *nir, const Options &o, const std::string &name)
       free(err);
       return false;
    }
-   if (cs->disasm)
+   double us = o.time_reps ? median_compile_us(nir, copts, o.time_reps) : -1;
+   if (cs->disasm) {
       fputs(cs->disasm, stdout);
-   else {
+      if (us >= 0)
+         printf("; %s: compile time %.1f us (median of %u)\n", name.c_str(), us, o.time_reps);
+   } else {
       char *line = vlg_shader_stats_line(name.c_str(), &cs->stats);
-      printf("%s\n", line);
+      if (us >= 0)
+         printf("%s, %.1f us\n", line, us);
+      else
+         printf("%s\n", line);
       free(line);
    }
    vlg_compiled_shader_free(cs);
@@ -164,8 +171,7 @@ report(const std::string &md, const std::vector<std::string> &specs, const std::
    for (const std::string &s : specs) {
       size_t eq = s.find('=');
       if (eq == std::string::npos || eq == 0) {
-         fprintf(stderr, "vlgpu-cc: --report: corpus '%s' is not NAME=PATH[,PATH...]\n",
-                 s.c_str());
+         fprintf(stderr, "vlgpu-cc: --report: corpus '%s' is not NAME=PATH[,PATH...]\n", s.c_str());
          return 2;
       }
       Spec sp{s.substr(0, eq), {}, {}};
@@ -262,6 +268,12 @@ main(int argc, char **argv)
    app.add_flag("--stats", o.stats_only, "print only the statistics line per shader");
    app.add_flag("--ir", o.copts.print_ir, "print the backend IR after every pass");
    app.add_flag("--nir", o.print_nir, "print the NIR handed to the backend");
+   app.add_option("--time", o.time_reps,
+                  "also measure the compile time: vlg_compile_nir run N more times per shader "
+                  "(GLSL front end excluded), the median CPU time of the compiling thread "
+                  "appended to the statistics line as ', T us' (T in microseconds, one "
+                  "decimal); with disassembly a '; NAME: compile time T us (median of N)' line")
+      ->check(CLI::Range(1u, 100000u));
    app.add_flag("--glmark2", o.collect.glmark2,
                 "complete glmark2 shader templates as its scenes do (defines, default "
                 "precision, scene constants, $PLACEHOLDER$ bodies; vlg_glsl.h)");
@@ -327,7 +339,7 @@ main(int argc, char **argv)
       std::vector<Config> cfg(1);
       cfg[0].opts = o.copts;
       cfg[0].opts.print_ir = false;
-      run_corpus(progs, cfg, res, nullptr);
+      run_corpus(progs, cfg, res, nullptr, o.time_reps);
       FILE *f = stdout;
       if (!out_path.empty() && !(f = fopen(out_path.c_str(), "w"))) {
          fprintf(stderr, "vlgpu-cc: %s: cannot write: %s\n", out_path.c_str(), strerror(errno));

@@ -52,7 +52,6 @@ import importlib.machinery
 import importlib.util
 import json
 import math
-import os
 import re
 import shutil
 import subprocess
@@ -162,16 +161,19 @@ def per_frame(values):
     return sum(rest) / len(rest)
 
 
-def run_scene(launcher, display, driver, scene, outdir, args):
-    """One glmark2-es2 process for SCENE on DRIVER; frames and logs in OUTDIR.
-    Returns a dict: exit_code, validation, frames, host_seconds_per_frame,
-    cycles_per_frame, wall_seconds, problems (driver errors / GPU faults)."""
+def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=True,
+                mode="functional", step_ms=40, timeout=900, dump=None, dump_draws=None):
+    """Run CMD (a GL program) on DRIVER under the framegrab shim; frames and logs in
+    OUTDIR.  frames: exit after that many frames (0: let the program end).
+    at_finish: frames end at glFinish (off-screen programs), else at eglSwapBuffers.
+    mode: vlgpu's simulation mode; dump: VLGPU_DUMP directory (dump_draws:
+    VLGPU_DUMP_DRAWS).  Returns a dict: exit_code, stdout, frames, final_frame,
+    host_seconds_per_frame, cycles_per_frame, draws_per_frame, gpu_faults,
+    problems (driver errors / GPU faults on stderr), wall_seconds."""
     outdir.mkdir(parents=True, exist_ok=True)
-    for old in outdir.glob("frame-*.rgba"):
-        old.unlink()
     times = outdir / "frame-times.txt"
     stats = outdir / "stats.csv"
-    for p in (times, stats, outdir / "stats.draws.csv"):
+    for p in [times, stats, outdir / "stats.draws.csv", *outdir.glob("frame-*.rgba")]:
         if p.exists():
             p.unlink()
     env = launcher.gl_env(driver)
@@ -179,45 +181,39 @@ def run_scene(launcher, display, driver, scene, outdir, args):
     env["DISPLAY"] = display
     if driver == "vlgpu":
         flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
-        if args.mode == "functional":
+        if mode == "functional":
             flags.append("functional")
         if flags:
             env["VLGPU_DEBUG"] = ",".join(flags)
         else:
             env.pop("VLGPU_DEBUG", None)
         env["VLGPU_STATS"] = str(stats)
-        if args.dump:
-            env["VLGPU_DUMP"] = str(outdir / "dump")
-    shim = {"LD_PRELOAD": str(driverlib.framegrab_shim()), "VLG_GRAB_DIR": str(outdir),
-            "VLG_GRAB_AT_FINISH": "1", "VLG_GRAB_STEP_MS": str(args.step_ms),
-            "VLG_GRAB_TIMES": str(times),
-            "VLG_GRAB_FRAMES": "0" if args.validate else str(args.frames)}
-    env.update(shim)
-    cmd = [args.glmark2, "--off-screen", "-s", args.size, "-b", scene]
-    if args.validate:
-        cmd.append("--validate")
+        if dump:
+            env["VLGPU_DUMP"] = str(dump)
+            if dump_draws:
+                env["VLGPU_DUMP_DRAWS"] = dump_draws
+    env.update({"LD_PRELOAD": str(driverlib.framegrab_shim()), "VLG_GRAB_DIR": str(outdir),
+                "VLG_GRAB_STEP_MS": str(step_ms), "VLG_GRAB_TIMES": str(times),
+                "VLG_GRAB_FRAMES": str(frames)})
+    if at_finish:
+        env["VLG_GRAB_AT_FINISH"] = "1"
     t0 = time.monotonic()
     try:
         r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           stdin=subprocess.DEVNULL, text=True, timeout=args.timeout)
-        code, stdout, stderr = r.returncode, r.stdout, r.stderr
+                           stdin=subprocess.DEVNULL, text=True, timeout=timeout)
+        code, stdout, stderr = launcher.returncode_to_exit(r.returncode), r.stdout, r.stderr
     except subprocess.TimeoutExpired as e:
-        code = "timeout"
-        stdout = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) \
-            else (e.stdout or "")
-        stderr = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) \
-            else (e.stderr or "")
+        code = f"timeout {timeout:.0f}s"
+        stdout, stderr = [(v.decode(errors="replace") if isinstance(v, bytes) else v or "")
+                          for v in (e.stdout, e.stderr)]
     wall = time.monotonic() - t0
     (outdir / "stdout.log").write_text(stdout)
     (outdir / "stderr.log").write_text(stderr)
-    res = {"driver": driver, "exit_code": code if code == "timeout" else
-           launcher.returncode_to_exit(code), "wall_seconds": wall,
+    res = {"driver": driver, "exit_code": code, "wall_seconds": wall, "stdout": stdout,
            "problems": driverlib.driver_problems(stderr)[:10]}
-    m = RESULT_LINE.search(stdout)
-    res["validation"] = m["result"] if m else None
-    frames = sorted(outdir.glob("frame-*.rgba"))
-    res["frames"] = len(frames)
-    res["final_frame"] = str(frames[-1]) if frames else None
+    grabbed = sorted(outdir.glob("frame-*.rgba"))
+    res["frames"] = len(grabbed)
+    res["final_frame"] = str(grabbed[-1]) if grabbed else None
     ft = [t for _, t in read_frame_times(times)]
     if len(ft) > 1:
         res["host_seconds_per_frame"] = (ft[-1] - ft[0]) / (len(ft) - 1)
@@ -234,8 +230,24 @@ def run_scene(launcher, display, driver, scene, outdir, args):
     return res
 
 
-def compare_final(scene_dir, res):
-    """PNGs of both final frames and the diff; the metric between them."""
+def run_scene(launcher, display, driver, scene, outdir, args):
+    """One glmark2-es2 process for SCENE on DRIVER (run_grabbed); adds
+    "validation" (glmark2's Success/Failure/Unknown, None without --validate)."""
+    cmd = [args.glmark2, "--off-screen", "-s", args.size, "-b", scene]
+    if args.validate:
+        cmd.append("--validate")
+    res = run_grabbed(launcher, display, driver, cmd, outdir,
+                      frames=0 if args.validate else args.frames, mode=args.mode,
+                      step_ms=args.step_ms, timeout=args.timeout,
+                      dump=(outdir / "dump") if args.dump and driver == "vlgpu" else None)
+    m = RESULT_LINE.search(res.pop("stdout"))
+    res["validation"] = m["result"] if m else None
+    return res
+
+
+def compare_final(scene_dir, res, prefix=""):
+    """PREFIX{vlgpu,softpipe,diff}.png in SCENE_DIR from both final frames; returns
+    the metric between them (None if a driver has no frame)."""
     import numpy as np
     from PIL import Image
     imgs = {}
@@ -243,7 +255,7 @@ def compare_final(scene_dir, res):
         f = res[d].get("final_frame")
         if f:
             imgs[d] = driverlib.load_rgba(f)
-            Image.fromarray(np.ascontiguousarray(imgs[d])).save(scene_dir / f"{d}.png")
+            Image.fromarray(np.ascontiguousarray(imgs[d])).save(scene_dir / f"{prefix}{d}.png")
     if len(imgs) != 2:
         return None
     a, b = imgs["vlgpu"], imgs["softpipe"]
@@ -251,7 +263,7 @@ def compare_final(scene_dir, res):
         return {"error": f"sizes differ: {a.shape} vs {b.shape}"}
     m = driverlib.compare(a, b)
     diff = np.abs(a[..., :3].astype(np.int16) - b[..., :3].astype(np.int16))
-    Image.fromarray(np.clip(diff * 8, 0, 255).astype(np.uint8), "RGB").save(scene_dir / "diff.png")
+    Image.fromarray(np.clip(diff * 8, 0, 255).astype(np.uint8), "RGB").save(scene_dir / f"{prefix}diff.png")
     m["distinct_colors_softpipe"] = driverlib.distinct_colors(b)
     return m
 
@@ -289,7 +301,8 @@ def row_text(res, plain=False):
 
     def status(r):
         if r["exit_code"] != 0:
-            return f"exit {r['exit_code']}"
+            return str(r["exit_code"]) if isinstance(r["exit_code"], str) \
+                else f"exit {r['exit_code']}"
         return r["validation"] or f"{r['frames']} fr"
 
     def host(r):

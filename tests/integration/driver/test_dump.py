@@ -12,7 +12,7 @@ import unittest
 
 import driverlib
 from driverlib import load_rgba, run_on
-from vlgpu_testlib import launch
+from vlgpu_testlib import find_program, launch
 
 CLEAR = (0.2, 0.4, 0.6)
 SRC = (0.8, 0.2, 0.4)
@@ -95,6 +95,66 @@ class DumpTest(unittest.TestCase):
                     self.assertLessEqual(abs(g - e), 1, f"{factor}: {got} vs GL {expected(factor)}")
                 # Outside the quad: the clear colour, untouched.
                 self.assertEqual(self.pixel(img, 2, 2), tuple(unorm8(c) for c in CLEAR))
+
+
+GLMARK2 = find_program("glmark2-es2")
+
+
+@unittest.skipUnless(GLMARK2, "glmark2-es2 not installed (Debian glmark2-es2-x11)")
+class Glmark2DumpEditTest(unittest.TestCase):
+    """One draw of a real program, edited by hand: glmark2's [build] scene (the
+    horse, depth test LEQUAL, no blending) dumped on vlgpu; its colour write
+    mask and its depth function are edited in draw.txt.  GL ES 2.0 §4.2.2
+    (glColorMask): masked channels keep what the framebuffer held before the
+    draw, the others get what the unedited draw wrote; §4.1.5: depth function
+    NEVER passes no fragment, so the picture is the one before the draw."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = driverlib.tempdir("dump-glmark2")
+        dump = cls.out / "dump"
+        r = run_on("vlgpu", [GLMARK2, "--off-screen", "--validate", "-s", "160x120",
+                             "-b", "build:use-vbo=true"],
+                   env={"VLGPU_DUMP": str(dump), "VLGPU_DEBUG": "functional"},
+                   headless=False, env_remove=("GALLIUM_DRIVER", "DISPLAY"))
+        assert r.returncode == 0, r.stderr
+        cls.draws = [d for d in sorted(dump.glob("draw-*"))
+                     if re.search(r"^kind\s*=\s*PRIMITIVES", (d / "draw.txt").read_text(), re.M)]
+
+    def replay_edited(self, name, pattern, replacement):
+        src = self.draws[0]
+        text = (src / "draw.txt").read_text()
+        self.assertRegex(text, re.compile(pattern, re.M))
+        edited = self.out / f"{name}-dump"
+        edited.mkdir()
+        for f in src.iterdir():
+            if f.is_file():
+                (edited / f.name).write_bytes(f.read_bytes())
+        (edited / "draw.txt").write_text(re.sub(pattern, replacement, text, flags=re.M))
+        out = self.out / name
+        r = launch(["replay", str(edited), "--mode", "functional", "-o", str(out)])
+        self.assertEqual(r.returncode, 0, f"replay failed:\n{r.stdout}\n{r.stderr}")
+        return load_rgba(out / "rt0.png")
+
+    def test_one_horse_draw(self):
+        self.assertEqual(len(self.draws), 1)
+
+    def test_colormask_red_only(self):
+        before = load_rgba(self.draws[0] / "rt0-before.png")
+        after = load_rgba(self.draws[0] / "rt0-after.png")
+        # The draw changes all three colour channels somewhere (else the
+        # check below could not fail).
+        for c in range(3):
+            self.assertGreater(int((before[..., c] != after[..., c]).sum()), 100)
+        img = self.replay_edited("colormask-r", r"^(rt\[0\]\.colormask\s*=\s*)0xf\b",
+                                 r"\g<1>0x1")
+        self.assertTrue((img[..., 0] == after[..., 0]).all(), "R: as the unedited draw")
+        self.assertTrue((img[..., 1:] == before[..., 1:]).all(), "G, B, A: as before the draw")
+
+    def test_depth_func_never(self):
+        before = load_rgba(self.draws[0] / "rt0-before.png")
+        img = self.replay_edited("depth-never", r"^(depth_func\s*=\s*)LEQUAL\b", r"\g<1>NEVER")
+        self.assertTrue((img == before).all())
 
 
 if __name__ == "__main__":

@@ -540,6 +540,9 @@ Engine::stats() const
    s.begin = stats_begin_;
    s.end = ctx_.now;
    s.modules.reserve(module_ptrs_.size());
+   /* lazily counted cycles up to now (changes no result: only counters) */
+   for (Module *m : module_ptrs_)
+      m->sync_counters(ctx_.now);
    for (const Module *m : module_ptrs_) {
       ModuleStatsSnapshot ms;
       ms.name = m->name();
@@ -567,6 +570,7 @@ Engine::reset_stats()
 {
    stats_begin_ = ctx_.now;
    for (Module *m : module_ptrs_) {
+      m->sync_counters(ctx_.now); /* a running cycle count restarts at now */
       m->stats_ = ModuleStats{};
       for (Counter &k : m->counters_)
          k.reset();

@@ -116,6 +116,14 @@ class Module {
     */
    virtual bool drained() const { return true; }
 
+   /**
+    * Bring module-defined counters up to cycle `now` before the engine reads
+    * or resets the statistics (Engine::stats(), Engine::reset_stats()): a
+    * module that counts cycles lazily while it sleeps (e.g. "cycles a
+    * request waited") charges the cycles up to `now` here. Default: nothing.
+    */
+   virtual void sync_counters(Cycle now) {}
+
    /** Called by Engine::finalize() after every port is bound; may throw
     *  ConfigError (e.g. a queue too shallow for the module's protocol). */
    virtual void on_finalize() {}

@@ -102,10 +102,7 @@ CycleGpu::wedge(const std::string &name)
 Stats
 CycleGpu::snapshot()
 {
-   for (Module *m : eng_->modules())
-      if (auto *u = dynamic_cast<Unit *>(m))
-         u->sync_counters(eng_->now());
-   return eng_->stats();
+   return eng_->stats(); /* syncs the modules' cycle counters */
 }
 
 void

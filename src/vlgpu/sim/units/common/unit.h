@@ -32,8 +32,8 @@ namespace vlgpu::sim {
  * Cycles spent in a condition (a counter of the module's statistics),
  * exact whether or not the module sleeps: the module says at every tick
  * whether the condition holds (set); the cycles it sleeps count as its last
- * tick said; sync() charges the cycles up to now (the CycleGpu calls it,
- * through Unit::sync_counters, before it reads the statistics).
+ * tick said; sync() charges the cycles up to now (the Engine calls it,
+ * through Module::sync_counters, before it reads or resets the statistics).
  */
 class CycleCounter {
  public:
@@ -74,9 +74,9 @@ class Unit : public Module {
    void wedge() { wedged_ = true; }
    bool wedged() const { return wedged_; }
 
-   /** Charge the running CycleCounters up to @now (before statistics are
-    *  read, between cycles). */
-   void sync_counters(Cycle now)
+   /** Charge the running CycleCounters up to @now (Engine::stats() and
+    *  Engine::reset_stats() call it, between cycles). */
+   void sync_counters(Cycle now) override
    {
       for (CycleCounter &c : cycle_counters_)
          c.sync(now);

@@ -326,6 +326,11 @@ Omu::late_stage(Cycle now, bool &blocked)
             pending_.push_back(Pending{e.txn, std::move(fills)});
       }
       const uint64_t seq = g->seq;
+      /* an older group of this GPC is still missing: the SPCs finished out
+       * of order */
+      if (seq > next_seq_ &&
+          uint64_t(std::distance(rob_.begin(), rob_.lower_bound(seq))) < seq - next_seq_)
+         ++reordered_;
       e.g = std::move(g);
       rob_.emplace(seq, std::move(e));
       moved = true;

@@ -33,7 +33,7 @@
  * Ports: in_early / out_early (QuadRun from/to the PE), in_mark (DrawMark),
  * in_fs<k> (FS groups from SPC k), out_credit (Credit: retired groups, to
  * the PE), out_last, out_mem/in_mem (L2).
- * Counters: early_quads, late_quads, fs_groups, cache_hits, cache_misses,
+ * Counters: early_quads, late_quads, fs_groups, reordered_groups, cache_hits, cache_misses,
  * cache_writebacks, zs_interlock_cycles, clear_bytes.
  */
 #pragma once
@@ -121,6 +121,9 @@ class Omu final : public Unit {
    Counter &early_quads_ = add_counter("early_quads", "quads through the early tests");
    Counter &late_quads_ = add_counter("late_quads", "quads merged by the late stage");
    Counter &groups_ = add_counter("fs_groups", "FS thread groups retired");
+   Counter &reordered_ = add_counter("reordered_groups", "FS groups that arrived before an older "
+                                                         "one (the reorder buffer put them back "
+                                                         "in order)");
    Counter &hits_ = add_counter("cache_hits", "cache line hits");
    Counter &misses_ = add_counter("cache_misses", "cache line misses");
    Counter &writebacks_ = add_counter("cache_writebacks", "dirty lines written back to the L2");

@@ -63,6 +63,12 @@ class StatsTest(unittest.TestCase):
             self.assertTrue(all(d["cycles"] > 0 for d in f["draw_list"]))
             self.assertGreater(f["cycles"], 0)
             self.assertTrue(f["module_utilisation"])
+            # Fractions of the frame's cycles: each in [0, 1], and together
+            # at most 1 (the rest is idle).
+            for name, m in f["module_utilisation"].items():
+                parts = [m["busy"], m["stalled"], m["starved"]]
+                self.assertTrue(all(0.0 <= p <= 1.0 for p in parts), (name, m))
+                self.assertLessEqual(sum(parts), 1.0 + 1e-9, (name, m))
 
     def test_debug_stats_lines(self):
         _, r = self.run_blendedit({"VLGPU_DEBUG": "stats"})

@@ -43,9 +43,13 @@ u64(const json &j, const char *a, const char *b = nullptr)
    return p->is_number() ? p->get<uint64_t>() : 0;
 }
 
-/** Sums of one module's cycles (cycle mode). */
+/** Sums of one module's cycles (cycle mode).  busy + stalled + starved +
+ *  idle is the period the module was simulated over (docs/simulator.md
+ *  "Statistics"); ticks counts tick calls, fewer when the module sleeps, so
+ *  it is not the denominator of a fraction. */
 struct ModuleSums {
-   uint64_t ticks = 0, busy = 0, stalled = 0, starved = 0;
+   uint64_t ticks = 0, busy = 0, stalled = 0, starved = 0, idle = 0;
+   uint64_t period() const { return busy + stalled + starved + idle; }
 };
 
 struct Frame {
@@ -125,6 +129,7 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
          s.busy += u64(m, "busy");
          s.stalled += u64(m, "stalled");
          s.starved += u64(m, "starved");
+         s.idle += u64(m, "idle");
       }
    }
 
@@ -192,7 +197,7 @@ vlg_stats::write_frame()
    if (print) {
       std::string util;
       for (const auto &[name, s] : cur.modules)
-         util += " " + name + " " + fmt_double(s.ticks ? double(s.busy) / double(s.ticks) : 0.0);
+         util += " " + name + " " + fmt_double(s.period() ? double(s.busy) / double(s.period()) : 0.0);
       std::fprintf(stderr,
                    "vlgpu: frame %" PRIu64 ": %" PRIu64 " draws (%" PRIu64 " clears), %" PRIu64
                    " submits, %" PRIu64 " cycles%s, %" PRIu64 " vertices, %" PRIu64
@@ -228,7 +233,7 @@ vlg_stats::write_frame()
          auto it = cur.modules.find(m);
          ModuleSums s = it == cur.modules.end() ? ModuleSums{} : it->second;
          auto frac = [&](uint64_t v) {
-            return fmt_double(s.ticks ? double(v) / double(s.ticks) : 0.0);
+            return fmt_double(s.period() ? double(v) / double(s.period()) : 0.0);
          };
          std::fprintf(frames, ",%s,%s,%s", frac(s.busy).c_str(), frac(s.stalled).c_str(),
                       frac(s.starved).c_str());
@@ -255,7 +260,7 @@ vlg_stats::write_frame()
       j["host_ms"] = host_ms;
       json mods = json::object();
       for (const auto &[name, s] : cur.modules) {
-         const double t = s.ticks ? double(s.ticks) : 1.0;
+         const double t = s.period() ? double(s.period()) : 1.0;
          mods[name] = {{"ticks", s.ticks},
                        {"busy", double(s.busy) / t},
                        {"stalled", double(s.stalled) / t},

@@ -16,7 +16,8 @@ tests/integration/driver/vlg_framegrab.c makes the two runs comparable:
     --validate glmark2 draws one frame per scene and checks it itself
     (Validation: Success/Failure/Unknown), and the shim saves that frame.
 
-Results, per scene, in OUT/SCENE/ (OUT default out/glmark2):
+Results, per scene, in OUT/NN-SCENE/ (OUT default out/glmark2; NN = its
+position in the list):
   vlgpu.png, softpipe.png   the final frame of each driver
   diff.png                  |vlgpu - softpipe| per channel, x8, RGB
   vlgpu/, softpipe/         raw frames (frame-NNN.rgba), frame times,
@@ -279,12 +280,14 @@ def run_all(scenes, args, progress=print):
     results = []
     t_start = time.monotonic()
     with launcher.PrivateX() as x, ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for i, scene in enumerate(scenes, 1):
-            sdir = out / slug(scene)
-            futs = {d: pool.submit(run_scene, launcher, x.display, d, scene, sdir / d, args)
-                    for d in DRIVERS}
+        # Every (scene, driver) run is queued at once, so a slow run of one
+        # driver overlaps other scenes' runs; results are taken in scene order.
+        dirs = [out / f"{i:02d}-{slug(scene)}" for i, scene in enumerate(scenes, 1)]
+        futs = [{d: pool.submit(run_scene, launcher, x.display, d, scene, sdir / d, args)
+                 for d in DRIVERS} for scene, sdir in zip(scenes, dirs)]
+        for i, (scene, sdir, f) in enumerate(zip(scenes, dirs, futs), 1):
             res = {"scene": scene, "dir": str(sdir)}
-            res.update({d: f.result() for d, f in futs.items()})
+            res.update({d: f[d].result() for d in DRIVERS})
             res["compare"] = compare_final(sdir, res)
             results.append(res)
             progress(f"[glmark2 {i}/{len(scenes)} {time.monotonic() - t_start:6.0f}s] "
@@ -327,10 +330,10 @@ HEADER = ["vlgpu", "softpipe", "PSNR dB", "max err", "cycles/frame", "host s/fr 
 
 def table(results, args):
     """The result table as lines of text."""
-    w = min(60, max(len(r["scene"]) for r in results))
+    w = max(len(r["scene"]) for r in results)
     lines = [f"{'scene':<{w}} " + " ".join(f"{h:>{max(9, len(h))}}" for h in HEADER)]
     for r in results:
-        name = r["scene"] if len(r["scene"]) <= w else r["scene"][:w - 1] + "~"
+        name = r["scene"]
         cells = row_text(r)
         lines.append(f"{name:<{w}} " + " ".join(f"{c:>{max(9, len(h))}}"
                                                 for c, h in zip(cells, HEADER)))

@@ -271,8 +271,10 @@ def selected(name, include, exclude):
 
 
 def check_expectations(entries, tests, include, exclude):
-    """Return (failures, checked, unexpected_passes).  failures: (name, wanted, got)
-    for each expected pass, selected by the filters, that did not pass."""
+    """Return (failures, checked, changed).  failures: (name, wanted, got) for each
+    expected pass, selected by the filters, that did not pass; changed: (name,
+    wanted, got, reason) for the other entries whose status differs (reported,
+    not failures: update the expectations when a test starts to pass)."""
     failures, unexpected, checked = [], [], 0
     for e in entries.values():
         if not selected(e.name, include, exclude):
@@ -282,8 +284,8 @@ def check_expectations(entries, tests, include, exclude):
             checked += 1
             if got != "pass":
                 failures.append((e.name, e.status, got))
-        elif got == "pass":
-            unexpected.append((e.name, e.status, e.reason))
+        elif got != e.status:
+            unexpected.append((e.name, e.status, got, e.reason))
     return failures, checked, unexpected
 
 
@@ -482,8 +484,8 @@ def main(argv=None):
                   f"{len(failures)} did not pass")
             for name, wanted, got in failures:
                 print(f"  EXPECTED PASS, GOT {got.upper()}: {name}")
-            for name, wanted, reason in unexpected:
-                print(f"  now passes (expected {wanted}: {reason}): {name}")
+            for name, wanted, got, reason in unexpected:
+                print(f"  note: {got} where {wanted} was expected ({reason}): {name}")
             if untriaged:
                 print(f"  warning: {len(untriaged)} entries still say 'untriaged'")
             if failures:

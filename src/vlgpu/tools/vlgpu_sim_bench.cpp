@@ -1,23 +1,32 @@
 /*
- * vlgpu-sim-bench: benchmarks of the simulator on a fixed, realistic
- * package (not a test). `./vlgpu bench sim` runs `vlgpu-sim-bench sim`.
+ * vlgpu-sim-bench: benchmarks of the simulator on fixed, realistic packages
+ * without GL (not a test). `./vlgpu bench sim` runs `vlgpu-sim-bench sim`.
  *
- *   vlgpu-sim-bench sim [--draws N] [--triangles N] [--size PX] [--repeat N]
- *                       [--config K=V,..] [--units K=V,..] [--trace FILE]
- *                       [--stats FILE]
+ *   vlgpu-sim-bench sim [--dump DIR]... [--draws N] [--triangles N] [--size PX]
+ *                       [--repeat N] [--config K=V,..] [--units K=V,..]
+ *                       [--trace FILE] [--stats FILE] [--json FILE]
  *
- * The frame: 800x600 RGBA8 + Z24S8, a CLEAR, then --draws draws of
- * --triangles random triangles each (about --size pixels across), depth
- * tested (LESS), textured (256x256 RGBA8, 9 mip levels, trilinear, the
- * texture times the interpolated colour), all built in code with the
- * generated VLG_*_pack functions and the assembler. The same queue runs in
- * functional mode and in cycle mode (pixels compared); printed: host CPU
- * time per draw in both modes (the fastest of --repeat runs), simulated cycles, simulated cycles per host
- * second, and the peak resident set size (getrusage ru_maxrss).
+ * Packages: the replayed per-draw dumps given with --dump (docs/dump.md;
+ * replay_dump through a Gpu wrapper that times only Gpu::execute), or by
+ * default the synthetic frame: 800x600 RGBA8 + Z24S8, a CLEAR, then --draws
+ * draws of --triangles random triangles each (about --size pixels across),
+ * depth tested (LESS), textured (256x256 RGBA8, 9 mip levels, trilinear, the
+ * texture times the interpolated colour), built in code with the generated
+ * VLG_*_pack functions and the assembler. Each package runs --repeat times
+ * in functional mode and in cycle mode; printed per package: simulated
+ * cycles, host CPU ms per package and per draw in both modes (median and
+ * minimum), simulated cycles per host second (cycles / median), whether the
+ * pictures agree (synthetic: both modes byte-identical; dumps: both modes
+ * identical to the dump's -after images); then the peak resident set size
+ * (getrusage ru_maxrss). --json writes the same figures (keys in --help and
+ * docs/perf/README.md).
  */
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -32,6 +41,7 @@
 #include "vlg_hw.h"
 
 #include "sim/device/gpu.h"
+#include "sim/dump/dump.h"
 #include "sim/func/shader/vlg_isa_compat.h"
 #include "sim/units/cycle_gpu.h"
 
@@ -328,81 +338,279 @@ cpu_seconds()
    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 
-int
-bench_sim(unsigned ndraws, unsigned ntris, float size, unsigned repeat, const std::string &config,
-          const std::string &units, const std::string &trace, const std::string &stats_path)
-{
-   Config cfg;
-   if (!config.empty())
-      cfg.apply_overrides(config);
-   UnitParams p(cfg);
-   if (!units.empty())
-      p.apply_overrides(units);
-   p.validate();
-   Frame frame = build_frame(ndraws, ntris, size);
-   std::printf("vlgpu-sim-bench sim: 800x600 RGBA8 + Z24S8, 1 CLEAR + %u draws x %u textured "
-               "depth-tested triangles of ~%.0f px, %u repetition(s)\n",
-               ndraws, ntris, size, repeat);
+/** A Gpu that times the execute() calls of the Gpu it wraps (CPU time):
+ *  the replay's file loading and image comparison stay outside. */
+class TimedGpu final : public Gpu {
+ public:
+   explicit TimedGpu(Gpu &inner) : inner_(inner) {}
+   GpuMode mode() const override { return inner_.mode(); }
+   SubmitResult execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords,
+                        GpuHost &host) override
+   {
+      const double t0 = cpu_seconds();
+      SubmitResult r = inner_.execute(vram, cmd_address, cmd_dwords, host);
+      seconds += cpu_seconds() - t0;
+      return r;
+   }
+   double seconds = 0;
 
-   NullHost host;
-   auto fgpu = make_functional_gpu(p.core);
-   double fsec = 1e30;
-   std::unique_ptr<Vram> fv;
-   SubmitResult fr;
-   for (unsigned r = 0; r < repeat; r++) {
-      auto v = std::make_unique<Vram>(frame.vram->size());
-      std::memcpy(v->data(), frame.vram->data(), frame.next);
+ private:
+   Gpu &inner_;
+};
+
+double
+median(std::vector<double> v)
+{
+   std::sort(v.begin(), v.end());
+   const size_t n = v.size();
+   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/** One run of a workload on one GPU. */
+struct RunOut {
+   SubmitResult result;
+   double seconds = 0;       /**< CPU seconds inside Gpu::execute */
+   std::string picture;      /**< render-target + depth bytes (synthetic) */
+   bool matches_dump = true; /**< dump: every render target equals the dump's */
+   std::string mismatch;
+};
+
+/** A package to run: the synthetic frame or one replayed dump draw. */
+struct Workload {
+   std::string name;
+   Config cfg;
+   std::function<RunOut(Gpu &)> run;
+};
+
+struct ModeFigures {
+   std::vector<double> seconds;
+   RunOut last;
+};
+
+/** Options of `sim`. */
+struct SimOptions {
+   unsigned draws = 8, tris = 500, repeat = 3;
+   float size = 48;
+   std::vector<std::string> dumps;
+   std::string config, units, trace, stats, json;
+};
+
+Workload
+synthetic_workload(const SimOptions &o, const Config &cfg, std::shared_ptr<Frame> frame)
+{
+   Workload w;
+   w.name = fmt::format("synthetic 800x600 frame: 1 CLEAR + {} draws x {} textured depth-tested "
+                        "triangles of ~{:.0f} px",
+                        o.draws, o.tris, o.size);
+   w.cfg = cfg;
+   w.run = [frame](Gpu &gpu) {
+      NullHost host;
+      auto v = std::make_unique<Vram>(frame->vram->size());
+      std::memcpy(v->data(), frame->vram->data(), frame->next);
+      RunOut out;
       const double t0 = cpu_seconds();
-      fr = fgpu->execute(*v, frame.queue, frame.dwords, host);
-      fsec = std::min(fsec, cpu_seconds() - t0);
-      fv = std::move(v);
+      out.result = gpu.execute(*v, frame->queue, frame->dwords, host);
+      out.seconds = cpu_seconds() - t0;
+      const uint64_t bytes = uint64_t(frame->rt.pitch) * frame->rt.height;
+      out.picture.assign(reinterpret_cast<const char *>(v->data() + frame->rt.address), bytes);
+      out.picture.append(reinterpret_cast<const char *>(v->data() + frame->zs.address), bytes);
+      return out;
+   };
+   return w;
+}
+
+Workload
+dump_workload(const std::string &dir, const SimOptions &o)
+{
+   Workload w;
+   w.name = dir;
+   w.cfg = dump_config(dir);
+   if (!o.config.empty())
+      w.cfg.apply_overrides(o.config);
+   w.cfg.validate();
+   w.run = [dir, cfg = w.cfg](Gpu &gpu) {
+      TimedGpu timed(gpu);
+      const ReplayResult r = replay_dump(dir, timed, cfg, "");
+      RunOut out;
+      out.result = r.submit;
+      out.seconds = timed.seconds;
+      for (const ReplayComparison &c : r.comparisons)
+         if (c.compared && c.differing) {
+            out.matches_dump = false;
+            out.mismatch = fmt::format("{}: {} of {} pixels differ from the dump, first at {}",
+                                       c.name, c.differing, c.pixels, c.first_difference);
+         }
+      return out;
+   };
+   return w;
+}
+
+/** Expand a dump's top directory into its draw-NNNNNN directories. */
+std::vector<std::string>
+expand_dumps(const std::vector<std::string> &args)
+{
+   namespace fs = std::filesystem;
+   std::vector<std::string> out;
+   for (const std::string &a : args) {
+      if (fs::exists(fs::path(a) / "command.txt")) {
+         out.push_back(a);
+         continue;
+      }
+      std::vector<std::string> sub;
+      if (fs::is_directory(a))
+         for (const auto &e : fs::directory_iterator(a))
+            if (e.is_directory() && e.path().filename().string().rfind("draw-", 0) == 0 &&
+                fs::exists(e.path() / "command.txt"))
+               sub.push_back(e.path().string());
+      if (sub.empty())
+         throw std::runtime_error(
+            fmt::format("{}: neither a draw directory of a dump (draw-NNNNNN with command.txt) "
+                        "nor a dump directory holding some",
+                        a));
+      std::sort(sub.begin(), sub.end());
+      out.insert(out.end(), sub.begin(), sub.end());
    }
-   double csec = 1e30;
-   std::unique_ptr<Vram> cv;
-   SubmitResult cr;
-   for (unsigned r = 0; r < repeat; r++) {
-      CycleGpu gpu(p);
-      if (!trace.empty() && r == 0)
-         gpu.set_trace(trace);
-      auto v = std::make_unique<Vram>(frame.vram->size());
-      std::memcpy(v->data(), frame.vram->data(), frame.next);
-      const double t0 = cpu_seconds();
-      cr = gpu.execute(*v, frame.queue, frame.dwords, host);
-      csec = std::min(csec, cpu_seconds() - t0);
-      cv = std::move(v);
+   return out;
+}
+
+int
+bench_sim(const SimOptions &o)
+{
+   Config base;
+   if (!o.config.empty())
+      base.apply_overrides(o.config);
+   std::vector<Workload> work;
+   std::shared_ptr<Frame> frame;
+   if (o.dumps.empty()) {
+      frame = std::make_shared<Frame>(build_frame(o.draws, o.tris, o.size));
+      work.push_back(synthetic_workload(o, base, frame));
+   } else {
+      for (const std::string &d : expand_dumps(o.dumps))
+         work.push_back(dump_workload(d, o));
    }
-   if (!fr.faults.empty() || !cr.faults.empty()) {
-      std::fprintf(stderr, "fault: %s\n",
-                   (!fr.faults.empty() ? fr.faults : cr.faults)[0].text.c_str());
-      return 1;
-   }
-   const uint64_t bytes = uint64_t(frame.rt.pitch) * frame.rt.height;
-   const bool same =
-      std::memcmp(fv->data() + frame.rt.address, cv->data() + frame.rt.address, bytes) == 0 &&
-      std::memcmp(fv->data() + frame.zs.address, cv->data() + frame.zs.address, bytes) == 0;
-   uint64_t frags = 0, passed = 0, fs_instr = 0;
-   for (const DrawReport &d : cr.draws) {
-      frags += d.counters.fs_invocations;
-      passed += d.counters.fragments_passed;
-      fs_instr += d.counters.fs_instructions;
+   std::printf("vlgpu-sim-bench sim: %zu package(s), %u repetition(s) per mode, medians of CPU "
+               "time inside Gpu::execute\n",
+               work.size(), o.repeat);
+
+   nlohmann::ordered_json jpk = nlohmann::ordered_json::array();
+   uint64_t tot_draws = 0, tot_cycles = 0;
+   double tot_f = 0, tot_c = 0;
+   bool all_same = true;
+   nlohmann::ordered_json last_stats;
+   bool traced = false;
+   for (const Workload &w : work) {
+      UnitParams p(w.cfg);
+      if (!o.units.empty())
+         p.apply_overrides(o.units);
+      p.validate();
+      ModeFigures f, c;
+      for (unsigned r = 0; r < o.repeat; r++) {
+         auto fgpu = make_functional_gpu(w.cfg);
+         f.last = w.run(*fgpu);
+         f.seconds.push_back(f.last.seconds);
+      }
+      for (unsigned r = 0; r < o.repeat; r++) {
+         CycleGpu gpu(p);
+         if (!o.trace.empty() && !traced) {
+            gpu.set_trace(o.trace);
+            traced = true;
+         }
+         c.last = w.run(gpu);
+         c.seconds.push_back(c.last.seconds);
+      }
+      for (const RunOut *ro : {&f.last, &c.last})
+         if (!ro->result.faults.empty()) {
+            std::fprintf(stderr, "%s: GPU fault (%s mode): %s\n", w.name.c_str(),
+                         ro == &f.last ? "functional" : "cycle",
+                         ro->result.faults[0].text.c_str());
+            return 1;
+         }
+      const bool same = f.last.picture == c.last.picture && f.last.matches_dump &&
+                        c.last.matches_dump;
+      all_same &= same;
+      const unsigned draws = unsigned(c.last.result.draws.size());
+      const uint64_t cycles = c.last.result.cycles;
+      const double fs = median(f.seconds), cs = median(c.seconds);
+      const double fmin = *std::min_element(f.seconds.begin(), f.seconds.end());
+      const double cmin = *std::min_element(c.seconds.begin(), c.seconds.end());
+      uint64_t frags = 0, fs_instr = 0, dual = 0;
+      for (const DrawReport &d : c.last.result.draws) {
+         frags += d.counters.fs_invocations;
+         fs_instr += d.counters.fs_instructions;
+         dual += d.counters.fs_dual_issued;
+      }
+      std::printf("%s\n  %u draw(s), %llu cycles, %llu fragments shaded, %llu FS instructions; "
+                  "pictures %s\n",
+                  w.name.c_str(), draws, (unsigned long long)cycles, (unsigned long long)frags,
+                  (unsigned long long)fs_instr,
+                  same ? (frame ? "identical in both modes" : "identical to the dump in both modes")
+                       : "DIFFER");
+      if (!same && !f.last.mismatch.empty())
+         std::printf("  functional: %s\n", f.last.mismatch.c_str());
+      if (!same && !c.last.mismatch.empty())
+         std::printf("  cycle: %s\n", c.last.mismatch.c_str());
+      std::printf("  functional: %8.1f ms per package (min %.1f), %8.3f ms per draw\n", fs * 1e3,
+                  fmin * 1e3, fs * 1e3 / std::max(1u, draws));
+      std::printf("  cycle:      %8.1f ms per package (min %.1f), %8.3f ms per draw, %.3f M "
+                  "simulated cycles per host second\n",
+                  cs * 1e3, cmin * 1e3, cs * 1e3 / std::max(1u, draws), double(cycles) / cs / 1e6);
+      jpk.push_back({{"name", w.name},
+                     {"draws", draws},
+                     {"cycles", cycles},
+                     {"fragments_shaded", frags},
+                     {"fs_instructions", fs_instr},
+                     {"fs_dual_issued", dual},
+                     {"identical", same},
+                     {"functional_ms", fs * 1e3},
+                     {"functional_ms_min", fmin * 1e3},
+                     {"functional_ms_per_draw", fs * 1e3 / std::max(1u, draws)},
+                     {"cycle_ms", cs * 1e3},
+                     {"cycle_ms_min", cmin * 1e3},
+                     {"cycle_ms_per_draw", cs * 1e3 / std::max(1u, draws)},
+                     {"cycles_per_second", double(cycles) / cs}});
+      tot_draws += draws;
+      tot_cycles += cycles;
+      tot_f += fs;
+      tot_c += cs;
+      last_stats = c.last.result.stats;
    }
    struct rusage ru;
    getrusage(RUSAGE_SELF, &ru);
-   std::printf("fragments shaded %llu, passed %llu, FS instructions %llu; pictures %s\n",
-               (unsigned long long)frags, (unsigned long long)passed,
-               (unsigned long long)fs_instr, same ? "identical" : "DIFFER");
-   std::printf("functional: %.1f ms (CPU) per frame, %.3f ms per draw\n", fsec * 1e3,
-               fsec * 1e3 / frame.draws);
-   std::printf("cycle:      %.1f ms (CPU) per frame, %.3f ms per draw, %llu cycles, %.2f M simulated "
-               "cycles per host second\n",
-               csec * 1e3, csec * 1e3 / frame.draws, (unsigned long long)cr.cycles,
-               double(cr.cycles) / csec / 1e6);
-   std::printf("peak RSS: %.1f MiB\n", double(ru.ru_maxrss) / 1024.0);
-   if (!stats_path.empty()) {
-      std::ofstream(stats_path) << cr.stats.dump(1) << "\n";
-      std::printf("statistics: %s\n", stats_path.c_str());
+   const double rss_mib = double(ru.ru_maxrss) / 1024.0;
+   if (work.size() > 1)
+      std::printf("total: %llu draws, %llu cycles; functional %.3f ms per draw; cycle %.3f ms per "
+                  "draw, %.3f M simulated cycles per host second\n",
+                  (unsigned long long)tot_draws, (unsigned long long)tot_cycles,
+                  tot_f * 1e3 / std::max<uint64_t>(1, tot_draws),
+                  tot_c * 1e3 / std::max<uint64_t>(1, tot_draws), double(tot_cycles) / tot_c / 1e6);
+   std::printf("peak RSS: %.1f MiB\n", rss_mib);
+   if (!o.stats.empty()) {
+      std::ofstream(o.stats) << last_stats.dump(1) << "\n";
+      std::printf("statistics (cycle mode, last package): %s\n", o.stats.c_str());
    }
-   return same ? 0 : 1;
+   if (!o.json.empty()) {
+      nlohmann::ordered_json j;
+      j["tool"] = "vlgpu-sim-bench sim";
+      j["workload"] = frame ? "synthetic" : "dumps";
+      j["repeat"] = o.repeat;
+      j["timing"] = "median CPU time (CLOCK_PROCESS_CPUTIME_ID) inside Gpu::execute";
+      j["packages"] = jpk;
+      j["total"] = {{"draws", tot_draws},
+                    {"cycles", tot_cycles},
+                    {"functional_ms", tot_f * 1e3},
+                    {"functional_ms_per_draw", tot_f * 1e3 / std::max<uint64_t>(1, tot_draws)},
+                    {"cycle_ms", tot_c * 1e3},
+                    {"cycle_ms_per_draw", tot_c * 1e3 / std::max<uint64_t>(1, tot_draws)},
+                    {"cycles_per_second", double(tot_cycles) / tot_c},
+                    {"identical", all_same}};
+      j["peak_rss_mib"] = rss_mib;
+      std::ofstream jf(o.json);
+      if (!jf)
+         throw std::runtime_error(o.json + ": cannot be written");
+      jf << j.dump(2) << "\n";
+      std::printf("JSON: %s\n", o.json.c_str());
+   }
+   return all_same ? 0 : 1;
 }
 
 } // namespace
@@ -410,28 +618,57 @@ bench_sim(unsigned ndraws, unsigned ntris, float size, unsigned repeat, const st
 int
 main(int argc, char **argv)
 {
-   CLI::App app{"vlgpu simulator benchmarks"};
+   CLI::App app{"vlgpu simulator benchmarks (not tests)"};
    app.require_subcommand(1);
    CLI::App *sim = app.add_subcommand(
-      "sim", "cycle mode vs functional mode on an 800x600 frame of textured, depth-tested "
-             "triangles: simulated cycles per host second, ms per draw, peak RSS");
-   unsigned draws = 8, tris = 500, repeat = 3;
-   float size = 48;
-   std::string config, units, trace, stats;
-   sim->add_option("--draws", draws, "draws after the CLEAR")->capture_default_str();
-   sim->add_option("--triangles", tris, "triangles per draw")->capture_default_str();
-   sim->add_option("--size", size, "triangle size in pixels (about)")->capture_default_str();
-   sim->add_option("--repeat", repeat, "repetitions (the fastest is printed)")
+      "sim",
+      "cycle mode vs functional mode on packages without GL: the built-in synthetic frame "
+      "(default) or replayed per-draw dumps (--dump). Prints per package the simulated cycles, "
+      "the host CPU ms per package and per draw in both modes (median and minimum of --repeat "
+      "runs, CPU time inside Gpu::execute only), the simulated cycles per host second of cycle "
+      "mode, whether both modes give the same pictures, and the peak RSS of the process. "
+      "Exit 1 if a package faults or the pictures differ.\n"
+      "--json FILE writes: {tool, workload (\"synthetic\"|\"dumps\"), repeat, timing, "
+      "packages: [{name, draws, cycles, fragments_shaded, fs_instructions, fs_dual_issued, "
+      "identical, functional_ms, functional_ms_min, functional_ms_per_draw, cycle_ms, "
+      "cycle_ms_min, cycle_ms_per_draw, cycles_per_second}], total: {draws, cycles, "
+      "functional_ms, functional_ms_per_draw, cycle_ms, cycle_ms_per_draw, cycles_per_second, "
+      "identical}, peak_rss_mib}; *_ms are medians in milliseconds of CPU time, "
+      "cycles_per_second = cycles / median cycle-mode seconds, peak_rss_mib = getrusage "
+      "ru_maxrss in MiB (docs/perf/README.md)");
+   SimOptions o;
+   sim->add_option("--dump", o.dumps,
+                   "replay this dump draw (DUMP/draw-NNNNNN, docs/dump.md) instead of the "
+                   "synthetic frame; a dump directory means all its draws; repeatable. "
+                   "Configuration: the dump's config.json, then --config")
+      ->check(CLI::ExistingDirectory);
+   sim->add_option("--draws", o.draws, "synthetic frame: draws after the CLEAR")
       ->capture_default_str();
-   sim->add_option("--config", config, "sim core config overrides (gpcs=2,...)");
-   sim->add_option("--units", units, "module parameter overrides (pe.quads_per_cycle=2,...)");
-   sim->add_option("--trace", trace, "write the Perfetto trace of the first cycle-mode run");
-   sim->add_option("--stats", stats, "write the cycle-mode statistics JSON");
+   sim->add_option("--triangles", o.tris, "synthetic frame: triangles per draw")
+      ->capture_default_str();
+   sim->add_option("--size", o.size, "synthetic frame: triangle size in pixels (about)")
+      ->capture_default_str();
+   sim->add_option("--repeat", o.repeat,
+                   "runs per package and mode (the median and the minimum are printed)")
+      ->capture_default_str();
+   sim->add_option("--config", o.config,
+                   "sim core configuration overrides key=value,... (docs/simulator.md), "
+                   "e.g. gpcs=2,spcs_per_gpc=8");
+   sim->add_option("--units", o.units,
+                   "module parameter overrides key=value,... (docs/simulator-modules.md), "
+                   "e.g. pe.quads_per_cycle=2");
+   sim->add_option("--trace", o.trace,
+                   "write the Perfetto trace (docs/simulator.md \"Trace\") of the first "
+                   "cycle-mode run of the first package to this file");
+   sim->add_option("--stats", o.stats,
+                   "write the cycle-mode statistics (Stats JSON of the whole queue) of the "
+                   "last package to this file");
+   sim->add_option("--json", o.json, "write the figures as JSON to this file (keys above)");
    CLI11_PARSE(app, argc, argv);
    try {
-      if (repeat == 0)
-         repeat = 1;
-      return bench_sim(draws, tris, size, repeat, config, units, trace, stats);
+      if (o.repeat == 0)
+         o.repeat = 1;
+      return bench_sim(o);
    } catch (const std::exception &e) {
       std::fprintf(stderr, "vlgpu-sim-bench: %s\n", e.what());
       return 1;

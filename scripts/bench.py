@@ -1,0 +1,825 @@
+#!/usr/bin/python3
+"""Benchmarks (`./vlgpu bench SUB`): vlgpu against softpipe on one machine, in one invocation.
+
+Sub-benchmarks (each prints a table and writes CSV + JSON under --out,
+default out/bench/):
+
+  glmark2   every default glmark2-es2 scene (glmark2 2023.01's list, as
+            scripts/glmark2.py), `glmark2-es2 --off-screen -s SIZE -b SCENE`,
+            one process per (scene, driver, repetition), on softpipe, on
+            vlgpu functional mode (VLGPU_DEBUG=functional) and on vlgpu cycle
+            mode (the default), INTERLEAVED: repetition r runs every scene on
+            every driver in turn before repetition r+1 starts, so load changes
+            on this shared machine hit all drivers alike.
+            A FIXED number of frames: the LD_PRELOAD shim
+            tests/integration/driver/vlg_framegrab.c makes glmark2's clock
+            advance 40 ms per frame (animation depends on the frame number
+            only), ends a frame at glFinish (glmark2 --off-screen does one
+            per frame), logs the real CLOCK_MONOTONIC and
+            CLOCK_PROCESS_CPUTIME_ID at each frame end (VLG_GRAB_TIMES) and
+            exits after 1 + --frames frames.  Frame 0 (scene set-up,
+            uploads, shader compiles) is not measured; frames 1..N are.
+            Per (scene, driver), over the measured frames of all repetitions:
+              wall ms/frame   median, min, max of real time between frame ends
+              cpu ms/frame    median of process CPU time between frame ends
+                              (all threads; less sensitive to other users)
+              ratio           median wall (cpu) ms of vlgpu / of softpipe
+              cycles/frame    median of VLGPU_STATS' per-frame "cycles"
+                              (vlgpu cycle mode; functional mode has no timing)
+              Mcyc/s          simulated cycles per host CPU second: sum of
+                              cycles / sum of CPU seconds of the measured frames
+              peak RSS MiB    max over repetitions of the glmark2 process's
+                              ru_maxrss (os.wait4)
+              busy_<MODULE>   cycle mode: busy fraction of each module over the
+                              measured frames (VLGPU_STATS busy_* columns,
+                              weighted by frame cycles)
+            Files: glmark2.csv (one row per scene and driver), glmark2-frames.csv
+            (one row per measured frame), glmark2.json (both, plus the command,
+            machine, options), glmark2.txt (the table), and with
+            python3-matplotlib the plots host-time.png, cycles.png,
+            utilisation.png.
+  sim       the simulator alone on replayed packages, no GL:
+            build/standalone/src/vlgpu/tools/vlgpu-sim-bench sim (--json when
+            the tool has it; otherwise its text output is parsed, and the
+            result says so): sim.csv, sim.json.
+  compiler  vlgpu-cc over the glmark2 shader corpus (out/compiler-corpus/glmark2,
+            captured by vlgpu-cc --report if missing): per-shader compile time
+            (--time N: median CPU time of N compiles of the NIR, GLSL front
+            end excluded) and code size / static cycles; the same corpus with
+            --no-lowbank and --no-dual gives our counterparts of the seeds'
+            -4.7 % code size and -10.7 % cycles: compiler.csv, compiler.json.
+  plot      redraw the glmark2 plots from a glmark2.json (--dir: where).
+
+Exit code: 0 when every run finished (the glmark2 runs: exit 0 and all
+frames measured); 1 if any failed (reported in the table and the JSON); 2 on
+bad usage or a missing build.
+
+Not implemented: llvmpipe (not built, -Dllvm=disabled); glmark2's own score
+(it is time-based; this measures fixed frame counts instead).
+"""
+
+import argparse
+import csv
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests/integration"),
+                str(ROOT / "tests/integration/driver")]
+
+import driverlib  # noqa: E402  (framegrab shim build)
+import glmark2 as glm  # noqa: E402  (scripts/glmark2.py: default scene list, launcher loader)
+
+MODES = ("softpipe", "functional", "cycle")
+SIM_BENCH = ROOT / "build/standalone/src/vlgpu/tools/vlgpu-sim-bench"
+VLGPU_CC = ROOT / "build/mesa/src/vlgpu/compiler/vlgpu-cc"
+CORPUS = ROOT / "out/compiler-corpus/glmark2"
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+def machine_info():
+    """nproc, CPU model, memory, load average, OS: where the numbers came from."""
+    model = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kb / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True).stdout.strip()
+    except OSError:
+        git = "?"
+    return {"nproc": os.cpu_count(), "cpu_model": model, "memory": mem,
+            "loadavg_at_start": list(os.getloadavg()), "kernel": platform.release(),
+            "python": platform.python_version(), "git_head": git,
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+
+
+def write_csv(path, rows, columns=None):
+    """Rows (list of dicts) as CSV; columns default to the union of keys in order."""
+    if columns is None:
+        columns = []
+        for r in rows:
+            for k in r:
+                if k not in columns:
+                    columns.append(k)
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: ("" if r.get(k) is None else r.get(k)) for k in columns})
+
+
+def fmt(v, spec=".1f", none="-"):
+    return none if v is None else format(v, spec)
+
+
+def print_table(headers, rows, out=None):
+    """Aligned text table; also appended to the file OUT if given."""
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
+              for i, h in enumerate(headers)]
+    lines = ["  ".join(str(h).rjust(w) if i else str(h).ljust(w)
+                       for i, (h, w) in enumerate(zip(headers, widths)))]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append("  ".join(str(c).rjust(w) if i else str(c).ljust(w)
+                               for i, (c, w) in enumerate(zip(r, widths))))
+    text = "\n".join(lines)
+    print(text, flush=True)
+    if out:
+        with open(out, "a") as f:
+            f.write(text + "\n")
+    return text
+
+
+def fmt_duration(s):
+    s = int(s)
+    return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+# ---------------------------------------------------------------------------
+# glmark2
+# ---------------------------------------------------------------------------
+
+def select_scenes(patterns):
+    """Default scenes whose spec starts with one of PATTERNS (a scene name like
+    'build' selects both build entries); a pattern that matches none is used
+    as a glmark2 benchmark spec itself.  None: all default scenes."""
+    if not patterns:
+        return list(glm.DEFAULT_SCENES)
+    out = []
+    for p in patterns:
+        hits = [s for s in glm.DEFAULT_SCENES if s == p or s.startswith(p + ":") or s == p]
+        if not hits:
+            hits = [s for s in glm.DEFAULT_SCENES if s.startswith(p)]
+        for s in hits or [p]:
+            if s not in out:
+                out.append(s)
+    return out
+
+
+def read_times(path):
+    """[(frame, wall_ns, cpu_ns)] from a VLG_GRAB_TIMES file."""
+    out = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) >= 3:
+                out.append((int(parts[0]), int(parts[1]), int(parts[2])))
+    return out
+
+
+def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir, timeout):
+    """One glmark2-es2 process: SCENE on MODE (softpipe | functional | cycle) for
+    1 + FRAMES frames.  Returns a dict: ok, error, exit_code, peak_rss_mib,
+    process_wall_s, frames (list of per-measured-frame dicts: frame, wall_ms,
+    cpu_ms, and for vlgpu the VLGPU_STATS row's cycles and busy_* fractions)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    times, stats = workdir / "times.txt", workdir / "stats.csv"
+    for p in (times, stats, workdir / "stats.draws.csv"):
+        if p.exists():
+            p.unlink()
+    driver = "softpipe" if mode == "softpipe" else "vlgpu"
+    env = launcher.gl_env(driver)
+    env["DISPLAY"] = display
+    for k in ("VLGPU_STATS", "VLGPU_DUMP", "VLGPU_DUMP_DRAWS", "VLG_GRAB_DIR"):
+        env.pop(k, None)
+    flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
+    if mode == "functional":
+        flags.append("functional")
+    if flags:
+        env["VLGPU_DEBUG"] = ",".join(flags)
+    else:
+        env.pop("VLGPU_DEBUG", None)
+    if driver == "vlgpu":
+        env["VLGPU_STATS"] = str(stats)
+    env.update({"LD_PRELOAD": str(shim), "VLG_GRAB_AT_FINISH": "1",
+                "VLG_GRAB_FRAMES": str(frames + 1), "VLG_GRAB_TIMES": str(times)})
+    cmd = [shutil.which("glmark2-es2") or "glmark2-es2", "--off-screen", "-s", size,
+           "-b", scene]
+    log = open(workdir / "output.log", "w")
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    # os.wait4 gives this process's own rusage (ru_maxrss in KiB on Linux).
+    deadline = t0 + timeout
+    status, ru = None, None
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            _, status, ru = os.wait4(proc.pid, 0)
+            status = None
+            break
+        time.sleep(0.05)
+    proc.returncode = 0  # reaped by wait4; keep Popen from waiting again
+    log.close()
+    wall = time.monotonic() - t0
+    res = {"scene": scene, "mode": mode, "process_wall_s": wall,
+           "peak_rss_mib": ru.ru_maxrss / 1024 if ru else None, "frames": []}
+    if status is None:
+        res.update(ok=False, exit_code=None, error=f"timeout after {timeout:.0f} s")
+    else:
+        code = os.waitstatus_to_exitcode(status)
+        res["exit_code"] = code
+        res.update(ok=code == 0, error=None if code == 0 else f"exit code {code}")
+    t = read_times(times)
+    rows = glm.read_stats(stats) if driver == "vlgpu" else []
+    for i in range(1, len(t)):
+        f = {"frame": t[i][0], "wall_ms": (t[i][1] - t[i - 1][1]) / 1e6,
+             "cpu_ms": (t[i][2] - t[i - 1][2]) / 1e6}
+        # stats row k is the frame that ended at the k-th glFinish, as times line k
+        if i < len(rows):
+            r = rows[i]
+            f["cycles"] = int(r["cycles"]) if mode == "cycle" else None
+            f["draws"] = int(r["draws"])
+            f["faults"] = int(r.get("faults") or 0)
+            for k, v in r.items():
+                if k.startswith("busy_") and mode == "cycle":
+                    f[k] = float(v)
+        res["frames"].append(f)
+    if res["ok"] and len(res["frames"]) != frames:
+        res.update(ok=False, error=f"{len(res['frames'])} of {frames} frames measured")
+    if driver == "vlgpu" and res["ok"] and len(rows) < frames + 1:
+        res.update(ok=False, error=f"VLGPU_STATS has {len(rows)} frames, want {frames + 1}")
+    if any(f.get("faults") for f in res["frames"]):
+        res.update(ok=False, error="GPU faults (see VLGPU_STATS)")
+    return res
+
+
+def summarize(runs, modes):
+    """Per (scene, mode) aggregate rows from the list of runs."""
+    by = {}
+    for r in runs:
+        by.setdefault((r["scene"], r["mode"]), []).append(r)
+    rows = []
+    scenes = []
+    for r in runs:
+        if r["scene"] not in scenes:
+            scenes.append(r["scene"])
+    base = {}
+    for scene in scenes:
+        for mode in modes:
+            rs = by.get((scene, mode), [])
+            fr = [f for r in rs for f in r["frames"]]
+            row = {"scene": scene, "mode": mode, "runs": len(rs),
+                   "failed_runs": sum(not r["ok"] for r in rs),
+                   "errors": "; ".join(sorted({r["error"] for r in rs if r["error"]})),
+                   "frames_measured": len(fr)}
+            if fr:
+                w = [f["wall_ms"] for f in fr]
+                c = [f["cpu_ms"] for f in fr]
+                row.update(wall_ms_median=statistics.median(w), wall_ms_min=min(w),
+                           wall_ms_max=max(w), cpu_ms_median=statistics.median(c),
+                           cpu_ms_min=min(c), cpu_ms_max=max(c))
+            rss = [r["peak_rss_mib"] for r in rs if r["peak_rss_mib"]]
+            row["peak_rss_mib"] = max(rss) if rss else None
+            cyc = [f["cycles"] for f in fr if f.get("cycles") is not None]
+            if cyc:
+                row["cycles_per_frame"] = statistics.median(cyc)
+                cpu_s = sum(f["cpu_ms"] for f in fr if f.get("cycles") is not None) / 1e3
+                wall_s = sum(f["wall_ms"] for f in fr if f.get("cycles") is not None) / 1e3
+                row["sim_cycles_per_cpu_s"] = sum(cyc) / cpu_s if cpu_s > 0 else None
+                row["sim_cycles_per_wall_s"] = sum(cyc) / wall_s if wall_s > 0 else None
+                total = sum(cyc)
+                for k in sorted({k for f in fr for k in f if k.startswith("busy_")}):
+                    num = sum(f.get(k, 0.0) * (f.get("cycles") or 0) for f in fr)
+                    row[k] = num / total if total else None
+            if mode == "softpipe" and fr:
+                base[scene] = row
+            rows.append(row)
+    for row in rows:
+        b = base.get(row["scene"])
+        if b and row.get("wall_ms_median") is not None and row["mode"] != "softpipe":
+            row["ratio_wall"] = row["wall_ms_median"] / b["wall_ms_median"]
+            row["ratio_cpu"] = (row["cpu_ms_median"] / b["cpu_ms_median"]
+                                if b["cpu_ms_median"] > 0 else None)
+    return rows
+
+
+GLMARK2_COLUMNS = ["scene", "mode", "runs", "failed_runs", "frames_measured", "wall_ms_median",
+                   "wall_ms_min", "wall_ms_max", "cpu_ms_median", "cpu_ms_min", "cpu_ms_max",
+                   "ratio_wall", "ratio_cpu", "cycles_per_frame", "sim_cycles_per_cpu_s",
+                   "sim_cycles_per_wall_s", "peak_rss_mib", "errors"]
+
+
+def glmark2_table(rows, out_txt):
+    headers = ["scene", "mode", "wall ms med", "min", "max", "cpu ms", "x sp wall", "x sp cpu",
+               "Mcyc/frame", "Mcyc/cpu-s", "RSS MiB", "status"]
+    table = []
+    for r in rows:
+        table.append([
+            r["scene"][:48], r["mode"], fmt(r.get("wall_ms_median")), fmt(r.get("wall_ms_min")),
+            fmt(r.get("wall_ms_max")), fmt(r.get("cpu_ms_median")), fmt(r.get("ratio_wall"), ".2f"),
+            fmt(r.get("ratio_cpu"), ".2f"),
+            fmt(r["cycles_per_frame"] / 1e6 if r.get("cycles_per_frame") else None, ".3f"),
+            fmt(r["sim_cycles_per_cpu_s"] / 1e6 if r.get("sim_cycles_per_cpu_s") else None, ".2f"),
+            fmt(r.get("peak_rss_mib"), ".0f"),
+            "ok" if not r["failed_runs"] and r["frames_measured"] else "FAIL " + r["errors"]])
+    return print_table(headers, table, out_txt)
+
+
+def geomean(xs):
+    import math
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def overall(rows, modes):
+    """Per mode: median and geometric mean of the per-scene ratios, median
+    Mcycles/s; how many scenes vlgpu is at least as fast as softpipe."""
+    out = {}
+    for mode in modes:
+        if mode == "softpipe":
+            continue
+        rs = [r for r in rows if r["mode"] == mode and r.get("ratio_cpu") is not None]
+        if not rs:
+            continue
+        o = {"scenes": len(rs),
+             "median_ratio_wall": statistics.median(r["ratio_wall"] for r in rs),
+             "median_ratio_cpu": statistics.median(r["ratio_cpu"] for r in rs),
+             "geomean_ratio_cpu": geomean([r["ratio_cpu"] for r in rs]),
+             "scenes_at_least_as_fast_cpu": sum(r["ratio_cpu"] <= 1.0 for r in rs),
+             "scenes_at_least_as_fast_wall": sum(r["ratio_wall"] <= 1.0 for r in rs)}
+        cps = [r["sim_cycles_per_cpu_s"] for r in rs if r.get("sim_cycles_per_cpu_s")]
+        if cps:
+            o["median_sim_cycles_per_cpu_s"] = statistics.median(cps)
+            o["min_sim_cycles_per_cpu_s"] = min(cps)
+            o["max_sim_cycles_per_cpu_s"] = max(cps)
+        out[mode] = o
+    return out
+
+
+def cmd_glmark2(args):
+    launcher = glm.load_launcher()
+    if not launcher.mesa_built():
+        print("bench glmark2: Mesa is not built (./vlgpu setup)", file=sys.stderr)
+        return 2
+    if not shutil.which("glmark2-es2"):
+        print("bench glmark2: glmark2-es2 not found (Debian glmark2-es2-x11)", file=sys.stderr)
+        return 2
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        print(f"bench glmark2: --modes: unknown {bad}; choose from {','.join(MODES)}",
+              file=sys.stderr)
+        return 2
+    if not re.fullmatch(r"\d+x\d+", args.size):
+        print(f"bench glmark2: --size {args.size!r}: want WxH, e.g. 800x600", file=sys.stderr)
+        return 2
+    if args.frames < 1 or args.reps < 1:
+        print("bench glmark2: --frames and --reps must be >= 1", file=sys.stderr)
+        return 2
+    scenes = select_scenes(args.scenes)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    work = out / "glmark2-runs"
+    shim = driverlib.framegrab_shim()
+    total = len(scenes) * len(modes) * args.reps
+    print(f"bench glmark2: {len(scenes)} scene(s) x {len(modes)} mode(s) ({','.join(modes)}) x "
+          f"{args.reps} repetition(s) = {total} glmark2 processes, {args.frames} measured frames "
+          f"each (+1 set-up frame), {args.size}, interleaved.", flush=True)
+    print("  expected duration: softpipe takes 10 ms (pulsar) to 4.3 s (terrain) per frame here "
+          "(brief §7); functional mode about as long, cycle mode roughly 3-10x longer; "
+          "all 33 scenes with --frames 5 --reps 3 take about an hour or more on 2 busy cores. "
+          "An estimate of the remaining time follows each run.", flush=True)
+    machine = machine_info()
+    runs = []
+    t_start = time.monotonic()
+    n = 0
+    with launcher.PrivateX() as x:
+        for rep in range(args.reps):
+            for scene in scenes:
+                for mode in modes:
+                    n += 1
+                    wd = work / f"{glm.slug(scene)}" / f"{mode}-rep{rep}"
+                    r = run_glmark2_once(launcher, x.display, shim, scene, mode, args.frames,
+                                         args.size, wd, args.timeout)
+                    r["rep"] = rep
+                    r["workdir"] = str(wd)
+                    runs.append(r)
+                    el = time.monotonic() - t_start
+                    eta = el / n * (total - n)
+                    med = (statistics.median(f["wall_ms"] for f in r["frames"])
+                           if r["frames"] else None)
+                    print(f"  [{n}/{total}] rep {rep + 1} {scene[:50]:50s} {mode:10s} "
+                          f"{fmt(med)} ms/frame  {'ok' if r['ok'] else 'FAIL: ' + r['error']}"
+                          f"  (elapsed {fmt_duration(el)}, ~{fmt_duration(eta)} left)",
+                          flush=True)
+    rows = summarize(runs, modes)
+    summary = overall(rows, modes)
+    txt = out / "glmark2.txt"
+    txt.write_text(f"# ./vlgpu bench glmark2 {' '.join(args.argv)}\n# machine: {machine}\n")
+    print()
+    glmark2_table(rows, txt)
+    lines = []
+    for mode, o in summary.items():
+        line = (f"{mode}: median vlgpu/softpipe ratio {o['median_ratio_cpu']:.2f} (CPU time), "
+                f"{o['median_ratio_wall']:.2f} (wall); geometric mean {o['geomean_ratio_cpu']:.2f} "
+                f"(CPU); at least as fast as softpipe on {o['scenes_at_least_as_fast_cpu']} of "
+                f"{o['scenes']} scenes (CPU)")
+        if "median_sim_cycles_per_cpu_s" in o:
+            line += (f"; simulated cycles per CPU second: median "
+                     f"{o['median_sim_cycles_per_cpu_s'] / 1e6:.2f} M (min "
+                     f"{o['min_sim_cycles_per_cpu_s'] / 1e6:.2f} M, max "
+                     f"{o['max_sim_cycles_per_cpu_s'] / 1e6:.2f} M)")
+        lines.append(line)
+    print("\n".join(lines))
+    with open(txt, "a") as f:
+        f.write("\n".join(lines) + "\n")
+    busy_cols = sorted({k for r in rows for k in r if k.startswith("busy_")})
+    write_csv(out / "glmark2.csv", rows, GLMARK2_COLUMNS + busy_cols)
+    frame_rows = [{"scene": r["scene"], "mode": r["mode"], "rep": r["rep"], **f}
+                  for r in runs for f in r["frames"]]
+    write_csv(out / "glmark2-frames.csv", frame_rows)
+    doc = {"benchmark": "glmark2", "command": "./vlgpu bench glmark2 " + " ".join(args.argv),
+           "machine": machine, "options": {"scenes": scenes, "modes": modes, "reps": args.reps,
+                                           "frames": args.frames, "size": args.size},
+           "duration_s": time.monotonic() - t_start, "summary": summary, "scenes": rows,
+           "runs": runs}
+    (out / "glmark2.json").write_text(json.dumps(doc, indent=1))
+    if not args.no_plots:
+        plot_glmark2(doc, out)
+    print(f"\nwrote {out}/glmark2.csv, glmark2-frames.csv, glmark2.json, glmark2.txt"
+          f" (per-run logs in {work})")
+    return 0 if all(r["ok"] for r in runs) else 1
+
+
+# ---------------------------------------------------------------------------
+# plots
+# ---------------------------------------------------------------------------
+
+def short_name(scene):
+    s = scene.replace("update-dispersion=0.9:update-fraction=0.5:", "")
+    s = s.replace("columns=200:", "").replace("kernel=1,1,1,1,1;1,1,1,1,1;1,1,1,1,1;", "5x3 blur")
+    s = s.replace("kernel=0,1,0;1,-4,1;0,1,0;", "3x3 edge")
+    s = s.replace("blur-radius=5:effect=blur:passes=1:separable=true:windows=4", "blur")
+    s = s.replace("fragment-", "f-").replace("vertex-", "v-").replace("=false", "=0")
+    s = s.replace("=true", "=1")
+    return s[:44]
+
+
+def plot_glmark2(doc, outdir):
+    """host-time.png (ms per frame per scene and mode, log scale, min-max bars),
+    cycles.png (simulated cycles per frame, cycle mode), utilisation.png (busy
+    fraction per module per scene, cycle mode) into OUTDIR.  Returns the paths."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("bench: python3-matplotlib not installed: no plots", file=sys.stderr)
+        return []
+    rows = doc["scenes"]
+    scenes = []
+    for r in rows:
+        if r["scene"] not in scenes:
+            scenes.append(r["scene"])
+    modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
+    get = {(r["scene"], r["mode"]): r for r in rows}
+    names = [short_name(s) for s in scenes]
+    paths = []
+    colors = {"softpipe": "#777777", "functional": "#1f77b4", "cycle": "#d62728"}
+    machine = doc.get("machine", {})
+    foot = (f"{doc['command']}  |  {machine.get('cpu_model', '?')}, {machine.get('nproc', '?')} "
+            f"cores, {machine.get('date', '')}")
+
+    # host time per frame
+    fig, ax = plt.subplots(figsize=(10, 0.28 * len(scenes) * len(modes) / 2 + 2.2), dpi=80)
+    h = 0.8 / len(modes)
+    for j, m in enumerate(modes):
+        ys, xs, lo, hi = [], [], [], []
+        for i, s in enumerate(scenes):
+            r = get.get((s, m))
+            if r and r.get("wall_ms_median") is not None:
+                ys.append(i + j * h)
+                xs.append(r["wall_ms_median"])
+                lo.append(r["wall_ms_median"] - r["wall_ms_min"])
+                hi.append(r["wall_ms_max"] - r["wall_ms_median"])
+        ax.barh(ys, xs, height=h, xerr=[lo, hi], color=colors[m], label=m,
+                error_kw={"elinewidth": 0.6, "capsize": 1.5})
+    ax.set_yticks([i + h * (len(modes) - 1) / 2 for i in range(len(scenes))])
+    ax.set_yticklabels(names, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("host wall-clock ms per frame (median, bars: min-max over frames and reps)")
+    ax.set_title(f"glmark2-es2 {doc['options']['size']} off-screen: host time per frame", fontsize=10)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(axis="x", which="both", alpha=0.3)
+    fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    p = Path(outdir) / "host-time.png"
+    fig.savefig(p)
+    plt.close(fig)
+    paths.append(p)
+
+    cyc_scenes = [s for s in scenes if (get.get((s, "cycle")) or {}).get("cycles_per_frame")]
+    if cyc_scenes:
+        fig, ax1 = plt.subplots(figsize=(10, 0.25 * len(cyc_scenes) + 1.8), dpi=80)
+        ys = range(len(cyc_scenes))
+        cyc = [get[(s, "cycle")]["cycles_per_frame"] / 1e6 for s in cyc_scenes]
+        ax1.barh(list(ys), cyc, color=colors["cycle"])
+        for y, (c, s) in enumerate(zip(cyc, cyc_scenes)):
+            cps = get[(s, "cycle")].get("sim_cycles_per_cpu_s")
+            ax1.text(c, y, f" {c:.2f} M  ({cps / 1e6:.2f} M cyc/CPU-s)" if cps else f" {c:.2f} M",
+                     va="center", fontsize=6)
+        ax1.set_yticks(list(ys))
+        ax1.set_yticklabels([short_name(s) for s in cyc_scenes], fontsize=7)
+        ax1.invert_yaxis()
+        ax1.set_xlabel("simulated GPU cycles per frame, millions (cycle mode, median); "
+                       "label: simulation speed")
+        ax1.set_title("vlgpu cycle mode: cycles per frame", fontsize=10)
+        ax1.set_xlim(0, max(cyc) * 1.45)
+        ax1.grid(axis="x", alpha=0.3)
+        fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
+        fig.tight_layout(rect=(0, 0.02, 1, 1))
+        p = Path(outdir) / "cycles.png"
+        fig.savefig(p)
+        plt.close(fig)
+        paths.append(p)
+
+        mods = sorted({k[5:] for s in cyc_scenes for k in get[(s, "cycle")]
+                       if k.startswith("busy_")})
+        if mods:
+            import numpy as np
+            data = np.array([[get[(s, "cycle")].get("busy_" + m) or 0.0 for m in mods]
+                             for s in cyc_scenes])
+            fig, ax2 = plt.subplots(figsize=(1.2 + 0.6 * len(mods), 0.25 * len(cyc_scenes) + 2),
+                                    dpi=80)
+            im = ax2.imshow(data, aspect="auto", cmap="viridis", vmin=0, vmax=1)
+            ax2.set_xticks(range(len(mods)))
+            ax2.set_xticklabels(mods, rotation=45, ha="right", fontsize=7)
+            ax2.set_yticks(range(len(cyc_scenes)))
+            ax2.set_yticklabels([short_name(s) for s in cyc_scenes], fontsize=7)
+            for i in range(data.shape[0]):
+                for j in range(data.shape[1]):
+                    ax2.text(j, i, f"{data[i, j]:.2f}", ha="center", va="center", fontsize=5.5,
+                             color="white" if data[i, j] < 0.6 else "black")
+            fig.colorbar(im, ax=ax2, fraction=0.04, pad=0.02, label="busy fraction")
+            ax2.set_title("vlgpu cycle mode: module busy fraction per scene", fontsize=10)
+            fig.tight_layout()
+            p = Path(outdir) / "utilisation.png"
+            fig.savefig(p)
+            plt.close(fig)
+            paths.append(p)
+    print("plots: " + ", ".join(str(p) for p in paths))
+    return paths
+
+
+def cmd_plot(args):
+    doc = json.loads(Path(args.json).read_text())
+    d = Path(args.dir)
+    d.mkdir(parents=True, exist_ok=True)
+    return 0 if plot_glmark2(doc, d) else 1
+
+
+# ---------------------------------------------------------------------------
+# sim
+# ---------------------------------------------------------------------------
+
+SIM_PATTERNS = {
+    "functional_ms_per_frame": r"functional:\s+([\d.]+) ms \(CPU\) per frame",
+    "functional_ms_per_draw": r"functional:.*?,\s+([\d.]+) ms per draw",
+    "cycle_ms_per_frame": r"cycle:\s+([\d.]+) ms \(CPU\) per frame",
+    "cycle_ms_per_draw": r"cycle:.*?,\s+([\d.]+) ms per draw",
+    "cycles": r"cycle:.*?,\s+(\d+) cycles",
+    "sim_mcycles_per_cpu_s": r"([\d.]+) M simulated cycles per host second",
+    "peak_rss_mib": r"peak RSS:\s+([\d.]+) MiB",
+}
+
+
+def cmd_sim(args):
+    if not SIM_BENCH.exists():
+        print(f"bench sim: not built yet: {SIM_BENCH.relative_to(ROOT)} "
+              "(ninja -C build/standalone)", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    help_text = subprocess.run([str(SIM_BENCH), "sim", "--help"], capture_output=True,
+                               text=True).stdout
+    cmd = [str(SIM_BENCH), "sim"] + args.extra
+    jpath = out / "sim-tool.json"
+    has_json = "--json" in help_text
+    if has_json:
+        if jpath.exists():
+            jpath.unlink()
+        cmd += ["--json", str(jpath)]
+    print("bench sim: " + " ".join(cmd), flush=True)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    print(r.stdout, end="")
+    if r.returncode != 0:
+        print(r.stderr, file=sys.stderr)
+        print(f"bench sim: vlgpu-sim-bench failed with exit code {r.returncode}", file=sys.stderr)
+        return 1
+    res = {"benchmark": "sim", "command": " ".join(cmd), "machine": machine_info(),
+           "source": "json" if has_json else "text output (vlgpu-sim-bench has no --json yet)"}
+    parsed = {}
+    for k, pat in SIM_PATTERNS.items():
+        m = re.search(pat, r.stdout)
+        parsed[k] = float(m.group(1)) if m else None
+    res["parsed"] = parsed
+    if has_json and jpath.exists():
+        res["tool"] = json.loads(jpath.read_text())
+    res["stdout"] = r.stdout
+    (out / "sim.json").write_text(json.dumps(res, indent=1))
+    write_csv(out / "sim.csv", [parsed])
+    print()
+    print_table(["metric", "value"], [[k, fmt(v, ".3f")] for k, v in parsed.items()])
+    print(f"(from {res['source']}; wrote {out}/sim.csv, sim.json)")
+    missing = [k for k, v in parsed.items() if v is None]
+    if missing and not has_json:
+        print(f"bench sim: could not read {', '.join(missing)} from the tool's output",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# compiler
+# ---------------------------------------------------------------------------
+
+RESULT = re.compile(r"^(?P<file>\S+) - (?P<stage>\w+): (?P<rest>.*)$")
+TOTALS = re.compile(r"^# (?P<n>\d+) shaders: (?P<ok>\d+) compiled, (?P<fail>\d+) failed.*?"
+                    r"totals: (?P<rest>.*?)(; compile time.*)?$")
+
+
+def parse_metrics(text):
+    """'55 instrs, 83 ops, ..., 0.509 dual, 3960.4 us' -> {instrs: 55, ..., us: 3960.4}."""
+    out = {}
+    for part in text.split(","):
+        m = re.match(r"\s*([\d.]+) (.+?)\s*$", part)
+        if m:
+            out[m.group(2).replace(" ", "_")] = float(m.group(1))
+    return out
+
+
+def run_corpus(extra, time_n=None):
+    cmd = [str(VLGPU_CC), "--glmark2", "--corpus"] + extra
+    if time_n:
+        cmd += ["--time", str(time_n)]
+    cmd.append(str(CORPUS))
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    shaders, totals = [], None
+    for line in r.stdout.splitlines():
+        m = RESULT.match(line)
+        if m:
+            shaders.append({"shader": m["file"], "stage": m["stage"], **parse_metrics(m["rest"])})
+        m = TOTALS.match(line)
+        if m:
+            totals = {"shaders": int(m["n"]), "compiled": int(m["ok"]), "failed": int(m["fail"]),
+                      **parse_metrics(m["rest"])}
+    return cmd, r, shaders, totals
+
+
+def cmd_compiler(args):
+    if not VLGPU_CC.exists():
+        print(f"bench compiler: not built yet: {VLGPU_CC.relative_to(ROOT)}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if not CORPUS.is_dir():
+        print(f"bench compiler: capturing the glmark2 corpus into {CORPUS} (vlgpu-cc --report)",
+              flush=True)
+        launcher = glm.load_launcher()
+        env = launcher.gl_env("vlgpu")
+        env["VLGPU_ROOT"] = str(ROOT)
+        subprocess.run([str(VLGPU_CC), "--report", str(out / "compiler-report.md")], env=env,
+                       stdout=subprocess.DEVNULL)
+        if not CORPUS.is_dir():
+            print("bench compiler: corpus capture failed", file=sys.stderr)
+            return 1
+    runs = {}
+    for name, extra, tn in [("default", [], args.time), ("no-lowbank", ["--no-lowbank"], None),
+                            ("no-dual", ["--no-dual"], None)]:
+        print(f"bench compiler: {name} ...", flush=True)
+        cmd, r, shaders, totals = run_corpus(extra, tn)
+        if totals is None:
+            print(r.stdout[-2000:], r.stderr[-2000:], file=sys.stderr)
+            print(f"bench compiler: no totals line from {' '.join(cmd)}", file=sys.stderr)
+            return 1
+        runs[name] = {"command": " ".join(cmd), "exit_code": r.returncode, "totals": totals,
+                      "shaders": shaders}
+    d = runs["default"]
+    us = [s["us"] for s in d["shaders"] if "us" in s]
+    per_stage = {}
+    for s in d["shaders"]:
+        per_stage.setdefault(s["stage"], []).append(s.get("us"))
+
+    def delta(metric, name):
+        a, b = d["totals"].get(metric), runs[name]["totals"].get(metric)
+        return (a - b) / b * 100 if a is not None and b else None
+
+    summary = {
+        "shaders": d["totals"]["shaders"], "compiled": d["totals"]["compiled"],
+        "failed": d["totals"]["failed"],
+        "compile_us_median": statistics.median(us) if us else None,
+        "compile_us_p90": sorted(us)[int(0.9 * (len(us) - 1))] if us else None,
+        "compile_us_max": max(us) if us else None,
+        "compile_us_total": sum(us) if us else None,
+        "compile_us_median_per_stage": {k: statistics.median([v for v in vs if v is not None])
+                                        for k, vs in per_stage.items()
+                                        if any(v is not None for v in vs)},
+        "totals": d["totals"],
+        "lowbank_code_bytes_pct": delta("bytes", "no-lowbank"),
+        "lowbank_units_pct": delta("units", "no-lowbank"),
+        "dual_cycles_pct": delta("cycles", "no-dual"),
+        "dual_tput_pct": delta("tput", "no-dual"),
+        "dual_instrs_pct": delta("instrs", "no-dual"),
+        "seed_anchors": {"lowbank_code_size_pct": -4.7, "dual_issue_cycles_pct": -10.7},
+    }
+    doc = {"benchmark": "compiler", "machine": machine_info(), "time_repeats": args.time,
+           "summary": summary, "runs": runs}
+    (out / "compiler.json").write_text(json.dumps(doc, indent=1))
+    write_csv(out / "compiler.csv", d["shaders"])
+    print()
+    print_table(["metric", "vlgpu (glmark2 corpus)", "seed"], [
+        ["shaders compiled", f"{summary['compiled']} of {summary['shaders']}", ""],
+        ["compile time per shader, median", f"{fmt(summary['compile_us_median'])} us", ""],
+        ["compile time per shader, p90 / max",
+         f"{fmt(summary['compile_us_p90'])} / {fmt(summary['compile_us_max'])} us", ""],
+        ["compile time, all shaders", f"{fmt(summary['compile_us_total'] / 1e3 if us else None)}"
+         " ms", ""],
+        ["code bytes, low-bank RA vs --no-lowbank", f"{fmt(summary['lowbank_code_bytes_pct'], '+.2f')} %",
+         "-4.7 %"],
+        ["static cycles, dual issue vs --no-dual", f"{fmt(summary['dual_cycles_pct'], '+.2f')} %",
+         "-10.7 %"],
+        ["throughput estimate, dual vs --no-dual", f"{fmt(summary['dual_tput_pct'], '+.2f')} %", ""],
+        ["instructions, dual vs --no-dual", f"{fmt(summary['dual_instrs_pct'], '+.2f')} %", ""],
+    ])
+    print(f"(compile time: median CPU time of {args.time} compiles of the NIR per shader, GLSL front "
+          f"end excluded; wrote {out}/compiler.csv, compiler.json)")
+    return 0 if all(r["exit_code"] == 0 for r in runs.values()) else 1
+
+
+# ---------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    p = argparse.ArgumentParser(prog="vlgpu bench", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="See the module docstring of scripts/bench.py and "
+                                       "docs/performance.md for every column.")
+    sub = p.add_subparsers(dest="sub", metavar="SUB", required=True)
+    g = sub.add_parser("glmark2", help="glmark2-es2 scenes on softpipe, vlgpu functional, "
+                                       "vlgpu cycle mode (interleaved, repeated)")
+    g.add_argument("--scenes", nargs="+", metavar="SCENE",
+                   help="scene names or prefixes of the default list (e.g. build terrain "
+                        "'shading:shading=phong'), or glmark2 -b specs; default: all 33")
+    g.add_argument("--frames", type=int, default=5,
+                   help="measured frames per run (after one set-up frame); default 5")
+    g.add_argument("--reps", type=int, default=3, help="repetitions (default 3)")
+    g.add_argument("--modes", default=",".join(MODES),
+                   help="comma list of softpipe,functional,cycle (default: all three)")
+    g.add_argument("--size", default="800x600", help="glmark2 -s WxH (default 800x600)")
+    g.add_argument("--timeout", type=float, default=3600,
+                   help="seconds per glmark2 process before it is killed (default 3600)")
+    g.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    g.set_defaults(func=cmd_glmark2)
+    s = sub.add_parser("sim", help="vlgpu-sim-bench sim: the simulator alone (no GL)")
+    s.add_argument("extra", nargs="*", help="arguments for vlgpu-sim-bench sim (after --)")
+    s.set_defaults(func=cmd_sim)
+    c = sub.add_parser("compiler", help="vlgpu-cc over the glmark2 corpus: compile time, "
+                                        "code size, cycles, low-bank and dual-issue ablation")
+    c.add_argument("--time", type=int, default=10,
+                   help="compiles per shader for the compile-time median (default 10)")
+    c.set_defaults(func=cmd_compiler)
+    pl = sub.add_parser("plot", help="redraw the glmark2 plots from a glmark2.json")
+    pl.add_argument("--json", default=str(ROOT / "out/bench/glmark2.json"))
+    pl.add_argument("--dir", default=str(ROOT / "out/bench"), help="where the PNGs go")
+    pl.set_defaults(func=cmd_plot)
+    for sp in (g, s, c):
+        sp.add_argument("--out", default=str(ROOT / "out/bench"),
+                        help="output directory (default out/bench)")
+    args = p.parse_args(argv)
+    args.argv = argv[1:]
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -80,6 +80,11 @@ class Isel {
    /* Labels: jumps carry a label id in Instr::target until resolve(). */
    std::vector<int> label_block;
    bool terminated = false;
+   /* The current point is unreachable: the last instruction was an
+    * unconditional jump.  A conditional jump also ends its block
+    * (terminated) but falls through, so loops and ifs must still emit
+    * their back edge / jump over the else after it. */
+   bool dead = false;
    struct Loop {
       unsigned head, exit;
    };
@@ -96,6 +101,7 @@ class Isel {
       if (terminated) {
          b.block = S.new_block();
          terminated = false;
+         dead = false;
       }
    }
    unsigned new_label()
@@ -109,6 +115,7 @@ class Isel {
          b.block = S.new_block();
          terminated = false;
       }
+      dead = false;
       label_block[label] = b.block;
    }
    void jump(unsigned label, unsigned cond = VLG_BRCOND_ALWAYS)
@@ -116,6 +123,7 @@ class Isel {
       open();
       b.jump(label, cond, 0);
       terminated = true;
+      dead = cond == VLG_BRCOND_ALWAYS;
    }
 
    /* ---- values and operands ---- */
@@ -385,7 +393,7 @@ Isel::emit_if(nir_if *nif)
    jump(else_empty ? l_end : l_else, VLG_BRCOND_NP);
    emit_cf_list(&nif->then_list);
    if (!else_empty) {
-      if (!terminated)
+      if (!dead)
          jump(l_end);
       bind(l_else);
       emit_cf_list(&nif->else_list);
@@ -403,7 +411,7 @@ Isel::emit_loop(nir_loop *loop)
    loops.push_back(l);
    unsigned first_block = b.block;
    emit_cf_list(&loop->body);
-   if (!terminated)
+   if (!dead)
       jump(l.head);
    loops.pop_back();
    for (unsigned i = first_block; i < S.blocks.size(); i++)

@@ -219,7 +219,7 @@ def crash_detail(raw, name):
         # event loop returns at once, and piglit calls abort().
         return (f"{how}, no output (piglit's surfaceless winsys framework aborts when a "
                 f"test does not run in an FBO; docs/piglit.md)")
-    last = (err or out)[-1].strip()
+    last = (err or out or ["(no output)"])[-1].strip()
     return f"{how}: {last[:160]}"
 
 

@@ -431,6 +431,99 @@ TEST(Exec, ControlFlowWithNestedLoops)
    }
 }
 
+TEST(Exec, ConditionalBreakAtTheEndOfABlock)
+{
+   /* `if (c) break;` / `if (c) continue;` is one conditional jump; when it
+    * is the last thing in a loop body the back edge must still follow it,
+    * and when it ends a then-block the jump over the else must too (the
+    * conditional jump falls through; glsl-vs-continue-inside-do-while). */
+   const char *vs = R"(
+      attribute vec4 a;
+      uniform vec4 lim;
+      varying vec4 r;
+      void main() {
+         float acc = 0.0;
+         float other = 0.0;
+         int i = 0;
+         while (true) {
+            acc += 1.0 + a.y;
+            i++;
+            if (float(i) >= lim.x || acc > a.x)
+               break;
+         }
+         for (int j = 0; j < int(lim.y); j++) {
+            if (a.z > float(j)) {
+               other += 1.0;
+               if (other > a.w)
+                  break;
+            } else {
+               other += 10.0;
+            }
+         }
+         /* piglit glsl-vs-continue-inside-do-while, lane-dependent bound */
+         int x = 0;
+         int y = 0;
+         do {
+            ++x;
+            if (x >= 4)
+               break;
+            if (x >= 2)
+               continue;
+            ++y;
+         } while (x < int(a.z));
+         r = vec4(acc, float(i), other, float(x * 10 + y));
+         gl_Position = a;
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   Inputs in;
+   std::vector<std::array<float, 4>> A(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      A[l] = {(float)(l % 7) * 1.5f, (float)(l % 3), (float)(l % 5), (float)(l % 4) + 0.5f};
+      in.attrs[p.attribute.at("a")].push_back(fvec(A[l][0], A[l][1], A[l][2], A[l][3]));
+   }
+   Machine m;
+   m.cb0.assign(16, 0);
+   m.cb0[p.uniform_slot.at("lim") * 4 + 0] = fbits(20.0f);
+   m.cb0[p.uniform_slot.at("lim") * 4 + 1] = fbits(6.0f);
+   Result r = run(p.vs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      float acc = 0, other = 0;
+      int i = 0;
+      while (true) {
+         acc += 1.0f + A[l][1];
+         i++;
+         if ((float)i >= 20.0f || acc > A[l][0])
+            break;
+      }
+      for (int j = 0; j < 6; j++) {
+         if (A[l][2] > (float)j) {
+            other += 1.0f;
+            if (other > A[l][3])
+               break;
+         } else {
+            other += 10.0f;
+         }
+      }
+      int x = 0, y = 0;
+      do {
+         ++x;
+         if (x >= 4)
+            break;
+         if (x >= 2)
+            continue;
+         ++y;
+      } while (x < (int)A[l][2]);
+      const Vec &o = r.out.at(p.vs_out.at("r"))[l];
+      EXPECT_EQ(bitsf(o[0]), acc) << "lane " << l;
+      EXPECT_EQ(bitsf(o[1]), (float)i) << "lane " << l;
+      EXPECT_EQ(bitsf(o[2]), other) << "lane " << l;
+      EXPECT_EQ(bitsf(o[3]), (float)(x * 10 + y)) << "lane " << l;
+   }
+}
+
 TEST(Exec, DiscardKillsTheRightLanes)
 {
    const char *fs = R"(

@@ -765,6 +765,35 @@ machine_line()
           std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " CPUs)";
 }
 
+/* The first "error: ..." of a front-end log, with `identifiers' elided
+ * (so tests failing for one reason count together). */
+static std::string
+front_end_reason(const std::string &log)
+{
+   /* "NAME:[section]: GLSL compile error: | 0:2(12): warning: ... | 0:3(1): error: WHAT | ..." */
+   std::string e;
+   for (size_t p = 0; p < log.size();) {
+      size_t q = log.find(" | ", p);
+      std::string piece = log.substr(p, q == std::string::npos ? std::string::npos : q - p);
+      size_t k = piece.find("error: ");
+      if (k != std::string::npos && piece.find("GLSL compile error") == std::string::npos &&
+          piece.find("GLSL link error") == std::string::npos) {
+         e = piece.substr(k + 7);
+         break;
+      }
+      if (q == std::string::npos)
+         break;
+      p = q + 3;
+   }
+   if (e.empty())
+      e = log;
+   e = std::regex_replace(e, std::regex("`[^`']*'"), "`…'");
+   e = trim(e);
+   if (!e.empty() && e.back() == ':')
+      e.pop_back();
+   return e.empty() ? "(no message)" : e;
+}
+
 std::string
 report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorpus> &corpora,
                 const std::string &command)
@@ -803,6 +832,37 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
          o << "- " << e << ": ";
          for (size_t i = 0; i < names.size(); i++)
             o << (i ? ", " : "") << "`" << names[i] << "`";
+         o << "\n";
+      }
+      o << "\n";
+   }
+
+   for (const ReportCorpus &c : corpora) {
+      /* reason (the front end's first error, identifiers elided) -> programs */
+      std::map<std::string, std::set<std::string>> why;
+      for (const ShaderRecord &s : c.results[0])
+         if (s.status == ShaderRecord::GlslError)
+            why[front_end_reason(s.error)].insert(s.name);
+      if (why.empty())
+         continue;
+      std::vector<std::pair<std::string, std::set<std::string>>> v(why.begin(), why.end());
+      std::stable_sort(v.begin(), v.end(), [](const auto &a, const auto &b) {
+         return a.second.size() > b.second.size();
+      });
+      o << "Rejected by the GLSL front end (" << c.name
+        << "), programs by the front end's first error:\n\n";
+      for (auto &[e, names] : v) {
+         /* every program when there are few, else the first three */
+         const size_t show = names.size() <= 8 ? names.size() : 3;
+         o << "- " << names.size() << " × " << e << ": ";
+         size_t k = 0;
+         for (const std::string &n : names) {
+            if (k == show)
+               break;
+            o << (k++ ? ", " : "") << "`" << n << "`";
+         }
+         if (show < names.size())
+            o << " and " << names.size() - show << " more";
          o << "\n";
       }
       o << "\n";

@@ -202,6 +202,9 @@ report(const std::string &md, const std::vector<std::string> &specs, const std::
       corpora.push_back({"glmark2", {cap}, es});
       corpora.push_back({"piglit-es", {piglit}, tests});
       corpora.push_back({"piglit-es-compiler", {piglit}, loose});
+      /* one probe per GLSL ES 1.00/3.00 feature (docs/compiler.md "Not supported yet") */
+      corpora.push_back(
+         {"es-features", {project_root() + "/tests/compiler/glsl-es-features"}, tests});
    }
    std::vector<Config> configs = switch_configs();
    std::vector<ReportCorpus> rc;
@@ -290,7 +293,8 @@ main(int argc, char **argv)
    app.add_option("--report", report_path,
                   "run every optimisation switch over the corpora (positional NAME=PATH[,PATH]; "
                   "default: the glmark2 capture in out/compiler-corpus/glmark2, captured if "
-                  "missing, and Piglit's GLSL ES .shader_test files) and write markdown tables "
+                  "missing, Piglit's GLSL ES .shader_test files and the feature probes in "
+                  "tests/compiler/glsl-es-features) and write markdown tables "
                   "into this file (between the vlgpu-cc report markers if it has them)");
    app.add_option("--results-dir", results_dir,
                   "--report: also write every run's result file into this directory");

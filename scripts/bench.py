@@ -38,10 +38,13 @@ default out/bench/):
             machine, options), glmark2.txt (the table), and with
             python3-matplotlib the plots host-time.png, cycles.png,
             utilisation.png.
-  sim       the simulator alone on replayed packages, no GL:
-            build/standalone/src/vlgpu/tools/vlgpu-sim-bench sim (--json when
-            the tool has it; otherwise its text output is parsed, and the
-            result says so): sim.csv, sim.json.
+  sim       the simulator alone, no GL: build/standalone/src/vlgpu/tools/
+            vlgpu-sim-bench sim --json on its synthetic frame and on the draws of
+            a few glmark2 scenes (set-up frame + first frame, dumped by the
+            driver with VLGPU_DUMP in functional mode, replayed with --dump):
+            functional and cycle ms per draw (median CPU time inside
+            Gpu::execute), simulated cycles per CPU second, both modes' pictures
+            identical, peak RSS: sim.csv, sim.json (the tool's JSON inside).
   compiler  vlgpu-cc over the glmark2 shader corpus (out/compiler-corpus/glmark2,
             captured by vlgpu-cc --report if missing): per-shader compile time
             (--time N: median CPU time of N compiles of the NIR, GLSL front
@@ -599,15 +602,35 @@ def cmd_plot(args):
 # sim
 # ---------------------------------------------------------------------------
 
-SIM_PATTERNS = {
-    "functional_ms_per_frame": r"functional:\s+([\d.]+) ms \(CPU\) per frame",
-    "functional_ms_per_draw": r"functional:.*?,\s+([\d.]+) ms per draw",
-    "cycle_ms_per_frame": r"cycle:\s+([\d.]+) ms \(CPU\) per frame",
-    "cycle_ms_per_draw": r"cycle:.*?,\s+([\d.]+) ms per draw",
-    "cycles": r"cycle:.*?,\s+(\d+) cycles",
-    "sim_mcycles_per_cpu_s": r"([\d.]+) M simulated cycles per host second",
-    "peak_rss_mib": r"peak RSS:\s+([\d.]+) MiB",
-}
+SIM_SCENES = ["build:use-vbo=true", "texture:texture-filter=mipmap", "shading:shading=phong",
+              "desktop:effect=shadow:windows=4", "loop:fragment-steps=5:fragment-uniform=true:"
+              "vertex-steps=5"]
+
+
+def capture_dump(launcher, display, shim, scene, dumpdir, size):
+    """Every draw of glmark2 SCENE's set-up frame and first frame, dumped by the
+    driver (VLGPU_DUMP, functional mode) into DUMPDIR.  Returns the draw count."""
+    if dumpdir.exists():
+        shutil.rmtree(dumpdir)
+    env = launcher.gl_env("vlgpu")
+    env["DISPLAY"] = display
+    for k in ("VLGPU_STATS", "VLGPU_DUMP_DRAWS", "VLG_GRAB_DIR", "VLG_GRAB_TIMES"):
+        env.pop(k, None)
+    env.update({"VLGPU_DEBUG": "functional", "VLGPU_DUMP": str(dumpdir), "LD_PRELOAD": str(shim),
+                "VLG_GRAB_AT_FINISH": "1", "VLG_GRAB_FRAMES": "2"})
+    subprocess.run([shutil.which("glmark2-es2") or "glmark2-es2", "--off-screen", "-s", size,
+                    "-b", scene], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   stdin=subprocess.DEVNULL, timeout=600)
+    return len(list(dumpdir.glob("draw-*"))) if dumpdir.exists() else 0
+
+
+def run_sim_bench(extra, jpath):
+    """vlgpu-sim-bench sim EXTRA --json JPATH; returns (cmd, CompletedProcess, json or None)."""
+    if jpath.exists():
+        jpath.unlink()
+    cmd = [str(SIM_BENCH), "sim"] + extra + ["--json", str(jpath)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return cmd, r, json.loads(jpath.read_text()) if r.returncode == 0 and jpath.exists() else None
 
 
 def cmd_sim(args):
@@ -615,45 +638,63 @@ def cmd_sim(args):
         print(f"bench sim: not built yet: {SIM_BENCH.relative_to(ROOT)} "
               "(ninja -C build/standalone)", file=sys.stderr)
         return 2
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     help_text = subprocess.run([str(SIM_BENCH), "sim", "--help"], capture_output=True,
                                text=True).stdout
-    cmd = [str(SIM_BENCH), "sim"] + args.extra
-    jpath = out / "sim-tool.json"
-    has_json = "--json" in help_text
-    if has_json:
-        if jpath.exists():
-            jpath.unlink()
-        cmd += ["--json", str(jpath)]
-    print("bench sim: " + " ".join(cmd), flush=True)
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    print(r.stdout, end="")
-    if r.returncode != 0:
-        print(r.stderr, file=sys.stderr)
-        print(f"bench sim: vlgpu-sim-bench failed with exit code {r.returncode}", file=sys.stderr)
-        return 1
-    res = {"benchmark": "sim", "command": " ".join(cmd), "machine": machine_info(),
-           "source": "json" if has_json else "text output (vlgpu-sim-bench has no --json yet)"}
-    parsed = {}
-    for k, pat in SIM_PATTERNS.items():
-        m = re.search(pat, r.stdout)
-        parsed[k] = float(m.group(1)) if m else None
-    res["parsed"] = parsed
-    if has_json and jpath.exists():
-        res["tool"] = json.loads(jpath.read_text())
-    res["stdout"] = r.stdout
-    (out / "sim.json").write_text(json.dumps(res, indent=1))
-    write_csv(out / "sim.csv", [parsed])
-    print()
-    print_table(["metric", "value"], [[k, fmt(v, ".3f")] for k, v in parsed.items()])
-    print(f"(from {res['source']}; wrote {out}/sim.csv, sim.json)")
-    missing = [k for k, v in parsed.items() if v is None]
-    if missing and not has_json:
-        print(f"bench sim: could not read {', '.join(missing)} from the tool's output",
+    if "--json" not in help_text or "--dump" not in help_text:
+        print("bench sim: this vlgpu-sim-bench has no --json/--dump (rebuild build/standalone)",
               file=sys.stderr)
-        return 1
-    return 0
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    scenes = select_scenes(args.scenes) if args.scenes else SIM_SCENES
+    print(f"bench sim: the synthetic frame, then {len(scenes)} glmark2 scene(s) dumped "
+          "(set-up frame + first frame) and replayed; --repeat " + str(args.repeat) +
+          " runs per package and mode (a few seconds to a minute per scene)", flush=True)
+    workloads = [("synthetic", [])]
+    launcher = glm.load_launcher()
+    shim = driverlib.framegrab_shim()
+    with launcher.PrivateX() as x:
+        for scene in scenes:
+            d = out / "sim-dumps" / glm.slug(scene)
+            n = capture_dump(launcher, x.display, shim, scene, d, args.size)
+            if not n:
+                print(f"bench sim: no draws dumped for {scene}", file=sys.stderr)
+                return 1
+            workloads.append((scene, ["--dump", str(d)]))
+    rows, tools, ok = [], {}, True
+    for name, extra in workloads:
+        cmd, r, j = run_sim_bench(extra + ["--repeat", str(args.repeat)],
+                                  out / f"sim-tool-{glm.slug(name)}.json")
+        print(f"  {name}: {'ok' if j else 'FAILED'} ({' '.join(cmd[1:])})", flush=True)
+        if not j:
+            print(r.stdout[-2000:] + r.stderr[-2000:], file=sys.stderr)
+            ok = False
+            continue
+        tools[name] = j
+        t = j["total"]
+        rows.append({"workload": name, "draws": t["draws"], "cycles": t["cycles"],
+                     "functional_ms": t["functional_ms"],
+                     "functional_ms_per_draw": t["functional_ms_per_draw"],
+                     "cycle_ms": t["cycle_ms"], "cycle_ms_per_draw": t["cycle_ms_per_draw"],
+                     "cycle_over_functional": t["cycle_ms"] / t["functional_ms"]
+                     if t["functional_ms"] else None,
+                     "sim_cycles_per_cpu_s": t["cycles_per_second"],
+                     "identical": t.get("identical"), "peak_rss_mib": j.get("peak_rss_mib")})
+    doc = {"benchmark": "sim", "machine": machine_info(), "repeat": args.repeat,
+           "scenes": scenes, "timing": "median CPU time inside Gpu::execute (vlgpu-sim-bench)",
+           "results": rows, "tool": tools}
+    (out / "sim.json").write_text(json.dumps(doc, indent=1))
+    write_csv(out / "sim.csv", rows)
+    print()
+    print_table(["workload", "draws", "Mcycles", "func ms/draw", "cycle ms/draw", "cycle/func",
+                 "Mcyc/cpu-s", "identical", "RSS MiB"],
+                [[r["workload"][:44], r["draws"], fmt(r["cycles"] / 1e6, ".3f"),
+                  fmt(r["functional_ms_per_draw"], ".2f"), fmt(r["cycle_ms_per_draw"], ".2f"),
+                  fmt(r["cycle_over_functional"], ".1f"),
+                  fmt(r["sim_cycles_per_cpu_s"] / 1e6, ".3f"), r["identical"],
+                  fmt(r["peak_rss_mib"], ".1f")] for r in rows])
+    print(f"(median CPU time inside Gpu::execute; wrote {out}/sim.csv, sim.json)")
+    return 0 if ok and all(r["identical"] is not False for r in rows) else 1
 
 
 # ---------------------------------------------------------------------------
@@ -801,8 +842,13 @@ def main(argv=None):
                    help="seconds per glmark2 process before it is killed (default 3600)")
     g.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
     g.set_defaults(func=cmd_glmark2)
-    s = sub.add_parser("sim", help="vlgpu-sim-bench sim: the simulator alone (no GL)")
-    s.add_argument("extra", nargs="*", help="arguments for vlgpu-sim-bench sim (after --)")
+    s = sub.add_parser("sim", help="vlgpu-sim-bench sim: the simulator alone on replayed "
+                                   "glmark2 draws and a synthetic frame (no GL)")
+    s.add_argument("--scenes", nargs="+", metavar="SCENE",
+                   help="glmark2 scenes to dump and replay (as for glmark2); default: "
+                        + ", ".join(SIM_SCENES))
+    s.add_argument("--repeat", type=int, default=3, help="runs per package and mode (default 3)")
+    s.add_argument("--size", default="800x600", help="glmark2 -s WxH for the dumps")
     s.set_defaults(func=cmd_sim)
     c = sub.add_parser("compiler", help="vlgpu-cc over the glmark2 corpus: compile time, "
                                         "code size, cycles, low-bank and dual-issue ablation")

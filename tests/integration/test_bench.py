@@ -1,0 +1,111 @@
+"""Smoke test of `./vlgpu bench` (scripts/bench.py): a tiny glmark2 run (the
+two build scenes, 2 measured frames, 1 repetition, vlgpu functional mode)
+must finish and write the CSV/JSON it documents; bad options fail with exit
+code 2; the aggregation (medians, ratios, cycles per CPU second, weighted busy
+fractions) is checked on hand-made runs with values worked out by hand."""
+
+import csv
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+from vlgpu_testlib import ROOT, find_program
+
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def bench(*args, timeout=120):
+    return subprocess.run([str(ROOT / "vlgpu"), "bench", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=timeout)
+
+
+@unittest.skipUnless(find_program("glmark2-es2"), "glmark2-es2 not installed")
+class BenchGlmark2SmokeTest(unittest.TestCase):
+    def test_build_scenes_functional(self):
+        with tempfile.TemporaryDirectory(dir=ROOT / "out") as d:
+            r = bench("glmark2", "--scenes", "build", "--frames", "2", "--reps", "1",
+                      "--modes", "functional", "--out", d, "--no-plots")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(Path(d) / "glmark2.csv") as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual([(x["scene"], x["mode"]) for x in rows],
+                             [("build:use-vbo=false", "functional"),
+                              ("build:use-vbo=true", "functional")])
+            for x in rows:
+                self.assertEqual(x["frames_measured"], "2")
+                self.assertEqual(x["failed_runs"], "0")
+                self.assertGreater(float(x["wall_ms_median"]), 0.0)
+                self.assertLessEqual(float(x["wall_ms_min"]), float(x["wall_ms_median"]))
+                self.assertLessEqual(float(x["wall_ms_median"]), float(x["wall_ms_max"]))
+                self.assertGreater(float(x["cpu_ms_median"]), 0.0)
+                # glmark2 with Mesa loaded needs more than 10 MiB resident
+                self.assertGreater(float(x["peak_rss_mib"]), 10.0)
+                self.assertEqual(x["cycles_per_frame"], "")  # functional mode: no timing
+            with open(Path(d) / "glmark2-frames.csv") as f:
+                frames = list(csv.DictReader(f))
+            self.assertEqual(len(frames), 4)
+            self.assertEqual(sorted({int(x["frame"]) for x in frames}), [1, 2])
+            doc = json.loads((Path(d) / "glmark2.json").read_text())
+            self.assertEqual(len(doc["runs"]), 2)
+            self.assertEqual(doc["options"]["frames"], 2)
+            self.assertIn("cpu_model", doc["machine"])
+            self.assertTrue(all(len(run["frames"]) == 2 for run in doc["runs"]))
+            self.assertIn("build:use-vbo=true", (Path(d) / "glmark2.txt").read_text())
+
+    def test_bad_options(self):
+        r = bench("glmark2", "--modes", "llvmpipe", "--out", "/tmp")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("llvmpipe", r.stderr)
+        r = bench("glmark2", "--size", "800", "--out", "/tmp")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("WxH", r.stderr)
+
+
+class BenchAggregationTest(unittest.TestCase):
+    def test_summarize(self):
+        import bench as b
+
+        def run(scene, mode, walls, cpus, cycles=None, busy=None, ok=True, rss=100.0):
+            frames = []
+            for i, (w, c) in enumerate(zip(walls, cpus)):
+                f = {"frame": i + 1, "wall_ms": w, "cpu_ms": c}
+                if cycles:
+                    f["cycles"] = cycles[i]
+                    f["busy_spc"] = busy[i]
+                frames.append(f)
+            return {"scene": scene, "mode": mode, "frames": frames, "ok": ok,
+                    "error": None if ok else "exit code 1", "peak_rss_mib": rss}
+
+        runs = [run("s", "softpipe", [10.0, 30.0], [8.0, 12.0], rss=120.0),
+                run("s", "cycle", [100.0, 300.0], [50.0, 150.0], cycles=[1000, 3000],
+                    busy=[1.0, 0.5], rss=40.0),
+                run("s", "softpipe", [20.0], [10.0], rss=130.0),
+                run("s", "cycle", [200.0], [100.0], cycles=[2000], busy=[0.0], rss=45.0)]
+        rows = b.summarize(runs, ["softpipe", "cycle"])
+        sp, cy = rows
+        self.assertEqual(sp["wall_ms_median"], 20.0)  # median of 10, 30, 20
+        self.assertEqual(sp["peak_rss_mib"], 130.0)
+        self.assertEqual(cy["wall_ms_median"], 200.0)
+        self.assertAlmostEqual(cy["ratio_wall"], 10.0)  # 200 / 20
+        self.assertAlmostEqual(cy["ratio_cpu"], 10.0)  # 100 / 10
+        self.assertEqual(cy["cycles_per_frame"], 2000)
+        # 6000 cycles in 0.3 CPU seconds
+        self.assertAlmostEqual(cy["sim_cycles_per_cpu_s"], 20000.0)
+        # (1.0*1000 + 0.5*3000 + 0.0*2000) / 6000
+        self.assertAlmostEqual(cy["busy_spc"], 2500.0 / 6000.0)
+        self.assertEqual(cy["frames_measured"], 3)
+
+    def test_select_scenes(self):
+        import bench as b
+        self.assertEqual(b.select_scenes(["build"]), ["build:use-vbo=false", "build:use-vbo=true"])
+        self.assertEqual(b.select_scenes(["terrain"]), ["terrain"])
+        self.assertEqual(b.select_scenes(["build:use-vbo=true"]), ["build:use-vbo=true"])
+        self.assertEqual(len(b.select_scenes(None)), 33)
+        self.assertEqual(b.select_scenes(["ideas:speed=10"]), ["ideas:speed=10"])
+
+
+if __name__ == "__main__":
+    unittest.main()

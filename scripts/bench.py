@@ -155,6 +155,14 @@ def print_table(headers, rows, out=None):
     return text
 
 
+def md_table(headers, rows):
+    """A markdown table (list of lines)."""
+    out = ["| " + " | ".join(str(h) for h in headers) + " |",
+           "|" + "|".join("---" for _ in headers) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
 def fmt_duration(s):
     s = int(s)
     return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
@@ -375,6 +383,46 @@ def overall(rows, modes):
     return out
 
 
+def glmark2_markdown(doc):
+    """The per-scene table of a glmark2 run as markdown: one row per scene, the
+    three modes side by side (wall ms median, CPU ms median, ratios vs softpipe)."""
+    rows = doc["scenes"]
+    get = {(r["scene"], r["mode"]): r for r in rows}
+    scenes = []
+    for r in rows:
+        if r["scene"] not in scenes:
+            scenes.append(r["scene"])
+    modes = doc["options"]["modes"]
+    headers = ["scene"]
+    for m in modes:
+        headers += [f"{m} wall ms (min-max)", f"{m} CPU ms"]
+        if m != "softpipe":
+            headers += [f"{m}/softpipe CPU (wall)"]
+    if "cycle" in modes:
+        headers += ["cycle Mcycles/frame", "cycle Mcycles/CPU-s"]
+    headers += ["peak RSS MiB " + "/".join(modes)]
+    out = []
+    for sc in scenes:
+        line = [sc.replace("|", "\\|")]
+        for m in modes:
+            r = get.get((sc, m), {})
+            if r.get("failed_runs"):
+                line += ["FAIL: " + r.get("errors", ""), "-"]
+            else:
+                line += [f"{fmt(r.get('wall_ms_median'))} ({fmt(r.get('wall_ms_min'))}-"
+                         f"{fmt(r.get('wall_ms_max'))})", fmt(r.get("cpu_ms_median"))]
+            if m != "softpipe":
+                line += [f"{fmt(r.get('ratio_cpu'), '.2f')} ({fmt(r.get('ratio_wall'), '.2f')})"]
+        if "cycle" in modes:
+            r = get.get((sc, "cycle"), {})
+            line += [fmt(r["cycles_per_frame"] / 1e6 if r.get("cycles_per_frame") else None, ".3f"),
+                     fmt(r["sim_cycles_per_cpu_s"] / 1e6 if r.get("sim_cycles_per_cpu_s")
+                         else None, ".2f")]
+        line += ["/".join(fmt(get.get((sc, m), {}).get("peak_rss_mib"), ".0f") for m in modes)]
+        out.append(line)
+    return "\n".join(md_table(headers, out)) + "\n"
+
+
 def cmd_glmark2(args):
     launcher = glm.load_launcher()
     if not launcher.mesa_built():
@@ -463,6 +511,7 @@ def cmd_glmark2(args):
            "duration_s": time.monotonic() - t_start, "summary": summary, "scenes": rows,
            "runs": runs}
     (out / "glmark2.json").write_text(json.dumps(doc, indent=1))
+    (out / "glmark2.md").write_text(glmark2_markdown(doc))
     if not args.no_plots:
         plot_glmark2(doc, out)
     print(f"\nwrote {out}/glmark2.csv, glmark2-frames.csv, glmark2.json, glmark2.txt"
@@ -595,6 +644,8 @@ def cmd_plot(args):
     doc = json.loads(Path(args.json).read_text())
     d = Path(args.dir)
     d.mkdir(parents=True, exist_ok=True)
+    if args.markdown:
+        (d / "glmark2.md").write_text(glmark2_markdown(doc))
     return 0 if plot_glmark2(doc, d) else 1
 
 
@@ -858,6 +909,8 @@ def main(argv=None):
     pl = sub.add_parser("plot", help="redraw the glmark2 plots from a glmark2.json")
     pl.add_argument("--json", default=str(ROOT / "out/bench/glmark2.json"))
     pl.add_argument("--dir", default=str(ROOT / "out/bench"), help="where the PNGs go")
+    pl.add_argument("--markdown", action="store_true",
+                    help="also write glmark2.md (the per-scene table) into --dir")
     pl.set_defaults(func=cmd_plot)
     for sp in (g, s, c):
         sp.add_argument("--out", default=str(ROOT / "out/bench"),

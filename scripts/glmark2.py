@@ -210,12 +210,14 @@ def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=Tru
             code = f"timeout {timeout:.0f}s"
             stdout, stderr = [(v.decode(errors="replace") if isinstance(v, bytes) else v or "")
                               for v in (e.stdout, e.stderr)]
-        # glmark2 prints only this when it cannot open the display (seen once,
-        # on softpipe, in about 200 runs against the private Xvfb): one retry,
-        # recorded in the result and printed under the table.
+        # glmark2 prints only this when its X11/EGL canvas cannot be created
+        # (seen twice, both on softpipe, in about 260 runs against the private
+        # Xvfb; cause not found): one retry, recorded in the result, printed
+        # under the table, the first attempt's output kept in first-attempt.log.
         if attempt == 0 and code != 0 and X_FAILURE in stdout + stderr \
                 and not list(outdir.glob("frame-*.rgba")):
             retried = X_FAILURE
+            (outdir / "first-attempt.log").write_text(stdout + stderr)
             continue
         break
     wall = time.monotonic() - t0

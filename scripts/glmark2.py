@@ -300,6 +300,9 @@ def run_all(scenes, args, progress=print):
                  for d in DRIVERS} for scene, sdir in zip(scenes, dirs)]
         for i, (scene, sdir, f) in enumerate(zip(scenes, dirs, futs), 1):
             res = {"scene": scene, "dir": str(sdir)}
+            if not all(f[d].done() for d in DRIVERS):
+                progress(f"[glmark2 {i}/{len(scenes)} {time.monotonic() - t_start:6.0f}s] "
+                         f"{scene}: running…")
             res.update({d: f[d].result() for d in DRIVERS})
             res["compare"] = compare_final(sdir, res)
             results.append(res)

@@ -7,12 +7,13 @@ target, blended desktop windows, and shader loops and branches; each must
 report Success on vlgpu, as it does on softpipe (checked in the same run).
 Functional mode (VLGPU_DEBUG=functional) keeps the test within CI time."""
 
+import json
 import re
 import unittest
 
 import driverlib
 from driverlib import compare, distinct_colors, driver_problems, load_rgba, run_on
-from vlgpu_testlib import find_program
+from vlgpu_testlib import find_program, launch
 
 GLMARK2 = find_program("glmark2-es2")
 SCENES = [
@@ -105,6 +106,28 @@ class Glmark2ReferencelessTest(unittest.TestCase):
                   f"{m['differing_pixels']} of {m['pixels']} px differ")
             self.assertGreater(distinct_colors(s), 2, scene)  # a picture, not a clear
             self.assertGreaterEqual(m["psnr_db"], MIN_PSNR_DB, scene)
+
+
+@unittest.skipUnless(GLMARK2, "glmark2-es2 not installed (Debian glmark2-es2-x11)")
+class Glmark2ScriptTest(unittest.TestCase):
+    """./vlgpu glmark2 (scripts/glmark2.py): one scene, two frames, both drivers."""
+
+    def test_one_scene(self):
+        out = driverlib.tempdir("glmark2-script")
+        r = launch(["glmark2", "--", "-b", "shading:shading=gouraud", "--frames", "2",
+                    "-s", "200x150", "--min-psnr", "40", "--out", str(out)],
+                   env_remove=("GALLIUM_DRIVER", "DISPLAY"), timeout=300)
+        self.assertEqual(r.returncode, 0, f"{r.stdout}\n{r.stderr}")
+        res = json.loads((out / "results.json").read_text())["scenes"]
+        self.assertEqual(len(res), 1)
+        for d in ("vlgpu", "softpipe"):
+            self.assertEqual(res[0][d]["frames"], 2)
+            self.assertGreater(res[0][d]["host_seconds_per_frame"], 0)
+        self.assertGreaterEqual(res[0]["compare"]["psnr_db"], 40)
+        scene_dir = out / "01-shading-shading=gouraud"
+        for png in ("vlgpu.png", "softpipe.png", "diff.png"):
+            self.assertTrue((scene_dir / png).exists(), png)
+        self.assertRegex(r.stdout, r"shading:shading=gouraud +2 fr +2 fr")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@
 
 Piglit (Debian package `piglit`) runs headless on EGL surfaceless
 (PIGLIT_PLATFORM=surfaceless_egl, waffle) with the Mesa of build/mesa, through
-`./vlgpu run --headless --driver DRIVER -- piglit run ...`.  The profiles are
+`./vlgpu run --headless --driver DRIVER -- piglit run ...`; `--platform x11_egl`
+runs it under a private Xvfb instead (tests that draw to the window then run
+rather than abort in piglit's surfaceless framework).  The profiles are
 quick_gl and quick_shader; without -t/-x the filters are `-t gles -t glsl-es`
 (the brief's oracle: softpipe 203 pass / 13 fail / 10 crash / 86 skip of 321).
 Note that piglit's -t is a regular expression searched in the test name, so
@@ -77,11 +79,12 @@ class PiglitError(Exception):
 # ---------------------------------------------------------------------------
 
 
-def driver_env(driver, mode):
-    """Environment for one driver: PIGLIT_PLATFORM, and for vlgpu VLGPU_DEBUG
-    with `functional` added (mode functional) or removed (mode cycle)."""
+def driver_env(driver, mode, platform="surfaceless_egl"):
+    """Environment for one driver: PIGLIT_PLATFORM, no DISPLAY (x11_egl: the
+    launcher starts a private Xvfb), and for vlgpu VLGPU_DEBUG with
+    `functional` added (mode functional) or removed (mode cycle)."""
     env = dict(os.environ)
-    env["PIGLIT_PLATFORM"] = "surfaceless_egl"
+    env["PIGLIT_PLATFORM"] = platform
     env.pop("DISPLAY", None)
     flags = [f for f in re.split(r"[,\s]+", env.get("VLGPU_DEBUG", "")) if f]
     flags = [f for f in flags if f != "functional"]
@@ -95,8 +98,9 @@ def driver_env(driver, mode):
 
 
 def piglit_command(driver, args, include, exclude, results_dir):
-    cmd = [str(LAUNCHER), "run", "--headless", "--driver", driver, "--",
-           "piglit", "run", "-p", "surfaceless_egl", "-o", "-l", "quiet",
+    headless = ["--headless"] if args.platform == "surfaceless_egl" else []
+    cmd = [str(LAUNCHER), "run"] + headless + ["--driver", driver, "--",
+           "piglit", "run", "-p", args.platform, "-o", "-l", "quiet",
            "-j", str(args.jobs)]
     for regex in include:
         cmd += ["-t", regex]
@@ -121,7 +125,7 @@ def run_piglit(driver, args, include, exclude, results_dir, log):
     tail = []
     with open(log, "w") as logf:
         logf.write(" ".join(cmd) + "\n")
-        proc = subprocess.Popen(cmd, env=driver_env(driver, args.mode), stdout=subprocess.PIPE,
+        proc = subprocess.Popen(cmd, env=driver_env(driver, args.mode, args.platform), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, bufsize=0)
         buf = b""
         while True:
@@ -386,6 +390,10 @@ def parse_args(argv):
     p.add_argument("--mode", choices=["functional", "cycle"], default="functional",
                    help="vlgpu GPU model: functional (default, fast: VLGPU_DEBUG=functional) "
                         "or cycle (the cycle-mode modules; much slower)")
+    p.add_argument("--platform", choices=["surfaceless_egl", "x11_egl"], default="surfaceless_egl",
+                   help="piglit/waffle platform: surfaceless_egl (default, the brief's oracle, no X "
+                        "server) or x11_egl (a private Xvfb: tests that draw to the window run "
+                        "instead of aborting in piglit's surfaceless framework)")
     p.add_argument("-t", "--include-tests", dest="include", action="append", metavar="REGEX",
                    help="piglit -t: run only tests whose name matches (repeatable; default: "
                         "-t gles -t glsl-es, unless --tests-from is given)")
@@ -462,7 +470,7 @@ def main(argv=None):
     compare(runs, out, args.max_list)
     print_crashes(runs)
 
-    summary = {"profiles": args.profiles, "include": include, "exclude": exclude,
+    summary = {"platform": args.platform, "profiles": args.profiles, "include": include, "exclude": exclude,
                "mode": args.mode, "jobs": args.jobs,
                "drivers": {d: {"label": r["label"], "seconds": r["seconds"],
                                "counts": counts(r["tests"])} for d, r in runs.items()}}

@@ -156,6 +156,59 @@ TEST(RA, LowBankPriorityOrdersRegistersByReferences)
    EXPECT_GT(refs[0], refs[S.num_regs - 1]);
 }
 
+TEST(RA, LowBankGoesToOpsThatCostNothingThere)
+{
+   /* 42 registers: 10 must go to R32+. A = %1..%10 are defined and read
+    * only by MADs (always two units: the TERN Sub carries the high register
+    * bits), B = %11..%40 by one-unit ADDs. A has more references (the
+    * seed's order would keep A low and push ten B values high, costing
+    * units); the cost-aware choice puts A high and every ADD stays in one
+    * unit. */
+   const unsigned NA = 10, NB = 30, acc = NA + NB + 1, acc2 = NA + NB + 2;
+   Shader S = make_shader(acc2 + 1);
+   S.inputs.push_back({0, 0xf, VLG_INTERP_PERSPECTIVE, VLG_INPUT_SEMANTIC_ATTRIBUTE, 0, 0});
+   S.outputs.push_back({acc, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0, 0});
+   S.outputs.push_back({acc2, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0, 0});
+   Builder b(S);
+   for (unsigned i = 1; i <= NA; i++)
+      b.alu(VLG_OP_MAD, reg(i), 0xf, reg(0, VLG_SWZ_BCAST(0)), imm_f((float)(i % 3)), reg(0));
+   for (unsigned i = NA + 1; i <= NA + NB; i++)
+      b.alu(VLG_OP_ADD, reg(i), 0xf, reg(0), imm_f((float)(i % 4)));
+   b.mov(reg(acc2), 0xf, reg(0));
+   for (unsigned k = 0; k < 5; k++)
+      for (unsigned i = 1; i <= NA; i++)
+         b.alu(VLG_OP_MAD, reg(acc2), 0xf, reg(i, VLG_SWZ_BCAST(k % 4)), imm_f(0.5f), reg(acc2));
+   b.mov(reg(acc), 0xf, reg(NA + 1));
+   for (unsigned i = NA + 2; i <= NA + NB; i++)
+      b.alu(VLG_OP_ADD, reg(acc), 0xf, reg(acc), reg(i));
+   b.end();
+   pack_global_buffer(S, true);
+   legalize(S);
+   schedule(S, false, false);
+   register_allocate(S, true, false);
+   ASSERT_GT(S.num_regs, 32u);
+   unsigned adds = 0, high_mads = 0;
+   for (const Instr &I : S.blocks[0].instrs) {
+      if (I.op == VLG_OP_ADD) {
+         adds++;
+         EXPECT_LT(I.dst.index, 32u);
+         for (unsigned k = 0; k < 2; k++)
+            if (I.src[k].is_reg())
+               EXPECT_LT(I.src[k].index, 32u);
+      }
+      if (I.op == VLG_OP_MAD && I.dst.index >= 32)
+         high_mads++;
+   }
+   EXPECT_EQ(adds, NB + NB - 1);
+   EXPECT_GE(high_mads, 1u);
+   /* no op pays for a high register: MADs are two units, everything else one */
+   unsigned want = 0;
+   for (const Instr &I : S.blocks[0].instrs)
+      if (!I.dead)
+         want += I.op == VLG_OP_MAD ? 2 : 1;
+   EXPECT_EQ(emit_program(S).units.size(), want) << print_shader(S);
+}
+
 TEST(RA, TextureGroupsAreConsecutive)
 {
    Shader S = make_shader(2);

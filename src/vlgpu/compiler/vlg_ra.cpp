@@ -332,6 +332,41 @@ struct Allocator {
       }
    }
 
+   /* Would ALU op @I fit one unit if all its registers were in R0..R31?
+    * (Only then does a high register cost it a unit: the EXT and TERN Sub
+    * units carry the high register bits of every operand anyway.) Sized
+    * exactly as the emitter will encode it (lower_op + vlg_instr_size). */
+   bool one_unit_if_low(const Instr &I) const
+   {
+      Instr c = I;
+      auto low = [](Operand &o) {
+         if (o.is_reg()) {
+            o.index = 0;
+            o.offset = 0;
+         }
+      };
+      low(c.dst);
+      for (unsigned s = 0; s < 3; s++)
+         low(c.src[s]);
+      vlg_instr in;
+      vlg_instr_init(&in);
+      in.phase[0].present = true;
+      in.phase[0].main = lower_op(S, c, 0);
+      return vlg_instr_size(&in) == 1;
+   }
+
+   /*
+    * Low-bank priority (seed 000 §3.3). The used colours form runs (a
+    * multi-register vreg's registers stay consecutive); when more than 32
+    * registers are used, some runs must go to R32 and above. An ALU op
+    * costs one more unit if any of its registers is high and it would
+    * otherwise be one unit (see one_unit_if_low); ops that need an EXT or
+    * TERN Sub anyway cost nothing. The high runs are chosen greedily: the
+    * run whose not-yet-costed one-unit ops per register are fewest goes
+    * high next (ops it shares with runs already high are already paid),
+    * until the low bank holds the rest. The low runs are numbered first,
+    * by density of ALU references (the seed's reference-count order).
+    */
    std::vector<unsigned> low_bank_permutation()
    {
       std::vector<unsigned> perm(VLG_NUM_REGS);
@@ -345,15 +380,22 @@ struct Allocator {
          if (find(v) == v && colour[v] >= 0)
             for (unsigned k = 0; k < S.vregs[v].width; k++)
                used[colour[v] + k] = true;
+      /* colours read or written by each one-unit-if-low ALU op */
+      std::vector<std::vector<unsigned>> op_colours;
       for (Block &B : S.blocks)
          for (Instr &I : B.instrs) {
             if (I.dead || !I.is_alu())
                continue;
+            std::vector<unsigned> cs;
             if (I.dst.is_reg())
-               refs[colour[find(I.dst.index)] + I.dst.offset]++;
+               cs.push_back(colour[find(I.dst.index)] + I.dst.offset);
             for (unsigned s = 0; s < I.info()->nsrc; s++)
                if (I.src[s].is_reg())
-                  refs[colour[find(I.src[s].index)] + I.src[s].offset]++;
+                  cs.push_back(colour[find(I.src[s].index)] + I.src[s].offset);
+            for (unsigned c : cs)
+               refs[c]++;
+            if (!cs.empty() && one_unit_if_low(I))
+               op_colours.push_back(cs);
          }
       /* glue the registers of multi-register vregs */
       std::vector<unsigned> grp(VLG_NUM_REGS);
@@ -369,9 +411,12 @@ struct Allocator {
          unsigned first, len, refs;
       };
       std::vector<Run> runs;
+      std::vector<int> run_of(VLG_NUM_REGS, -1);
+      unsigned nused = 0;
       for (unsigned c = 0; c < VLG_NUM_REGS; c++) {
          if (!used[c])
             continue;
+         nused++;
          if (!runs.empty() && gfind(c) == gfind(runs.back().first) &&
              runs.back().first + runs.back().len == c) {
             runs.back().len++;
@@ -379,15 +424,59 @@ struct Allocator {
          } else {
             runs.push_back({c, 1, refs[c]});
          }
+         run_of[c] = runs.size() - 1;
       }
-      std::stable_sort(runs.begin(), runs.end(), [](const Run &a, const Run &b) {
+      /* greedy choice of the high runs */
+      std::vector<bool> high(runs.size(), false), paid(op_colours.size(), false);
+      std::vector<std::vector<unsigned>> ops_of_run(runs.size());
+      for (unsigned o = 0; o < op_colours.size(); o++)
+         for (unsigned c : op_colours[o])
+            if (ops_of_run[run_of[c]].empty() || ops_of_run[run_of[c]].back() != o)
+               ops_of_run[run_of[c]].push_back(o);
+      const unsigned kLowBank = 32;
+      unsigned nhigh = 0;
+      std::vector<unsigned> high_order;
+      while (nused > kLowBank && nused - nhigh > kLowBank) {
+         int best = -1;
+         uint64_t best_cost = 0, best_len = 1;
+         for (unsigned r = 0; r < runs.size(); r++) {
+            if (high[r])
+               continue;
+            uint64_t cost = 0;
+            for (unsigned o : ops_of_run[r])
+               cost += !paid[o];
+            /* fewest new unit costs per register moved; then fewest references */
+            if (best < 0 || cost * best_len < best_cost * runs[r].len ||
+                (cost * best_len == best_cost * runs[r].len &&
+                 (uint64_t)runs[r].refs * runs[best].len <
+                    (uint64_t)runs[best].refs * runs[r].len)) {
+               best = r;
+               best_cost = cost;
+               best_len = runs[r].len;
+            }
+         }
+         high[best] = true;
+         high_order.push_back(best);
+         nhigh += runs[best].len;
+         for (unsigned o : ops_of_run[best])
+            paid[o] = true;
+      }
+      std::vector<Run> low_runs;
+      for (unsigned r = 0; r < runs.size(); r++)
+         if (!high[r])
+            low_runs.push_back(runs[r]);
+      std::stable_sort(low_runs.begin(), low_runs.end(), [](const Run &a, const Run &b) {
          /* reference density, most referenced first */
          return (uint64_t)a.refs * b.len > (uint64_t)b.refs * a.len;
       });
       unsigned next = 0;
-      for (const Run &r : runs)
+      for (const Run &r : low_runs)
          for (unsigned k = 0; k < r.len; k++)
             perm[r.first + k] = next++;
+      /* the costliest high runs first: an overshoot leaves them in R0..R31 */
+      for (auto it = high_order.rbegin(); it != high_order.rend(); ++it)
+         for (unsigned k = 0; k < runs[*it].len; k++)
+            perm[runs[*it].first + k] = next++;
       return perm;
    }
 

@@ -174,6 +174,11 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return 1;
    case PIPE_CAP_USER_VERTEX_BUFFERS:
       return 0; /* uploaded by u_vbuf/st into VRAM buffers */
+   /* Quads and quad strips (desktop GL) reach the GPU as triangles made by
+    * u_vbuf's u_primconvert, which keeps the API's provoking vertex
+    * (rasterizer flatshade_first): quads follow the convention. */
+   case PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION:
+      return 1;
 
    /* Attachments of different sizes: each surface has its own size and
     * pitch, and rasterization stops at framebuffer.width/height, which

@@ -325,3 +325,25 @@ TEST(Corpus, CompileTimeIsMeasuredPerShader)
    ralloc_free(nirs[0]);
    glsl_type_singleton_decref();
 }
+
+TEST(Corpus, SeveralSourcesOfOneStageLinkIntoOneShader)
+{
+   /* piglit's multi-shader tests (glsl-function-chain16-in-array-indirect):
+    * two fragment sources, one with main, one with the function it calls */
+   const char *fs_main = "precision mediump float;\nvec4 f(vec4 x);\nvarying vec4 v;\n"
+                         "void main() { gl_FragColor = f(v); }\n";
+   const char *fs_func = "precision mediump float;\nvec4 f(vec4 x) { return x * 2.0; }\n";
+   std::vector<CorpusProgram> progs(1);
+   progs[0].name = "multi";
+   progs[0].sources = {{"a.frag", "multi", MESA_SHADER_FRAGMENT, fs_main, false},
+                       {"b.frag", "multi", MESA_SHADER_FRAGMENT, fs_func, false},
+                       {"c.vert", "multi", MESA_SHADER_VERTEX, kVs, false}};
+   std::vector<Config> cfg(1);
+   std::vector<Results> out;
+   run_corpus(progs, cfg, out, nullptr);
+   ASSERT_EQ(out[0].size(), 2u);
+   EXPECT_EQ(out[0][0].stage, "FS");
+   EXPECT_EQ(out[0][1].stage, "VS");
+   for (const ShaderRecord &r : out[0])
+      EXPECT_EQ(r.status, ShaderRecord::Ok) << r.error;
+}

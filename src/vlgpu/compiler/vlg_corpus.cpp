@@ -407,7 +407,11 @@ run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &c
          std::vector<nir_shader *> nirs;
          std::string log;
          if (!glsl_to_vlgpu_nir(gs, nirs, log)) {
-            for (const CorpusSource &s : p.sources) {
+            /* one record per stage (sources of one stage link into one shader) */
+            for (size_t si = 0; si < p.sources.size(); si++) {
+               const CorpusSource &s = p.sources[si];
+               if (glsl_source_of_stage(gs, s.stage) != si)
+                  continue;
                ShaderRecord r;
                r.name = p.name;
                r.stage = stage_name(s.stage);
@@ -425,7 +429,7 @@ run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &c
             for (size_t i = 0; i < nirs.size(); i++) {
                ShaderRecord r;
                r.name = p.name;
-               r.stage = stage_name(p.sources[i].stage);
+               r.stage = stage_name(nirs[i]->info.stage);
                vlg_compile_options o = configs[k].opts;
                std::string nm = r.key();
                o.name = nm.c_str();

@@ -227,6 +227,16 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
       }
    }
    std::map<std::string, int> varying_slots;
+   /* several sources of one stage link into one shader: one NIR per stage,
+    * named after its first source */
+   std::vector<const GlslSource *> firsts;
+   for (const GlslSource &s : srcs) {
+      bool seen = false;
+      for (const GlslSource *f : firsts)
+         seen = seen || f->stage == s.stage;
+      if (!seen)
+         firsts.push_back(&s);
+   }
    if (good) {
       /* The GLSL IR lowering st/mesa does after linking (st_glsl_to_ir.cpp,
        * link_shader); half-float packing stays an op (the driver is to
@@ -241,14 +251,14 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
          do_vec_index_to_cond_assign(sh->ir);
          lower_vector_insert(sh->ir, true);
       }
-      for (const GlslSource &s : srcs) {
-         struct gl_linked_shader *sh = prog->_LinkedShaders[s.stage];
+      for (const GlslSource *s : firsts) {
+         struct gl_linked_shader *sh = prog->_LinkedShaders[s->stage];
          if (!sh) {
-            log += s.name + ": no linked shader for this stage\n";
+            log += s->name + ": no linked shader for this stage\n";
             good = false;
             continue;
          }
-         sh->Program->nir = front_nir(ctx, prog, s.stage, s.name.c_str());
+         sh->Program->nir = front_nir(ctx, prog, s->stage, s->name.c_str());
       }
    }
    if (good) {
@@ -262,11 +272,11 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
       }
    }
    if (good) {
-      for (const GlslSource &s : srcs) {
-         nir_shader *nir = prog->_LinkedShaders[s.stage]->Program->nir;
+      for (const GlslSource *s : firsts) {
+         nir_shader *nir = prog->_LinkedShaders[s->stage]->Program->nir;
          finish_nir(nir, prog, varying_slots);
          out.push_back(nir);
-         prog->_LinkedShaders[s.stage]->Program->nir = nullptr; /* now the caller's */
+         prog->_LinkedShaders[s->stage]->Program->nir = nullptr; /* now the caller's */
       }
    }
    for (unsigned i = 0; i < MESA_SHADER_STAGES; i++)

@@ -33,14 +33,26 @@ struct GlslSource {
 /**
  * Compile and link @srcs as one program (one source: a separable
  * single-stage program, so its varyings stay). On success returns true and
- * one NIR shader per source in @out (in source order; the caller frees them
- * with ralloc_free). On failure returns false with the front end's messages
- * in @log. Uniforms are vec4 slots in declaration order (the CLI's stand-in
+ * one NIR shader per stage in @out, in the order the stages first appear in
+ * @srcs (several sources of one stage are linked into one shader, like
+ * piglit's multi-shader tests; glsl_source_of_stage finds the first source
+ * of a NIR's stage); the caller frees them with ralloc_free. On failure returns false with the
+ * front end's messages in @log. Uniforms are vec4 slots in declaration order (the CLI's stand-in
  * for st/mesa's parameter list); samplers get units from the GLSL linker.
  * Not thread-safe (the front end's built-in function cache is global).
  */
 bool glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
                        std::string &log);
+
+/** Index in @srcs of the first source of @stage (0 if none). */
+inline size_t
+glsl_source_of_stage(const std::vector<GlslSource> &srcs, gl_shader_stage stage)
+{
+   for (size_t i = 0; i < srcs.size(); i++)
+      if (srcs[i].stage == stage)
+         return i;
+   return 0;
+}
 
 /**
  * Complete a glmark2 shader template (/usr/share/glmark2/shaders) the way its

@@ -106,7 +106,8 @@ disassemble(const std::vector<CorpusProgram> &progs, const Options &o)
       std::vector<GlslSource> gs;
       for (const CorpusSource &s : p.sources)
          gs.push_back({s.name, s.stage, s.text, s.desktop});
-      total += p.sources.size();
+      for (size_t si = 0; si < gs.size(); si++) /* one shader per stage */
+         total += glsl_source_of_stage(gs, gs[si].stage) == si;
       std::vector<nir_shader *> nirs;
       std::string log;
       if (!glsl_to_vlgpu_nir(gs, nirs, log)) {
@@ -115,7 +116,7 @@ disassemble(const std::vector<CorpusProgram> &progs, const Options &o)
          continue;
       }
       for (unsigned i = 0; i < nirs.size(); i++) {
-         if (compile_nir(nirs[i], o, p.sources[i].name))
+         if (compile_nir(nirs[i], o, p.sources[glsl_source_of_stage(gs, nirs[i]->info.stage)].name))
             ok++;
          else
             good = false;

@@ -102,6 +102,39 @@ TEST(Trace, SpansCountersAndMetadata)
    EXPECT_EQ(counters, (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 2}, {4, 1}, {5, 0}}));
 }
 
+/* The same run as above written for cycles [3, 5) only: spans cut at the
+ * window's edges (p busy 0..3 -> ts 3 dur 1; c busy 2..5 -> ts 3 dur 2;
+ * c starved 0..1 dropped); the queue's occupancy entering the window (2,
+ * from cycle 1) written at 3, then (4, 1); (5, 0) is past the end. */
+TEST(Trace, WindowKeepsOnlyItsCycles)
+{
+   const std::string path = ::testing::TempDir() + "vlgpu_trace_window_test.json";
+   {
+      Engine eng;
+      eng.add<Producer>("p", 4);
+      eng.add<Consumer>("c", 4);
+      eng.connect("p.out", "c.in", QueueParams{3, 2, 1});
+      TraceOptions o;
+      o.window_begin = 3;
+      o.window_end = 5;
+      eng.start_trace(path, o);
+      eng.run();
+      eng.stop_trace();
+   }
+   json t = read_json(path);
+   std::vector<std::tuple<int, std::string, int, int>> spans;
+   for (const json &e : events(t, "X"))
+      spans.emplace_back(e["tid"].get<int>(), e["name"].get<std::string>(), e["ts"].get<int>(),
+                         e["dur"].get<int>());
+   std::sort(spans.begin(), spans.end());
+   using S = std::tuple<int, std::string, int, int>;
+   EXPECT_EQ(spans, (std::vector<S>{S{1, "busy", 3, 1}, S{2, "busy", 3, 2}}));
+   std::vector<std::pair<int, int>> counters;
+   for (const json &e : events(t, "C"))
+      counters.emplace_back(e["ts"].get<int>(), e["args"]["occupancy"].get<int>());
+   EXPECT_EQ(counters, (std::vector<std::pair<int, int>>{{3, 2}, {4, 1}}));
+}
+
 TEST(Trace, InstantEventsAndSameResultsAsUntraced)
 {
    class Marker : public Module {

@@ -4,6 +4,7 @@
  */
 #include "sim/core/trace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iterator>
@@ -97,6 +98,7 @@ Tracer::begin(const std::vector<Module *> &modules, const std::vector<QueueBase 
          s.reason = m->stall_report();
    }
    queue_names_.clear();
+   before_window_.assign(queues.size(), -1);
    for (const QueueBase *q : queues) {
       queue_names_.push_back(json_quoted(q->name()));
       counter(*q, now, q->occupancy());
@@ -107,12 +109,14 @@ Tracer::begin(const std::vector<Module *> &modules, const std::vector<QueueBase 
 void
 Tracer::close_span(uint32_t tid, Span &s, Cycle end)
 {
-   if (s.activity == Activity::Idle || end <= s.start)
+   const Cycle start = std::max(s.start, opts_.window_begin);
+   end = std::min(end, opts_.window_end);
+   if (s.activity == Activity::Idle || end <= start)
       return;
    auto out = std::back_inserter(buf_);
    event_prefix();
    fmt::format_to(out, "{{\"name\":\"{}\",\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{}",
-                  activity_name(s.activity), kModulePid, tid, s.start, end - s.start);
+                  activity_name(s.activity), kModulePid, tid, start, end - start);
    if (!s.reason.empty())
       fmt::format_to(out, ",\"args\":{{\"waiting_for\":{}}}", json_quoted(s.reason));
    buf_ += '}';
@@ -134,16 +138,36 @@ Tracer::change(const Module &m, Cycle now, Activity a)
 void
 Tracer::counter(const QueueBase &q, Cycle ts, uint64_t value)
 {
+   const uint32_t i = q.index();
+   if (ts < opts_.window_begin) {
+      before_window_[i] = int64_t(value);
+      return;
+   }
+   if (ts >= opts_.window_end)
+      return;
+   if (before_window_[i] >= 0) {
+      if (ts > opts_.window_begin)
+         write_counter(i, opts_.window_begin, uint64_t(before_window_[i]));
+      before_window_[i] = -1;
+   }
+   write_counter(i, ts, value);
+}
+
+void
+Tracer::write_counter(uint32_t q, Cycle ts, uint64_t value)
+{
    event_prefix();
    fmt::format_to(std::back_inserter(buf_),
                   "{{\"name\":{},\"ph\":\"C\",\"pid\":{},\"ts\":{},\"args\":{{\"occupancy\":{}}}}}",
-                  queue_names_[q.index()], kQueuePid, ts, value);
+                  queue_names_[q], kQueuePid, ts, value);
    flush(false);
 }
 
 void
 Tracer::instant(const Module &m, Cycle ts, std::string_view name)
 {
+   if (ts < opts_.window_begin || ts >= opts_.window_end)
+      return;
    event_prefix();
    fmt::format_to(std::back_inserter(buf_),
                   "{{\"name\":{},\"ph\":\"i\",\"s\":\"t\",\"pid\":{},\"tid\":{},\"ts\":{}}}",
@@ -158,6 +182,9 @@ Tracer::finish(Cycle now)
       return;
    for (uint32_t i = 0; i < spans_.size(); i++)
       close_span(i + 1, spans_[i], now);
+   for (uint32_t q = 0; q < before_window_.size(); q++) /* unchanged in the window */
+      if (before_window_[q] >= 0 && opts_.window_begin < now)
+         write_counter(q, opts_.window_begin, uint64_t(before_window_[q]));
    buf_ += "\n]}\n";
    flush(true);
    const bool failed = std::ferror(f_) != 0;

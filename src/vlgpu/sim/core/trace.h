@@ -37,6 +37,11 @@ class QueueBase;
 struct TraceOptions {
    /** Put stall_report() in stalled/starved spans (costs a string per span). */
    bool stall_reasons = true;
+   /** Only cycles [window_begin, window_end) are written (spans are cut at
+    *  the window's edges; a queue's occupancy at window_begin is written
+    *  at window_begin): a short trace of a long run. Default: everything. */
+   Cycle window_begin = 0;
+   Cycle window_end = kNever;
 };
 
 class Tracer {
@@ -85,6 +90,9 @@ class Tracer {
    std::vector<Span> spans_;
    std::vector<std::string> module_names_; /* JSON-escaped, quoted */
    std::vector<std::string> queue_names_;
+   /* per queue: occupancy before the window not yet written (-1: none) */
+   std::vector<int64_t> before_window_;
+   void write_counter(uint32_t q, Cycle ts, uint64_t value);
 };
 
 } // namespace vlgpu::sim

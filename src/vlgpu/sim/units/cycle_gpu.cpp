@@ -63,6 +63,26 @@ CycleGpu::CycleGpu(const UnitParams &p) : p_(p)
    p_.validate();
    if (const char *t = std::getenv("VLGPU_TRACE"))
       trace_path_ = t;
+   if (const char *w = std::getenv("VLGPU_TRACE_CYCLES"))
+      set_trace_window(w);
+}
+
+void
+CycleGpu::set_trace_window(const std::string &range)
+{
+   /* "BEGIN-END" or "BEGIN-" (cycles) */
+   const size_t dash = range.find('-');
+   char *e1 = nullptr, *e2 = nullptr;
+   const std::string a = range.substr(0, dash), b = dash == std::string::npos ? "" : range.substr(dash + 1);
+   const unsigned long long lo = std::strtoull(a.c_str(), &e1, 10);
+   const unsigned long long hi = b.empty() ? 0 : std::strtoull(b.c_str(), &e2, 10);
+   if (dash == std::string::npos || a.empty() || *e1 || (!b.empty() && *e2) ||
+       (!b.empty() && hi <= lo))
+      throw ConfigError(fmt::format("trace window '{}': expected BEGIN-END or BEGIN- in cycles "
+                                    "(VLGPU_TRACE_CYCLES), END > BEGIN",
+                                    range));
+   trace_opts_.window_begin = lo;
+   trace_opts_.window_end = b.empty() ? kNever : Cycle(hi);
 }
 
 CycleGpu::~CycleGpu()
@@ -86,7 +106,7 @@ CycleGpu::set_trace(const std::string &path)
       eng_->stop_trace();
    trace_path_ = path;
    if (eng_ && !rebuild_ && !path.empty())
-      eng_->start_trace(path);
+      eng_->start_trace(path, trace_opts_);
 }
 
 void
@@ -193,7 +213,7 @@ CycleGpu::build()
    rebuild_ = false;
    begin_stats_.clear();
    if (!trace_path_.empty())
-      eng_->start_trace(trace_path_);
+      eng_->start_trace(trace_path_, trace_opts_);
 }
 
 void

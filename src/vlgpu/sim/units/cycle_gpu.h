@@ -27,7 +27,8 @@
  *
  * Trace: VLGPU_TRACE=file.json (or set_trace) writes the Perfetto trace of
  * the engine (docs/simulator.md "Trace"); it is complete when the CycleGpu
- * is destroyed (or set_trace("") is called).
+ * is destroyed (or set_trace("") is called). VLGPU_TRACE_CYCLES=BEGIN-END
+ * (or set_trace_window) keeps only those cycles.
  */
 #pragma once
 
@@ -61,6 +62,10 @@ class CycleGpu final : public Gpu {
    Engine &engine();
    /** Write the Perfetto trace to @path from now on ("" stops and finishes it). */
    void set_trace(const std::string &path);
+   /** Write only cycles [BEGIN, END) of the trace: @range "BEGIN-END" or
+    *  "BEGIN-" (engine cycles; also VLGPU_TRACE_CYCLES). Takes effect when
+    *  the trace starts. @throws ConfigError for a malformed range. */
+   void set_trace_window(const std::string &range);
    /** Fault injection for tests: make module @name (e.g. "gpc0.omu") hang
     *  from now on, until the pipeline is rebuilt. @throws ConfigError. */
    void wedge(const std::string &name);
@@ -83,6 +88,7 @@ class CycleGpu final : public Gpu {
    std::unique_ptr<Engine> eng_;
    Cp *cp_ = nullptr;
    std::string trace_path_;
+   TraceOptions trace_opts_;
    bool rebuild_ = true;
    uint64_t resets_ = 0;
    std::map<uint32_t, Stats> begin_stats_;

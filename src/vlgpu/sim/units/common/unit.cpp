@@ -14,6 +14,7 @@ LineCache::LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes, bo
    sets_ = uint32_t(std::max<uint64_t>(1, std::min<uint64_t>(sets, 1u << 26)));
    while ((1ull << set_bits_) < sets_)
       set_bits_++;
+   pow2_ = (sets_ & (sets_ - 1)) == 0;
    ways_v_.resize(size_t(sets_) * ways_);
 }
 

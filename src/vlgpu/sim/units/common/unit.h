@@ -164,7 +164,7 @@ class LineCache {
    {
       if (hashed_)
          line ^= (line >> set_bits_) ^ (line >> (2 * set_bits_));
-      return uint32_t(line % sets_);
+      return uint32_t(pow2_ ? line & (sets_ - 1) : line % sets_);
    }
 
    /** The way holding @line (valid or pending), nullptr if none; a hit
@@ -192,6 +192,7 @@ class LineCache {
  private:
    uint32_t line_bytes_, sets_, ways_;
    bool hashed_;
+   bool pow2_ = false; /* sets_ is a power of two: mask instead of divide */
    unsigned set_bits_ = 1;
    uint64_t clock_ = 0;
    std::vector<Way> ways_v_;

@@ -13,6 +13,7 @@ namespace vlgpu::sim {
 
 L2::L2(std::string name, const UnitParams &p, const std::vector<std::string> &clients)
     : Unit(std::move(name)), line_bytes_(p.core.l2_line_bytes),
+      line_shift_(unsigned(__builtin_ctz(p.core.l2_line_bytes))),
       hit_latency_(p.core.l2_hit_latency_cycles), per_cycle_(std::max(1u, p.l2_requests_per_cycle)),
       mshrs_(std::max(1u, p.l2_mshrs)),
       cache_(p.core.l2_size_bytes, p.core.l2_ways, p.core.l2_line_bytes)
@@ -69,7 +70,7 @@ L2::writeback(uint64_t line, uint32_t tag)
 bool
 L2::accept(uint32_t c, const MemReq &r, Cycle now)
 {
-   const uint64_t line = r.addr / line_bytes_;
+   const uint64_t line = r.addr >> line_shift_;
    LineCache::Way *w = cache_.lookup(line);
    if (r.write) {
       if (w) {

@@ -82,7 +82,7 @@ class L2 final : public Unit {
    void respond(uint32_t c, uint32_t tag, Cycle at);
    void writeback(uint64_t line, uint32_t tag);
 
-   uint32_t line_bytes_, hit_latency_, per_cycle_, mshrs_;
+   uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
    LineCache cache_;
    std::vector<Client> clients_;
    /** The MSHRs (l2.mshrs entries, searched linearly: few). */

@@ -14,13 +14,14 @@ namespace vlgpu::sim {
 
 Spc::Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
-      line_bytes_(p.core.l2_line_bytes),
+      line_bytes_(p.core.l2_line_bytes), line_shift_(unsigned(__builtin_ctz(p.core.l2_line_bytes))),
       icache_(p.spc_icache_bytes, p.spc_icache_ways, p.core.l2_line_bytes, true),
       l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes, true), step_(std::make_unique<StepResult>())
 {
    slots_.resize(p.core.thread_groups_per_spc);
    for (Slot &s : slots_)
       s.ready.resize(size_t(kMaxRegs) * 4, 0);
+   reason_[kEmpty]->set(0, true);
 }
 
 Spc::~Spc() = default;
@@ -37,10 +38,14 @@ Spc::resident() const
 void
 Spc::count(Reason r, Cycle now)
 {
-   /* exactly one reason holds each cycle; sleeping cycles keep the reason
-    * the SPC fell asleep with (CycleCounter) */
-   for (unsigned k = 0; k < kReasons; k++)
-      reason_[k]->set(now, k == unsigned(r));
+   /* exactly one reason holds each cycle (kEmpty from cycle 0 on);
+    * sleeping cycles keep the reason the SPC fell asleep with
+    * (CycleCounter) */
+   if (r == reason_now_)
+      return;
+   reason_[reason_now_]->set(now, false);
+   reason_[r]->set(now, true);
+   reason_now_ = r;
 }
 
 void
@@ -76,6 +81,7 @@ Spc::accept(SpcTask t, Cycle now)
    s->pend.clear();
    s->ifetch_txn = 0;
    s->iline_ok = ~uint64_t(0);
+   s->next_ok = false;
    s->instructions = s->lane_instructions = s->dual = 0;
    std::fill(std::begin(s->coord_ready), std::end(s->coord_ready), Cycle(0));
    if (!s->dead && d.shaders) {
@@ -174,10 +180,12 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       why = kScoreboard;
       return false;
    }
+   if (s.next_ok)
+      return true;
    const Instr &in = s.prog->instr(uint32_t(s.next));
    /* instruction fetch */
    const uint64_t a = s.code + uint64_t(in.pc) * 4;
-   const uint64_t l0 = a / line_bytes_, l1 = (a + (in.size ? in.size : 4) * 4 - 1) / line_bytes_;
+   const uint64_t l0 = a >> line_shift_, l1 = (a + (in.size ? in.size : 4) * 4 - 1) >> line_shift_;
    if (l0 != s.iline_ok || l1 != s.iline_ok) {
       s.ifetch_lines.clear();
       for (uint64_t l = l0; l <= l1; l++) {
@@ -224,6 +232,9 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       }
       return false;
    }
+   /* an instruction over two lines looks them up again next time (the
+    * lookups refresh the LRU order, and a line may have been evicted) */
+   s.next_ok = l0 == l1;
    return true;
 }
 
@@ -232,6 +243,7 @@ Spc::issue(Slot &s, Cycle now)
 {
    ThreadGroup &tg = *s.tg;
    StepResult &r = *step_;
+   s.next_ok = false;
    if (!guarded(*s.draw, [&] { step(tg, *s.prog, *s.res, r); })) {
       s.dead = true;
       return;
@@ -263,7 +275,7 @@ Spc::issue(Slot &s, Cycle now)
       uint64_t seen[64];
       std::fill(std::begin(seen), std::end(seen), ~uint64_t(0));
       for (uint64_t addr : r.mem_addresses) {
-         const uint64_t l = addr / line_bytes_;
+         const uint64_t l = addr >> line_shift_;
          uint64_t &slot = seen[(l ^ (l >> 6)) & 63];
          if (slot == l)
             continue;

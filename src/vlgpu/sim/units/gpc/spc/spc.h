@@ -128,6 +128,10 @@ class Spc final : public Unit {
       uint32_t ifetch_txn = 0;
       std::vector<uint64_t> ifetch_lines;
       uint64_t iline_ok = ~uint64_t(0);
+      /* the scoreboard and the instruction fetch let instruction `next`
+       * issue (checked in an earlier cycle, the slot lost to an older
+       * one): nothing but its own issue changes that */
+      bool next_ok = false;
       uint64_t instructions = 0, lane_instructions = 0, dual = 0;
    };
    struct DrawTrack {
@@ -147,7 +151,8 @@ class Spc final : public Unit {
 
    UnitParams p_;
    ThreadGroupPool &pool_;
-   uint32_t width_, line_bytes_;
+   uint32_t width_, line_bytes_, line_shift_;
+   Reason reason_now_ = kEmpty; /* the reason counted since the last change */
    std::vector<Slot> slots_;
    uint64_t age_ = 0;
    LineCache icache_, l1_;

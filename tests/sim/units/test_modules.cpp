@@ -6,6 +6,9 @@
  */
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "../func_pipe/pipe_test_util.h"
 #include "module_test_util.h"
 #include "sim/func/shader/program.h"
@@ -15,6 +18,7 @@
 #include "sim/units/gts/gts.h"
 #include "sim/units/l2/l2.h"
 #include "sim/units/mc/mc.h"
+#include "sim/units/common/unit_config.h"
 
 using namespace vlgpu;
 using namespace vlgpu::sim;
@@ -545,6 +549,27 @@ TEST(Omu, RetiresFsGroupsInOrder)
    EXPECT_EQ(s.counter("fs_groups"), 3u);
    EXPECT_EQ(s.counter("reordered_groups"), 2u);
    EXPECT_EQ(d->stats.fragments_passed, 12u);
+}
+
+/* ---- docs ---------------------------------------------------------------- */
+
+TEST(UnitParams, DocsTableIsUpToDate)
+{
+   const std::string path = std::string(VLG_SOURCE_ROOT) + "/docs/simulator-modules.md";
+   std::ifstream f(path);
+   ASSERT_TRUE(f) << path;
+   std::stringstream ss;
+   ss << f.rdbuf();
+   const std::string doc = ss.str();
+   const std::string begin = "<!-- BEGIN units-table -->\n", end = "<!-- END units-table -->";
+   const size_t b = doc.find(begin), e = doc.find(end);
+   ASSERT_NE(b, std::string::npos);
+   ASSERT_NE(e, std::string::npos);
+   const std::string table = doc.substr(b + begin.size(), e - b - begin.size());
+   EXPECT_EQ(table, UnitParams::describe_markdown())
+      << "docs/simulator-modules.md is out of date; replace the table between the markers "
+         "with:\n"
+      << UnitParams::describe_markdown();
 }
 
 } // namespace

@@ -454,7 +454,7 @@ def cmd_glmark2(args):
           f"each (+1 set-up frame), {args.size}, interleaved.", flush=True)
     print("  expected duration: measured on the 2-core development machine under load "
           "(docs/performance.md): all 33 scenes x 3 modes with --frames 3 --reps 2 took 22 min "
-          "(terrain alone ~1.5 min per repetition in cycle mode); time grows with "
+          "(terrain alone 2.7 min per repetition in cycle mode); time grows with "
           "(frames + 1) x reps, so the defaults (--frames 5 --reps 3) take about 2.2x that. "
           "A rough estimate of the remaining time follows each run.", flush=True)
     machine = machine_info()

@@ -24,7 +24,7 @@ LineCache::lookup(uint64_t line)
    Way *set = &ways_v_[size_t(set_of(line)) * ways_];
    for (uint32_t i = 0; i < ways_; i++) {
       Way &w = set[i];
-      if ((w.valid || w.pending) && w.line == line) {
+      if (w.line == line && (w.valid || w.pending)) /* the tag first: most ways differ */ {
          w.lru = ++clock_;
          return &w;
       }
@@ -38,7 +38,7 @@ LineCache::probe(uint64_t line) const
    const Way *set = &ways_v_[size_t(set_of(line)) * ways_];
    for (uint32_t i = 0; i < ways_; i++) {
       const Way &w = set[i];
-      if ((w.valid || w.pending) && w.line == line)
+      if (w.line == line && (w.valid || w.pending)) /* the tag first: most ways differ */
          return &w;
    }
    return nullptr;

@@ -9,14 +9,19 @@
  *      zs.bin, stats.json, and print a one-line summary that says whether the
  *      render targets equal the dump's "-after" images.
  *   vlgpu-sim bench
- *      Reserved for the cycle-mode GPU's benchmarks (not written yet).
+ *      Not here: the benchmarks are `vlgpu-sim-bench sim` (./vlgpu bench sim,
+ *      docs/perf/README.md); this subcommand says so.
+ *
+ * Cycle-mode trace of a replay: VLGPU_TRACE=file.json, optionally
+ * VLGPU_TRACE_CYCLES=BEGIN-END (docs/simulator.md "Trace"); module
+ * parameters: VLGPU_UNITS_CONFIG (docs/simulator-modules.md).
  *
  * Configuration: the dump's config.json (the configuration of the live run),
  * or --config FILE instead, then --set overrides (docs/simulator.md).
  *
  * Exit status: 0 success; 1 malformed dump, bad configuration or a GPU
  * fault of the replayed draw (the readable report on stderr); 2 usage
- * errors (CLI11) and the unimplemented bench.
+ * errors (CLI11) and `bench`.
  */
 #include <CLI/CLI.hpp>
 
@@ -135,15 +140,14 @@ main(int argc, char **argv)
    rp->add_option("--set", set, "configuration overrides key=value,key=value (after the file)");
 
    CLI::App *bench = app.add_subcommand(
-      "bench", "(not implemented yet: reserved for the cycle-mode GPU's benchmarks, which the "
-               "teammate writing src/vlgpu/sim/units adds)");
+      "bench", "not here: run vlgpu-sim-bench sim (./vlgpu bench sim, docs/perf/README.md)");
 
    CLI11_PARSE(app, argc, argv);
    if (*rp)
       return replay(dir, mode, out, config, set);
    if (*bench) {
-      std::fprintf(stderr, "vlgpu-sim bench: not implemented yet (the cycle-mode GPU, "
-                           "src/vlgpu/sim/units, is not written yet)\n");
+      std::fprintf(stderr, "vlgpu-sim bench: the benchmarks are in vlgpu-sim-bench: run "
+                           "`vlgpu-sim-bench sim --help` (./vlgpu bench sim)\n");
       return 2;
    }
    return 2;

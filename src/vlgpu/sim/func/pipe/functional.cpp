@@ -302,6 +302,14 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    fs_res.consts_address = fss.consts;
    fs_res.textures = fs_units.data();
    fs_res.num_textures = unsigned(fs_units.size());
+   /* LDB slots: shader_state.buffers (docs/hw.md "Uniform buffers"). */
+   for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++) {
+      vs_res.buffers[i] = fs_res.buffers[i] = BufferSlot{};
+      if (i < pkg.vs.buffers.size())
+         vs_res.buffers[i] = BufferSlot{pkg.vs.buffers[i].address, pkg.vs.buffers[i].size};
+      if (i < pkg.fs.buffers.size())
+         fs_res.buffers[i] = BufferSlot{pkg.fs.buffers[i].address, pkg.fs.buffers[i].size};
+   }
 
    if (d.count == 0 || d.instance_count == 0)
       return st;

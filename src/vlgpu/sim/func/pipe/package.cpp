@@ -135,6 +135,19 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const 
       bad(block, fmt::format("num_consts = {} (the global buffer has C0..C511)", s.num_consts));
    check_range(vram, s.consts, uint64_t(s.num_consts) * 16, block, "global-buffer image (consts)");
 
+   if (s.num_buffers > kMaxBuffers)
+      bad(block, fmt::format("num_buffers = {} (LDB slots B0..B{})", s.num_buffers,
+                             unsigned(kMaxBuffers) - 1));
+   sp.buffers.resize(s.num_buffers);
+   for (unsigned i = 0; i < s.num_buffers; i++) {
+      const std::string what = fmt::format("{} buffers[{}]", block, i);
+      const VLG_BUFFER &b = sp.buffers[i] = read_hw_block<VLG_BUFFER>(
+         vram, s.buffers + uint64_t(i) * VLG_BUFFER_LENGTH * 4, kCP, what);
+      if (b.size && b.address % 16 != 0)
+         bad(what, fmt::format("address 0x{:x} is not 16-byte aligned", b.address));
+      check_range(vram, b.address, b.size, what, "uniform buffer");
+   }
+
    const unsigned ntex = std::min(vs ? pkg.draw.vs_num_textures : pkg.draw.fs_num_textures,
                                   vs ? pkg.draw.vs_num_samplers : pkg.draw.fs_num_samplers);
    if (s.num_samplers > ntex)

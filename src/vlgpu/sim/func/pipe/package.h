@@ -33,6 +33,7 @@ enum : unsigned {
    kMaxVertexElements = 32, /**< draw_info.num_vertex_elements */
    kMaxVertexBuffers = 32,  /**< draw_info.num_vertex_buffers */
    kMaxTextures = 16,       /**< per stage, draw_info.*_num_textures / *_num_samplers */
+   kMaxBuffers = 16,        /**< shader_state.num_buffers (LDB slots B0..B15) */
    kMaxShaderIo = 32,       /**< shader_state inputs[] / outputs[] entries */
    kMaxRegs = 128,          /**< shader_state.num_regs */
    kMaxColorBufs = 4,       /**< framebuffer.cbufs[] */
@@ -43,6 +44,7 @@ enum : unsigned {
 struct ShaderPackage {
    uint64_t address = 0;        /**< VRAM byte address of the shader_state block */
    VLG_SHADER_STATE state = {}; /**< unpacked; num_inputs/num_outputs entries are valid */
+   std::vector<VLG_BUFFER> buffers; /**< [state.num_buffers]: LDB slots B0.. (docs/hw.md) */
 };
 
 /**
@@ -102,6 +104,7 @@ VLG_PIPE_HW_BLOCK(VERTEX_BUFFER)
 VLG_PIPE_HW_BLOCK(TEXTURE)
 VLG_PIPE_HW_BLOCK(SAMPLER)
 VLG_PIPE_HW_BLOCK(SURFACE)
+VLG_PIPE_HW_BLOCK(BUFFER)
 #undef VLG_PIPE_HW_BLOCK
 
 /** Implementation of read_hw_block (non-template part). */

@@ -124,12 +124,24 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
    fr.consts_address = fss.consts;
    fr.textures = sh->fs_units.data();
    fr.num_textures = unsigned(sh->fs_units.size());
+   /* LDB slots: shader_state.buffers (docs/hw.md "Uniform buffers"). */
+   for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++) {
+      vr.buffers[i] = fr.buffers[i] = BufferSlot{};
+      if (i < pkg.vs.buffers.size())
+         vr.buffers[i] = BufferSlot{pkg.vs.buffers[i].address, pkg.vs.buffers[i].size};
+      if (i < pkg.fs.buffers.size())
+         fr.buffers[i] = BufferSlot{pkg.fs.buffers[i].address, pkg.fs.buffers[i].size};
+   }
    d.shaders = std::move(sh);
 
    for (const GeAttrib &a : d.ge.attribs)
       d.reads.push_back(MemRange{a.vb_address, a.vb_size});
    if (pkg.indexed())
       d.reads.push_back(MemRange{pkg.draw.index_buffer, pkg.draw.index_buffer_size});
+   for (const ShaderPackage *sp : {&pkg.vs, &pkg.fs})
+      for (const VLG_BUFFER &b : sp->buffers)
+         if (b.size)
+            d.reads.push_back(MemRange{b.address, b.size});
    for (const VLG_TEXTURE &t : pkg.vs_textures)
       d.reads.push_back(texture_range(t));
    for (const VLG_TEXTURE &t : pkg.fs_textures)

@@ -1011,11 +1011,17 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
       if (first_comp + n > 4)
          unsupported("a uniform block load crossing a vec4");
       unsigned offset = 0;
+      bool rel = !direct;
       if (direct) {
          offset = nir_src_as_uint(intr->src[1]) / 16;
-         if (offset > VLG_MAX(LDB_OFFSET))
-            throw CompileError("uniform block offset " + std::to_string(offset * 16) +
-                               " bytes beyond LDB's reach (4 KiB)");
+         if (offset > VLG_MAX(LDB_OFFSET)) {
+            /* beyond the instruction's 4 KiB: A0 = vec4 offset */
+            uint32_t q = S.new_vreg();
+            b.mov(reg(q), 0x1, imm_u(offset));
+            b.addr_a0(reg(q), 0, 0);
+            offset = 0;
+            rel = true;
+         }
       } else {
          /* A0 = byte offset >> 4 */
          Operand off = as_reg(get_src(intr->src[1]), 0x1);
@@ -1028,7 +1034,7 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
       I.op = VLG_OP_LDB;
       I.dst = reg(t);
       I.wmask = (((1u << n) - 1) << first_comp) & 0xf;
-      I.rel = !direct;
+      I.rel = rel;
       I.slot = slot;
       I.ldb_offset = offset;
       b.emit(I);

@@ -78,6 +78,10 @@ struct vlg_stage_state {
    /** Constant buffer 0: the uniforms, copied into each draw's global-buffer
     *  image through the compiler's uniform copy map. */
    struct pipe_constant_buffer constbuf;
+   /** Constant buffers 1..VLG_MAX_CONST_BUFFERS-1: uniform blocks, read
+    *  by LDB from slot Bi (shader_state.buffers, docs/hw.md "Uniform
+    *  buffers"); ubo[0] is unused. */
+   struct pipe_constant_buffer ubo[VLG_MAX_CONST_BUFFERS];
 };
 
 /** The vlgpu pipe_context. */
@@ -121,6 +125,12 @@ struct vlg_context {
    uint32_t stencil_ref_words[VLG_STENCIL_REF_LENGTH];
    uint32_t blend_color_words[VLG_BLEND_COLOR_LENGTH];
    uint32_t sample_mask_words[VLG_SAMPLE_MASK_LENGTH];
+
+   /** Stream-output (transform feedback) targets: bound only with
+    *  VLGPU_DEBUG=es3; the GPU does not write them (not implemented, draws
+    *  warn once). */
+   struct pipe_stream_output_target *so_targets[PIPE_MAX_SO_BUFFERS];
+   unsigned num_so_targets;
 
    /** Draws that referenced a shader that failed to compile (skipped). */
    uint64_t draws_skipped;

@@ -191,6 +191,55 @@ vlg_emit_consts(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
    return true;
 }
 
+/**
+ * The LDB buffer slots of a shader (docs/hw.md "Uniform buffers"): slot Bi
+ * is Gallium constant buffer i (uniform block i - 1); slots the shader does
+ * not read stay unbound (size 0).  A buffer resource is read in place; a
+ * user buffer is copied into the batch.
+ */
+static bool
+vlg_emit_buffers(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
+                 struct vlg_stage_state *stage, struct VLG_SHADER_STATE *ss)
+{
+   const uint32_t used = cs->buffers_used & BITFIELD_MASK(VLG_MAX_CONST_BUFFERS);
+
+   ss->num_buffers = 0;
+   ss->buffers = 0;
+   if (!used)
+      return true;
+
+   const unsigned n = util_last_bit(used);
+   uint32_t *w = vlg_batch_alloc(&ctx->batch, n * VLG_BUFFER_LENGTH * 4, 16,
+                                 &ss->buffers);
+   if (!w)
+      return false;
+   for (unsigned i = 0; i < n; i++) {
+      const struct pipe_constant_buffer *cb = &stage->ubo[i];
+      struct VLG_BUFFER b;
+
+      VLG_BUFFER_init(&b);
+      if (i > 0 && (used & BITFIELD_BIT(i))) {
+         if (cb->user_buffer && cb->buffer_size) {
+            b.address = vlg_batch_upload(&ctx->batch, cb->user_buffer,
+                                         cb->buffer_size, 16);
+            if (!b.address)
+               return false;
+            b.size = cb->buffer_size;
+         } else if (cb->buffer) {
+            struct vlg_resource *rsc = vlg_resource(cb->buffer);
+            if (cb->buffer_offset < rsc->size) {
+               b.address = rsc->bo->address + cb->buffer_offset;
+               b.size = MIN2(cb->buffer_size, rsc->size - cb->buffer_offset);
+               vlg_batch_add_bo(&ctx->batch, rsc->bo);
+            }
+         }
+      }
+      VLG_BUFFER_pack(w + i * VLG_BUFFER_LENGTH, &b);
+   }
+   ss->num_buffers = n;
+   return true;
+}
+
 static bool
 vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
                 uint64_t *address)
@@ -203,6 +252,8 @@ vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
       return false;
    ss.consts = consts;
    ss.num_consts = cs->num_consts;
+   if (!vlg_emit_buffers(ctx, cs, &ctx->stage[so->stage], &ss))
+      return false;
 
    /* gl_FragColor is meant for every colour buffer (GL ES 3.0 §3.9.2.3,
     * PIPE_CAP_... broadcast semantics of TGSI_PROPERTY_FS_COLOR0_WRITES_
@@ -420,8 +471,22 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       mesa_logw_once("indirect draws are not supported");
       return;
    }
+   if (indirect && indirect->count_from_stream_output) {
+      /* glDrawTransformFeedback: needs the vertex count stream output
+       * wrote, and the GPU has no stream output (VLGPU_DEBUG=es3 only). */
+      ctx->draws_skipped += num_draws;
+      mesa_logw_once("draw skipped: transform feedback draws are not "
+                     "implemented");
+      return;
+   }
    if (!info->instance_count)
       return;
+
+   /* Bound only with VLGPU_DEBUG=es3: the GPU draws, but does not write
+    * the vertex outputs to the stream-output buffers. */
+   if (ctx->num_so_targets && ctx->so_targets[0])
+      mesa_logw_once("transform feedback is not implemented: the draw does "
+                     "not write the stream-output buffers");
 
    const char *why = vlg_draw_unrunnable(ctx);
    if (why) {

@@ -130,15 +130,8 @@ vlg_create_shader_state(struct pipe_context *pctx,
    memcpy(ss->inputs, cs->inputs, cs->num_inputs * sizeof(cs->inputs[0]));
    memcpy(ss->outputs, cs->outputs, cs->num_outputs * sizeof(cs->outputs[0]));
 
-   if (cs->buffers_used) {
-      /* Uniform blocks (LDB slots): the hardware words have no buffer
-       * descriptor yet, and the screen advertises no UBOs. */
-      mesa_loge("%s reads uniform blocks, which vlgpu cannot bind yet; "
-                "draws with it are skipped", name);
-      vlg_bo_reference(&so->code_bo, NULL);
-      vlg_compiled_shader_free(so->cs);
-      so->cs = NULL;
-   }
+   /* Uniform blocks: LDB slots, shader_state.num_buffers/buffers are
+    * filled per draw (vlg_draw.c vlg_emit_buffers). */
    return so;
 }
 

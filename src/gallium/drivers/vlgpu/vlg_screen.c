@@ -93,11 +93,24 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return 1;
 
    /* ESSL 1.00 for ES 2.0 and GLSL 1.20 for desktop contexts.  ES 3.0
-    * needs GLSL 1.30-level features this GPU does not have yet (uniform
-    * blocks, transform feedback, occlusion queries, MSAA). */
+    * (GLSL 1.30 feature level) needs transform feedback, which the GPU
+    * does not have yet (docs/driver.md "OpenGL ES 3.0"): only
+    * VLGPU_DEBUG=es3 reports 130, for Piglit triage. */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return 120;
+      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 130 : 120;
+
+   /* EXT_transform_feedback (stream output): not implemented, no GE/PE
+    * piece writes vertex outputs to buffers.  VLGPU_DEBUG=es3 reports
+    * the GL minimums so st/mesa offers ES 3.0; a draw with stream-output
+    * targets bound is then drawn without writing them, with a warning
+    * (vlg_draw.c). */
+   case PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS:
+      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 4 : 0;
+   case PIPE_CAP_MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS:
+      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 4 : 0;
+   case PIPE_CAP_MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS:
+      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 64 : 0;
 
    /* Quads of 2x2 fragments give DDX/DDY (OES_standard_derivatives) and the
     * texture unit samples with bias/explicit LOD (docs/isa.md). */
@@ -149,8 +162,18 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return VLG_MAX_TEXTURE_3D_LEVELS;
    case PIPE_CAP_MAX_TEXTURE_CUBE_LEVELS:
       return screen->max_2d_levels;
+   /* The texture unit samples 1D/2D arrays (texture.array_size, the layer
+    * from the coordinate, docs/simulator-texture.md) and the compiler
+    * passes the layer; they are usable from GLSL 1.30 / ESSL 3.00 only,
+    * so only VLGPU_DEBUG=es3 exposes them for now. */
    case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
-      return 0; /* array textures need GLSL 1.30 */
+      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 256 : 0;
+   /* The texture unit filters every format the same way, on the fp32
+    * values it unpacked (docs/simulator-texture.md "Filters"), half and
+    * full floats included (OES_texture_{half_,}float_linear). */
+   case PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR:
+   case PIPE_CAP_TEXTURE_FLOAT_LINEAR:
+      return 1;
    case PIPE_CAP_TEXTURE_SWIZZLE:
    case PIPE_CAP_TEXTURE_MIRROR_CLAMP:
    case PIPE_CAP_TEXTURE_MIRROR_CLAMP_TO_EDGE:
@@ -172,6 +195,9 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_VERTEX_ELEMENT_INSTANCE_DIVISOR:
    case PIPE_CAP_START_INSTANCE:
       return 1;
+   /* gl_InstanceID: shader input INSTANCE_ID (ARB_draw_instanced). */
+   case PIPE_CAP_VS_INSTANCEID:
+      return 1;
    case PIPE_CAP_USER_VERTEX_BUFFERS:
       return 0; /* uploaded by u_vbuf/st into VRAM buffers */
    /* Quads and quad strips (desktop GL) reach the GPU as triangles made by
@@ -192,9 +218,14 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return 1;
 
    /* Uniforms are copied into each draw's global-buffer image, one vec4
-    * entry = 16 bytes. */
+    * entry = 16 bytes; LDB reads whole vec4s of a uniform block. */
    case PIPE_CAP_CONSTANT_BUFFER_OFFSET_ALIGNMENT:
       return 16;
+   /* Uniform blocks (LDB): the size of one block; LDB reaches any vec4 of
+    * it (constant offsets up to 4 KiB in the instruction, larger ones
+    * through A0). */
+   case PIPE_CAP_MAX_CONSTANT_BUFFER_SIZE_UINT:
+      return VLG_MAX_UBO_SIZE;
 
    /* The compiler keeps packHalf2x16/unpackHalf2x16 as CONV ops. */
    case PIPE_CAP_SHADER_PACK_HALF_FLOAT:
@@ -263,12 +294,13 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
                                           : VLG_MAX_RENDER_TARGETS + 1;
 
    /* Uniforms live in the global buffer (C0..C511) next to the compiler's
-    * literals: half of it for uniforms; one constant buffer, no uniform
-    * blocks (no LDB buffer descriptor in the hardware words yet). */
+    * literals: half of it for uniforms.  Constant buffers 1..15 are
+    * uniform blocks, read by LDB from buffer slots B1..B15
+    * (shader_state.buffers, docs/hw.md "Uniform buffers"). */
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
       return VLG_MAX_UNIFORM_VEC4 / 2 * 16;
    case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
-      return 1;
+      return VLG_MAX_CONST_BUFFERS;
 
    case PIPE_SHADER_CAP_MAX_TEMPS:
       return VLG_MAX_TEMPS;
@@ -350,8 +382,10 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
 
    /* 1D/2D/3D/cube/rect textures; no texture arrays
     * (PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0), no texture buffers. */
-   if (target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY ||
-       target == PIPE_TEXTURE_CUBE_ARRAY)
+   if (target == PIPE_TEXTURE_CUBE_ARRAY)
+      return false;
+   if ((target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY) &&
+       !pscreen->get_param(pscreen, PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS))
       return false;
 
    /* Display targets must also suit the winsys (sp_screen.c). */

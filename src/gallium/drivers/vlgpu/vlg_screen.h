@@ -27,6 +27,8 @@ struct vlg_stats;
 #define VLG_MAX_SAMPLERS            16  /* texture/sampler pairs per stage */
 #define VLG_MAX_RENDER_TARGETS      4   /* framebuffer.cbufs[4] */
 #define VLG_MAX_UNIFORM_VEC4        512 /* global buffer C0..C511 */
+#define VLG_MAX_CONST_BUFFERS       16  /* LDB slots B0..B15 (B0 unused) */
+#define VLG_MAX_UBO_SIZE            16384 /* GL ES 3.0 minimum block size */
 #define VLG_MAX_TEMPS               128 /* R0-R127, vec4 of 32-bit (brief §4.6) */
 
 /** Subclass of pipe_screen: one per sw winsys (softpipe_screen style) and

@@ -650,11 +650,15 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
-   /* PIPE_SHADER_CAP_MAX_CONST_BUFFERS is 1: uniforms only, no uniform
-    * blocks (docs/driver.md). */
+   /* Uniform blocks: constant buffer i >= 1 goes to LDB slot Bi when a
+    * shader using it is drawn (vlg_draw.c). */
    if (index != 0) {
-      if (cb && take_ownership)
+      if (index < VLG_MAX_CONST_BUFFERS) {
+         util_copy_constant_buffer(&ctx->stage[shader].ubo[index], cb,
+                                   take_ownership);
+      } else if (cb && take_ownership) {
          pipe_resource_reference((struct pipe_resource **)&cb->buffer, NULL);
+      }
       return;
    }
 
@@ -662,6 +666,53 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
     * (st/mesa's parameter storage); draw_vbo copies what the shaders read
     * into their global-buffer images right away. */
    util_copy_constant_buffer(&ctx->stage[shader].constbuf, cb, take_ownership);
+}
+
+/*
+ * Stream output (transform feedback).  Not implemented by the GPU: no GE/PE
+ * piece writes vertex outputs to buffers and the hardware words have no
+ * stream-output block (docs/driver.md "OpenGL ES 3.0").  The screen reports
+ * stream-output buffers only with VLGPU_DEBUG=es3; then st/mesa creates and
+ * binds targets, which are kept so the draw can warn that nothing is
+ * written.
+ */
+static struct pipe_stream_output_target *
+vlg_create_stream_output_target(struct pipe_context *pctx,
+                                struct pipe_resource *prsc,
+                                unsigned buffer_offset, unsigned buffer_size)
+{
+   struct pipe_stream_output_target *t =
+      CALLOC_STRUCT(pipe_stream_output_target);
+
+   if (!t)
+      return NULL;
+   pipe_reference_init(&t->reference, 1);
+   pipe_resource_reference(&t->buffer, prsc);
+   t->context = pctx;
+   t->buffer_offset = buffer_offset;
+   t->buffer_size = buffer_size;
+   return t;
+}
+
+static void
+vlg_stream_output_target_destroy(struct pipe_context *pctx,
+                                 struct pipe_stream_output_target *t)
+{
+   pipe_resource_reference(&t->buffer, NULL);
+   FREE(t);
+}
+
+static void
+vlg_set_stream_output_targets(struct pipe_context *pctx, unsigned num_targets,
+                              struct pipe_stream_output_target **targets,
+                              const unsigned *offsets)
+{
+   struct vlg_context *ctx = vlg_context(pctx);
+
+   for (unsigned i = 0; i < PIPE_MAX_SO_BUFFERS; i++)
+      pipe_so_target_reference(&ctx->so_targets[i],
+                               i < num_targets ? targets[i] : NULL);
+   ctx->num_so_targets = num_targets;
 }
 
 void
@@ -673,10 +724,14 @@ vlg_state_cleanup(struct vlg_context *ctx)
       for (unsigned i = 0; i < PIPE_MAX_SHADER_SAMPLER_VIEWS; i++)
          pipe_sampler_view_reference(&stage->views[i], NULL);
       pipe_resource_reference(&stage->constbuf.buffer, NULL);
+      for (unsigned i = 0; i < VLG_MAX_CONST_BUFFERS; i++)
+         pipe_resource_reference(&stage->ubo[i].buffer, NULL);
    }
    for (unsigned i = 0; i < PIPE_MAX_ATTRIBS; i++)
       pipe_vertex_buffer_unreference(&ctx->vertex_buffers[i]);
    util_unreference_framebuffer_state(&ctx->framebuffer);
+   for (unsigned i = 0; i < PIPE_MAX_SO_BUFFERS; i++)
+      pipe_so_target_reference(&ctx->so_targets[i], NULL);
 }
 
 void
@@ -721,6 +776,10 @@ vlg_init_state_functions(struct pipe_context *pctx)
    pctx->set_framebuffer_state = vlg_set_framebuffer_state;
    pctx->set_vertex_buffers = vlg_set_vertex_buffers;
    pctx->set_constant_buffer = vlg_set_constant_buffer;
+
+   pctx->create_stream_output_target = vlg_create_stream_output_target;
+   pctx->stream_output_target_destroy = vlg_stream_output_target_destroy;
+   pctx->set_stream_output_targets = vlg_set_stream_output_targets;
 
    /* Defaults of the non-CSO blocks until st/mesa sets them. */
    struct pipe_blend_color bc = {{0}};

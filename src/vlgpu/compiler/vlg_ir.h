@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "vlg_isa_include.h"
+#include "vlg_isa.h"
 
 namespace vlgpu {
 

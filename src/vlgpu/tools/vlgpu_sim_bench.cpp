@@ -42,7 +42,7 @@
 
 #include "sim/device/gpu.h"
 #include "sim/dump/dump.h"
-#include "sim/func/shader/vlg_isa_compat.h"
+#include "vlg_isa.h"
 #include "sim/units/cycle_gpu.h"
 
 using namespace vlgpu;

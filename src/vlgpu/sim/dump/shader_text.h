@@ -1,9 +1,7 @@
 /*
  * vlgpu simulator, per-draw dump: shader binaries as text and back.
  *
- * Kept in its own translation unit because vlg_isa.h and vlg_hw.h both
- * declare an enum vlg_format (see sim/func/shader/vlg_isa_compat.h); this
- * header exposes only standard types.
+ * This header exposes only standard types (the ISA library stays behind it).
  */
 #pragma once
 

@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "vlg_isa_compat.h"
+#include "vlg_isa.h"
 
 #include "functional.h"
 #include "sim/func/shader/program.h"

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "sim/func/gpu_fault.h"
-#include "vlg_isa_compat.h"
+#include "vlg_isa.h"
 
 namespace vlgpu::sim {
 

@@ -294,11 +294,11 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
                                           : VLG_MAX_RENDER_TARGETS + 1;
 
    /* Uniforms live in the global buffer (C0..C511) next to the compiler's
-    * literals: half of it for uniforms.  Constant buffers 1..15 are
+    * literals: VLG_MAX_UNIFORM_VECS of it for uniforms.  Constant buffers 1..15 are
     * uniform blocks, read by LDB from buffer slots B1..B15
     * (shader_state.buffers, docs/hw.md "Uniform buffers"). */
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
-      return VLG_MAX_UNIFORM_VEC4 / 2 * 16;
+      return VLG_MAX_UNIFORM_VECS * 16;
    case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
       return VLG_MAX_CONST_BUFFERS;
 

@@ -27,6 +27,12 @@ struct vlg_stats;
 #define VLG_MAX_SAMPLERS            16  /* texture/sampler pairs per stage */
 #define VLG_MAX_RENDER_TARGETS      4   /* framebuffer.cbufs[4] */
 #define VLG_MAX_UNIFORM_VEC4        512 /* global buffer C0..C511 */
+/* Default-block uniforms per stage, in vec4s: GL ES 3.0's minimum of 256
+ * vertex uniform vectors plus the 9 st/mesa reserves for lowered state
+ * (8 clip planes, point size; st_extensions.c), rounded up to 272.  The
+ * compiler's literals use the rest of C0..C511 (it reports a shader that
+ * needs more). */
+#define VLG_MAX_UNIFORM_VECS        272
 #define VLG_MAX_CONST_BUFFERS       16  /* LDB slots B0..B15 (B0 unused) */
 #define VLG_MAX_UBO_SIZE            16384 /* GL ES 3.0 minimum block size */
 #define VLG_MAX_TEMPS               128 /* R0-R127, vec4 of 32-bit (brief §4.6) */

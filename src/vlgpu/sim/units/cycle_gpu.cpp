@@ -230,6 +230,10 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
                                               d.ctx.cmd_offset_dw, int32_t(d.seq)});
    }
    rep.counters = d.stats;
+   /* the CP's end-of-draw occlusion-counter update, as in functional mode
+    * (render_draw): after the OMU's `last` token, in draw order */
+   if (!rep.faulted && d.loaded)
+      cp_add_occlusion(*ss.vram, d.pkg, d.stats.fragments_passed);
    const Stats now = snapshot();
    auto it = begin_stats_.find(d.seq);
    if (it != begin_stats_.end()) {

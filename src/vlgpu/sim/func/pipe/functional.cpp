@@ -432,6 +432,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
       used += v != kRestart;
    st.ge.vertices_reused = used * d.instance_count - st.ge.vertices_fetched;
    st.pe = engine.stats();
+   cp_add_occlusion(vram, pkg, st.fragments_passed);
    return st;
 }
 

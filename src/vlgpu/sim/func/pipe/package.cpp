@@ -288,6 +288,12 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
    if (pkg.is_clear())
       return pkg;
 
+   if (d.occlusion_counter) {
+      if (d.occlusion_counter % 8 != 0)
+         bad("draw_info", fmt::format("occlusion_counter 0x{:x} is not 8-byte aligned",
+                                      d.occlusion_counter));
+      check_range(vram, d.occlusion_counter, 8, "draw_info", "occlusion_counter");
+   }
    if (d.vertices_per_prim != prim_vertices(d.prim))
       bad("draw_info", fmt::format("vertices_per_prim = {} but prim {} has {}", d.vertices_per_prim,
                                    name_or(vlg_prim_name(d.prim)), prim_vertices(d.prim)));
@@ -377,6 +383,17 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
    pkg.fs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.fs, kCP, "fs shader_state");
    check_shader(vram, pkg.fs, VLG_SHADER_STAGE_FRAGMENT, pkg, "fs shader_state");
    return pkg;
+}
+
+void
+cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t fragments_passed)
+{
+   if (pkg.is_clear() || !pkg.draw.occlusion_counter)
+      return;
+   uint64_t v;
+   vram.read(pkg.draw.occlusion_counter, &v, 8, kCP);
+   v += fragments_passed;
+   vram.write(pkg.draw.occlusion_counter, &v, 8, kCP);
 }
 
 } // namespace vlgpu::sim

@@ -78,6 +78,17 @@ struct DrawPackage {
 DrawPackage load_draw_package(const Vram &vram, uint64_t draw_info_address);
 
 /**
+ * The CP's end-of-draw occlusion-counter update (docs/hw.md
+ * draw_info.occlusion_counter): adds @fragments_passed (DrawStats::
+ * fragments_passed: fragments that passed alpha, depth and stencil and were
+ * not discarded) to the 64-bit little-endian counter. No-op for a CLEAR or
+ * a counter address of 0. Called by both simulator modes when a draw has
+ * ended without a fault, in draw order. The address was checked by
+ * load_draw_package.
+ */
+void cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t fragments_passed);
+
+/**
  * Unpack one hardware block of type T (a VLG_<STRUCT>) from VRAM at @address
  * with full checking: the block must lie inside VRAM and unpack cleanly (no set
  * reserved bit, no unnamed enum value). @what names the block in the fault

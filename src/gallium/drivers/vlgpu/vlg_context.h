@@ -84,6 +84,8 @@ struct vlg_stage_state {
    struct pipe_constant_buffer ubo[VLG_MAX_CONST_BUFFERS];
 };
 
+struct vlg_query;
+
 /** The vlgpu pipe_context. */
 struct vlg_context {
    struct pipe_context base;
@@ -132,6 +134,11 @@ struct vlg_context {
    struct pipe_stream_output_target *so_targets[PIPE_MAX_SO_BUFFERS];
    unsigned num_so_targets;
 
+   /** The active occlusion query (vlg_query.c), NULL if none. */
+   struct vlg_query *occlusion_query;
+   /** set_active_query_state: false while u_blitter blits. */
+   bool queries_active;
+
    /** Draws that referenced a shader that failed to compile (skipped). */
    uint64_t draws_skipped;
 };
@@ -170,6 +177,10 @@ void vlg_init_state_functions(struct pipe_context *pctx);
 void vlg_init_blit_functions(struct pipe_context *pctx);
 void vlg_init_query_functions(struct pipe_context *pctx);
 void vlg_init_draw_functions(struct pipe_context *pctx);
+
+/** draw_info.occlusion_counter for a draw queued now: the active occlusion
+ *  query's counter (kept alive by the batch), or 0 (vlg_query.c). */
+uint64_t vlg_query_occlusion_counter(struct vlg_context *ctx);
 
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);

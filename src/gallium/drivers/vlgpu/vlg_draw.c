@@ -517,6 +517,7 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       di.count = draw->count;
       di.instance_count = info->instance_count;
       di.start_instance = info->start_instance;
+      di.occlusion_counter = vlg_query_occlusion_counter(ctx);
 
       if (info->index_size) {
          di.index_size = (enum vlg_index_size)info->index_size;

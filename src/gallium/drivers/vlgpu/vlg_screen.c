@@ -242,8 +242,11 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_DMABUF:
       return 0;
 
-   /* No occlusion, timer or statistics counters in the hardware words. */
+   /* Occlusion queries: draw_info.occlusion_counter, to which the CP adds
+    * the draw's passing fragments (vlg_query.c).  No timer or statistics
+    * counters in the hardware words. */
    case PIPE_CAP_OCCLUSION_QUERY:
+      return 1;
    case PIPE_CAP_QUERY_TIME_ELAPSED:
    case PIPE_CAP_QUERY_TIMESTAMP:
    case PIPE_CAP_QUERY_PIPELINE_STATISTICS:

@@ -47,8 +47,8 @@ class DebugEs3Test(unittest.TestCase):
                       env_update={"VLGPU_DEBUG": debug}, env_remove=["DISPLAY"])
 
     def test_es3_flag_gives_es30_context(self):
-        # Default: ES 2.0 only (transform feedback, occlusion queries and
-        # MSAA are missing, docs/driver.md), so EGL refuses an ES 3 context.
+        # Default: ES 2.0 only (transform feedback and MSAA are missing,
+        # docs/driver.md), so EGL refuses an ES 3 context.
         r = self.gles3("")
         self.assertNotEqual(r.returncode, 0, r.stdout)
         self.assertNotIn("OpenGL ES 3", r.stdout)

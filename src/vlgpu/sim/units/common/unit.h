@@ -102,23 +102,6 @@ class Unit : public Module {
    void auto_sleep(bool on) { set_auto_sleep(on && !never_sleep_); }
 
    /**
-    * After a tick that returns Busy: sleep, counted busy, until cycle @c or
-    * an event on a queue (an input entry, a slot freed in a full output),
-    * whichever comes first (Module::sleep_until() without a cycle, plus
-    * wake_at(@c)). Only for a module whose ticks before @c would return Busy
-    * and change nothing unless a queue event happens (e.g. the MC while its
-    * bus transfers): the statistics and results are those of ticking it.
-    * Nothing unless sleeping is allowed (never_sleep()).
-    */
-   void busy_until_event(Cycle c)
-   {
-      if (never_sleep_)
-         return;
-      wake_at(c);
-      sleep_until();
-   }
-
-   /**
     * Run @f (functional work for draw @d); a GpuFault it throws is recorded
     * as @d's fault at the current cycle, any other std::exception (a
     * simulator bug) as a fault of module "simulator"; std::bad_alloc

@@ -85,20 +85,8 @@ Mc::tick(Cycle now)
    }
    if (!waiting_.empty())
       next = std::min(next, std::max(bus_free_, now + 1));
-   if (bus_free_ > now) {
-      /* busy while the bus transfers: until the transfer ends or a
-       * response is due, only a queue event (a request arriving, a full
-       * response queue freeing a slot) could change anything, and each
-       * tick would return Busy: sleep as busy until then. Not while an
-       * input holds a request (a second one of a client this cycle, one
-       * held while the queue was full): it may be taken next cycle. */
-      bool stored = false;
-      for (const Client &c : clients_)
-         stored |= c.in->occupancy() != 0;
-      if (!stored)
-         busy_until_event(std::min(next, bus_free_));
-      return Activity::Busy;
-   }
+   if (bus_free_ > now)
+      busy = true;
    if (busy) {
       auto_sleep(true);
       return Activity::Busy;

@@ -201,7 +201,8 @@ static bool
 vlg_emit_buffers(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
                  struct vlg_stage_state *stage, struct VLG_SHADER_STATE *ss)
 {
-   const uint32_t used = cs->buffers_used & BITFIELD_MASK(VLG_MAX_CONST_BUFFERS);
+   const uint32_t used =
+      cs->buffers_used & BITFIELD_MASK(VLG_MAX_CONST_BUFFERS);
 
    ss->num_buffers = 0;
    ss->buffers = 0;

@@ -115,7 +115,8 @@ vlg_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
 
    /* Everything queued before the query has finished once it has been
     * submitted (submits are synchronous). */
-   if (q->type == PIPE_QUERY_GPU_FINISHED || vlg_batch_uses_bo(&ctx->batch, q->bo))
+   if (q->type == PIPE_QUERY_GPU_FINISHED ||
+       vlg_batch_uses_bo(&ctx->batch, q->bo))
       vlg_context_flush(ctx, NULL, 0);
 
    if (q->type == PIPE_QUERY_GPU_FINISHED) {

@@ -297,8 +297,8 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
                                           : VLG_MAX_RENDER_TARGETS + 1;
 
    /* Uniforms live in the global buffer (C0..C511) next to the compiler's
-    * literals: VLG_MAX_UNIFORM_VECS of it for uniforms.  Constant buffers 1..15 are
-    * uniform blocks, read by LDB from buffer slots B1..B15
+    * literals: VLG_MAX_UNIFORM_VECS of it for uniforms.  Constant buffers
+    * 1..15 are uniform blocks, read by LDB from buffer slots B1..B15
     * (shader_state.buffers, docs/hw.md "Uniform buffers"). */
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
       return VLG_MAX_UNIFORM_VECS * 16;

@@ -290,8 +290,8 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 
    if (d.occlusion_counter) {
       if (d.occlusion_counter % 8 != 0)
-         bad("draw_info", fmt::format("occlusion_counter 0x{:x} is not 8-byte aligned",
-                                      d.occlusion_counter));
+         bad("draw_info",
+             fmt::format("occlusion_counter 0x{:x} is not 8-byte aligned", d.occlusion_counter));
       check_range(vram, d.occlusion_counter, 8, "draw_info", "occlusion_counter");
    }
    if (d.vertices_per_prim != prim_vertices(d.prim))

@@ -189,17 +189,6 @@ def select_scenes(patterns):
     return out
 
 
-def read_times(path):
-    """[(frame, wall_ns, cpu_ns)] from a VLG_GRAB_TIMES file."""
-    out = []
-    if path.exists():
-        for line in path.read_text().splitlines():
-            parts = line.split()
-            if len(parts) >= 3:
-                out.append((int(parts[0]), int(parts[1]), int(parts[2])))
-    return out
-
-
 def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir, timeout):
     """One glmark2-es2 process: SCENE on MODE (softpipe | functional | cycle) for
     1 + FRAMES frames.  Returns a dict: ok, error, exit_code, peak_rss_mib,
@@ -256,7 +245,7 @@ def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir
         code = os.waitstatus_to_exitcode(status)
         res["exit_code"] = code
         res.update(ok=code == 0, error=None if code == 0 else f"exit code {code}")
-    t = read_times(times)
+    t = glm.read_times(times)
     rows = glm.read_stats(stats) if driver == "vlgpu" else []
     for i in range(1, len(t)):
         f = {"frame": t[i][0], "wall_ms": (t[i][1] - t[i - 1][1]) / 1e6,

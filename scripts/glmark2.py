@@ -134,15 +134,21 @@ def slug(scene):
     return s[:120] or "default"
 
 
-def read_frame_times(path):
-    """[(frame, wall_seconds)] from a VLG_GRAB_TIMES file ("N WALL_NS CPU_NS" lines)."""
+def read_times(path):
+    """[(frame, wall_ns, cpu_ns)] from a VLG_GRAB_TIMES file ("N WALL_NS CPU_NS" lines,
+    tests/integration/driver/vlg_framegrab.c); [] when the file does not exist."""
     out = []
     if path.exists():
         for line in path.read_text().splitlines():
             parts = line.split()
-            if len(parts) >= 2:
-                out.append((int(parts[0]), int(parts[1]) * 1e-9))
+            if len(parts) >= 3:
+                out.append((int(parts[0]), int(parts[1]), int(parts[2])))
     return out
+
+
+def read_frame_times(path):
+    """[(frame, wall_seconds)] from a VLG_GRAB_TIMES file."""
+    return [(f, wall * 1e-9) for f, wall, _ in read_times(path)]
 
 
 def read_stats(path):

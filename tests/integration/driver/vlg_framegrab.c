@@ -10,7 +10,8 @@
  *  - gettimeofday() and clock_gettime() return a clock that starts at
  *    1000 s and advances by exactly VLG_GRAB_STEP_MS milliseconds (default
  *    40) per frame, so animation depends on the frame number only, not on
- *    how fast the driver is.
+ *    how fast the driver is.  clock_gettime() is faked only for calls from
+ *    the program's own code; libraries (Mesa, Xlib) get the real clock.
  *  - A frame ends at eglSwapBuffers() (on-screen programs: es2gears_x11),
  *    or, with VLG_GRAB_AT_FINISH=1, at glFinish() (glmark2 --off-screen ends
  *    each frame with glFinish).  The shim reads the back buffer or the bound
@@ -31,6 +32,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +55,35 @@ step_us(void)
    return (s ? atoll(s) : 40) * 1000;
 }
 
+/* Whether the code at `ra` belongs to the program itself (not to Mesa, Xlib,
+ * libc...): only the program's own clock reads are faked.  Libraries keep
+ * the real clock, because they turn it into absolute timeouts for real
+ * waits (a faked clock made glmark2's canvas set-up fail now and then with
+ * "Could not initialize canvas"). */
+static int
+called_from_program(const void *ra)
+{
+   static struct link_map *program;
+   struct link_map *map = NULL;
+   Dl_info info;
+
+   if (!program) {
+      void *self = dlopen(NULL, RTLD_NOW);
+      if (!self || dlinfo(self, RTLD_DI_LINKMAP, &program) != 0 || !program)
+         return 1;
+   }
+   if (!dladdr1(ra, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
+      return 1;
+   return map == program;
+}
+
 int
 clock_gettime(clockid_t clk, struct timespec *tp)
 {
    long long now = start_us + frames * step_us();
 
-   (void)clk;
+   if (!called_from_program(__builtin_return_address(0)))
+      return syscall(SYS_clock_gettime, clk, tp) == 0 ? 0 : -1;
    tp->tv_sec = now / 1000000;
    tp->tv_nsec = (now % 1000000) * 1000;
    return 0;

@@ -218,7 +218,8 @@ def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=Tru
                               for v in (e.stdout, e.stderr)]
         # glmark2 prints only this when its X11/EGL canvas cannot be created
         # (seen twice, both on softpipe, in about 260 runs against the private
-        # Xvfb; cause not found): one retry, recorded in the result, printed
+        # Xvfb; suspected cause, fixed in vlg_framegrab.c: a faked clock in
+        # Mesa's/Xlib's timeouts): one retry, recorded in the result, printed
         # under the table, the first attempt's output kept in first-attempt.log.
         if attempt == 0 and code != 0 and X_FAILURE in stdout + stderr \
                 and not list(outdir.glob("frame-*.rgba")):

@@ -37,7 +37,6 @@ import hashlib
 import json
 import os
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -122,43 +121,17 @@ def option_sweep():
 BENCHMARKS = DEFAULT_BENCHMARKS + [x for x in option_sweep() if x not in DEFAULT_BENCHMARKS]
 
 
-class PrivateX:
-    """A private Xvfb (display chosen by Xvfb through -displayfd)."""
-
-    def __enter__(self):
-        rfd, wfd = os.pipe()
-        self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(wfd), "-screen", "0", "320x240x24", "-nolisten", "tcp"],
-            pass_fds=(wfd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True)
-        os.close(wfd)
-        data = b""
-        deadline = time.monotonic() + 20
-        while not data.endswith(b"\n") and time.monotonic() < deadline:
-            ready, _, _ = select.select([rfd], [], [], 0.5)
-            if ready:
-                chunk = os.read(rfd, 64)
-                if not chunk:
-                    break
-                data += chunk
-            elif self.proc.poll() is not None:
-                break
-        os.close(rfd)
-        if not data.strip().isdigit():
-            self.__exit__()
-            raise RuntimeError("Xvfb did not start")
-        self.display = ":" + data.strip().decode()
-        return self
-
-    def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return False
+def PrivateX():
+    """A private Xvfb (display chosen by Xvfb through -displayfd): the launcher's
+    PrivateX (./vlgpu at the top of the repository, loaded as a module)."""
+    import importlib.machinery
+    import importlib.util
+    root = Path(__file__).resolve().parents[3]
+    loader = importlib.machinery.SourceFileLoader("vlgpu_launcher", str(root / "vlgpu"))
+    launcher = importlib.util.module_from_spec(
+        importlib.util.spec_from_loader("vlgpu_launcher", loader))
+    loader.exec_module(launcher)
+    return launcher.PrivateX("320x240x24")
 
 
 def system_mesa_env(display, capture_dir):

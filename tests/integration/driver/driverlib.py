@@ -11,12 +11,9 @@ channels (inf for identical images).
 import hashlib
 import math
 import os
-import select
-import shutil
 import subprocess
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 from vlgpu_testlib import ROOT, launch
@@ -105,51 +102,22 @@ def run_on(driver, args, env=None, headless=True, timeout=300, env_remove=("GALL
                   timeout=timeout)
 
 
-class PrivateX:
+_LAUNCHER = None
+
+
+def PrivateX(size="640x480x24"):
     """A private Xvfb for a `with` block (display chosen by Xvfb through
-    -displayfd), so a test can look at the windows its programs present."""
-
-    def __init__(self, size="640x480x24"):
-        self.size = size
-        self.proc = None
-        self.display = None
-
-    def __enter__(self):
-        if not shutil.which("Xvfb"):
-            raise RuntimeError("Xvfb not found (Debian package xvfb)")
-        rfd, wfd = os.pipe()
-        self.proc = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(wfd), "-screen", "0", self.size, "-nolisten", "tcp"],
-            pass_fds=(wfd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True)
-        os.close(wfd)
-        data = b""
-        deadline = time.monotonic() + 20
-        while not data.endswith(b"\n") and time.monotonic() < deadline:
-            ready, _, _ = select.select([rfd], [], [], 0.5)
-            if ready:
-                chunk = os.read(rfd, 64)
-                if not chunk:
-                    break
-                data += chunk
-            elif self.proc.poll() is not None:
-                break
-        os.close(rfd)
-        if not data.strip().isdigit():
-            self.__exit__()
-            raise RuntimeError("Xvfb did not start")
-        self.display = ":" + data.strip().decode()
-        return self
-
-    def __exit__(self, *exc):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return False
+    -displayfd), so a test can look at the windows its programs present: the
+    launcher's PrivateX (./vlgpu), loaded as a module."""
+    global _LAUNCHER
+    if _LAUNCHER is None:
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader("vlgpu_launcher", str(ROOT / "vlgpu"))
+        _LAUNCHER = importlib.util.module_from_spec(
+            importlib.util.spec_from_loader("vlgpu_launcher", loader))
+        loader.exec_module(_LAUNCHER)
+    return _LAUNCHER.PrivateX(size)
 
 
 def tempdir(prefix):

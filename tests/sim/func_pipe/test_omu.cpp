@@ -290,6 +290,106 @@ TEST(OmuBlend, IndependentBlendAndMultipleTargets)
 
 namespace {
 
+/** GL ES 3.2 Table 17.2 (EXT_blend_func_extended): the SRC1_* factors with
+ * second source colour @s1, others as gl_factor. */
+double
+gl_factor1(vlg_blend_factor f, int c, const double *s, const double *s1, const double *d,
+           const double *k)
+{
+   switch (f) {
+   case VLG_BLEND_FACTOR_SRC1_COLOR:
+      return s1[c];
+   case VLG_BLEND_FACTOR_INV_SRC1_COLOR:
+      return 1 - s1[c];
+   case VLG_BLEND_FACTOR_SRC1_ALPHA:
+      return s1[3];
+   case VLG_BLEND_FACTOR_INV_SRC1_ALPHA:
+      return 1 - s1[3];
+   default:
+      return gl_factor(f, c, s, d, k);
+   }
+}
+
+} // namespace
+
+/* Dual-source blending (docs/hw.md): every SRC1 factor as source and as
+ * destination factor of both parts, against the GL formula; the second
+ * colour comes from color[kDualSourceSlot] and colour buffer 1 (bound, with
+ * a COLOR 1 output) is not written. */
+TEST(OmuBlend, DualSourceFactors)
+{
+   const vlg_blend_factor src1[] = {VLG_BLEND_FACTOR_SRC1_COLOR, VLG_BLEND_FACTOR_SRC1_ALPHA,
+                                    VLG_BLEND_FACTOR_INV_SRC1_COLOR,
+                                    VLG_BLEND_FACTOR_INV_SRC1_ALPHA};
+   std::mt19937 rng(99);
+   std::uniform_int_distribution<int> byte(0, 255);
+   std::uniform_real_distribution<float> unit(-0.2f, 1.2f); /* exercises the clamp */
+   unsigned checks = 0;
+   for (vlg_blend_factor f1 : src1) {
+      for (vlg_blend_factor other :
+           {VLG_BLEND_FACTOR_ONE, VLG_BLEND_FACTOR_SRC_COLOR, VLG_BLEND_FACTOR_INV_DST_ALPHA, f1}) {
+         for (bool f1_is_src : {false, true}) {
+            OmuFixture f(VLG_FORMAT_NONE, 2);
+            VLG_BLEND_RT &rt = f.t.pipe.blend.rt[0];
+            rt.blend_enable = true;
+            rt.rgb_func = rt.alpha_func = VLG_BLEND_FUNC_ADD;
+            rt.rgb_src_factor = f1_is_src ? f1 : other;
+            rt.rgb_dst_factor = f1_is_src ? other : f1;
+            rt.alpha_src_factor = rt.rgb_dst_factor; /* swapped: alpha sees both */
+            rt.alpha_dst_factor = rt.rgb_src_factor;
+            f.load();
+            ASSERT_TRUE(f.s.dual_source);
+            ASSERT_FALSE(f.s.rt[1].written);
+            const double k[4] = {0, 0, 0, 0};
+            uint32_t color[kMaxColorBufs][4][4] = {};
+            double sv[4][4], s1v[4][4], dv[4][4];
+            for (unsigned l = 0; l < 4; l++) {
+               uint8_t *p = f.px(l & 1, l >> 1), *p1 = f.px(l & 1, l >> 1, 1);
+               for (unsigned c = 0; c < 4; c++) {
+                  const float a = unit(rng), b = unit(rng);
+                  color[0][l][c] = fbits(a);
+                  color[kDualSourceSlot][l][c] = fbits(b);
+                  sv[l][c] = std::clamp(double(a), 0.0, 1.0);
+                  s1v[l][c] = std::clamp(double(b), 0.0, 1.0);
+                  p[c] = uint8_t(byte(rng));
+                  dv[l][c] = p[c] / 255.0;
+                  p1[c] = 77;
+               }
+            }
+            omu_write_color(f.s, 0, 0, 0xf, color);
+            for (unsigned l = 0; l < 4; l++) {
+               const uint8_t *p = f.px(l & 1, l >> 1), *p1 = f.px(l & 1, l >> 1, 1);
+               for (unsigned c = 0; c < 4; c++) {
+                  const vlg_blend_factor a = c < 3 ? rt.rgb_src_factor : rt.alpha_src_factor;
+                  const vlg_blend_factor b = c < 3 ? rt.rgb_dst_factor : rt.alpha_dst_factor;
+                  const double want = gl_blend(
+                     VLG_BLEND_FUNC_ADD, sv[l][c], gl_factor1(a, int(c), sv[l], s1v[l], dv[l], k),
+                     dv[l][c], gl_factor1(b, int(c), sv[l], s1v[l], dv[l], k));
+                  EXPECT_TRUE(unorm8_matches(p[c], want))
+                     << "src " << vlg_blend_factor_name(a) << " dst " << vlg_blend_factor_name(b)
+                     << " channel " << c;
+                  EXPECT_EQ(p1[c], 77) << "colour buffer 1 written by a dual-source draw";
+                  checks++;
+               }
+            }
+         }
+      }
+   }
+   EXPECT_EQ(checks, 4u * 4 * 2 * 16);
+}
+
+TEST(OmuBlend, NoDualSourceWithoutSrc1FactorOrBlending)
+{
+   OmuFixture f(VLG_FORMAT_NONE, 2);
+   /* SRC1 factor but blending off: not dual-source, both targets written */
+   f.t.pipe.blend.rt[0].rgb_src_factor = VLG_BLEND_FACTOR_SRC1_COLOR;
+   f.load();
+   EXPECT_FALSE(f.s.dual_source);
+   EXPECT_TRUE(f.s.rt[1].written);
+}
+
+namespace {
+
 /** Reference depth quantization of an fp32 fragment depth for 24-bit
  * buffers: the reference renderer computes z * 16777215.0f in fp32 and
  * truncates (sp_quad_depth_test.c convert_quad_depth). The product of two

@@ -184,8 +184,19 @@ TEST(Package, CountsAndConsistency)
       valid_draw(t);
       t.pipe.blend.rt[0].blend_enable = true;
       t.pipe.blend.rt[0].rgb_dst_factor = VLG_BLEND_FACTOR_SRC1_ALPHA;
+      t.fs.output(0, VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR, 1); /* only index 0 exists */
       const uint64_t a = t.write();
-      expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"dual-source"});
+      expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
+                   {"fs shader_state", "DUAL_SOURCE_COLOR 1"});
+   }
+   {
+      TestDraw t; /* dual-source blending loads (docs/hw.md) */
+      valid_draw(t);
+      t.pipe.blend.rt[0].blend_enable = true;
+      t.pipe.blend.rt[0].rgb_dst_factor = VLG_BLEND_FACTOR_SRC1_ALPHA;
+      t.fs.output(0, VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR, 0);
+      const uint64_t a = t.write();
+      EXPECT_NO_THROW(load_draw_package(t.vram, a));
    }
    {
       TestDraw t;

@@ -174,6 +174,41 @@ scene_blend(Scene &s)
    s.finish();
 }
 
+/** Dual-source blending (docs/hw.md): the FS writes COLOR 0 = VARYING 0 and
+ *  DUAL_SOURCE_COLOR = its (z, x, y, w) swizzle; a draw blending with
+ *  SRC1_COLOR / INV_SRC1_COLOR (alpha SRC1_ALPHA / INV_SRC1_ALPHA), then one
+ *  with ONE / SRC1_ALPHA, over overlapping triangles. */
+inline void
+scene_dual_source(Scene &s)
+{
+   TestDraw &t = s.t;
+   t.framebuffer(72, 56);
+   const float bg[4] = {0.6f, 0.2f, 0.4f, 0.5f};
+   s.clear(1u << 2, bg);
+   Lcg r(23);
+   VLG_BLEND_RT &b = t.pipe.blend.rt[0];
+   b.blend_enable = true;
+   b.rgb_func = b.alpha_func = VLG_BLEND_FUNC_ADD;
+   b.rgb_src_factor = VLG_BLEND_FACTOR_SRC1_COLOR;
+   b.rgb_dst_factor = VLG_BLEND_FACTOR_INV_SRC1_COLOR;
+   b.alpha_src_factor = VLG_BLEND_FACTOR_SRC1_ALPHA;
+   b.alpha_dst_factor = VLG_BLEND_FACTOR_INV_SRC1_ALPHA;
+   const char *fs = "MOV R1, R0\nMOV R2, R0.zxyw\nBRC.END\n";
+   s.next_draw();
+   color_pipeline(t, random_triangles(r, 40, 0.7f, 0, 0, 0.1f, 0.9f));
+   t.fs.code = assemble(fs);
+   t.fs.output(2, VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR, 0);
+   s.draw();
+   s.next_draw();
+   b.rgb_src_factor = b.alpha_src_factor = VLG_BLEND_FACTOR_ONE;
+   b.rgb_dst_factor = b.alpha_dst_factor = VLG_BLEND_FACTOR_SRC1_ALPHA;
+   color_pipeline(t, random_triangles(r, 20, 0.5f, 0, 0, 0.2f, 0.6f));
+   t.fs.code = assemble(fs);
+   t.fs.output(2, VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR, 0);
+   s.draw();
+   s.finish();
+}
+
 /** A perspective quad with a mipmapped RGBA8 texture, trilinear, REPEAT
  *  (helper lanes, LOD from derivatives, texel traffic). */
 inline void
@@ -350,6 +385,7 @@ all_scenes()
       {"many_small", [](Scene &sc) { scene_many_small(sc); }},
       {"discard", scene_discard},
       {"strips", scene_strips},
+      {"dual_source", scene_dual_source},
    };
    return s;
 }

@@ -141,7 +141,7 @@ both_modes_name(const ::testing::TestParamInfo<BothModes::ParamType> &info)
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, BothModes,
-                         ::testing::Combine(::testing::Range<size_t>(0, 7),
+                         ::testing::Combine(::testing::Range<size_t>(0, all_scenes().size()),
                                             ::testing::Range<size_t>(0, std::size(kConfigs))),
                          both_modes_name);
 

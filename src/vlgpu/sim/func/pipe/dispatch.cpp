@@ -79,6 +79,8 @@ fs_output_plan(const VLG_SHADER_STATE &fs)
          p.color_mask |= 1u << o.index;
       } else if (o.semantic == VLG_OUTPUT_SEMANTIC_DEPTH) {
          p.depth_reg = int(o.reg);
+      } else if (o.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR) {
+         p.dual_source_reg = int(o.reg);
       }
    }
    return p;
@@ -96,6 +98,15 @@ fs_read_quad_colors(const FsOutputPlan &plan, const OmuState &omu, const ThreadG
          const uint32_t *src = tg.lanes(reg, c) + 4 * slot;
          for (unsigned l = 0; l < 4; l++)
             color[rt][l][c] = src[l];
+      }
+   }
+   if (omu.dual_source) {
+      for (unsigned c = 0; c < 4; c++) {
+         const uint32_t *src = plan.dual_source_reg >= 0
+                                  ? tg.lanes(unsigned(plan.dual_source_reg), c) + 4 * slot
+                                  : nullptr;
+         for (unsigned l = 0; l < 4; l++)
+            color[kDualSourceSlot][l][c] = src ? src[l] : 0u;
       }
    }
 }

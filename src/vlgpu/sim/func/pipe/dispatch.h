@@ -52,12 +52,15 @@ void fs_load_quad(const PeState &pe, const PrimSetup &setup, const Quad &q, Thre
 struct FsOutputPlan {
    int color_reg[kMaxColorBufs] = {-1, -1, -1, -1}; /**< COLOR i register, -1 if none */
    int depth_reg = -1;                              /**< DEPTH register (x), -1 if none */
+   int dual_source_reg = -1;                        /**< DUAL_SOURCE_COLOR register, -1 if none */
    unsigned color_mask = 0;                         /**< bit i: COLOR i written */
 };
 FsOutputPlan fs_output_plan(const VLG_SHADER_STATE &fs);
 
 /** COLOR outputs of the 4 lanes of quad @slot for the OMU:
- * color[rt][lane][c] for every target @omu writes (others untouched). */
+ * color[rt][lane][c] for every target @omu writes (others untouched); for a
+ * dual-source draw (OmuState::dual_source) also the DUAL_SOURCE_COLOR output
+ * in color[kDualSourceSlot] (zeros if the FS has none). */
 void fs_read_quad_colors(const FsOutputPlan &plan, const OmuState &omu, const ThreadGroup &tg,
                          unsigned slot, uint32_t (*color)[4][4]);
 

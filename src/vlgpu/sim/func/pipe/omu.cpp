@@ -116,12 +116,22 @@ stencil_op(vlg_stencil_op op, uint8_t s, uint8_t ref, uint8_t writemask)
 }
 
 /* The blend factor of the RGB part (3 channels) and of the alpha part, GL
- * ES 3.0 Table 4.2, as softpipe's blend_quad computes them. ONE and ZERO do
- * not multiply (softpipe copies the term or writes 0). */
+ * ES 3.0 Table 4.2 (SRC1_*: GL ES 3.2 Table 17.2, EXT_blend_func_extended),
+ * as softpipe's blend_quad computes them; @s1 is the second source colour of
+ * a dual-source draw. ONE and ZERO do not multiply (softpipe copies the term
+ * or writes 0). */
 enum : uint8_t { kMul, kOne, kZero };
 
+bool
+is_src1_factor(vlg_blend_factor f)
+{
+   return f == VLG_BLEND_FACTOR_SRC1_COLOR || f == VLG_BLEND_FACTOR_SRC1_ALPHA ||
+          f == VLG_BLEND_FACTOR_INV_SRC1_COLOR || f == VLG_BLEND_FACTOR_INV_SRC1_ALPHA;
+}
+
 [[gnu::always_inline]] inline uint8_t
-rgb_factor(vlg_blend_factor f, const float s[4], const float d[4], const float k[4], float out[3])
+rgb_factor(vlg_blend_factor f, const float s[4], const float s1[4], const float d[4],
+           const float k[4], float out[3])
 {
    switch (f) {
    case VLG_BLEND_FACTOR_ONE:
@@ -169,14 +179,27 @@ rgb_factor(vlg_blend_factor f, const float s[4], const float d[4], const float k
    case VLG_BLEND_FACTOR_INV_CONST_ALPHA:
       out[0] = out[1] = out[2] = 1.0f - k[3];
       break;
-   default: /* SRC1 factors are rejected by load_draw_package */
+   case VLG_BLEND_FACTOR_SRC1_COLOR:
+      out[0] = s1[0], out[1] = s1[1], out[2] = s1[2];
+      break;
+   case VLG_BLEND_FACTOR_SRC1_ALPHA:
+      out[0] = out[1] = out[2] = s1[3];
+      break;
+   case VLG_BLEND_FACTOR_INV_SRC1_COLOR:
+      out[0] = 1.0f - s1[0], out[1] = 1.0f - s1[1], out[2] = 1.0f - s1[2];
+      break;
+   case VLG_BLEND_FACTOR_INV_SRC1_ALPHA:
+      out[0] = out[1] = out[2] = 1.0f - s1[3];
+      break;
+   default: /* no other values pass load_draw_package */
       return kZero;
    }
    return kMul;
 }
 
 [[gnu::always_inline]] inline uint8_t
-alpha_factor(vlg_blend_factor f, const float s[4], const float d[4], const float k[4], float &out)
+alpha_factor(vlg_blend_factor f, const float s[4], const float s1[4], const float d[4],
+             const float k[4], float &out)
 {
    switch (f) {
    case VLG_BLEND_FACTOR_ONE:
@@ -207,6 +230,14 @@ alpha_factor(vlg_blend_factor f, const float s[4], const float d[4], const float
    case VLG_BLEND_FACTOR_INV_CONST_COLOR:
    case VLG_BLEND_FACTOR_INV_CONST_ALPHA:
       out = 1.0f - k[3];
+      break;
+   case VLG_BLEND_FACTOR_SRC1_COLOR:
+   case VLG_BLEND_FACTOR_SRC1_ALPHA:
+      out = s1[3];
+      break;
+   case VLG_BLEND_FACTOR_INV_SRC1_COLOR:
+   case VLG_BLEND_FACTOR_INV_SRC1_ALPHA:
+      out = 1.0f - s1[3];
       break;
    default:
       return kZero;
@@ -274,12 +305,12 @@ pixel(uint8_t *base, uint32_t pitch, uint32_t bpp, int x, int y)
 }
 
 [[gnu::always_inline]] inline void
-blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], const float k[4],
-            float out[4], bool clamp = false)
+blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float src1[4], const float dst[4],
+            const float k[4], float out[4], bool clamp = false)
 {
    float sf[3] = {0, 0, 0}, df[3] = {0, 0, 0}, saf = 0.0f, daf = 0.0f;
-   const uint8_t hs = rgb_factor(rt.rgb_src_factor, src, dst, k, sf);
-   const uint8_t hd = rgb_factor(rt.rgb_dst_factor, src, dst, k, df);
+   const uint8_t hs = rgb_factor(rt.rgb_src_factor, src, src1, dst, k, sf);
+   const uint8_t hd = rgb_factor(rt.rgb_dst_factor, src, src1, dst, k, df);
    /* clamp per channel as it is computed (normalized targets): no array
     * round trip through memory */
    for (unsigned c = 0; c < 3; c++) {
@@ -287,8 +318,8 @@ blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], cons
          combine(rt.rgb_func, term(hs, src[c], sf[c]), term(hd, dst[c], df[c]), src[c], dst[c]);
       out[c] = clamp ? clamp01(v) : v;
    }
-   const uint8_t has = alpha_factor(rt.alpha_src_factor, src, dst, k, saf);
-   const uint8_t had = alpha_factor(rt.alpha_dst_factor, src, dst, k, daf);
+   const uint8_t has = alpha_factor(rt.alpha_src_factor, src, src1, dst, k, saf);
+   const uint8_t had = alpha_factor(rt.alpha_dst_factor, src, src1, dst, k, daf);
    const float a =
       combine(rt.alpha_func, term(has, src[3], saf), term(had, dst[3], daf), src[3], dst[3]);
    out[3] = clamp ? clamp01(a) : a;
@@ -298,9 +329,10 @@ blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], cons
 
 void
 omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4], const float k[4],
-                float out[4])
+                float out[4], const float src1[4])
 {
-   blend_pixel(rt, src, dst, k, out);
+   static const float zero[4] = {0, 0, 0, 0};
+   blend_pixel(rt, src, src1 ? src1 : zero, dst, k, out);
 }
 
 OmuState
@@ -313,6 +345,16 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
    s.sample_enabled = (pkg.pipe.sample_mask.mask & 1) != 0;
    const VLG_BLEND &b = pkg.pipe.blend;
    const VLG_BLEND_COLOR &bc = pkg.pipe.blend_color;
+   /* dual-source (docs/hw.md "Dual-source blending", u_dual_blend.h): a
+    * blending target that the draw writes uses a SRC1 factor */
+   for (unsigned i = 0; i < kMaxColorBufs; i++) {
+      const VLG_BLEND_RT &rt = b.independent_blend_enable ? b.rt[i] : b.rt[0];
+      const bool bound = i < pkg.fb.nr_cbufs && pkg.fb.cbufs[i].format != VLG_FORMAT_NONE;
+      if (bound && rt.blend_enable && (fs_color_written >> i & 1) && rt.colormask != 0 &&
+          (is_src1_factor(rt.rgb_src_factor) || is_src1_factor(rt.rgb_dst_factor) ||
+           is_src1_factor(rt.alpha_src_factor) || is_src1_factor(rt.alpha_dst_factor)))
+         s.dual_source = true;
+   }
    for (unsigned i = 0; i < kMaxColorBufs; i++) {
       OmuTarget &t = s.rt[i];
       const VLG_SURFACE &surf = pkg.fb.cbufs[i];
@@ -328,7 +370,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       t.clamp = fi.is_normalized;
       t.rt = b.independent_blend_enable ? b.rt[i] : b.rt[0];
       t.blend = t.rt.blend_enable && !t.is_integer;
-      t.written = (fs_color_written >> i & 1) && t.rt.colormask != 0;
+      t.written = (fs_color_written >> i & 1) && t.rt.colormask != 0 && !(s.dual_source && i > 0);
       switch (surf.format) {
       case VLG_FORMAT_R8G8B8A8_UNORM:
          t.path = ColorPath::RGBA8;
@@ -676,6 +718,7 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
             continue;
          uint8_t *p = pixel(t.base, t.pitch, t.bpp, x + int(j & 1), y + int(j >> 1));
          const uint32_t *src = color[i][j];
+         const uint32_t *src1 = color[kDualSourceSlot][j]; /* read if s.dual_source */
          if (t.is_integer) {
             uint32_t outw[4];
             if (cmask != 0xf) {
@@ -695,7 +738,11 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
          if (need_dst)
             load_dst(t, p, df);
          if (t.blend) {
-            blend_pixel(t.rt, sf, df, t.const_color, res, t.clamp);
+            float s1[4] = {0, 0, 0, 0};
+            if (s.dual_source)
+               for (unsigned c = 0; c < 4; c++)
+                  s1[c] = t.clamp ? clamp01(u2f(src1[c])) : u2f(src1[c]);
+            blend_pixel(t.rt, sf, s1, df, t.const_color, res, t.clamp);
          } else {
             std::memcpy(res, sf, sizeof(res));
          }

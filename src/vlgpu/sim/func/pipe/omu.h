@@ -20,7 +20,11 @@
  *    fp32, source clamped to [0,1] before and the result after blending for
  *    normalized targets (blend colour clamped too), MIN/MAX ignore the
  *    factors, colour mask applied to the blended value, no blending on
- *    integer targets.
+ *    integer targets. Dual-source blending (SRC1_* factors, docs/hw.md):
+ *    the second source colour is clamped for normalized targets too (GL ES
+ *    3.2 §17.3.6.1 clamps "source and destination values"; softpipe leaves
+ *    it unclamped: pictures differ only for second colours outside [0,1])
+ *    and only colour buffer 0 is written.
  * One deliberate difference: softpipe keeps colour tiles as floats in a tile
  * cache and quantizes a tile only when it is evicted, so its results depend
  * on the cache; the OMU reads the pixel from VRAM (format_unpack_rgba) and
@@ -88,6 +92,10 @@ struct OmuState {
    OmuTarget rt[kMaxColorBufs];
    unsigned nr_cbufs = 0;
    bool sample_enabled = true; /**< sample_mask bit 0: single-sampled coverage */
+   /** A written, blending target uses a SRC1_* factor: the FS output
+    * DUAL_SOURCE_COLOR is the second source colour and only rt[0] is
+    * written (docs/hw.md "Dual-source blending"). */
+   bool dual_source = false;
 
    /* depth/stencil buffer */
    vlg_format zs_format = VLG_FORMAT_NONE;
@@ -153,21 +161,29 @@ unsigned omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool 
 unsigned omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x, int base_y,
                            const Quad &q, unsigned mask);
 
+/** Row of omu_write_color's @color that holds the second source colour
+ * (DUAL_SOURCE_COLOR output) of a dual-source draw: render target 1 is never
+ * written then. */
+constexpr unsigned kDualSourceSlot = 1;
+
 /**
  * Blend and write one quad to every written render target: @color[rt][lane]
  * is the FS COLOR rt output of each lane as 4 words (fp32 bits, or
- * uint32/int32 for integer targets); lanes in @mask are written.
+ * uint32/int32 for integer targets); lanes in @mask are written. When
+ * s.dual_source, @color[kDualSourceSlot] holds the DUAL_SOURCE_COLOR output
+ * instead (fs_read_quad_colors puts it there).
  */
 void omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (*color)[4][4]);
 
 /**
  * Blend one pixel in fp32 as softpipe's blend_quad (exposed for tests and the
  * cycle-mode OMU): @src fragment colour (already clamped for normalized
- * targets), @dst the unpacked destination, @const_color the blend colour.
+ * targets), @dst the unpacked destination, @const_color the blend colour,
+ * @src1 the second source colour of SRC1_* factors (nullptr: zeros).
  * Writes the blended colour (not yet clamped) to @out.
  */
 void omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4],
-                     const float const_color[4], float out[4]);
+                     const float const_color[4], float out[4], const float src1[4] = nullptr);
 
 /**
  * Execute a CLEAR draw (draw_info.kind == CLEAR, docs/hw.md): clear the

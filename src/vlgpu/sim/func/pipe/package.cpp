@@ -51,13 +51,6 @@ prim_vertices(vlg_prim p)
    }
 }
 
-bool
-is_src1_factor(vlg_blend_factor f)
-{
-   return f == VLG_BLEND_FACTOR_SRC1_COLOR || f == VLG_BLEND_FACTOR_SRC1_ALPHA ||
-          f == VLG_BLEND_FACTOR_INV_SRC1_COLOR || f == VLG_BLEND_FACTOR_INV_SRC1_ALPHA;
-}
-
 void
 check_surface(const Vram &vram, const VLG_SURFACE &s, const VLG_FRAMEBUFFER &fb, unsigned usage,
               const std::string &block)
@@ -212,12 +205,17 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const 
       else
          ok = out.semantic == VLG_OUTPUT_SEMANTIC_COLOR ||
               out.semantic == VLG_OUTPUT_SEMANTIC_DEPTH ||
-              out.semantic == VLG_OUTPUT_SEMANTIC_SAMPLE_MASK;
+              out.semantic == VLG_OUTPUT_SEMANTIC_SAMPLE_MASK ||
+              out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR;
       if (!ok)
          bad(block, fmt::format("outputs[{}].semantic = {} is not a {} shader output", i, sem,
                                 vs ? "vertex" : "fragment"));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_COLOR && out.index >= kMaxColorBufs)
          bad(block, fmt::format("outputs[{}] is COLOR {} (render targets 0..3)", i, out.index));
+      if (out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR && out.index != 0)
+         bad(block, fmt::format("outputs[{}] is DUAL_SOURCE_COLOR {} (only index 0: render target "
+                                "0)",
+                                i, out.index));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_POSITION) {
          if (has_position)
             bad(block, fmt::format("outputs[{}] is a second POSITION output", i));
@@ -326,15 +324,6 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
                                     name_or(vlg_polygon_mode_name(r.fill_back))));
    if (pkg.pipe.blend.logicop_enable)
       bad("pipe_state", "blend.logicop_enable = true: logic ops are not implemented");
-   for (unsigned i = 0; i < kMaxColorBufs; i++) {
-      const VLG_BLEND_RT &rt = pkg.pipe.blend.rt[i];
-      if (rt.blend_enable &&
-          (is_src1_factor(rt.rgb_src_factor) || is_src1_factor(rt.rgb_dst_factor) ||
-           is_src1_factor(rt.alpha_src_factor) || is_src1_factor(rt.alpha_dst_factor)))
-         bad("pipe_state", fmt::format("blend.rt[{}] uses a SRC1 factor: dual-source blending "
-                                       "is not implemented",
-                                       i));
-   }
 
    pkg.vertex_elements.resize(d.num_vertex_elements);
    for (unsigned i = 0; i < d.num_vertex_elements; i++) {

@@ -14,7 +14,7 @@
  * a format not usable for its role (vlg_format_usage), a surface or buffer
  * that does not fit in VRAM, a shader I/O map that cannot work, or a state
  * value of a feature the simulator does not implement (multisampling, logic
- * ops, polygon modes other than FILL, dual-source blend factors).
+ * ops, polygon modes other than FILL).
  */
 #pragma once
 

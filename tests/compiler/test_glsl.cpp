@@ -108,6 +108,50 @@ TEST(Glsl, FlatAndIntegerVaryingsAreFlat)
    EXPECT_EQ(persp, 2u);
 }
 
+/* EXT_blend_func_extended: index 1 of location 0 and
+ * gl_SecondaryFragColorEXT become DUAL_SOURCE_COLOR (docs/hw.md), next to
+ * COLOR 0, each in its own register. */
+TEST(Glsl, DualSourceOutputs)
+{
+   struct Case {
+      const char *fs;
+      bool broadcast;
+   };
+   const Case cases[] = {
+      {"#version 300 es\n#extension GL_EXT_blend_func_extended : require\n"
+       "precision mediump float;\nin vec4 a; in vec4 b;\n"
+       "layout(location = 0, index = 0) out vec4 c0;\n"
+       "layout(location = 0, index = 1) out vec4 c1;\n"
+       "void main() { c0 = a; c1 = b * 2.0; }\n",
+       false},
+      {"#extension GL_EXT_blend_func_extended : require\n"
+       "precision mediump float;\nvarying vec4 a; varying vec4 b;\n"
+       "void main() { gl_FragColor = a; gl_SecondaryFragColorEXT = b * 2.0; }\n",
+       true},
+   };
+   for (const Case &c : cases) {
+      CompiledProgram p = compile_glsl("", c.fs);
+      ASSERT_TRUE(p.fs) << p.error;
+      int color = -1, dual = -1;
+      for (unsigned k = 0; k < p.fs->num_outputs; k++) {
+         const auto &o = p.fs->outputs[k];
+         if (o.semantic == VLG_OUTPUT_SEMANTIC_COLOR)
+            color = int(k);
+         if (o.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR)
+            dual = int(k);
+      }
+      ASSERT_EQ(p.fs->num_outputs, 2u) << c.fs;
+      ASSERT_GE(color, 0) << c.fs;
+      ASSERT_GE(dual, 0) << c.fs;
+      EXPECT_EQ(p.fs->outputs[color].index, 0u);
+      EXPECT_EQ(p.fs->outputs[dual].index, 0u);
+      EXPECT_EQ(p.fs->outputs[color].mask, 0xfu);
+      EXPECT_EQ(p.fs->outputs[dual].mask, 0xfu);
+      EXPECT_NE(p.fs->outputs[color].reg, p.fs->outputs[dual].reg);
+      EXPECT_EQ(p.fs->color_broadcast, c.broadcast);
+   }
+}
+
 TEST(Glsl, VertexShaderIoMaps)
 {
    CompiledProgram p = compile_glsl("attribute vec4 p; attribute vec2 t; varying vec2 v;\n"

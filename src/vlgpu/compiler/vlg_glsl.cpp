@@ -62,6 +62,9 @@ init_context(struct gl_context *ctx, bool desktop)
       ctx->Const.MaxTextureUnits = 8;
    }
    ctx->Extensions.ARB_ES3_compatibility = true;
+   /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
+   ctx->Extensions.ARB_blend_func_extended = true;
+   ctx->Const.MaxDualSourceDrawBuffers = 1;
    if (!desktop)
       ctx->Const.MaxClipPlanes = 0;
    ctx->Const.MaxCombinedTextureImageUnits = 32;

@@ -222,7 +222,7 @@ class Isel {
 
    unsigned pred_from(const nir_src &cond);
    unsigned input(unsigned semantic, unsigned index, int location, unsigned interp);
-   unsigned output(unsigned semantic, unsigned index, int location);
+   unsigned output(unsigned semantic, unsigned index, int location, bool dual_source = false);
 };
 
 unsigned
@@ -247,9 +247,11 @@ Isel::input(unsigned semantic, unsigned index, int location, unsigned interp)
 }
 
 unsigned
-Isel::output(unsigned semantic, unsigned index, int location)
+Isel::output(unsigned semantic, unsigned index, int location, bool dual_source)
 {
-   auto it = out_map.find(location);
+   /* the dual-source output shares FRAG_RESULT_DATA0 with COLOR 0 */
+   const int key = dual_source ? -1 - location : location;
+   auto it = out_map.find(key);
    if (it != out_map.end())
       return it->second;
    if (S.outputs.size() >= VLG_COMPILER_MAX_IO)
@@ -261,7 +263,7 @@ Isel::output(unsigned semantic, unsigned index, int location)
    d.index = index;
    d.location = location;
    S.outputs.push_back(d);
-   out_map[location] = S.outputs.size() - 1;
+   out_map[key] = S.outputs.size() - 1;
    return S.outputs.size() - 1;
 }
 
@@ -895,13 +897,25 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
       unsigned wrmask = nir_intrinsic_write_mask(intr);
       unsigned out;
       if (fs) {
-         if (loc == FRAG_RESULT_COLOR) {
+         if (loc == FRAG_RESULT_COLOR && sem.dual_source_blend_index) {
+            /* gl_SecondaryFragColorEXT (EXT_blend_func_extended) */
+            out = output(VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR, 0, loc, true);
+         } else if (loc == FRAG_RESULT_COLOR) {
             out = output(VLG_OUTPUT_SEMANTIC_COLOR, 0, loc);
             S.color_broadcast = true;
          } else if (loc >= FRAG_RESULT_DATA0 && loc < FRAG_RESULT_DATA0 + 8) {
-            if (sem.dual_source_blend_index)
-               unsupported("dual-source blending output");
-            out = output(VLG_OUTPUT_SEMANTIC_COLOR, loc - FRAG_RESULT_DATA0, loc);
+            /* EXT_blend_func_extended index 1 (layout(location = 0,
+             * index = 1) or gl_SecondaryFragColorEXT): the second source
+             * colour of the SRC1_* blend factors, docs/hw.md */
+            if (sem.dual_source_blend_index) {
+               if (loc != FRAG_RESULT_DATA0)
+                  unsupported("dual-source output for colour buffer " +
+                              std::to_string(loc - FRAG_RESULT_DATA0) +
+                              " (MAX_DUAL_SOURCE_DRAW_BUFFERS is 1)");
+               out = output(VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR, 0, loc, true);
+            } else {
+               out = output(VLG_OUTPUT_SEMANTIC_COLOR, loc - FRAG_RESULT_DATA0, loc);
+            }
          } else if (loc == FRAG_RESULT_DEPTH) {
             out = output(VLG_OUTPUT_SEMANTIC_DEPTH, 0, loc);
             S.writes_depth = true;

@@ -91,6 +91,11 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_NPOT_TEXTURES:
    case PIPE_CAP_BLEND_EQUATION_SEPARATE:
       return 1;
+   /* OMU SRC1_* blend factors from the FS DUAL_SOURCE_COLOR output, colour
+    * buffer 0 only (docs/hw.md "Dual-source blending"):
+    * EXT_blend_func_extended. */
+   case PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS:
+      return 1;
 
    /* ESSL 1.00 for ES 2.0 and GLSL 1.20 for desktop contexts.  ES 3.0
     * (GLSL 1.30 feature level) needs transform feedback, which the GPU

@@ -42,42 +42,88 @@ Stats::queue(std::string_view n) const
    return nullptr;
 }
 
+/* Append `value` under `key`, which the caller knows is new in `obj`: skips
+ * ordered_map's linear key search (module, queue and counter names are
+ * unique, see Engine::add and Module::add_counter). The object must have been
+ * reserve()d for all its keys: ordered_map's keys are const strings, so a
+ * reallocation copies every one of them. Same JSON as obj[key] = value. */
+template <class V>
+static void
+append_new(nlohmann::ordered_json::object_t &obj, const std::string &key, V &&value)
+{
+   obj.std::vector<nlohmann::ordered_json::object_t::value_type>::emplace_back(
+      key, std::forward<V>(value));
+}
+
+static nlohmann::ordered_json
+new_object(size_t keys)
+{
+   nlohmann::ordered_json o = nlohmann::ordered_json::object();
+   o.get_ref<nlohmann::ordered_json::object_t &>().reserve(keys);
+   return o;
+}
+
 nlohmann::ordered_json
 Stats::to_json() const
 {
-   nlohmann::ordered_json j;
-   j["cycles"] = {{"begin", begin}, {"end", end}, {"count", cycles()}};
-   nlohmann::ordered_json mods = nlohmann::ordered_json::object();
+   /* Per draw in cycle mode (DrawReport::modules): built directly, without
+    * operator[] lookups or reallocations (docs/perf/README.md). */
+   using object_t = nlohmann::ordered_json::object_t;
+   static const std::string k_begin = "begin", k_end = "end", k_count = "count",
+                            k_ticks = "ticks", k_busy = "busy", k_stalled = "stalled",
+                            k_starved = "starved", k_idle = "idle", k_counters = "counters",
+                            k_capacity = "capacity", k_latency = "latency",
+                            k_bandwidth = "bandwidth", k_pushes = "pushes", k_pops = "pops",
+                            k_avg = "avg_occupancy", k_max = "max_occupancy",
+                            k_full = "full_cycles", k_empty = "empty_cycles",
+                            k_viol = "violations", k_cycles = "cycles", k_modules = "modules",
+                            k_queues = "queues";
+   nlohmann::ordered_json j = new_object(3);
+   object_t &jo = j.get_ref<object_t &>();
+   nlohmann::ordered_json cyc = new_object(3);
+   object_t &co = cyc.get_ref<object_t &>();
+   append_new(co, k_begin, begin);
+   append_new(co, k_end, end);
+   append_new(co, k_count, cycles());
+   append_new(jo, k_cycles, std::move(cyc));
+
+   nlohmann::ordered_json mods = new_object(modules.size());
+   object_t &mo = mods.get_ref<object_t &>();
    for (const ModuleStatsSnapshot &m : modules) {
-      nlohmann::ordered_json o;
-      o["ticks"] = m.ticks;
-      o["busy"] = m.busy;
-      o["stalled"] = m.stalled;
-      o["starved"] = m.starved;
-      o["idle"] = m.idle;
-      nlohmann::ordered_json c = nlohmann::ordered_json::object();
+      nlohmann::ordered_json o = new_object(6);
+      object_t &oo = o.get_ref<object_t &>();
+      append_new(oo, k_ticks, m.ticks);
+      append_new(oo, k_busy, m.busy);
+      append_new(oo, k_stalled, m.stalled);
+      append_new(oo, k_starved, m.starved);
+      append_new(oo, k_idle, m.idle);
+      nlohmann::ordered_json c = new_object(m.counters.size());
+      object_t &cc = c.get_ref<object_t &>();
       for (const auto &[k, v] : m.counters)
-         c[k] = v;
-      o["counters"] = std::move(c);
-      mods[m.name] = std::move(o);
+         append_new(cc, k, v);
+      append_new(oo, k_counters, std::move(c));
+      append_new(mo, m.name, std::move(o));
    }
-   j["modules"] = std::move(mods);
-   nlohmann::ordered_json qs = nlohmann::ordered_json::object();
+   append_new(jo, k_modules, std::move(mods));
+
+   nlohmann::ordered_json qs = new_object(queues.size());
+   object_t &qo = qs.get_ref<object_t &>();
    for (const QueueStatsSnapshot &q : queues) {
-      nlohmann::ordered_json o;
-      o["capacity"] = q.params.capacity;
-      o["latency"] = q.params.latency;
-      o["bandwidth"] = q.params.bandwidth;
-      o["pushes"] = q.stats.pushes;
-      o["pops"] = q.stats.pops;
-      o["avg_occupancy"] = q.stats.avg_occupancy();
-      o["max_occupancy"] = q.stats.max_occupancy;
-      o["full_cycles"] = q.stats.full_cycles;
-      o["empty_cycles"] = q.stats.empty_cycles;
-      o["violations"] = q.stats.violations;
-      qs[q.name] = std::move(o);
+      nlohmann::ordered_json o = new_object(10);
+      object_t &oo = o.get_ref<object_t &>();
+      append_new(oo, k_capacity, q.params.capacity);
+      append_new(oo, k_latency, q.params.latency);
+      append_new(oo, k_bandwidth, q.params.bandwidth);
+      append_new(oo, k_pushes, q.stats.pushes);
+      append_new(oo, k_pops, q.stats.pops);
+      append_new(oo, k_avg, q.stats.avg_occupancy());
+      append_new(oo, k_max, q.stats.max_occupancy);
+      append_new(oo, k_full, q.stats.full_cycles);
+      append_new(oo, k_empty, q.stats.empty_cycles);
+      append_new(oo, k_viol, q.stats.violations);
+      append_new(qo, q.name, std::move(o));
    }
-   j["queues"] = std::move(qs);
+   append_new(jo, k_queues, std::move(qs));
    return j;
 }
 

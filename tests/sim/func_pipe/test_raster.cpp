@@ -790,3 +790,50 @@ TEST(RasterPoints, SpriteCoordEnableReplacesVaryingOnlyForPoints)
    pe_interpolate_quad(b.pe, rt.setups[0], rt.qs[3].q, vals);
    EXPECT_EQ(bitsf(vals[1][0][0]), 9.0f);
 }
+
+/* sprite_coord_enable covers every VARYING number: the compiler gives GL
+ * texture coordinates VARYING 21..28 (vlg_varying_index), which GL ES 1 /
+ * desktop GL_COORD_REPLACE replaces. */
+TEST(RasterPoints, SpriteCoordEnableReachesVaryingsAbove15)
+{
+   for (unsigned idx : {21u, 28u, 31u}) {
+      Bench b;
+      b.t.pipe.rasterizer.point_size = 4.0f;
+      b.t.pipe.rasterizer.sprite_coord_enable = 1u << idx;
+      b.t.fs.input(0, VLG_INPUT_SEMANTIC_VARYING, 0, 0xf, VLG_INTERP_PERSPECTIVE);
+      b.t.fs.input(1, VLG_INPUT_SEMANTIC_VARYING, idx, 0xf, VLG_INTERP_PERSPECTIVE);
+      b.t.vs.output(1, VLG_OUTPUT_SEMANTIC_VARYING, 0);
+      b.t.vs.output(2, VLG_OUTPUT_SEMANTIC_VARYING, idx);
+      b.load();
+      ASSERT_GE(b.ge.layout.varying_slot[idx], 0);
+      const std::array<float, 4> v0 = {5, 6, 7, 8}, v1 = {9, 9, 9, 9};
+      double clip[4];
+      b.clip_of(20.3, 30.6, 0.5, 1.0, clip);
+      VertexRef v = b.vertex(clip, {v0});
+      float *d = b.verts.back().data();
+      std::copy(v1.begin(), v1.end(), d + b.ge.layout.varying_slot[idx] * 4);
+      Recorder r;
+      PrimitiveEngine eng(b.pe);
+      eng.process(&v, 1, r);
+      ASSERT_FALSE(r.qs.empty());
+      const double x0 = 20.3 - 2 + 0.125, y0 = 30.6 - 2 - 0.125;
+      unsigned lanes = 0;
+      for (const auto &q : r.qs) {
+         uint32_t vals[kMaxShaderIo][4][4];
+         pe_interpolate_quad(b.pe, r.setups[q.setup], q.q, vals);
+         for (unsigned l = 0; l < 4; l++) {
+            if (!(q.q.mask >> l & 1))
+               continue;
+            for (unsigned c = 0; c < 4; c++)
+               EXPECT_EQ(bitsf(vals[0][l][c]), v0[c]) << "VARYING 0 untouched";
+            const double cx = q.q.x + (l & 1) + 0.5, cy = q.q.y + (l >> 1) + 0.5;
+            EXPECT_NEAR(bitsf(vals[1][l][0]), (cx - x0) / 4, 1e-5) << "VARYING " << idx;
+            EXPECT_NEAR(bitsf(vals[1][l][1]), (cy - y0) / 4, 1e-5) << "UPPER_LEFT";
+            EXPECT_EQ(bitsf(vals[1][l][2]), 0.0f);
+            EXPECT_EQ(bitsf(vals[1][l][3]), 1.0f);
+            lanes++;
+         }
+      }
+      EXPECT_EQ(lanes, 16u); /* a 4x4 point */
+   }
+}

@@ -420,7 +420,7 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
       f.interp = in.interp;
       if (in.semantic == VLG_INPUT_SEMANTIC_VARYING) {
          f.slot = int16_t(layout.varying_slot[in.index]);
-         f.sprite = in.index < 16 && (r.sprite_coord_enable >> in.index & 1);
+         f.sprite = in.index < 32 && (r.sprite_coord_enable >> in.index & 1);
          if (f.slot >= 0 && slot_interp[f.slot] < 0)
             slot_interp[f.slot] = int(in.interp);
       }

@@ -14,6 +14,7 @@
  * definitions together.  The shape follows v3d_state.c and lima_state.c.
  */
 
+#include "compiler/shader_enums.h"
 #include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_framebuffer.h"
@@ -21,6 +22,7 @@
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
 
+#include "vlg_compiler.h"
 #include "vlg_context.h"
 #include "vlg_format.h"
 #include "vlg_program.h"
@@ -202,10 +204,17 @@ vlg_create_rasterizer_state(struct pipe_context *pctx,
    r.multisample = false; /* no multisampled surfaces (PIPE_CAP_*SAMPLES) */
    r.clip_halfz = cso->clip_halfz;
    r.clip_plane_enable = cso->clip_plane_enable & 0xff;
-   /* Point-sprite coordinate replacement of generic varyings (desktop GL
-    * GL_COORD_REPLACE) is not mapped: GL ES reads gl_PointCoord, which the
-    * compiler turns into the POINT_COORD input.  docs/driver.md. */
+   /* GL_COORD_REPLACE point sprites (GL ES 1, desktop GL): with
+    * PIPE_CAP_TGSI_TEXCOORD bit i of sprite_coord_enable is texture
+    * coordinate i (VARYING_SLOT_TEX0 + i); the PE replaces the fragment
+    * input VARYING n of the compiler's number n for that slot.  GL ES 2+
+    * reads gl_PointCoord, the compiler's POINT_COORD input instead. */
    r.sprite_coord_enable = 0;
+   u_foreach_bit(i, cso->sprite_coord_enable & 0xff) {
+      const int n = vlg_varying_index(VARYING_SLOT_TEX0 + i);
+      if (n >= 0)
+         r.sprite_coord_enable |= 1u << n;
+   }
    r.point_size = cso->point_size;
    r.line_width = cso->line_width;
    r.offset_units = cso->offset_units;

@@ -173,8 +173,9 @@ TEST(HwGolden, DrawInfoIndexedTriangles)
    d.base_vertex = -5;
    d.count = 36;
    d.occlusion_counter = 0x123456780ull;
+   d.stream_output = 0xabcdef00ull;
    uint32_t dw[VLG_DRAW_INFO_LENGTH];
-   ASSERT_EQ(VLG_DRAW_INFO_LENGTH, 42);
+   ASSERT_EQ(VLG_DRAW_INFO_LENGTH, 44);
    VLG_DRAW_INFO_pack(dw, &d);
    /* prim TRIANGLES 4<<4 = 0x40, vertices_per_prim 3<<8 = 0x300,
     * index_size U16 2<<12 = 0x2000, primitive_restart 1<<15 = 0x8000 */
@@ -184,6 +185,8 @@ TEST(HwGolden, DrawInfoIndexedTriangles)
    EXPECT_EQ(dw[5], 0xfffffffbu); /* base_vertex -5, two's complement */
    EXPECT_EQ(dw[40], 0x23456780u); /* occlusion_counter, low word first */
    EXPECT_EQ(dw[41], 0x1u);
+   EXPECT_EQ(dw[42], 0xabcdef00u); /* stream_output */
+   EXPECT_EQ(dw[43], 0u);
 }
 
 TEST(HwGolden, SamplerAndTexture)

@@ -16,6 +16,7 @@
 #include "sim/units/gpc/spc/spc.h"
 #include "sim/units/gts/gts.h"
 #include "sim/units/l2/l2.h"
+#include "sim/func/pipe/stream_output.h"
 #include "sim/units/mc/mc.h"
 
 namespace vlgpu::sim {
@@ -159,6 +160,7 @@ CycleGpu::build()
       reporters.push_back(gp + ".omu");
       l2_clients.push_back(gp + ".omu");
    }
+   l2_clients.push_back("gpc0.pe"); /* stream-output writes (pe.h) */
 
    cp_ = &e.add<Cp>("cp", p_, reporters, programs_);
    e.add<Gts>("gts", p_);
@@ -232,8 +234,11 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
    rep.counters = d.stats;
    /* the CP's end-of-draw occlusion-counter update, as in functional mode
     * (render_draw): after the OMU's `last` token, in draw order */
-   if (!rep.faulted && d.loaded)
+   if (!rep.faulted && d.loaded) {
+      if (d.so) /* stream output: filled sizes and counters (stream_output.h) */
+         d.so->finish(*ss.vram);
       cp_add_occlusion(*ss.vram, d.pkg, d.stats.fragments_passed);
+   }
    const Stats now = snapshot();
    auto it = begin_stats_.find(d.seq);
    if (it != begin_stats_.end()) {

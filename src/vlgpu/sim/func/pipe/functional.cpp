@@ -26,6 +26,7 @@
 
 #include "dispatch.h"
 #include "omu.h"
+#include "stream_output.h"
 #include "sim/func/shader/executor.h"
 
 namespace vlgpu::sim {
@@ -264,7 +265,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    }
    const VLG_DRAW_INFO &d = pkg.draw;
 
-   const GeState ge = make_ge_state(pkg);
+   const GeState ge = make_ge_state(pkg, vram);
    const PeState pe = make_pe_state(pkg, ge.layout);
    unsigned fs_colors = 0;
    for (unsigned i = 0; i < pkg.fs.state.num_outputs; i++)
@@ -381,6 +382,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    std::vector<float> vdata(nverts * floats);
    std::vector<uint32_t> clipmask(nverts);
 
+   StreamOutput so(ge.so, vram);
    PrimitiveEngine engine(pe);
    FragmentBackend backend(pe, omu, fss, *fs_prog, fs_res, W, st);
    ThreadGroup vtg(W, vss.num_regs, VLG_SHADER_STAGE_VERTEX, 0);
@@ -418,12 +420,28 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          st.ge.primitives++;
          engine.process(refs, p.num_vertices, backend);
       };
+      /* stream output: its own assembler in GL's last-vertex order
+       * (stream_output.h); it writes no memory the draw reads */
+      PrimitiveAssembler so_pa(d.prim, false);
+      auto so_emit = [&](const Primitive &p) {
+         const float *v[3];
+         for (unsigned j = 0; j < p.num_vertices; j++)
+            v[j] = &vdata[size_t(p.v[j]) * floats];
+         so.primitive(vram, v, p.num_vertices);
+      };
       for (uint32_t i = 0; i < d.count; i++) {
-         if (elem[i] == kRestart)
+         if (elem[i] == kRestart) {
             pa.restart(emit);
-         else
+            if (so.enabled())
+               so_pa.restart(so_emit);
+         } else {
+            if (so.enabled())
+               so_pa.push(slot[i], so_emit);
             pa.push(slot[i], emit);
+         }
       }
+      if (so.enabled())
+         so_pa.restart(so_emit);
       pa.restart(emit);
    }
    backend.flush();
@@ -432,6 +450,9 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
       used += v != kRestart;
    st.ge.vertices_reused = used * d.instance_count - st.ge.vertices_fetched;
    st.pe = engine.stats();
+   so.finish(vram);
+   st.ge.so_generated = so.generated();
+   st.ge.so_written = so.written();
    cp_add_occlusion(vram, pkg, st.fragments_passed);
    return st;
 }

@@ -64,6 +64,37 @@ struct VsOutput {
    uint16_t slot = 0;
 };
 
+enum : unsigned {
+   kMaxSoBuffers = 4,  /**< stream_output.buffers[] */
+   kMaxSoOutputs = 64, /**< stream_output.outputs[] */
+};
+
+/** One captured output, resolved against the vertex layout. */
+struct SoOutput {
+   uint16_t slot = 0;   /**< vertex slot (VertexLayout) holding the VS register */
+   uint8_t start = 0;   /**< first component */
+   uint8_t count = 0;   /**< components, 1..4 */
+   uint8_t buffer = 0;  /**< so_buffer index */
+   uint16_t dst = 0;    /**< dword offset within the vertex */
+};
+
+/** The stream-output plan of one draw (part of GeState; stream_output.h). */
+struct SoPlan {
+   bool enabled = false; /**< draw_info.stream_output != 0 */
+   VLG_STREAM_OUTPUT block = {};
+   SoOutput outputs[kMaxSoOutputs];
+   unsigned num_outputs = 0;
+   unsigned used_buffers = 0; /**< bit b: an output writes buffer b */
+};
+
+/**
+ * Read and check draw_info.stream_output of @pkg (if any) and add every
+ * captured VS register the layout of @ge does not keep yet to @ge (outputs
+ * and layout slots). Called by make_ge_state(pkg, vram).
+ */
+struct GeState;
+void ge_load_stream_output(GeState &ge, const DrawPackage &pkg, const Vram &vram);
+
 /** GE state of one draw (make_ge_state). */
 struct GeState {
    VLG_DRAW_INFO draw = {};
@@ -74,6 +105,7 @@ struct GeState {
    unsigned num_outputs = 0;
    VertexLayout layout; /**< where shaded vertices keep their outputs */
    bool flatshade_first = false;
+   SoPlan so; /**< stream output (make_ge_state with VRAM) */
 };
 
 /**
@@ -83,6 +115,8 @@ struct GeState {
  * the FS reads).
  */
 GeState make_ge_state(const DrawPackage &pkg);
+/** The same plus the draw's stream_output block (ge_load_stream_output). */
+GeState make_ge_state(const DrawPackage &pkg, const Vram &vram);
 
 /** Result of fetching element @i of an indexed draw. */
 struct IndexFetch {
@@ -215,6 +249,8 @@ struct GeStats {
    uint64_t vertices_reused = 0;  /**< draw elements served from the vertex cache */
    uint64_t primitives = 0;       /**< primitives assembled */
    uint64_t vs_groups = 0;        /**< VS thread groups run */
+   uint64_t so_generated = 0;     /**< stream output: primitives generated */
+   uint64_t so_written = 0;       /**< stream output: primitives written to the buffers */
 };
 
 } // namespace vlgpu::sim

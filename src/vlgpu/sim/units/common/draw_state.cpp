@@ -2,6 +2,7 @@
  * vlgpu cycle-mode GPU: per-draw shared state (draw_state.h).
  */
 #include "sim/units/common/draw_state.h"
+#include "sim/func/pipe/stream_output.h"
 
 #include <algorithm>
 
@@ -88,7 +89,7 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
       return;
    }
 
-   d.ge = make_ge_state(pkg);
+   d.ge = make_ge_state(pkg, vram); /* with the stream_output block */
    d.pe = make_pe_state(pkg, d.ge.layout);
    unsigned fs_colors = 0;
    for (unsigned i = 0; i < pkg.fs.state.num_outputs; i++)
@@ -146,6 +147,12 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
       d.reads.push_back(texture_range(t));
    for (const VLG_TEXTURE &t : pkg.fs_textures)
       d.reads.push_back(texture_range(t));
+   /* stream output reads (append) and writes its buffers, filled sizes and
+    * counters */
+   for (const SoRange &r : so_memory_ranges(d.ge.so)) {
+      d.reads.push_back(MemRange{r.address, r.size});
+      d.writes.push_back(MemRange{r.address, r.size});
+   }
    d.loaded = true;
 }
 

@@ -75,6 +75,10 @@ struct DrawState {
     *  (render targets, depth/stencil buffer), for the CP's draw interlock. */
    std::vector<MemRange> reads, writes;
 
+   /** Stream output of the draw (GPC 0's PE makes it at the draw's start;
+    *  the CycleGpu stores its results at the end), null if none. */
+   std::unique_ptr<class StreamOutput> so;
+
    /** Counters (same meaning as functional mode, docs/simulator-pipeline.md). */
    DrawStats stats;
 

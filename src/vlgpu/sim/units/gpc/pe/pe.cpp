@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/func/pipe/dispatch.h"
+#include "sim/func/pipe/stream_output.h"
 
 namespace vlgpu::sim {
 
@@ -32,6 +33,8 @@ Pe::Pe(std::string name, const UnitParams &p, uint32_t gpc, ThreadGroupPool &poo
    for (uint32_t g = 0; g < gpcs_; g++)
       in_ge.push_back(std::make_unique<InPort<BatchRef>>(
          *this, fmt::format("in_ge{}", g), fmt::format("shaded sub-blocks from GPC {}'s GE", g)));
+   if (gpc_ == 0)
+      mem_ = std::make_unique<MemClient>(*this, "mem");
 }
 
 /* ---- stage 1: assembly and rasterisation ------------------------------ */
@@ -46,6 +49,12 @@ Pe::begin_draw(const DrawRef &d)
    if (d->loaded && !d->clear) {
       engine_ = std::make_unique<PrimitiveEngine>(d->pe);
       pa_.emplace(d->pkg.draw.prim, d->ge.flatshade_first);
+      if (gpc_ == 0 && d->ge.so.enabled) {
+         /* start offsets (append: filled_size) are read now; the CP's
+          * interlock kept this draw until earlier writers of them ended */
+         guarded(*d, [&] { d->so = std::make_unique<StreamOutput>(d->ge.so, *d->vram); });
+         so_pa_.emplace(d->pkg.draw.prim, false);
+      }
    }
    vn_ = 0;
    first_n_ = ~0u;
@@ -75,8 +84,13 @@ Pe::end_draw()
    last.draw = draw_;
    last.last = true;
    runs_.push_back(std::move(last));
+   if (d.so) {
+      d.stats.ge.so_generated = d.so->generated();
+      d.stats.ge.so_written = d.so->written();
+   }
    engine_.reset();
    pa_.reset();
+   so_pa_.reset();
    draw_.reset();
    setup_.reset();
    for (VRef &r : ring_)
@@ -145,6 +159,29 @@ Pe::emit(const Primitive &prim)
    engine_->process(refs, prim.num_vertices, *this);
 }
 
+void
+Pe::so_emit(const Primitive &prim)
+{
+   DrawState &d = *draw_;
+   if (!d.so)
+      return;
+   const float *v[3];
+   for (unsigned j = 0; j < prim.num_vertices; j++) {
+      VRef &r = vref(prim.v[j]);
+      v[j] = &r.batch->vdata[size_t(r.index) * r.batch->floats];
+   }
+   const uint64_t lb = p_.core.l2_line_bytes;
+   d.so->primitive(*d.vram, v, prim.num_vertices, [&](uint64_t addr, uint64_t bytes) {
+      for (uint64_t line = addr / lb; line <= (addr + bytes - 1) / lb; line++) {
+         if (line == so_last_line_)
+            continue;
+         so_last_line_ = line;
+         mem_->write(line * lb, uint32_t(lb));
+         ++so_lines_;
+      }
+   });
+}
+
 /* Assemble and rasterise until one primitive went out (or nothing to do).
  * Returns true if something happened. */
 bool
@@ -199,10 +236,15 @@ Pe::assemble(Cycle now)
    uint64_t prims_before = prims_.value();
    const bool ok = guarded(d, [&] {
       auto em = [&](const Primitive &p) { emit(p); };
+      auto sem = [&](const Primitive &p) { so_emit(p); };
       const std::vector<uint32_t> &elems = batch_->elems;
       while (elem_ < elems.size() && prims_.value() == prims_before) {
          const uint32_t e = elems[elem_++];
          if (e == VertexBatch::kRestart) {
+            /* stream output first: it reads the vertices of the primitive
+             * the restart completes (a line loop's closing line) */
+            if (so_pa_)
+               so_pa_->restart(sem);
             pa_->restart(em);
             at_first_ = true;
             continue;
@@ -216,9 +258,13 @@ Pe::assemble(Cycle now)
             first_ = slot;
             at_first_ = false;
          }
+         if (so_pa_)
+            so_pa_->push(n, sem);
          pa_->push(n, em);
       }
       if (elem_ >= elems.size() && batch_->end_of_instance && prims_.value() == prims_before) {
+         if (so_pa_)
+            so_pa_->restart(sem);
          pa_->restart(em);
          at_first_ = true;
          batch_.reset();
@@ -371,6 +417,13 @@ Pe::tick(Cycle now)
       rob_free_ += in_credit.pop().amount;
       busy = true;
    }
+   if (mem_) {
+      mem_->receive();
+      if (mem_->send())
+         busy = true;
+      else if (mem_->queued())
+         blocked = true;
+   }
    /* stage 3 first: it frees what stage 2 fills */
    if (pack(now))
       busy = true;
@@ -409,7 +462,7 @@ bool
 Pe::drained() const
 {
    return !wedged_ && !draw_ && !batch_ && runs_.empty() && !have_cur_ && !group_ &&
-          end_ == End::None && !last_mask_;
+          end_ == End::None && !last_mask_ && (!mem_ || mem_->idle());
 }
 
 std::string

@@ -23,10 +23,17 @@
  *     the draw's `last` token to the LTS, a DrawMark to the OMU and a
  *     report to the CP.
  *
+ * Stream output (docs/hw.md "Stream output"): GPC 0's PE, which assembles
+ * every primitive of the draw, also runs a second PrimitiveAssembler in
+ * GL's last-vertex order and feeds the functional StreamOutput; the lines
+ * it writes go to the L2 as posted writes (ports out_mem / in_mem, GPC 0
+ * only). The draw's StreamOutput lives in DrawState::so; the CycleGpu
+ * stores the filled sizes and counters when the draw has ended.
+ *
  * Ports: in_ge<g> (BatchRef from GPC g's GE), out_early / in_early
  * (QuadRun to/from the OMU), out_fs (SpcTask to the LTS), out_mark
- * (DrawMark to the OMU), out_last. Counters: primitives, setups, quads,
- * fs_groups.
+ * (DrawMark to the OMU), out_last, out_mem / in_mem (GPC 0). Counters:
+ * primitives, setups, quads, fs_groups, so_lines.
  */
 #pragma once
 
@@ -73,6 +80,7 @@ class Pe final : public Unit, private QuadSink {
    void begin_draw(const DrawRef &d);
    void end_draw();
    void emit(const Primitive &prim);
+   void so_emit(const Primitive &prim);
    VRef &vref(uint32_t n) { return n == first_n_ ? first_ : ring_[n & 3]; }
    bool pack(Cycle now);
    bool send_group();
@@ -88,6 +96,9 @@ class Pe final : public Unit, private QuadSink {
    DrawRef draw_;
    std::unique_ptr<PrimitiveEngine> engine_;
    std::optional<PrimitiveAssembler> pa_;
+   std::optional<PrimitiveAssembler> so_pa_; /* GPC 0, draws with stream output */
+   std::unique_ptr<MemClient> mem_;          /* GPC 0: stream-output writes */
+   uint64_t so_last_line_ = ~uint64_t(0);
    uint32_t vn_ = 0, first_n_ = ~0u;
    bool at_first_ = true;
    VRef ring_[4], first_;
@@ -116,6 +127,7 @@ class Pe final : public Unit, private QuadSink {
    Counter &setups_ = add_counter("setups", "triangles/lines/points set up");
    Counter &quads_ = add_counter("quads", "quads sent to the early tests");
    Counter &groups_ = add_counter("fs_groups", "FS thread groups packed");
+   Counter &so_lines_ = add_counter("so_lines", "stream-output line writes sent to the L2");
 };
 
 } // namespace vlgpu::sim

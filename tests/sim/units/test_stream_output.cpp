@@ -1,0 +1,295 @@
+/*
+ * Stream output (docs/hw.md "Stream output") on the whole GPU: the same
+ * scene on the functional GPU and on CycleGpu (every configuration of
+ * test_cycle_gpu.cpp) must leave bit-identical stream-output buffers,
+ * filled sizes and query counters, and both must hold what GL ES 3.0
+ * §2.15.2 says, computed here from the vertex data: strips decomposed in
+ * GL's order (whatever the provoking-vertex convention), a line loop
+ * closed, no partial primitive once a buffer is full, appending across
+ * draws, rasterizer discard after stream output.
+ */
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scenes.h"
+#include "sim/units/cycle_gpu.h"
+
+using namespace vlgpu::sim;
+using namespace vlgpu::sim::test;
+
+namespace {
+
+struct SoScene {
+   Scene s;
+   uint64_t buf[2] = {}, filled[2] = {}, counters = 0;
+   uint32_t size[2] = {240, 1024};
+   std::vector<float> strip, loop; /* vertex data (8 floats each) */
+};
+
+uint64_t
+put_so_block(TestDraw &t, const VLG_STREAM_OUTPUT &so)
+{
+   uint32_t w[VLG_STREAM_OUTPUT_LENGTH];
+   VLG_STREAM_OUTPUT_pack(w, &so);
+   return t.put(w, sizeof(w), 16);
+}
+
+void
+build(SoScene &x)
+{
+   Scene &s = x.s;
+   TestDraw &t = s.t;
+   t.framebuffer(64, 48);
+   const float bg[4] = {0, 0, 0, 1};
+   s.clear(1u << 2, bg);
+
+   for (int b = 0; b < 2; b++) {
+      std::vector<uint8_t> pattern(x.size[b], 0xab);
+      x.buf[b] = t.put(pattern.data(), pattern.size(), 64);
+      const uint32_t zero = 0;
+      x.filled[b] = t.put(&zero, 4, 4);
+   }
+   const std::vector<uint64_t> zeros(4, 0);
+   x.counters = t.put(zeros.data(), 32, 8);
+
+   /* draw 1: indexed strip with a restart, provoking vertex first (the
+    * stream-output order must not follow it); position -> buffer 0,
+    * colour.yz -> buffer 1 dwords 1..2 */
+   s.next_draw();
+   for (int i = 0; i < 12; i++) {
+      const float xx = -0.9f + 0.15f * float(i);
+      x.strip.insert(x.strip.end(), {xx, (i & 1) ? 0.6f : -0.6f, 0.1f * float(i), 1.0f,
+                                     0.01f * float(i), 100.0f + float(i), 200.0f + float(i), 1});
+   }
+   t.indices(std::vector<uint16_t>{0, 1, 2, 3, 4, 0xffff, 6, 7, 8, 9, 10, 11});
+   t.draw.prim = VLG_PRIM_TRIANGLE_STRIP;
+   t.draw.primitive_restart = true;
+   t.draw.restart_index = 0xffff;
+   t.pipe.rasterizer.flatshade_first = true;
+   color_pipeline(t, x.strip);
+   VLG_STREAM_OUTPUT so;
+   VLG_STREAM_OUTPUT_init(&so);
+   so.num_counters = 1;
+   so.counters = x.counters;
+   for (int b = 0; b < 2; b++) {
+      so.buffers[b].enable = true;
+      so.buffers[b].stride = 16;
+      so.buffers[b].address = x.buf[b];
+      so.buffers[b].size = x.size[b];
+      so.buffers[b].filled_size = x.filled[b];
+   }
+   so.num_outputs = 2;
+   so.outputs[0].reg = 4;
+   so.outputs[0].num_components = 4;
+   so.outputs[1].reg = 5;
+   so.outputs[1].start_component = 1;
+   so.outputs[1].num_components = 2;
+   so.outputs[1].buffer = 1;
+   so.outputs[1].dst_offset = 1;
+   t.draw.stream_output = put_so_block(t, so);
+   s.draw();
+
+   /* draw 2: a line loop appended to buffer 1 only, rasterizer discard,
+    * two counter pairs */
+   s.next_draw();
+   t.pipe.rasterizer.flatshade_first = false;
+   t.pipe.rasterizer.rasterizer_discard = true;
+   for (int i = 0; i < 4; i++)
+      x.loop.insert(x.loop.end(), {0.5f * float(i & 1), 0.5f * float(i >> 1), 0, 1, 0,
+                                   300.0f + float(i), 400.0f + float(i), 1});
+   t.draw.prim = VLG_PRIM_LINE_LOOP;
+   t.draw.vertices_per_prim = 2;
+   color_pipeline(t, x.loop);
+   so.num_counters = 2;
+   so.buffers[0].enable = false;
+   so.buffers[1].append = true;
+   so.buffers[1].offset = 4; /* ignored: append */
+   so.num_outputs = 1;
+   so.outputs[0] = so.outputs[1];
+   t.draw.stream_output = put_so_block(t, so);
+   s.draw();
+   t.pipe.rasterizer.rasterizer_discard = false;
+   s.sync(1);
+   s.finish();
+}
+
+/* GL ES 3.0 §2.15.2 order of a strip's triangles, restart = ~0u */
+std::vector<uint32_t>
+strip_vertices(const std::vector<uint32_t> &idx)
+{
+   std::vector<uint32_t> out, run;
+   auto flush = [&] {
+      for (size_t k = 0; k + 2 < run.size(); k++) {
+         if (k % 2 == 0)
+            out.insert(out.end(), {run[k], run[k + 1], run[k + 2]});
+         else
+            out.insert(out.end(), {run[k + 1], run[k], run[k + 2]});
+      }
+      run.clear();
+   };
+   for (uint32_t i : idx) {
+      if (i == ~0u)
+         flush();
+      else
+         run.push_back(i);
+   }
+   flush();
+   return out;
+}
+
+uint32_t
+fbits_of(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+
+/** What both buffers must hold, from the vertex data alone. */
+void
+expected(const SoScene &x, std::vector<uint32_t> &b0, std::vector<uint32_t> &b1)
+{
+   b0.assign(x.size[0] / 4, 0xabababab);
+   b1.assign(x.size[1] / 4, 0xabababab);
+   const std::vector<uint32_t> tri = strip_vertices({0, 1, 2, 3, 4, ~0u, 6, 7, 8, 9, 10, 11});
+   /* 16 bytes per vertex, 240 bytes in buffer 0: 15 vertices = 5 triangles */
+   const size_t written = std::min<size_t>(tri.size(), 15);
+   for (size_t k = 0; k < written; k++) {
+      const float *v = &x.strip[tri[k] * 8];
+      for (int c = 0; c < 4; c++)
+         b0[k * 4 + c] = fbits_of(v[c]);
+      b1[k * 4 + 1] = fbits_of(v[5]);
+      b1[k * 4 + 2] = fbits_of(v[6]);
+   }
+   const uint32_t lines[8] = {0, 1, 1, 2, 2, 3, 3, 0};
+   for (size_t k = 0; k < 8; k++) {
+      const float *v = &x.loop[lines[k] * 8];
+      b1[(written + k) * 4 + 1] = fbits_of(v[5]);
+      b1[(written + k) * 4 + 2] = fbits_of(v[6]);
+   }
+}
+
+std::vector<uint32_t>
+read_words(const Vram &v, uint64_t a, uint32_t bytes)
+{
+   std::vector<uint32_t> w(bytes / 4);
+   v.read(a, w.data(), bytes, "test");
+   return w;
+}
+
+struct NamedConfig {
+   const char *name, *core, *units;
+};
+const NamedConfig kConfigs[] = {
+   {"default", "", ""},
+   {"w4", "thread_group_width=4", ""},
+   {"two_gpcs", "gpcs=2,spcs_per_gpc=2", "pe.tile_pixels=8"},
+   {"tight",
+    "queues.default.capacity=1,spcs_per_gpc=1,thread_groups_per_spc=1,l2.size_bytes=1K",
+    "gts.sub_block_elements=5,ge.sub_blocks_in_flight=1,cp.max_draws_in_flight=1,l2.mshrs=1,"
+    "omu.cache_bytes=256,spc.icache_bytes=256,spc.l1_bytes=256,memory.queue_entries=1,"
+    "cp.prefetch_lines=1"},
+   {"overlap", "", "cp.max_draws_in_flight=8,gts.sub_block_elements=3,l2.requests_per_cycle=4"},
+};
+
+class StreamOutputBothModes : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(StreamOutputBothModes, SameBuffersAsGl)
+{
+   const NamedConfig &cf = kConfigs[GetParam()];
+   Config cfg;
+   cfg.apply_overrides(cf.core);
+   UnitParams p(cfg);
+   p.apply_overrides(cf.units);
+   p.validate();
+
+   SoScene x;
+   build(x);
+   auto fgpu = make_functional_gpu(p.core);
+   CycleGpu cgpu(p);
+   const ModeRun f = run_scene(x.s, *fgpu);
+   const ModeRun c = run_scene(x.s, cgpu);
+   ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
+   ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
+   ASSERT_EQ(f.res.draws.size(), 3u);
+   ASSERT_EQ(c.res.draws.size(), 3u);
+
+   std::vector<uint32_t> e0, e1;
+   expected(x, e0, e1);
+   for (const ModeRun *m : {&f, &c}) {
+      const char *mode = m == &f ? "functional" : "cycle";
+      EXPECT_EQ(read_words(*m->vram, x.buf[0], x.size[0]), e0) << mode << ": buffer 0";
+      EXPECT_EQ(read_words(*m->vram, x.buf[1], x.size[1]), e1) << mode << ": buffer 1";
+      EXPECT_EQ(m->vram->read32(x.filled[0], "test"), 240u) << mode;
+      EXPECT_EQ(m->vram->read32(x.filled[1], "test"), 240u + 8 * 16) << mode;
+      uint64_t cnt[4];
+      m->vram->read(x.counters, cnt, 32, "test");
+      /* pair 0: 7 strip triangles generated, 5 written; + 4 loop lines */
+      EXPECT_EQ(cnt[0], 7u + 4u) << mode;
+      EXPECT_EQ(cnt[1], 5u + 4u) << mode;
+      EXPECT_EQ(cnt[2], 4u) << mode;
+      EXPECT_EQ(cnt[3], 4u) << mode;
+      const DrawStats &d1 = m->res.draws[1].counters, &d2 = m->res.draws[2].counters;
+      EXPECT_EQ(d1.ge.so_generated, 7u) << mode;
+      EXPECT_EQ(d1.ge.so_written, 5u) << mode;
+      EXPECT_GT(d1.pe.quads, 0u) << mode;
+      EXPECT_EQ(d2.pe.quads, 0u) << mode << ": rasterizer discard";
+   }
+   EXPECT_EQ(read_words(*f.vram, 0, uint32_t(f.vram->size())),
+             read_words(*c.vram, 0, uint32_t(c.vram->size())))
+      << cf.name << ": VRAM differs between the modes";
+   EXPECT_GT(c.res.cycles, 0u);
+   /* cycle mode: the writes went to the L2 (posted line writes of GPC 0's PE):
+    * 15 + 15 + 8 vertices of 16 bytes span at least 9 lines */
+   const auto &pe = c.res.stats["modules"]["gpc0.pe"]["counters"];
+   EXPECT_GE(pe["so_lines"].get<uint64_t>(), (15u + 15u + 8u) * 16u / p.core.l2_line_bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, StreamOutputBothModes,
+                         ::testing::Range<size_t>(0, std::size(kConfigs)),
+                         [](const ::testing::TestParamInfo<size_t> &i) {
+                            return std::string(kConfigs[i.param].name);
+                         });
+
+/* A malformed block stops the draw with a GE fault in both modes. */
+TEST(StreamOutput, BadRegisterFaults)
+{
+   SoScene x;
+   Scene &s = x.s;
+   TestDraw &t = s.t;
+   t.framebuffer(16, 16);
+   s.next_draw();
+   color_pipeline(t, {-1, -1, 0, 1, 1, 1, 1, 1, 1, -1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1});
+   x.buf[0] = t.alloc(256);
+   x.filled[0] = t.alloc(4);
+   VLG_STREAM_OUTPUT so;
+   VLG_STREAM_OUTPUT_init(&so);
+   so.buffers[0].enable = true;
+   so.buffers[0].stride = 16;
+   so.buffers[0].address = x.buf[0];
+   so.buffers[0].size = 256;
+   so.buffers[0].filled_size = x.filled[0];
+   so.num_outputs = 1;
+   so.outputs[0].reg = 9; /* not a VS output */
+   so.outputs[0].num_components = 4;
+   t.draw.stream_output = put_so_block(t, so);
+   s.draw();
+   s.finish();
+   Config cfg;
+   UnitParams p(cfg);
+   auto fgpu = make_functional_gpu(p.core);
+   CycleGpu cgpu(p);
+   for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
+      const ModeRun r = run_scene(s, *g);
+      ASSERT_EQ(r.res.faults.size(), 1u);
+      EXPECT_EQ(r.res.faults[0].module, "GE");
+      EXPECT_NE(r.res.faults[0].text.find("R9 is not an output register"), std::string::npos)
+         << r.res.faults[0].text;
+   }
+}
+
+} // namespace

@@ -128,11 +128,14 @@ struct vlg_context {
    uint32_t blend_color_words[VLG_BLEND_COLOR_LENGTH];
    uint32_t sample_mask_words[VLG_SAMPLE_MASK_LENGTH];
 
-   /** Stream-output (transform feedback) targets: bound only with
-    *  VLGPU_DEBUG=es3; the GPU does not write them (not implemented, draws
-    *  warn once). */
+   /** Stream-output (transform feedback) targets (vlg_so.c). */
    struct pipe_stream_output_target *so_targets[PIPE_MAX_SO_BUFFERS];
    unsigned num_so_targets;
+   /** Active primitive queries (vlg_query.c): counter slot i of
+    *  so_counters (16 bytes each) belongs to so_slot[i]. */
+   struct vlg_query *so_slot[4];
+   unsigned num_so_queries;
+   struct vlg_bo *so_counters;
 
    /** The active occlusion query (vlg_query.c), NULL if none. */
    struct vlg_query *occlusion_query;
@@ -181,6 +184,7 @@ void vlg_init_draw_functions(struct pipe_context *pctx);
 /** draw_info.occlusion_counter for a draw queued now: the active occlusion
  *  query's counter (kept alive by the batch), or 0 (vlg_query.c). */
 uint64_t vlg_query_occlusion_counter(struct vlg_context *ctx);
+unsigned vlg_query_so_counters(struct vlg_context *ctx, uint64_t *address);
 
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);

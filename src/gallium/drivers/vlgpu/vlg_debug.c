@@ -27,11 +27,10 @@ static const struct debug_named_value vlg_debug_options[] = {
    {"dump",       VLG_DEBUG_DUMP,
     "write the readable per-draw dump into ./vlgpu-dump (same as "
     "VLGPU_DUMP=vlgpu-dump)"},
-   {"es3",        VLG_DEBUG_ES3,
-    "expose OpenGL ES 3.0 / GLSL 1.30 caps although the GPU does not "
-    "implement all of ES 3.0 yet (no transform feedback: stream-output "
-    "draws are skipped with a warning); for Piglit triage, see "
-    "docs/driver.md"},
+   {"es2",        VLG_DEBUG_ES2,
+    "report the OpenGL ES 2.0 configuration (GLSL 1.20, no transform "
+    "feedback, no array textures) instead of ES 3.0, for comparisons; "
+    "see docs/driver.md"},
    DEBUG_NAMED_VALUE_END
 };
 

@@ -20,7 +20,7 @@ enum vlg_debug_flag {
    VLG_DEBUG_STATS      = 1 << 2, /* print per-draw and per-frame statistics */
    VLG_DEBUG_FUNCTIONAL = 1 << 3, /* simulate in functional mode (no timing) */
    VLG_DEBUG_DUMP       = 1 << 4, /* per-draw dump into ./vlgpu-dump (VLGPU_DUMP) */
-   VLG_DEBUG_ES3        = 1 << 5, /* expose GL ES 3.0 / GLSL 1.30 although incomplete */
+   VLG_DEBUG_ES2        = 1 << 5, /* report GL ES 2.0 / GLSL 1.20 caps only */
 };
 
 /** The parsed VLGPU_DEBUG value; set once by vlg_debug_init(). */

@@ -21,6 +21,8 @@
  *   vertex_buffer[]  addresses of the bound vertex buffers
  *   texture[]/sampler[] per stage, pre-packed by the sampler view / sampler
  *                    CSOs
+ *   stream_output    per draw when transform feedback or a primitive query
+ *                    is active (vlg_so.c)
  * and appends a DRAW command.  Blocks shared by the draws of one call are
  * written once.  Clears are CLEAR draws (vlg_emit_clear).
  */
@@ -40,6 +42,7 @@
 #include "vlg_debug.h"
 #include "vlg_program.h"
 #include "vlg_resource.h"
+#include "vlg_so.h"
 
 /* pipe_state sub-blocks, back to back in XML order (docs/hw.md
  * "The per-draw package"); vlg_draw_check_layout() verifies the offsets
@@ -472,22 +475,19 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       mesa_logw_once("indirect draws are not supported");
       return;
    }
+   struct pipe_draw_start_count_bias auto_draw;
    if (indirect && indirect->count_from_stream_output) {
-      /* glDrawTransformFeedback: needs the vertex count stream output
-       * wrote, and the GPU has no stream output (VLGPU_DEBUG=es3 only). */
-      ctx->draws_skipped += num_draws;
-      mesa_logw_once("draw skipped: transform feedback draws are not "
-                     "implemented");
-      return;
+      /* glDrawTransformFeedback: the vertex count the target's last draw
+       * left in filled_size (vlg_so.c; flushes and reads it back). */
+      auto_draw.start = 0;
+      auto_draw.index_bias = 0;
+      auto_draw.count =
+         vlg_so_vertex_count(ctx, indirect->count_from_stream_output);
+      draws = &auto_draw;
+      num_draws = 1;
    }
    if (!info->instance_count)
       return;
-
-   /* Bound only with VLGPU_DEBUG=es3: the GPU draws, but does not write
-    * the vertex outputs to the stream-output buffers. */
-   if (ctx->num_so_targets && ctx->so_targets[0])
-      mesa_logw_once("transform feedback is not implemented: the draw does "
-                     "not write the stream-output buffers");
 
    const char *why = vlg_draw_unrunnable(ctx);
    if (why) {
@@ -519,6 +519,8 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       di.instance_count = info->instance_count;
       di.start_instance = info->start_instance;
       di.occlusion_counter = vlg_query_occlusion_counter(ctx);
+      if (!vlg_so_emit(ctx, &di.stream_output))
+         goto oom;
 
       if (info->index_size) {
          di.index_size = (enum vlg_index_size)info->index_size;
@@ -567,6 +569,8 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
          goto oom;
       VLG_DRAW_INFO_pack(w, &di);
       vlg_emit_draw_command(ctx, address);
+      if (di.stream_output)
+         vlg_so_draw_done(ctx);
 
       struct vlg_draw_record rec = {
          .kind = VLG_DRAW_KIND_PRIMITIVES,
@@ -628,4 +632,5 @@ void
 vlg_init_draw_functions(struct pipe_context *pctx)
 {
    pctx->draw_vbo = vlg_draw_vbo;
+   vlg_init_so_functions(pctx);
 }

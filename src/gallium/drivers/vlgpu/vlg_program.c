@@ -28,6 +28,7 @@
 #include "vlg_debug.h"
 #include "vlg_program.h"
 #include "vlg_screen.h"
+#include "vlg_so.h"
 
 /* PIPE_SHADER_* and MESA_SHADER_* are the same numbers in Mesa 22.3
  * (shader_enums.h); the hardware's shader_stage enum keeps them too. */
@@ -92,6 +93,9 @@ vlg_create_shader_state(struct pipe_context *pctx,
    };
    char *error = NULL;
    so->cs = vlg_compile_nir(nir, &opts, &error);
+   /* Transform feedback: which VS output registers go where (vlg_so.c). */
+   if (stage == PIPE_SHADER_VERTEX)
+      vlg_so_pack_shader(so, &cso->stream_output, nir);
    ralloc_free(nir);
 
    if (!so->cs) {

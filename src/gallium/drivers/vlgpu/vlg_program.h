@@ -27,6 +27,8 @@ struct vlg_compiled_shader;
  * output map to the framebuffer (gl_FragColor broadcast to every colour
  * buffer, vlg_draw.c).
  */
+#define VLG_SO_MAX_OUTPUTS 64
+
 struct vlg_shader_state {
    enum pipe_shader_type stage;
    /** Unique id within the process, for messages, statistics and dumps. */
@@ -39,6 +41,11 @@ struct vlg_shader_state {
    /** shader_state with everything but the global-buffer image (consts,
     *  num_consts: per draw, vlg_draw.c). */
    struct VLG_SHADER_STATE state;
+   /** VS stream output (vlg_so.c): the captured outputs resolved to VS
+    *  output registers, and pipe_stream_output_info.stride (dwords). */
+   struct VLG_SO_OUTPUT so_outputs[VLG_SO_MAX_OUTPUTS];
+   unsigned num_so_outputs;
+   unsigned so_stride[PIPE_MAX_SO_BUFFERS];
 };
 
 /** NIR compiler options for \p shader (pipe_screen::get_compiler_options):

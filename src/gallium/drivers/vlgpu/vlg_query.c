@@ -12,10 +12,18 @@
  * passing fragments to it when the draw ends (docs/hw.md draw_info).
  * begin_query flushes the queue when earlier draws still use the counter,
  * then zeroes it; get_result flushes and reads it (submits are
- * synchronous).  PIPE_QUERY_GPU_FINISHED is for fences.  Timer,
- * pipeline-statistics and stream-output queries are not supported: the
- * screen does not advertise them and create_query returns NULL with a
- * warning.
+ * synchronous).  PIPE_QUERY_GPU_FINISHED is for fences.
+ *
+ * Primitive queries (PIPE_QUERY_PRIMITIVES_GENERATED, _EMITTED,
+ * SO_STATISTICS, SO_OVERFLOW_PREDICATE, SO_OVERFLOW_ANY_PREDICATE; stream
+ * 0 only): up to 4 active at once, each in a 16-byte slot of the context's
+ * so_counters BO; every draw queued while one is active carries a
+ * stream_output block whose counters cover the used slots, and the GE adds
+ * the draw's generated and written primitives to each (docs/hw.md "Stream
+ * output").  begin flushes if queued draws still add to the slots and
+ * zeroes the query's slot; end flushes and keeps the slot's values.
+ * Timer and pipeline-statistics queries are not supported: the screen does
+ * not advertise them and create_query returns NULL with a warning.
  */
 
 #include <string.h>
@@ -31,7 +39,21 @@ struct vlg_query {
    unsigned type;
    /** Occlusion queries: the 64-bit counter the CP adds to. */
    struct vlg_bo *bo;
+   /** Primitive queries: slot in ctx->so_counters while active (-1 not),
+    *  and the generated / written counts at end_query. */
+   int slot;
+   uint64_t prims[2];
 };
+
+static bool
+vlg_is_prim_query(unsigned type)
+{
+   return type == PIPE_QUERY_PRIMITIVES_GENERATED ||
+          type == PIPE_QUERY_PRIMITIVES_EMITTED ||
+          type == PIPE_QUERY_SO_STATISTICS ||
+          type == PIPE_QUERY_SO_OVERFLOW_PREDICATE ||
+          type == PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE;
+}
 
 static bool
 vlg_is_occlusion(unsigned type)
@@ -45,8 +67,13 @@ static struct pipe_query *
 vlg_create_query(struct pipe_context *pctx, unsigned query_type,
                  unsigned index)
 {
+   if (vlg_is_prim_query(query_type) && index != 0) {
+      mesa_logw("query type %u of vertex stream %u: the GPU has stream 0 "
+                "only", query_type, index);
+      return NULL;
+   }
    if (query_type != PIPE_QUERY_GPU_FINISHED &&
-       !vlg_is_occlusion(query_type)) {
+       !vlg_is_occlusion(query_type) && !vlg_is_prim_query(query_type)) {
       mesa_logw("query type %u is not supported by the GPU", query_type);
       return NULL;
    }
@@ -55,6 +82,7 @@ vlg_create_query(struct pipe_context *pctx, unsigned query_type,
    if (!q)
       return NULL;
    q->type = query_type;
+   q->slot = -1;
    if (vlg_is_occlusion(query_type)) {
       q->bo = vlg_bo_create(vlg_screen(pctx->screen), 8, 8,
                             "occlusion query counter");
@@ -74,6 +102,10 @@ vlg_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
 
    if (ctx->occlusion_query == q)
       ctx->occlusion_query = NULL;
+   if (q->slot >= 0) {
+      ctx->so_slot[q->slot] = NULL;
+      ctx->num_so_queries--;
+   }
    /* Queued draws hold their own reference to the counter. */
    vlg_bo_reference(&q->bo, NULL);
    FREE(q);
@@ -85,6 +117,32 @@ vlg_begin_query(struct pipe_context *pctx, struct pipe_query *pq)
    struct vlg_context *ctx = vlg_context(pctx);
    struct vlg_query *q = (struct vlg_query *)pq;
 
+   if (vlg_is_prim_query(q->type)) {
+      struct vlg_screen *screen = vlg_screen(pctx->screen);
+      int slot = -1;
+      for (int i = ARRAY_SIZE(ctx->so_slot) - 1; i >= 0; i--)
+         if (!ctx->so_slot[i])
+            slot = i;
+      if (slot < 0) {
+         mesa_logw("more than %u primitive queries active at once",
+                   (unsigned)ARRAY_SIZE(ctx->so_slot));
+         return false;
+      }
+      if (!ctx->so_counters) {
+         ctx->so_counters = vlg_bo_create(screen, 16 * ARRAY_SIZE(ctx->so_slot),
+                                          8, "primitive query counters");
+         if (!ctx->so_counters)
+            return false;
+      } else if (vlg_batch_uses_bo(&ctx->batch, ctx->so_counters)) {
+         vlg_context_flush(ctx, NULL, 0);
+      }
+      memset(ctx->so_counters->map + 16 * slot, 0, 16);
+      ctx->so_slot[slot] = q;
+      ctx->num_so_queries++;
+      q->slot = slot;
+      q->prims[0] = q->prims[1] = 0;
+      return true;
+   }
    if (!vlg_is_occlusion(q->type))
       return true;
    /* Draws of an earlier use of this query still add to the counter. */
@@ -103,6 +161,14 @@ vlg_end_query(struct pipe_context *pctx, struct pipe_query *pq)
 
    if (ctx->occlusion_query == q)
       ctx->occlusion_query = NULL;
+   if (q->slot >= 0) {
+      if (vlg_batch_uses_bo(&ctx->batch, ctx->so_counters))
+         vlg_context_flush(ctx, NULL, 0);
+      memcpy(q->prims, ctx->so_counters->map + 16 * q->slot, 16);
+      ctx->so_slot[q->slot] = NULL;
+      ctx->num_so_queries--;
+      q->slot = -1;
+   }
    return true;
 }
 
@@ -115,6 +181,25 @@ vlg_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
 
    /* Everything queued before the query has finished once it has been
     * submitted (submits are synchronous). */
+   if (vlg_is_prim_query(q->type)) {
+      /* end_query kept the counts */
+      switch (q->type) {
+      case PIPE_QUERY_PRIMITIVES_GENERATED:
+         result->u64 = q->prims[0];
+         break;
+      case PIPE_QUERY_PRIMITIVES_EMITTED:
+         result->u64 = q->prims[1];
+         break;
+      case PIPE_QUERY_SO_STATISTICS:
+         result->so_statistics.num_primitives_written = q->prims[1];
+         result->so_statistics.primitives_storage_needed = q->prims[0];
+         break;
+      default:
+         result->b = q->prims[0] != q->prims[1];
+         break;
+      }
+      return true;
+   }
    if (q->type == PIPE_QUERY_GPU_FINISHED ||
        vlg_batch_uses_bo(&ctx->batch, q->bo))
       vlg_context_flush(ctx, NULL, 0);
@@ -142,6 +227,25 @@ vlg_query_occlusion_counter(struct vlg_context *ctx)
       return 0;
    vlg_batch_add_bo(&ctx->batch, q->bo);
    return q->bo->address;
+}
+
+/** The primitive-query counter pairs for the draws queued now: returns
+ *  how many (slots 0..n-1 of ctx->so_counters, unused ones in between are
+ *  zeroed at the next begin), 0 if no primitive query is active. */
+unsigned
+vlg_query_so_counters(struct vlg_context *ctx, uint64_t *address)
+{
+   unsigned n = 0;
+
+   *address = 0;
+   if (!ctx->num_so_queries || !ctx->queries_active)
+      return 0;
+   for (unsigned i = 0; i < ARRAY_SIZE(ctx->so_slot); i++)
+      if (ctx->so_slot[i])
+         n = i + 1;
+   vlg_batch_add_bo(&ctx->batch, ctx->so_counters);
+   *address = ctx->so_counters->address;
+   return n;
 }
 
 static void

@@ -97,25 +97,27 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS:
       return 1;
 
-   /* ESSL 1.00 for ES 2.0 and GLSL 1.20 for desktop contexts.  ES 3.0
-    * (GLSL 1.30 feature level) needs transform feedback, which the GPU
-    * does not have yet (docs/driver.md "OpenGL ES 3.0"): only
-    * VLGPU_DEBUG=es3 reports 130, for Piglit triage. */
+   /* GLSL 1.30 feature level (ESSL 3.00) and transform feedback give
+    * OpenGL ES 3.0 (main/version.c compute_version_es2; docs/driver.md
+    * "OpenGL ES 3.0").  VLGPU_DEBUG=es2 reports the ES 2.0 configuration
+    * (GLSL 1.20, no stream output, no array textures) for comparisons. */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 130 : 120;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 120 : 130;
 
-   /* EXT_transform_feedback (stream output): not implemented, no GE/PE
-    * piece writes vertex outputs to buffers.  VLGPU_DEBUG=es3 reports
-    * the GL minimums so st/mesa offers ES 3.0; a draw with stream-output
-    * targets bound is then drawn without writing them, with a warning
-    * (vlg_draw.c). */
+   /* EXT_transform_feedback: draw_info.stream_output, written by the
+    * geometry stage in both simulator modes (docs/hw.md "Stream output",
+    * vlg_so.c): 4 buffers, the GL minimums of components.  Pause/resume
+    * is rebinding with offset (unsigned)-1: the GPU appends at the
+    * target's filled_size (ARB_transform_feedback2, ES 3.0). */
    case PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS:
-      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 4 : 0;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
    case PIPE_CAP_MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS:
-      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 4 : 0;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
    case PIPE_CAP_MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS:
-      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 64 : 0;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 64;
+   case PIPE_CAP_STREAM_OUTPUT_PAUSE_RESUME:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
 
    /* Quads of 2x2 fragments give DDX/DDY (OES_standard_derivatives) and the
     * texture unit samples with bias/explicit LOD (docs/isa.md). */
@@ -169,10 +171,9 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return screen->max_2d_levels;
    /* The texture unit samples 1D/2D arrays (texture.array_size, the layer
     * from the coordinate, docs/simulator-texture.md) and the compiler
-    * passes the layer; they are usable from GLSL 1.30 / ESSL 3.00 only,
-    * so only VLGPU_DEBUG=es3 exposes them for now. */
+    * passes the layer (GLSL 1.30 / ESSL 3.00; not with VLGPU_DEBUG=es2). */
    case PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS:
-      return vlg_debug_enabled(VLG_DEBUG_ES3) ? 256 : 0;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 256;
    /* The texture unit filters every format the same way, on the fp32
     * values it unpacked (docs/simulator-texture.md "Filters"), half and
     * full floats included (OES_texture_{half_,}float_linear). */
@@ -388,8 +389,9 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
    if (MAX2(sample_count, 1) != 1 || MAX2(storage_sample_count, 1) != 1)
       return false;
 
-   /* 1D/2D/3D/cube/rect textures; no texture arrays
-    * (PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0), no texture buffers. */
+   /* 1D/2D/3D/cube/rect textures, 1D/2D arrays unless
+    * PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0 (VLGPU_DEBUG=es2); no cube
+    * arrays, no texture buffers. */
    if (target == PIPE_TEXTURE_CUBE_ARRAY)
       return false;
    if ((target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY) &&

@@ -677,53 +677,6 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
    util_copy_constant_buffer(&ctx->stage[shader].constbuf, cb, take_ownership);
 }
 
-/*
- * Stream output (transform feedback).  Not implemented by the GPU: no GE/PE
- * piece writes vertex outputs to buffers and the hardware words have no
- * stream-output block (docs/driver.md "OpenGL ES 3.0").  The screen reports
- * stream-output buffers only with VLGPU_DEBUG=es3; then st/mesa creates and
- * binds targets, which are kept so the draw can warn that nothing is
- * written.
- */
-static struct pipe_stream_output_target *
-vlg_create_stream_output_target(struct pipe_context *pctx,
-                                struct pipe_resource *prsc,
-                                unsigned buffer_offset, unsigned buffer_size)
-{
-   struct pipe_stream_output_target *t =
-      CALLOC_STRUCT(pipe_stream_output_target);
-
-   if (!t)
-      return NULL;
-   pipe_reference_init(&t->reference, 1);
-   pipe_resource_reference(&t->buffer, prsc);
-   t->context = pctx;
-   t->buffer_offset = buffer_offset;
-   t->buffer_size = buffer_size;
-   return t;
-}
-
-static void
-vlg_stream_output_target_destroy(struct pipe_context *pctx,
-                                 struct pipe_stream_output_target *t)
-{
-   pipe_resource_reference(&t->buffer, NULL);
-   FREE(t);
-}
-
-static void
-vlg_set_stream_output_targets(struct pipe_context *pctx, unsigned num_targets,
-                              struct pipe_stream_output_target **targets,
-                              const unsigned *offsets)
-{
-   struct vlg_context *ctx = vlg_context(pctx);
-
-   for (unsigned i = 0; i < PIPE_MAX_SO_BUFFERS; i++)
-      pipe_so_target_reference(&ctx->so_targets[i],
-                               i < num_targets ? targets[i] : NULL);
-   ctx->num_so_targets = num_targets;
-}
-
 void
 vlg_state_cleanup(struct vlg_context *ctx)
 {
@@ -741,6 +694,7 @@ vlg_state_cleanup(struct vlg_context *ctx)
    util_unreference_framebuffer_state(&ctx->framebuffer);
    for (unsigned i = 0; i < PIPE_MAX_SO_BUFFERS; i++)
       pipe_so_target_reference(&ctx->so_targets[i], NULL);
+   vlg_bo_reference(&ctx->so_counters, NULL);
 }
 
 void
@@ -786,9 +740,6 @@ vlg_init_state_functions(struct pipe_context *pctx)
    pctx->set_vertex_buffers = vlg_set_vertex_buffers;
    pctx->set_constant_buffer = vlg_set_constant_buffer;
 
-   pctx->create_stream_output_target = vlg_create_stream_output_target;
-   pctx->stream_output_target_destroy = vlg_stream_output_target_destroy;
-   pctx->set_stream_output_targets = vlg_set_stream_output_targets;
 
    /* Defaults of the non-CSO blocks until st/mesa sets them. */
    struct pipe_blend_color bc = {{0}};

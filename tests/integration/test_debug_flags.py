@@ -1,6 +1,6 @@
 """VLGPU_DEBUG: `help` makes Mesa print the flag table (debug_get_flags_option),
-`nir` prints the NIR the driver receives, and `es3` gives an OpenGL ES 3.0
-context that the default caps do not."""
+`nir` prints the NIR the driver receives, and `es2` reports the ES 2.0
+configuration: no OpenGL ES 3.0 context, which the default caps give."""
 
 import unittest
 
@@ -8,7 +8,7 @@ from vlgpu_testlib import find_program, launch
 
 ES2_INFO = find_program("es2_info.x86_64-linux-gnu", "es2_info")
 ES2GEARS = find_program("es2gears_x11", "es2gears_x11.x86_64-linux-gnu")
-FLAGS = ["nir", "shaders", "stats", "functional", "dump", "es3"]
+FLAGS = ["nir", "shaders", "stats", "functional", "dump", "es2"]
 WFLINFO = find_program("wflinfo")
 
 
@@ -40,23 +40,23 @@ class DebugNirTest(unittest.TestCase):
 
 
 @unittest.skipUnless(WFLINFO, "wflinfo not installed (Debian waffle-utils)")
-class DebugEs3Test(unittest.TestCase):
+class DebugEs2Test(unittest.TestCase):
     def gles3(self, debug):
         return launch(["run", "--driver", "vlgpu", "--headless", "--",
                        WFLINFO, "-p", "surfaceless_egl", "-a", "gles3", "--verbose"],
                       env_update={"VLGPU_DEBUG": debug}, env_remove=["DISPLAY"])
 
-    def test_es3_flag_gives_es30_context(self):
-        # Default: ES 2.0 only (transform feedback and MSAA are missing,
-        # docs/driver.md), so EGL refuses an ES 3 context.
+    def test_es2_flag_refuses_es3_context(self):
+        # Default: ES 3.0 (transform feedback, docs/driver.md "OpenGL ES 3.0").
         r = self.gles3("")
-        self.assertNotEqual(r.returncode, 0, r.stdout)
-        self.assertNotIn("OpenGL ES 3", r.stdout)
-        r = self.gles3("es3")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("OpenGL version string: OpenGL ES 3.0", r.stdout)
         self.assertIn("OpenGL shading language version string: "
                       "OpenGL ES GLSL ES 3.00", r.stdout)
+        # es2: GLSL 1.20, no stream output: EGL refuses an ES 3 context.
+        r = self.gles3("es2")
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertNotIn("OpenGL ES 3", r.stdout)
 
 
 if __name__ == "__main__":

@@ -102,9 +102,11 @@ class QueueBase {
     *  oldest entry is visible. */
    bool can_pop() const
    {
+      /* empty first: most polls find nothing (L2 clients, SPC inputs) */
+      if (!size_)
+         return false;
       const Cycle now = ctx_->now;
-      const uint32_t pops = cycle_ == now ? pops_ : 0;
-      return pops < params_.bandwidth && size_ && ready_[head_] <= now;
+      return ready_[head_] <= now && (cycle_ != now || pops_ < params_.bandwidth);
    }
 
    /** Statistics over [begin, now) (does not modify the queue). */

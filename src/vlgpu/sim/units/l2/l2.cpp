@@ -193,9 +193,8 @@ L2::tick(Cycle now)
    if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
       /* the round-robin start depends on the cycle, not on how often the
        * L2 was ticked (sleeping must not change results) */
-      const uint32_t rr = n ? uint32_t(now % n) : 0;
-      for (uint32_t k = 0; k < n && taken < per_cycle_; k++) {
-         const uint32_t c = (rr + k) % n;
+      uint32_t c = n ? uint32_t(now % n) : 0;
+      for (uint32_t k = 0; k < n && taken < per_cycle_; k++, c = c + 1 == n ? 0 : c + 1) {
          Client &cl = clients_[c];
          if (!cl.in->can_pop())
             continue;

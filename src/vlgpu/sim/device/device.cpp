@@ -60,6 +60,17 @@ struct vlg_drm_device {
    uint64_t draws = 0;   /* DRAW commands executed over the device's life */
    std::string fault;    /* faults of the last submit */
    std::string stats = "{}";
+   /* What `stats` is made from, until someone asks for it
+    * (vlg_drm_get_stats_json, VLGPU_STATS_DIR): building and printing the
+    * JSON of every draw's module statistics costs more host time than
+    * simulating small draws in cycle mode (docs/perf/README.md). */
+   struct PendingStats {
+      uint64_t submit, fence, first_draw;
+      struct vlg_drm_submit args;
+      SubmitResult result;
+      std::vector<std::string> host_errors;
+   };
+   std::optional<PendingStats> pending_stats;
    std::string stats_dir, dump_dir;
    DrawSet dump_draws;
 };
@@ -205,6 +216,18 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
    j["host_errors"] = host_errors;
    j["stats"] = r.stats;
    return j;
+}
+
+/** Print the statistics of the last submit into dev.stats if not yet done. */
+void
+make_stats(vlg_drm_device &dev)
+{
+   if (!dev.pending_stats)
+      return;
+   const vlg_drm_device::PendingStats &p = *dev.pending_stats;
+   dev.stats = stats_json(dev, p.submit, p.fence, p.first_draw, p.args, p.result, p.host_errors)
+                  .dump(2);
+   dev.pending_stats.reset();
 }
 
 /** Run @f, turning exceptions into errno values (never let them cross C). */
@@ -456,15 +479,16 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
       const uint64_t first_draw = dev->draws;
       dev->fault.clear();
       DeviceHost host(*dev, submit);
-      const SubmitResult r =
-         dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
+      dev->pending_stats.reset();
+      SubmitResult r = dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
       dev->draws += r.draws.size();
       args->fence = ++dev->fence;
       dev->fault = fault_text(submit, first_draw, r);
-      const nlohmann::ordered_json j =
-         stats_json(*dev, submit, args->fence, first_draw, *args, r, host.host_errors());
-      dev->stats = j.dump(2);
+      const int ret = r.faults.empty() ? 0 : -EIO;
+      dev->pending_stats = vlg_drm_device::PendingStats{
+         submit, args->fence, first_draw, *args, std::move(r), host.host_errors()};
       if (!dev->stats_dir.empty()) {
+         make_stats(*dev);
          const std::string path =
             (std::filesystem::path(dev->stats_dir) / fmt::format("submit-{:06}.json", submit))
                .string();
@@ -474,7 +498,7 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
             host.host_error(fmt::format("statistics: {}", e.what()));
          }
       }
-      return r.faults.empty() ? 0 : -EIO;
+      return ret;
    });
 }
 
@@ -496,7 +520,15 @@ vlg_drm_get_fault(struct vlg_drm_device *dev)
 const char *
 vlg_drm_get_stats_json(struct vlg_drm_device *dev)
 {
-   return dev ? dev->stats.c_str() : "{}";
+   if (!dev)
+      return "{}";
+   try {
+      make_stats(*dev);
+   } catch (const std::exception &e) {
+      dev->pending_stats.reset();
+      dev->stats = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
+   }
+   return dev->stats.c_str();
 }
 
 } /* extern "C" */

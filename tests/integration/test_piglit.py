@@ -5,6 +5,8 @@ Runs the checked-in subset tests/piglit/subset.txt (GL ES 2.0 tests of the
 2 cores in functional mode) and requires every test listed as pass to pass.
 A second check feeds the same results an expectation that does not hold and
 requires --check to fail with that test named, so the check itself can fail.
+The subset's transform-feedback tests also run on the cycle-mode modules (stream
+output is written by GPC 0's PE there, docs/simulator-modules.md).
 """
 
 import shutil
@@ -57,6 +59,23 @@ class PiglitSubsetTest(unittest.TestCase):
                     "--out", str(self.out)])
         self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
         self.assertIn("bad.txt:1:", r.stderr)
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitTransformFeedbackCycleTest(unittest.TestCase):
+    def test_transform_feedback_passes_in_cycle_mode(self):
+        lines = [line for line in SUBSET.read_text().splitlines()
+                 if "transform_feedback" in line and line.startswith("pass ")]
+        self.assertGreaterEqual(len(lines), 4, "subset.txt lost its transform-feedback tests")
+        with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-tf-") as tmp:
+            tf = Path(tmp) / "tf.txt"
+            tf.write_text("\n".join(lines) + "\n")
+            r = launch(["piglit", "--", "--driver", "vlgpu", "--mode", "cycle",
+                        "--tests-from", str(tf), "--check", str(tf), "--out", str(Path(tmp) / "o"),
+                        "--progress", "0"],
+                       env_remove=["DISPLAY", "GALLIUM_DRIVER"], timeout=PIGLIT_TIMEOUT)
+        self.assertEqual(r.returncode, 0, f"transform feedback in cycle mode:\n{r.stdout}\n{r.stderr}")
+        self.assertRegex(r.stdout, rf"--check .*: {len(lines)} expected passes selected, 0 did not pass")
 
 
 if __name__ == "__main__":

@@ -555,6 +555,7 @@ Engine::stats() const
       ms.busy = c[unsigned(Activity::Busy)];
       ms.stalled = c[unsigned(Activity::Stalled)];
       ms.starved = c[unsigned(Activity::Starved)];
+      ms.counters.reserve(m->counters().size());
       for (const Counter &k : m->counters())
          ms.counters.emplace_back(k.name(), k.value());
       s.modules.push_back(std::move(ms));

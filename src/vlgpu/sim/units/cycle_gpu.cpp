@@ -24,10 +24,15 @@ namespace vlgpu::sim {
 Stats
 stats_delta(const Stats &a, const Stats &b)
 {
+   /* Both snapshots normally come from the same engine, so the same index
+    * holds the same module, counter or queue: try it before searching by
+    * name (per draw in cycle mode; the searches were quadratic). */
    Stats d = b;
    d.begin = a.end;
-   for (ModuleStatsSnapshot &m : d.modules) {
-      const ModuleStatsSnapshot *o = a.module(m.name);
+   for (size_t i = 0; i < d.modules.size(); i++) {
+      ModuleStatsSnapshot &m = d.modules[i];
+      const ModuleStatsSnapshot *o =
+         i < a.modules.size() && a.modules[i].name == m.name ? &a.modules[i] : a.module(m.name);
       if (!o)
          continue;
       m.ticks -= o->ticks;
@@ -35,15 +40,23 @@ stats_delta(const Stats &a, const Stats &b)
       m.stalled -= o->stalled;
       m.starved -= o->starved;
       m.idle -= o->idle;
-      for (auto &[k, v] : m.counters)
+      for (size_t j = 0; j < m.counters.size(); j++) {
+         auto &[k, v] = m.counters[j];
+         if (j < o->counters.size() && o->counters[j].first == k) {
+            v -= o->counters[j].second;
+            continue;
+         }
          for (const auto &[ok, ov] : o->counters)
             if (ok == k) {
                v -= ov;
                break;
             }
+      }
    }
-   for (QueueStatsSnapshot &q : d.queues) {
-      const QueueStatsSnapshot *o = a.queue(q.name);
+   for (size_t i = 0; i < d.queues.size(); i++) {
+      QueueStatsSnapshot &q = d.queues[i];
+      const QueueStatsSnapshot *o =
+         i < a.queues.size() && a.queues[i].name == q.name ? &a.queues[i] : a.queue(q.name);
       if (!o)
          continue;
       QueueStats &s = q.stats;

@@ -1,12 +1,13 @@
 /*
  * Stream output (docs/hw.md "Stream output") on the whole GPU: the same
- * scene on the functional GPU and on CycleGpu (every configuration of
- * test_cycle_gpu.cpp) must leave bit-identical stream-output buffers,
- * filled sizes and query counters, and both must hold what GL ES 3.0
- * §2.15.2 says, computed here from the vertex data: strips decomposed in
- * GL's order (whatever the provoking-vertex convention), a line loop
- * closed, no partial primitive once a buffer is full, appending across
- * draws, rasterizer discard after stream output.
+ * scene on the functional GPU and on CycleGpu (five configurations as in
+ * test_cycle_gpu.cpp) must leave bit-identical VRAM (stream-output buffers,
+ * filled sizes, query counters, pixels), and both must hold what GL ES 3.0
+ * §2.15.2 says, computed here from the vertex data: a strip with a restart
+ * and a fan decomposed in GL's order (whatever the provoking-vertex
+ * convention), a line loop closed, points, no partial primitive once a
+ * buffer is full, a start offset, appending across draws, rasterizer
+ * discard after stream output; in cycle mode the writes go to the L2.
  */
 #include <gtest/gtest.h>
 
@@ -25,9 +26,9 @@ namespace {
 
 struct SoScene {
    Scene s;
-   uint64_t buf[2] = {}, filled[2] = {}, counters = 0;
-   uint32_t size[2] = {240, 1024};
-   std::vector<float> strip, loop; /* vertex data (8 floats each) */
+   uint64_t buf[3] = {}, filled[3] = {}, counters = 0;
+   uint32_t size[3] = {240, 1024, 256};
+   std::vector<float> strip, loop, fan, points; /* vertex data (8 floats each) */
 };
 
 uint64_t
@@ -47,7 +48,7 @@ build(SoScene &x)
    const float bg[4] = {0, 0, 0, 1};
    s.clear(1u << 2, bg);
 
-   for (int b = 0; b < 2; b++) {
+   for (int b = 0; b < 3; b++) {
       std::vector<uint8_t> pattern(x.size[b], 0xab);
       x.buf[b] = t.put(pattern.data(), pattern.size(), 64);
       const uint32_t zero = 0;
@@ -113,6 +114,39 @@ build(SoScene &x)
    t.draw.stream_output = put_so_block(t, so);
    s.draw();
    t.pipe.rasterizer.rasterizer_discard = false;
+
+   /* draw 3: a fan, position.xy into buffer 2 from byte 32 (8-byte stride);
+    * draw 4: points appended after it */
+   s.next_draw();
+   for (int i = 0; i < 5; i++)
+      x.fan.insert(x.fan.end(), {0.1f * float(i), -0.2f * float(i * i), 0.5f, 1, 1, 1, 1, 1});
+   t.draw.prim = VLG_PRIM_TRIANGLE_FAN;
+   t.pipe.rasterizer.flatshade_first = true; /* must not change the order */
+   color_pipeline(t, x.fan);
+   VLG_STREAM_OUTPUT so2;
+   VLG_STREAM_OUTPUT_init(&so2);
+   so2.buffers[2].enable = true;
+   so2.buffers[2].stride = 8;
+   so2.buffers[2].address = x.buf[2];
+   so2.buffers[2].size = x.size[2];
+   so2.buffers[2].offset = 32;
+   so2.buffers[2].filled_size = x.filled[2];
+   so2.num_outputs = 1;
+   so2.outputs[0].reg = 4;
+   so2.outputs[0].num_components = 2;
+   so2.outputs[0].buffer = 2;
+   t.draw.stream_output = put_so_block(t, so2);
+   s.draw();
+   s.next_draw();
+   for (int i = 0; i < 3; i++)
+      x.points.insert(x.points.end(), {-0.5f - 0.1f * float(i), 0.7f, 0, 1, 1, 0, 0, 1});
+   t.pipe.rasterizer.flatshade_first = false;
+   t.draw.prim = VLG_PRIM_POINTS;
+   t.draw.vertices_per_prim = 1;
+   color_pipeline(t, x.points);
+   so2.buffers[2].append = true;
+   t.draw.stream_output = put_so_block(t, so2);
+   s.draw();
    s.sync(1);
    s.finish();
 }
@@ -173,6 +207,22 @@ expected(const SoScene &x, std::vector<uint32_t> &b0, std::vector<uint32_t> &b1)
    }
 }
 
+/** Buffer 2: the fan's triangles (0, i+1, i+2) from byte 32, then the points. */
+std::vector<uint32_t>
+expected_b2(const SoScene &x)
+{
+   std::vector<uint32_t> b(x.size[2] / 4, 0xabababab);
+   const uint32_t fan[9] = {0, 1, 2, 0, 2, 3, 0, 3, 4};
+   size_t w = 32 / 4;
+   for (uint32_t v : fan)
+      for (int c = 0; c < 2; c++)
+         b[w++] = fbits_of(x.fan[v * 8 + c]);
+   for (uint32_t v = 0; v < 3; v++)
+      for (int c = 0; c < 2; c++)
+         b[w++] = fbits_of(x.points[v * 8 + c]);
+   return b;
+}
+
 std::vector<uint32_t>
 read_words(const Vram &v, uint64_t a, uint32_t bytes)
 {
@@ -215,8 +265,8 @@ TEST_P(StreamOutputBothModes, SameBuffersAsGl)
    const ModeRun c = run_scene(x.s, cgpu);
    ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
    ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
-   ASSERT_EQ(f.res.draws.size(), 3u);
-   ASSERT_EQ(c.res.draws.size(), 3u);
+   ASSERT_EQ(f.res.draws.size(), 5u);
+   ASSERT_EQ(c.res.draws.size(), 5u);
 
    std::vector<uint32_t> e0, e1;
    expected(x, e0, e1);
@@ -226,6 +276,8 @@ TEST_P(StreamOutputBothModes, SameBuffersAsGl)
       EXPECT_EQ(read_words(*m->vram, x.buf[1], x.size[1]), e1) << mode << ": buffer 1";
       EXPECT_EQ(m->vram->read32(x.filled[0], "test"), 240u) << mode;
       EXPECT_EQ(m->vram->read32(x.filled[1], "test"), 240u + 8 * 16) << mode;
+      EXPECT_EQ(read_words(*m->vram, x.buf[2], x.size[2]), expected_b2(x)) << mode << ": buffer 2";
+      EXPECT_EQ(m->vram->read32(x.filled[2], "test"), 32u + 9 * 8 + 3 * 8) << mode;
       uint64_t cnt[4];
       m->vram->read(x.counters, cnt, 32, "test");
       /* pair 0: 7 strip triangles generated, 5 written; + 4 loop lines */

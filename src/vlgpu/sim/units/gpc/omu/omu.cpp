@@ -328,11 +328,12 @@ Omu::late_stage(Cycle now, bool &blocked)
       const uint64_t seq = g->seq;
       /* an older group of this GPC is still missing: the SPCs finished out
        * of order */
-      if (seq > next_seq_ &&
-          uint64_t(std::distance(rob_.begin(), rob_.lower_bound(seq))) < seq - next_seq_)
+      if (seq > arrived_upto_)
          ++reordered_;
       e.g = std::move(g);
       rob_.emplace(seq, std::move(e));
+      while (rob_.count(arrived_upto_))
+         arrived_upto_++;
       moved = true;
    }
    if (in_mark.can_pop()) {

@@ -114,6 +114,9 @@ class Omu final : public Unit {
    std::map<uint64_t, RobEntry> rob_;
    std::deque<DrawMark> marks_;
    uint64_t next_seq_ = 0;
+   /** Every group below this sequence number has arrived (>= next_seq_):
+    *  a group arriving above it overtook an older one (reordered_groups). */
+   uint64_t arrived_upto_ = 0;
    Cycle late_until_ = 0;
    bool ending_ = false; /* the front mark's groups are done: clear, write back, report */
    uint32_t credits_ = 0; /* retired groups not yet credited to the PE */

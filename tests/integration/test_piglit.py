@@ -78,5 +78,47 @@ class PiglitTransformFeedbackCycleTest(unittest.TestCase):
         self.assertRegex(r.stdout, rf"--check .*: {len(lines)} expected passes selected, 0 did not pass")
 
 
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitDualSourceCycleTest(unittest.TestCase):
+    """The subset's dual-source blending tests (EXT_blend_func_extended) on the
+    cycle-mode OMU too (docs/hw.md "Dual-source blending")."""
+
+    def test_dual_source_passes_in_cycle_mode(self):
+        lines = [line for line in SUBSET.read_text().splitlines()
+                 if "blend_func_extended" in line and line.startswith("pass ")]
+        self.assertGreaterEqual(len(lines), 3, "subset.txt lost its dual-source blending tests")
+        with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-dsb-") as tmp:
+            f = Path(tmp) / "dsb.txt"
+            f.write_text("\n".join(lines) + "\n")
+            r = launch(["piglit", "--", "--driver", "vlgpu", "--mode", "cycle",
+                        "--tests-from", str(f), "--check", str(f), "--out", str(Path(tmp) / "o"),
+                        "--progress", "0"],
+                       env_remove=["DISPLAY", "GALLIUM_DRIVER"], timeout=PIGLIT_TIMEOUT)
+        self.assertEqual(r.returncode, 0, f"dual-source blending in cycle mode:\n{r.stdout}\n{r.stderr}")
+        self.assertRegex(r.stdout, rf"--check .*: {len(lines)} expected passes selected, 0 did not pass")
+
+
+@unittest.skipUnless(shutil.which("piglit") and shutil.which("Xvfb"),
+                     "piglit or Xvfb not installed (Debian packages piglit, xvfb)")
+class PiglitPointSpriteTest(unittest.TestCase):
+    """GL_COORD_REPLACE point sprites (rasterizer.sprite_coord_enable, docs/driver.md): the two
+    checkerboard tests draw to the window, so they run on x11_egl (a private Xvfb; on
+    surfaceless_egl piglit aborts, docs/piglit.md)."""
+
+    def test_checkerboards_pass(self):
+        tests = ["spec@arb_point_sprite@arb_point_sprite-checkerboard",
+                 "spec@oes_point_sprite@arb_point_sprite-checkerboard_gles1"]
+        with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-sprite-") as tmp:
+            f = Path(tmp) / "sprite.txt"
+            f.write_text("".join(f"pass {t}\n" for t in tests))
+            r = launch(["piglit", "--", "--driver", "vlgpu", "--platform", "x11_egl",
+                        "--tests-from", str(f), "--check", str(f), "--out", str(Path(tmp) / "o"),
+                        "--progress", "0"],
+                       env_remove=["DISPLAY", "GALLIUM_DRIVER"], timeout=PIGLIT_TIMEOUT)
+        self.assertEqual(r.returncode, 0, f"point sprites:\n{r.stdout}\n{r.stderr}")
+        self.assertRegex(r.stdout, r"--check .*: 2 expected passes selected, 0 did not pass")
+
+
 if __name__ == "__main__":
     unittest.main()

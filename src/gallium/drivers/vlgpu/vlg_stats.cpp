@@ -354,7 +354,14 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
    std::lock_guard<std::mutex> guard(stats->lock);
    json j;
    try {
-      j = json::parse(text);
+      /* only the draws' counters and module cycles are used: skip the
+       * per-queue statistics (most of the text) and the submit's totals */
+      j = json::parse(text, [](int depth, json::parse_event_t ev, json &parsed) {
+         if (ev != json::parse_event_t::key)
+            return true;
+         const std::string &k = parsed.get_ref<const std::string &>();
+         return !(k == "queues" || (depth == 1 && k == "stats"));
+      });
    } catch (const std::exception &e) {
       if (!stats->parse_error_reported)
          mesa_loge("statistics of a submit are not valid JSON: %s", e.what());

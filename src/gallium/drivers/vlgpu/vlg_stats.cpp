@@ -354,10 +354,12 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
    std::lock_guard<std::mutex> guard(stats->lock);
    json j;
    try {
-      /* only the draws' counters and module cycles are used: skip the
-       * per-queue statistics (most of the text) and the submit's totals */
-      j = json::parse(text, [](int depth, json::parse_event_t ev, json &parsed) {
-         if (ev != json::parse_event_t::key)
+      /* CSV tables use only the draws' counters and module cycles: skip
+       * the per-queue statistics (most of the text) and the submit's
+       * totals; JSONL keeps every draw's whole report */
+      const bool all = stats->format == Format::Jsonl;
+      j = json::parse(text, [all](int depth, json::parse_event_t ev, json &parsed) {
+         if (all || ev != json::parse_event_t::key)
             return true;
          const std::string &k = parsed.get_ref<const std::string &>();
          return !(k == "queues" || (depth == 1 && k == "stats"));

@@ -131,6 +131,12 @@ const char *vlg_drm_get_fault(struct vlg_drm_device *dev);
  * busy/stalled/starved cycles, queue occupancy, dual-issue rate). Owned by
  * the device, valid until the next submit. */
 const char *vlg_drm_get_stats_json(struct vlg_drm_device *dev);
+/** The same JSON without what the driver's statistics tables do not read:
+ * no per-queue statistics (each draw's "modules" keeps only "cycles" and
+ * "modules") and no submit totals ("stats"). Much cheaper to make and parse
+ * for submits of many draws in cycle mode. Owned by the device, valid until
+ * the next submit. */
+const char *vlg_drm_get_draw_stats_json(struct vlg_drm_device *dev);
 
 #ifdef __cplusplus
 }

@@ -71,6 +71,8 @@ struct vlg_drm_device {
       std::vector<std::string> host_errors;
    };
    std::optional<PendingStats> pending_stats;
+   bool stats_made = true, draw_stats_made = false;
+   std::string draw_stats = "{}";
    std::string stats_dir, dump_dir;
    DrawSet dump_draws;
 };
@@ -184,7 +186,7 @@ fault_text(uint64_t submit, uint64_t first_draw, const SubmitResult &r)
 nlohmann::ordered_json
 stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t first_draw,
            const struct vlg_drm_submit &args, SubmitResult &r,
-           const std::vector<std::string> &host_errors)
+           const std::vector<std::string> &host_errors, bool full)
 {
    nlohmann::ordered_json j;
    j["submit"] = submit;
@@ -195,16 +197,28 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
    j["halted"] = r.halted;
    j["cycles"] = r.cycles;
    nlohmann::ordered_json draws = nlohmann::ordered_json::array();
-   /* moves the draws' module statistics (consumes r: one deep copy less
-    * per draw and per value) */
+   /* the draws' module statistics are copied once (not through
+    * draw_report_json); without `full`, only their "cycles" and "modules" */
    for (DrawReport &d : r.draws) {
       nlohmann::ordered_json dj;
       dj["draw"] = first_draw + d.ctx.index_in_queue;
-      nlohmann::ordered_json modules = std::move(d.modules);
-      d.modules = nullptr;
+      nlohmann::ordered_json modules;
+      modules.swap(d.modules);
       nlohmann::ordered_json rj = draw_report_json(d);
-      for (auto it = rj.begin(); it != rj.end(); ++it)
-         dj[it.key()] = it.key() == "modules" ? std::move(modules) : std::move(it.value());
+      d.modules.swap(modules);
+      for (auto it = rj.begin(); it != rj.end(); ++it) {
+         if (it.key() != "modules") {
+            dj[it.key()] = std::move(it.value());
+         } else if (full || !d.modules.is_object()) {
+            dj["modules"] = d.modules;
+         } else {
+            nlohmann::ordered_json m = nlohmann::ordered_json::object();
+            for (const char *k : {"cycles", "modules"})
+               if (d.modules.contains(k))
+                  m[k] = d.modules[k];
+            dj["modules"] = std::move(m);
+         }
+      }
       draws.push_back(std::move(dj));
    }
    j["draws"] = std::move(draws);
@@ -218,22 +232,27 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
                                      : nlohmann::ordered_json(nullptr)}});
    j["faults"] = std::move(faults);
    j["host_errors"] = host_errors;
-   j["stats"] = std::move(r.stats);
+   if (full)
+      j["stats"] = r.stats;
    return j;
 }
 
-/** Print the statistics of the last submit into dev.stats if not yet done. */
+/** Print the statistics of the last submit into dev.stats (everything) or
+ *  dev.draw_stats (`full` false: vlg_drm_get_draw_stats_json) if not yet
+ *  done. */
 void
-make_stats(vlg_drm_device &dev)
+make_stats(vlg_drm_device &dev, bool full)
 {
-   if (!dev.pending_stats)
+   bool &made = full ? dev.stats_made : dev.draw_stats_made;
+   if (made || !dev.pending_stats)
       return;
    vlg_drm_device::PendingStats &p = *dev.pending_stats;
    /* indented for the files of VLGPU_STATS=DIR, compact for the driver's
-    * parser (VLGPU_STATS=FILE.csv/.json) */
-   dev.stats = stats_json(dev, p.submit, p.fence, p.first_draw, p.args, p.result, p.host_errors)
-                  .dump(dev.stats_dir.empty() ? -1 : 2);
-   dev.pending_stats.reset();
+    * parser */
+   (full ? dev.stats : dev.draw_stats) =
+      stats_json(dev, p.submit, p.fence, p.first_draw, p.args, p.result, p.host_errors, full)
+         .dump(full && !dev.stats_dir.empty() ? 2 : -1);
+   made = true;
 }
 
 /** Run @f, turning exceptions into errno values (never let them cross C). */
@@ -486,6 +505,7 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
       dev->fault.clear();
       DeviceHost host(*dev, submit);
       dev->pending_stats.reset();
+      dev->stats_made = dev->draw_stats_made = false;
       SubmitResult r = dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
       dev->draws += r.draws.size();
       args->fence = ++dev->fence;
@@ -494,7 +514,7 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
       dev->pending_stats = vlg_drm_device::PendingStats{
          submit, args->fence, first_draw, *args, std::move(r), host.host_errors()};
       if (!dev->stats_dir.empty()) {
-         make_stats(*dev);
+         make_stats(*dev, true);
          const std::string path =
             (std::filesystem::path(dev->stats_dir) / fmt::format("submit-{:06}.json", submit))
                .string();
@@ -529,12 +549,26 @@ vlg_drm_get_stats_json(struct vlg_drm_device *dev)
    if (!dev)
       return "{}";
    try {
-      make_stats(*dev);
+      make_stats(*dev, true);
    } catch (const std::exception &e) {
-      dev->pending_stats.reset();
+      dev->stats_made = true;
       dev->stats = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
    }
    return dev->stats.c_str();
+}
+
+const char *
+vlg_drm_get_draw_stats_json(struct vlg_drm_device *dev)
+{
+   if (!dev)
+      return "{}";
+   try {
+      make_stats(*dev, false);
+   } catch (const std::exception &e) {
+      dev->draw_stats_made = true;
+      dev->draw_stats = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
+   }
+   return dev->draw_stats.c_str();
 }
 
 } /* extern "C" */

@@ -201,7 +201,8 @@ vlg_submit_queue(struct vlg_batch *batch, uint64_t address, unsigned n,
       mesa_loge("command queue of %u dwords at VRAM 0x%" PRIx64
                 " was refused: %s", n, address, strerror(-ret));
    if (collect_stats && screen->stats && ret != -EINVAL)
-      vlg_stats_add_submit(screen->stats, vlg_drm_get_stats_json(screen->dev),
+      vlg_stats_add_submit(screen->stats,
+                           vlg_stats_submit_json(screen->stats, screen->dev),
                            util_dynarray_begin(&batch->draws),
                            util_dynarray_num_elements(&batch->draws,
                                                       struct vlg_draw_record));

@@ -484,7 +484,8 @@ vlg_present(struct vlg_screen *screen, struct vlg_resource *rsc,
                                : strerror(-ret));
       else if (screen->stats)
          vlg_stats_add_submit(screen->stats,
-                              vlg_drm_get_stats_json(screen->dev), NULL, 0);
+                              vlg_stats_submit_json(screen->stats, screen->dev),
+                              NULL, 0);
       vlg_drm_display_remove(screen->dev, VLG_PRESENT_DISPLAY);
    } else {
       mesa_loge("cannot register the display (%ux%u, stride %u): %s", width,

@@ -22,6 +22,7 @@
 #include "util/log.h"
 
 #include "vlg_hw.h"
+#include "vlgpu_drm.h"
 #include "vlg_stats.h"
 
 using json = nlohmann::ordered_json;
@@ -379,6 +380,13 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
       const uint64_t i = u64(d, "index_in_queue");
       stats->draw_row(d, i < num_records ? &records[i] : nullptr, submit);
    }
+}
+
+const char *
+vlg_stats_submit_json(const struct vlg_stats *stats, struct vlg_drm_device *dev)
+{
+   return stats->format == Format::Jsonl ? vlg_drm_get_stats_json(dev)
+                                         : vlg_drm_get_draw_stats_json(dev);
 }
 
 void

@@ -56,6 +56,13 @@ void vlg_stats_add_submit(struct vlg_stats *stats, const char *json,
                           const struct vlg_draw_record *records,
                           unsigned num_records);
 
+/** The statistics JSON vlg_stats_add_submit needs from the device: the
+ *  whole report (vlg_drm_get_stats_json) for VLGPU_STATS=FILE.jsonl, the
+ *  cheaper vlg_drm_get_draw_stats_json for the CSV tables. */
+struct vlg_drm_device;
+const char *vlg_stats_submit_json(const struct vlg_stats *stats,
+                                  struct vlg_drm_device *dev);
+
 /** End the current frame: write its row(s). */
 void vlg_stats_end_frame(struct vlg_stats *stats);
 

@@ -212,10 +212,22 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
          } else if (full || !d.modules.is_object()) {
             dj["modules"] = d.modules;
          } else {
+            /* {"cycles", "modules": {name: {ticks, busy, stalled, starved,
+             * idle}}}: no queues, no module counters */
             nlohmann::ordered_json m = nlohmann::ordered_json::object();
-            for (const char *k : {"cycles", "modules"})
-               if (d.modules.contains(k))
-                  m[k] = d.modules[k];
+            if (d.modules.contains("cycles"))
+               m["cycles"] = d.modules["cycles"];
+            if (d.modules.contains("modules") && d.modules["modules"].is_object()) {
+               nlohmann::ordered_json mods = nlohmann::ordered_json::object();
+               for (const auto &[name, mod] : d.modules["modules"].items()) {
+                  nlohmann::ordered_json o = nlohmann::ordered_json::object();
+                  for (const char *k : {"ticks", "busy", "stalled", "starved", "idle"})
+                     if (mod.is_object() && mod.contains(k))
+                        o[k] = mod[k];
+                  mods[name] = std::move(o);
+               }
+               m["modules"] = std::move(mods);
+            }
             dj["modules"] = std::move(m);
          }
       }

@@ -61,22 +61,28 @@ class PiglitSubsetTest(unittest.TestCase):
         self.assertIn("bad.txt:1:", r.stderr)
 
 
+def check_subset_in_cycle_mode(test, needle, minimum, what):
+    """Run the subset.txt tests whose name contains `needle` and that are
+    expected to pass, on the cycle-mode modules, and require them all to pass
+    (the subset's own run is in functional mode)."""
+    lines = [line for line in SUBSET.read_text().splitlines()
+             if needle in line and line.startswith("pass ")]
+    test.assertGreaterEqual(len(lines), minimum, f"subset.txt lost its {what} tests")
+    with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-cycle-") as tmp:
+        f = Path(tmp) / "selected.txt"
+        f.write_text("\n".join(lines) + "\n")
+        r = launch(["piglit", "--", "--driver", "vlgpu", "--mode", "cycle",
+                    "--tests-from", str(f), "--check", str(f), "--out", str(Path(tmp) / "o"),
+                    "--progress", "0"],
+                   env_remove=["DISPLAY", "GALLIUM_DRIVER"], timeout=PIGLIT_TIMEOUT)
+    test.assertEqual(r.returncode, 0, f"{what} in cycle mode:\n{r.stdout}\n{r.stderr}")
+    test.assertRegex(r.stdout, rf"--check .*: {len(lines)} expected passes selected, 0 did not pass")
+
+
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitTransformFeedbackCycleTest(unittest.TestCase):
     def test_transform_feedback_passes_in_cycle_mode(self):
-        lines = [line for line in SUBSET.read_text().splitlines()
-                 if "transform_feedback" in line and line.startswith("pass ")]
-        self.assertGreaterEqual(len(lines), 4, "subset.txt lost its transform-feedback tests")
-        with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-tf-") as tmp:
-            tf = Path(tmp) / "tf.txt"
-            tf.write_text("\n".join(lines) + "\n")
-            r = launch(["piglit", "--", "--driver", "vlgpu", "--mode", "cycle",
-                        "--tests-from", str(tf), "--check", str(tf), "--out", str(Path(tmp) / "o"),
-                        "--progress", "0"],
-                       env_remove=["DISPLAY", "GALLIUM_DRIVER"], timeout=PIGLIT_TIMEOUT)
-        self.assertEqual(r.returncode, 0, f"transform feedback in cycle mode:\n{r.stdout}\n{r.stderr}")
-        self.assertRegex(r.stdout, rf"--check .*: {len(lines)} expected passes selected, 0 did not pass")
-
+        check_subset_in_cycle_mode(self, "transform_feedback", 4, "transform-feedback")
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
@@ -85,18 +91,7 @@ class PiglitDualSourceCycleTest(unittest.TestCase):
     cycle-mode OMU too (docs/hw.md "Dual-source blending")."""
 
     def test_dual_source_passes_in_cycle_mode(self):
-        lines = [line for line in SUBSET.read_text().splitlines()
-                 if "blend_func_extended" in line and line.startswith("pass ")]
-        self.assertGreaterEqual(len(lines), 3, "subset.txt lost its dual-source blending tests")
-        with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-dsb-") as tmp:
-            f = Path(tmp) / "dsb.txt"
-            f.write_text("\n".join(lines) + "\n")
-            r = launch(["piglit", "--", "--driver", "vlgpu", "--mode", "cycle",
-                        "--tests-from", str(f), "--check", str(f), "--out", str(Path(tmp) / "o"),
-                        "--progress", "0"],
-                       env_remove=["DISPLAY", "GALLIUM_DRIVER"], timeout=PIGLIT_TIMEOUT)
-        self.assertEqual(r.returncode, 0, f"dual-source blending in cycle mode:\n{r.stdout}\n{r.stderr}")
-        self.assertRegex(r.stdout, rf"--check .*: {len(lines)} expected passes selected, 0 did not pass")
+        check_subset_in_cycle_mode(self, "blend_func_extended", 3, "dual-source blending")
 
 
 @unittest.skipUnless(shutil.which("piglit") and shutil.which("Xvfb"),

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "scenes.h"
+#include "unit_configs.h"
 #include "sim/units/cycle_gpu.h"
 
 using namespace vlgpu;
@@ -26,37 +27,6 @@ bool
 contains(const std::string &s, const std::string &needle)
 {
    return s.find(needle) != std::string::npos;
-}
-
-struct NamedConfig {
-   const char *name;
-   const char *core;  /* Config::apply_overrides */
-   const char *units; /* UnitParams::apply_overrides */
-};
-
-const NamedConfig kConfigs[] = {
-   {"default", "", ""},
-   {"w4", "thread_group_width=4", ""},
-   {"w64", "thread_group_width=64", "spc.register_file_bytes=256K"},
-   {"two_gpcs", "gpcs=2,spcs_per_gpc=2", "pe.tile_pixels=8"},
-   {"tight",
-    "queues.default.capacity=1,spcs_per_gpc=1,thread_groups_per_spc=1,l2.size_bytes=1K",
-    "gts.sub_block_elements=5,ge.sub_blocks_in_flight=1,cp.max_draws_in_flight=1,l2.mshrs=1,"
-    "omu.cache_bytes=256,spc.icache_bytes=256,spc.l1_bytes=256,memory.queue_entries=1,"
-    "cp.prefetch_lines=1"},
-   {"overlap", "", "cp.max_draws_in_flight=8,gts.sub_block_elements=37,pe.quads_per_cycle=4,"
-                   "omu.quads_per_cycle=2,l2.requests_per_cycle=4"},
-};
-
-UnitParams
-params(const NamedConfig &c)
-{
-   Config cfg;
-   cfg.apply_overrides(c.core);
-   UnitParams p(cfg);
-   p.apply_overrides(c.units);
-   p.validate();
-   return p;
 }
 
 /** The DrawStats fields both modes compute the same way (one GPC: FS

@@ -1,7 +1,7 @@
 /*
  * Stream output (docs/hw.md "Stream output") on the whole GPU: the same
- * scene on the functional GPU and on CycleGpu (five configurations as in
- * test_cycle_gpu.cpp) must leave bit-identical VRAM (stream-output buffers,
+ * scene on the functional GPU and on CycleGpu (the configurations of
+ * unit_configs.h and one more) must leave bit-identical VRAM (stream-output buffers,
  * filled sizes, query counters, pixels), and both must hold what GL ES 3.0
  * §2.15.2 says, computed here from the vertex data: a strip with a restart
  * and a fan decomposed in GL's order (whatever the provoking-vertex
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "scenes.h"
+#include "unit_configs.h"
 #include "sim/units/cycle_gpu.h"
 
 using namespace vlgpu::sim;
@@ -231,31 +232,25 @@ read_words(const Vram &v, uint64_t a, uint32_t bytes)
    return w;
 }
 
-struct NamedConfig {
-   const char *name, *core, *units;
-};
-const NamedConfig kConfigs[] = {
-   {"default", "", ""},
-   {"w4", "thread_group_width=4", ""},
-   {"two_gpcs", "gpcs=2,spcs_per_gpc=2", "pe.tile_pixels=8"},
-   {"tight",
-    "queues.default.capacity=1,spcs_per_gpc=1,thread_groups_per_spc=1,l2.size_bytes=1K",
-    "gts.sub_block_elements=5,ge.sub_blocks_in_flight=1,cp.max_draws_in_flight=1,l2.mshrs=1,"
-    "omu.cache_bytes=256,spc.icache_bytes=256,spc.l1_bytes=256,memory.queue_entries=1,"
-    "cp.prefetch_lines=1"},
-   {"overlap", "", "cp.max_draws_in_flight=8,gts.sub_block_elements=3,l2.requests_per_cycle=4"},
-};
+/* The whole-GPU configurations (unit_configs.h) plus one whose small GTS
+ * sub-blocks split the strips and fans across sub-blocks with many draws in
+ * flight (stream output must still come out in GL order). */
+std::vector<NamedConfig>
+so_configs()
+{
+   std::vector<NamedConfig> v(std::begin(kConfigs), std::end(kConfigs));
+   v.push_back({"small_sub_blocks", "",
+                "cp.max_draws_in_flight=8,gts.sub_block_elements=3,l2.requests_per_cycle=4"});
+   return v;
+}
+const std::vector<NamedConfig> kSoConfigs = so_configs();
 
 class StreamOutputBothModes : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(StreamOutputBothModes, SameBuffersAsGl)
 {
-   const NamedConfig &cf = kConfigs[GetParam()];
-   Config cfg;
-   cfg.apply_overrides(cf.core);
-   UnitParams p(cfg);
-   p.apply_overrides(cf.units);
-   p.validate();
+   const NamedConfig &cf = kSoConfigs[GetParam()];
+   const UnitParams p = params(cf);
 
    SoScene x;
    build(x);
@@ -302,9 +297,9 @@ TEST_P(StreamOutputBothModes, SameBuffersAsGl)
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, StreamOutputBothModes,
-                         ::testing::Range<size_t>(0, std::size(kConfigs)),
+                         ::testing::Range<size_t>(0, kSoConfigs.size()),
                          [](const ::testing::TestParamInfo<size_t> &i) {
-                            return std::string(kConfigs[i.param].name);
+                            return std::string(kSoConfigs[i.param].name);
                          });
 
 /* A malformed block stops the draw with a GE fault in both modes. */

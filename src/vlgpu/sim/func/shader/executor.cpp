@@ -665,13 +665,28 @@ Exec::tex(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
    uint32_t out[kMaxLanes][4];
    for (unsigned c = 0; c < 4; c++) {
       const uint32_t *p = reg(coord, c);
-      const uint32_t *e = extra ? reg(coord + 1, c) : nullptr;
-      const uint32_t *e2 = extra2 ? reg(coord + 2, c) : nullptr;
-      for (unsigned l = 0; l < W; l++) {
+      for (unsigned l = 0; l < W; l++)
          lin[l].coord[c] = p[l];
-         lin[l].extra[c] = e ? e[l] : 0u;
-         lin[l].extra2[c] = e2 ? e2[l] : 0u;
+   }
+   if (extra) {
+      for (unsigned c = 0; c < 4; c++) {
+         const uint32_t *e = reg(coord + 1, c);
+         for (unsigned l = 0; l < W; l++)
+            lin[l].extra[c] = e[l];
       }
+   } else {
+      for (unsigned l = 0; l < W; l++)
+         std::memset(lin[l].extra, 0, sizeof(lin[l].extra));
+   }
+   if (extra2) {
+      for (unsigned c = 0; c < 4; c++) {
+         const uint32_t *e2 = reg(coord + 2, c);
+         for (unsigned l = 0; l < W; l++)
+            lin[l].extra2[c] = e2[l];
+      }
+   } else {
+      for (unsigned l = 0; l < W; l++)
+         std::memset(lin[l].extra2, 0, sizeof(lin[l].extra2));
    }
    try {
       res.sample(*res.vram, unit.tex, unit.samp, tex_op(op.opcode), op.shadow, tg.is_fragment(), W,
@@ -680,6 +695,16 @@ Exec::tex(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
       char buf[64];
       std::snprintf(buf, sizeof(buf), "texture unit T%u", op.slot);
       fault((f.module() == "SPC" ? "" : f.module() + ": ") + f.summary(), f.detail() + "\n" + buf);
+   }
+   if (op.wmask == 0xf) {
+      for (uint64_t m = active; m; m &= m - 1) {
+         const unsigned l = ctz64(m);
+         r[0][l] = out[l][0];
+         r[1][l] = out[l][1];
+         r[2][l] = out[l][2];
+         r[3][l] = out[l][3];
+      }
+      return;
    }
    for (uint64_t m = active; m; m &= m - 1) {
       const unsigned l = ctz64(m);

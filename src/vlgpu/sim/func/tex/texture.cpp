@@ -491,6 +491,29 @@ struct LevelView {
    uint32_t pitch = 0, stride = 0;
 };
 
+/* Calls a wrap function through its pointer, but the common modes (REPEAT,
+ * CLAMP_TO_EDGE with normalized coordinates) directly so that they inline. */
+inline int
+wrap_nearest(WrapNearest f, float s, int size)
+{
+   if (f == wn_clamp_to_edge)
+      return wn_clamp_to_edge(s, size);
+   if (f == wn_repeat)
+      return wn_repeat(s, size);
+   return f(s, size);
+}
+
+inline void
+wrap_linear(WrapLinear f, float s, int size, int &i0, int &i1, float &w)
+{
+   if (f == wl_clamp_to_edge)
+      wl_clamp_to_edge(s, size, i0, i1, w);
+   else if (f == wl_repeat)
+      wl_repeat(s, size, i0, i1, w);
+   else
+      f(s, size, i0, i1, w);
+}
+
 /* Everything one instruction needs, prepared once per call. */
 struct Unit {
    const VLG_TEXTURE &tex;
@@ -504,6 +527,7 @@ struct Unit {
    uint32_t border[4] = {};
    uint32_t one = 0;
    unsigned swz[4] = {};
+   bool swz_identity = false; /* swz is R, G, B, A: swizzle() copies */
    WrapNearest wn[3] = {};
    WrapLinear wl[3] = {};
    bool min_linear = false, mag_linear = false;
@@ -663,6 +687,7 @@ prepare(const Vram &vram, Unit &u, bool sampling, bool map)
    u.swz[1] = t.swizzle_g;
    u.swz[2] = t.swizzle_b;
    u.swz[3] = t.swizzle_a;
+   u.swz_identity = u.swz[0] == 0 && u.swz[1] == 1 && u.swz[2] == 2 && u.swz[3] == 3;
    if (map)
       map_levels(vram, u);
    if (!sampling)
@@ -798,11 +823,11 @@ struct Sampler {
             x = wn_clamp_to_edge(s, l.w);
             y = wn_clamp_to_edge(t, l.h);
          } else {
-            x = u.wn[0](s, l.w);
+            x = wrap_nearest(u.wn[0], s, l.w);
             if (!is_1d(target))
-               y = u.wn[1](t, l.h);
+               y = wrap_nearest(u.wn[1], t, l.h);
             if (target == VLG_TEXTURE_TARGET_3D)
-               z = u.wn[2](p, l.d);
+               z = wrap_nearest(u.wn[2], p, l.d);
          }
          texel(l, x, y, z, out);
          return;
@@ -820,16 +845,16 @@ struct Sampler {
          cube_texel(l, x0, y1, face, tx[2]);
          cube_texel(l, x1, y1, face, tx[3]);
       } else if (is_1d(target)) {
-         u.wl[0](s, l.w, x0, x1, xw);
+         wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
          texel(l, x0, 0, layer, tx[0]);
          texel(l, x1, 0, layer, tx[1]);
          for (unsigned c = 0; c < 4; c++)
             out[c] = fbits(lerp(xw, bitsf(tx[0][c]), bitsf(tx[1][c])));
          return;
       } else if (target == VLG_TEXTURE_TARGET_3D) {
-         u.wl[0](s, l.w, x0, x1, xw);
-         u.wl[1](t, l.h, y0, y1, yw);
-         u.wl[2](p, l.d, z0, z1, zw);
+         wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
+         wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
+         wrap_linear(u.wl[2], p, l.d, z0, z1, zw);
          texel(l, x0, y0, z0, tx[0]);
          texel(l, x1, y0, z0, tx[1]);
          texel(l, x0, y1, z0, tx[2]);
@@ -844,8 +869,8 @@ struct Sampler {
                                    bitsf(tx[6][c]), bitsf(tx[7][c])));
          return;
       } else {
-         u.wl[0](s, l.w, x0, x1, xw);
-         u.wl[1](t, l.h, y0, y1, yw);
+         wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
+         wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
          texel(l, x0, y0, layer, tx[0]);
          texel(l, x1, y0, layer, tx[1]);
          texel(l, x0, y1, layer, tx[2]);
@@ -1002,6 +1027,10 @@ coord_to_layer(float coord, int layers)
 void
 swizzle(const Unit &u, const uint32_t v[4], uint32_t out[4])
 {
+   if (u.swz_identity) {
+      std::memcpy(out, v, 4 * sizeof(uint32_t));
+      return;
+   }
    for (unsigned i = 0; i < 4; i++) {
       const unsigned s = u.swz[i];
       out[i] = s < 4 ? v[s] : (s == VLG_SWIZZLE_ZERO ? 0u : u.one);

@@ -837,3 +837,261 @@ TEST(RasterPoints, SpriteCoordEnableReachesVaryingsAbove15)
       EXPECT_EQ(lanes, 16u); /* a 4x4 point */
    }
 }
+
+/* ------------------------------------------------------------------------
+ * 4-sample coverage (docs/hw.md "Multisampling", GL ES 3.0 §3.6.3): the
+ * package loader does not accept 4-sample framebuffers until the OMU does, so
+ * these tests set PeState::samples / msaa after make_pe_state.
+ * ------------------------------------------------------------------------ */
+
+namespace {
+
+/** Samples covered per (x, y, s); asserts each quad's mask agrees with its
+ * samples. */
+std::map<std::array<int, 3>, int>
+sample_coverage(const Recorder &r)
+{
+   std::map<std::array<int, 3>, int> m;
+   for (const Recorder::Q &q : r.qs) {
+      for (unsigned l = 0; l < 4; l++) {
+         const unsigned sm = q.q.samples >> (4 * l) & 0xf;
+         EXPECT_EQ(sm != 0, (q.q.mask >> l & 1) != 0) << q.q.x << "," << q.q.y << " lane " << l;
+         for (unsigned s = 0; s < 4; s++)
+            if (sm >> s & 1)
+               m[{q.q.x + int(l & 1), q.q.y + int(l >> 1), int(s)}]++;
+      }
+   }
+   return m;
+}
+
+/** Draw window-space triangles into a 4-sample bench; returns the recorder. */
+Recorder
+draw_msaa(const std::vector<std::array<double, 6>> &tris, bool multisample = true,
+          Cliprect *clip = nullptr)
+{
+   Bench b;
+   b.load();
+   b.pe.samples = 4;
+   b.pe.msaa = multisample;
+   if (clip)
+      b.pe.cliprect = *clip;
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   for (const auto &t : tris) {
+      VertexRef v[3];
+      for (int i = 0; i < 3; i++) {
+         double c[4];
+         b.clip_of(t[2 * i], t[2 * i + 1], 0.5, 1.0, c);
+         v[i] = b.vertex(c);
+      }
+      eng.process(v, 3, r);
+   }
+   return r;
+}
+
+/** Signed distance-like edge test in double: > 0 strictly inside (either winding). */
+double
+inside_margin(const std::array<double, 6> &t, double x, double y)
+{
+   double m = 1e30;
+   const double area =
+      (t[2] - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (t[3] - t[1]);
+   for (int i = 0; i < 3; i++) {
+      const int j = (i + 1) % 3;
+      const double dx = t[2 * j] - t[2 * i], dy = t[2 * j + 1] - t[2 * i + 1];
+      const double e = (dx * (y - t[2 * i + 1]) - dy * (x - t[2 * i])) / std::hypot(dx, dy);
+      m = std::min(m, area > 0 ? e : -e);
+   }
+   return m;
+}
+
+} // namespace
+
+TEST(RasterMsaa, EdgePixelCoverageIsTheFractionOfCoveredSamplePositions)
+{
+   /* A vertical edge at x = 10 + f covers, in column 10, the samples whose x
+    * offset (0.375, 0.875, 0.125, 0.625) is above f: for f = 0.5 samples 1
+    * and 3 (2 of 4); f = 0.25: 0, 1, 3 (3/4); f = 0.75: 1 (1/4). The rest of
+    * the rectangle [10+f, 30] x [8, 24) is fully covered. */
+   const double fs[3] = {0.5, 0.25, 0.75};
+   const unsigned want[3] = {0xa, 0xb, 0x2};
+   for (int k = 0; k < 3; k++) {
+      const double x0 = 10 + fs[k];
+      Recorder r = draw_msaa({{x0, 8, 30, 8, 30, 24}, {x0, 8, 30, 24, x0, 24}});
+      const auto cov = sample_coverage(r);
+      for (int y = 8; y < 24; y++) {
+         unsigned got = 0;
+         for (int s = 0; s < 4; s++) {
+            auto it = cov.find({10, y, s});
+            if (it != cov.end()) {
+               EXPECT_EQ(it->second, 1);
+               got |= 1u << s;
+            }
+            EXPECT_EQ(cov.count({9, y, s}), 0u);
+            EXPECT_EQ(cov.count({20, y, s}), 1u);
+         }
+         EXPECT_EQ(got, want[k]) << "f = " << fs[k] << " row " << y;
+      }
+      EXPECT_EQ(cov.size(), 16u * (19u * 4u + unsigned(__builtin_popcount(want[k]))));
+   }
+}
+
+TEST(RasterMsaa, CoverageMatchesSamplePositionsOfRandomTriangles)
+{
+   /* Vertices on a 1/16 grid (exact in the PE's 1/256 fixed point); every
+    * sample farther than 1e-6 from an edge must be covered iff inside. */
+   std::mt19937 rng(6);
+   std::uniform_int_distribution<int> c(0, 16 * 64); /* inside the viewport: no clipping */
+   size_t compared = 0, covered = 0;
+   for (int iter = 0; iter < 100; iter++) {
+      std::array<double, 6> t;
+      for (double &v : t)
+         v = c(rng) / 16.0;
+      Recorder r = draw_msaa({t});
+      const auto cov = sample_coverage(r);
+      for (int y = 0; y < 64; y++)
+         for (int x = 0; x < 64; x++)
+            for (int s = 0; s < 4; s++) {
+               const double m = inside_margin(t, x + kSamplePos4x[s][0], y + kSamplePos4x[s][1]);
+               if (std::fabs(m) < 1e-6)
+                  continue;
+               auto it = cov.find({x, y, s});
+               const int got = it == cov.end() ? 0 : it->second;
+               ASSERT_EQ(got, m > 0 ? 1 : 0)
+                  << "triangle " << iter << " pixel " << x << "," << y << " sample " << s;
+               compared++;
+               covered += got;
+            }
+   }
+   EXPECT_GT(compared, 100u * 16000u);
+   EXPECT_GT(covered, 100000u);
+}
+
+TEST(RasterMsaa, SharedEdgesThroughSamplesCoverEachSampleOnce)
+{
+   /* A parallelogram split along x - y = 0.25, which passes through sample 0
+    * (0.375, 0.125) of every pixel (k, k), and a fan around (32.375, 32.125)
+    * (sample 0 of pixel (32, 32)) whose spokes pass through further samples:
+    * no sample may be covered twice; the samples strictly inside the outline
+    * are covered once (GL ES 3.0 §3.6.1). */
+   const std::array<double, 6> a{0.25, 0, 40.25, 0, 56.25, 56}, b{0.25, 0, 56.25, 56, 16.25, 56};
+   Recorder r = draw_msaa({a, b});
+   auto cov = sample_coverage(r);
+   for (auto &e : cov)
+      ASSERT_EQ(e.second, 1) << e.first[0] << "," << e.first[1] << " s" << e.first[2];
+   unsigned on_diag = 0;
+   for (int k = 1; k < 55; k++) {
+      EXPECT_EQ(cov.count({k, k, 0}), 1u) << k;
+      on_diag++;
+   }
+   EXPECT_EQ(on_diag, 54u);
+
+   const double cx = 32.375, cy = 32.125;
+   const double ring[8][2] = {{cx + 8, cy},     {cx + 8, cy + 8}, {cx, cy + 8},
+                              {cx - 8, cy + 8}, {cx - 8, cy},     {cx - 8, cy - 8},
+                              {cx, cy - 8},     {cx + 8, cy - 8}};
+   std::vector<std::array<double, 6>> fan;
+   for (int i = 0; i < 8; i++) {
+      const int j = (i + 1) % 8;
+      fan.push_back({cx, cy, ring[i][0], ring[i][1], ring[j][0], ring[j][1]});
+   }
+   Recorder rf = draw_msaa(fan);
+   cov = sample_coverage(rf);
+   for (auto &e : cov)
+      ASSERT_EQ(e.second, 1) << e.first[0] << "," << e.first[1] << " s" << e.first[2];
+   /* every sample of the square (cx +- 8, cy +- 8) strictly inside is covered,
+    * the centre sample included: per axis 15 positions for offset 0.375 (x) /
+    * 0.125 (y) of sample 0, whose ends lie on the border, 16 for the others:
+    * 15 * 15 + 3 * 16 * 16 = 993 */
+   unsigned inside = 0;
+   for (int y = 20; y < 45; y++)
+      for (int x = 20; x < 45; x++)
+         for (int s = 0; s < 4; s++) {
+            const double sx = x + kSamplePos4x[s][0], sy = y + kSamplePos4x[s][1];
+            if (std::fabs(sx - cx) < 8 && std::fabs(sy - cy) < 8) {
+               EXPECT_EQ(cov.count({x, y, s}), 1u) << x << "," << y << " s" << s;
+               inside++;
+            }
+         }
+   EXPECT_EQ(cov.count({32, 32, 0}), 1u);
+   EXPECT_EQ(inside, 993u);
+}
+
+TEST(RasterMsaa, ScissorAndQuadOrder)
+{
+   Cliprect clip{5, 7, 21, 19};
+   Recorder r = draw_msaa({{0, 0, 64, 0, 0, 64}}, true, &clip);
+   const auto cov = sample_coverage(r);
+   for (auto &e : cov) {
+      EXPECT_GE(e.first[0], 5);
+      EXPECT_LT(e.first[0], 21);
+      EXPECT_GE(e.first[1], 7);
+      EXPECT_LT(e.first[1], 19);
+   }
+   EXPECT_EQ(cov.size(), 16u * 12u * 4u);
+   /* 2-row bands top to bottom, quads left to right */
+   for (size_t i = 1; i < r.qs.size(); i++) {
+      const Quad &p = r.qs[i - 1].q, &q = r.qs[i].q;
+      EXPECT_TRUE(q.y > p.y || (q.y == p.y && q.x > p.x)) << i;
+   }
+}
+
+TEST(RasterMsaa, MultisampleOffGivesEverySampleThePixelCoverage)
+{
+   const std::array<double, 6> t{3.3, 2.7, 50.1, 9.9, 20.2, 60.6};
+   Recorder on = draw_msaa({t}, false);
+   Bench b;
+   b.load();
+   Recorder single;
+   {
+      PrimitiveEngine eng(b.pe);
+      VertexRef v[3];
+      for (int i = 0; i < 3; i++) {
+         double c[4];
+         b.clip_of(t[2 * i], t[2 * i + 1], 0.5, 1.0, c);
+         v[i] = b.vertex(c);
+      }
+      eng.process(v, 3, single);
+   }
+   ASSERT_EQ(on.qs.size(), single.qs.size());
+   for (size_t i = 0; i < on.qs.size(); i++) {
+      const Quad &a = on.qs[i].q, &s = single.qs[i].q;
+      EXPECT_EQ(a.x, s.x);
+      EXPECT_EQ(a.y, s.y);
+      EXPECT_EQ(a.mask, s.mask);
+      EXPECT_EQ(s.samples, 0u);
+      for (unsigned l = 0; l < 4; l++)
+         EXPECT_EQ(a.samples >> (4 * l) & 0xf, (s.mask >> l & 1) ? 0xfu : 0u);
+   }
+}
+
+TEST(RasterMsaa, PerSampleDepthIsThePlaneAtTheSamplePosition)
+{
+   /* z = 0.1 + x / 128 + y / 256 over the framebuffer */
+   Bench b;
+   b.load();
+   b.pe.samples = 4;
+   b.pe.msaa = true;
+   auto zf = [](double x, double y) { return 0.1 + x / 128 + y / 256; };
+   const double w[3][2] = {{0, 0}, {64, 0}, {0, 64}};
+   VertexRef v[3];
+   for (int i = 0; i < 3; i++) {
+      double c[4];
+      b.clip_of(w[i][0], w[i][1], zf(w[i][0], w[i][1]), 1.0, c);
+      v[i] = b.vertex(c);
+   }
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   eng.process(v, 3, r);
+   ASSERT_FALSE(r.qs.empty());
+   for (const Recorder::Q &q : r.qs) {
+      float z[4][kMsaaSamples];
+      pe_sample_depth(r.setups[q.setup], q.q, z);
+      for (unsigned l = 0; l < 4; l++)
+         for (unsigned s = 0; s < 4; s++) {
+            const double x = q.q.x + int(l & 1) + kSamplePos4x[s][0];
+            const double y = q.q.y + int(l >> 1) + kSamplePos4x[s][1];
+            EXPECT_NEAR(z[l][s], zf(x, y), 2e-6) << x << "," << y;
+         }
+   }
+}

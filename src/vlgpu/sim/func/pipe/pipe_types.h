@@ -89,11 +89,22 @@ struct PrimSetup {
  * A 2x2 quad of fragments: lanes 0..3 are the pixels (x, y), (x+1, y),
  * (x, y+1), (x+1, y+1) (docs/isa.md §1), x and y even. @mask: bit i set if
  * lane i is covered (inside the primitive, scissor and framebuffer);
- * uncovered lanes are helpers.
+ * uncovered lanes are helpers. @samples: 4-sample framebuffers only (PeState::
+ * samples == 4, docs/hw.md "Multisampling"): bit 4 * lane + s set if sample s
+ * of lane is covered (a lane is in @mask iff one of its samples is); 0 for
+ * single-sampled framebuffers.
  */
 struct Quad {
    int32_t x, y;
    uint8_t mask;
+   uint16_t samples = 0;
 };
+
+/** Number of samples of a 4-sample pixel (docs/hw.md "Multisampling"). */
+constexpr unsigned kMsaaSamples = 4;
+/** The standard 4x sample positions (D3D10 pattern, llvmpipe lp_sample_pos_4x),
+ * pixel units from the pixel's top-left corner. */
+constexpr float kSamplePos4x[kMsaaSamples][2] = {
+   {0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
 
 } // namespace vlgpu::sim

@@ -168,6 +168,10 @@ struct QuadOut {
    QuadSink &sink;
    const PrimSetup &setup;
    PeStats &stats;
+   /** 4-sample framebuffer: quads without sample coverage (single-sample
+    * rule) get all 4 samples of each covered lane (docs/hw.md
+    * "Multisampling"). */
+   bool expand = false;
    bool announced = false;
 
    void emit(const Quad *q, unsigned n)
@@ -181,9 +185,116 @@ struct QuadOut {
       for (unsigned i = 0; i < n; i++)
          stats.fragments += kPop4[q[i].mask & 0xf];
       stats.quads += n;
+      if (expand) {
+         Quad e[8];
+         for (unsigned i = 0; i < n; i++) {
+            e[i] = q[i];
+            if (!e[i].samples)
+               for (unsigned l = 0; l < 4; l++)
+                  if (e[i].mask >> l & 1)
+                     e[i].samples |= uint16_t(0xfu << (4 * l));
+         }
+         sink.quads(e, n);
+         return;
+      }
       sink.quads(q, n);
    }
 };
+
+/**
+ * 4-sample rasterisation of a triangle in window coordinates (docs/hw.md
+ * "Multisampling"): positions rounded to 1/256 pixel, the edge functions
+ * evaluated exactly (64-bit integers) at the 4 sample positions of every
+ * pixel of the bounding box within @clip, D3D top-left rule for samples on an
+ * edge. Quads with a covered sample are emitted in 2-row bands top to bottom,
+ * left to right, at most 8 per run.
+ */
+void
+raster_tri_msaa(const Cliprect &clip, float pixel_offset, const float *v0, const float *v1,
+                const float *v2, QuadOut &out)
+{
+   constexpr int kOrder = 8;
+   constexpr double kOne = double(1 << kOrder);
+   /* sample positions are relative to the pixel's corner with
+    * half_pixel_center; without it the pixel centre is the integer point */
+   const double shift = 0.5 - double(pixel_offset);
+   int64_t px[3], py[3];
+   const float *v[3] = {v0, v1, v2};
+   for (int i = 0; i < 3; i++) {
+      const double x = (double(v[i][4]) + shift) * kOne, y = (double(v[i][5]) + shift) * kOne;
+      if (!(std::fabs(x) < 4e15) || !(std::fabs(y) < 4e15))
+         return;
+      px[i] = std::llround(x);
+      py[i] = std::llround(y);
+   }
+   if (std::max({std::llabs(px[0]), std::llabs(px[1]), std::llabs(px[2]), std::llabs(py[0]),
+                 std::llabs(py[1]), std::llabs(py[2])}) > (int64_t(1) << 28))
+      return; /* outside any framebuffer by far (clipping keeps them in the viewport) */
+   const int64_t area =
+      (px[1] - px[0]) * (py[2] - py[0]) - (px[2] - px[0]) * (py[1] - py[0]);
+   if (area == 0)
+      return;
+   if (area < 0) {
+      std::swap(px[1], px[2]);
+      std::swap(py[1], py[2]);
+   }
+   /* edge i from vertex i to i+1; inside: E > 0, or E == 0 on a top edge
+    * (dy == 0, dx > 0: the triangle lies below) or a left edge (dy < 0) */
+   int64_t ex[3], ey[3], ec[3];
+   for (int i = 0; i < 3; i++) {
+      const int j = (i + 1) % 3;
+      const int64_t dx = px[j] - px[i], dy = py[j] - py[i];
+      const bool top_left = dy < 0 || (dy == 0 && dx > 0);
+      /* E(p) = dx * (p.y - y_i) - dy * (p.x - x_i); bias so that inside is E > 0 */
+      ex[i] = -dy;
+      ey[i] = dx;
+      ec[i] = dy * px[i] - dx * py[i] + (top_left ? 1 : 0);
+   }
+   const int64_t minx = std::min({px[0], px[1], px[2]}) >> kOrder;
+   const int64_t maxx = (std::max({px[0], px[1], px[2]}) >> kOrder) + 1;
+   const int64_t miny = std::min({py[0], py[1], py[2]}) >> kOrder;
+   const int64_t maxy = (std::max({py[0], py[1], py[2]}) >> kOrder) + 1;
+   const int x0 = int(std::max<int64_t>(minx, clip.minx)) & ~1;
+   const int x1 = int(std::min<int64_t>(maxx, clip.maxx));
+   const int y0 = int(std::max<int64_t>(miny, clip.miny)) & ~1;
+   const int y1 = int(std::min<int64_t>(maxy, clip.maxy));
+   int64_t sx[kMsaaSamples], sy[kMsaaSamples];
+   for (unsigned s = 0; s < kMsaaSamples; s++) {
+      sx[s] = int64_t(kSamplePos4x[s][0] * kOne);
+      sy[s] = int64_t(kSamplePos4x[s][1] * kOne);
+   }
+   Quad q[8];
+   for (int y = y0; y < y1; y += 2) {
+      unsigned n = 0;
+      for (int x = x0; x < x1; x += 2) {
+         Quad qd{x, y, 0};
+         for (unsigned l = 0; l < 4; l++) {
+            const int fx = x + int(l & 1), fy = y + int(l >> 1);
+            if (fx < clip.minx || fx >= clip.maxx || fy < clip.miny || fy >= clip.maxy)
+               continue;
+            for (unsigned s = 0; s < kMsaaSamples; s++) {
+               const int64_t X = (int64_t(fx) << kOrder) + sx[s];
+               const int64_t Y = (int64_t(fy) << kOrder) + sy[s];
+               bool in = true;
+               for (int e = 0; e < 3 && in; e++)
+                  in = ex[e] * X + ey[e] * Y + ec[e] > 0;
+               if (in)
+                  qd.samples |= uint16_t(1u << (4 * l + s));
+            }
+            if (qd.samples >> (4 * l) & 0xf)
+               qd.mask |= uint8_t(1u << l);
+         }
+         if (qd.mask) {
+            q[n++] = qd;
+            if (n == 8) {
+               out.emit(q, n);
+               n = 0;
+            }
+         }
+      }
+      out.emit(q, n);
+   }
+}
 
 struct Spans {
    int left[2] = {1000000, 1000000};
@@ -394,6 +505,9 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
    s.clip_planes = 0xfu | (r.depth_clip_near ? 1u << 4 : 0) | (r.depth_clip_far ? 1u << 5 : 0) |
                    ((r.clip_plane_enable & 0xffu) << 6);
 
+   s.samples = pkg.fb.samples == kMsaaSamples ? kMsaaSamples : 1;
+   s.msaa = s.samples == kMsaaSamples && r.multisample;
+
    /* compute_cliprect */
    s.cliprect = Cliprect{0, 0, int(pkg.fb.width), int(pkg.fb.height)};
    if (r.scissor_enable) {
@@ -559,7 +673,11 @@ pe_setup_triangle(const PeState &s, const float *v0, const float *v1, const floa
    setup_tri_edges(t);
    stats.triangles_setup++;
 
-   QuadOut out{sink, ps, stats};
+   QuadOut out{sink, ps, stats, s.samples == kMsaaSamples};
+   if (s.msaa) {
+      raster_tri_msaa(s.cliprect, s.pixel_offset, v0, v1, v2, out);
+      return true;
+   }
    Spans sp;
    if (t.oneoverarea < 0.0f) {
       subtriangle(s.cliprect, sp, out, t.emaj, t.ebot, t.ebot.lines);
@@ -635,7 +753,7 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
    }
    stats.lines_setup++;
 
-   QuadOut out{sink, ps, stats};
+   QuadOut out{sink, ps, stats, s.samples == kMsaaSamples};
    Quad cur{-1, -1, 0};
    auto emit = [&](Quad q) {
       q.mask = quad_clip(s.cliprect, q.x, q.y, q.mask);
@@ -726,7 +844,7 @@ pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &ps, Qua
    }
    stats.points_setup++;
 
-   QuadOut out{sink, ps, stats};
+   QuadOut out{sink, ps, stats, s.samples == kMsaaSamples};
    auto emit = [&](int qx, int qy, uint8_t m) {
       Quad q{qx, qy, quad_clip(s.cliprect, qx, qy, m)};
       if (q.mask)
@@ -765,6 +883,19 @@ pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &ps, Qua
 /* ------------------------------------------------------------------------
  * Interpolation
  * ------------------------------------------------------------------------ */
+
+void
+pe_sample_depth(const PrimSetup &ps, const Quad &q, float z[4][kMsaaSamples])
+{
+   float zc[4];
+   pe_quad_depth(ps, q, zc);
+   const float dzdx = ps.pos.dadx[2], dzdy = ps.pos.dady[2];
+   for (unsigned s = 0; s < kMsaaSamples; s++) {
+      const float off = dzdx * (kSamplePos4x[s][0] - 0.5f) + dzdy * (kSamplePos4x[s][1] - 0.5f);
+      for (unsigned l = 0; l < 4; l++)
+         z[l][s] = zc[l] + off;
+   }
+}
 
 void
 pe_quad_depth(const PrimSetup &ps, const Quad &q, float z[4])

@@ -98,6 +98,11 @@ struct PeState {
    float line_width = 1.0f;      /**< clamped width */
    bool sprites = false;         /**< points become two triangles (point_quad_rasterization) */
    unsigned sprite_varyings = 0; /**< sprite_coord_enable */
+   /** framebuffer.samples as a count: 1 or 4 (docs/hw.md "Multisampling"). */
+   unsigned samples = 1;
+   /** samples == 4 and rasterizer.multisample: triangles are sampled at the
+    * 4 sample positions (else every sample gets the pixel's coverage). */
+   bool msaa = false;
 };
 
 /**
@@ -202,6 +207,12 @@ void pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &se
  */
 void pe_interpolate_quad(const PeState &s, const PrimSetup &setup, const Quad &q,
                          uint32_t (*out)[4][4]);
+
+/** Window depth of the 4 samples of the 4 lanes of @q (4-sample framebuffers):
+ * z[lane][s] = the depth plane at sample position s of the lane's pixel
+ * (kSamplePos4x), i.e. the pixel-centre depth of pe_quad_depth plus the
+ * plane's slopes times the sample's offset from the centre. */
+void pe_sample_depth(const PrimSetup &setup, const Quad &q, float z[4][kMsaaSamples]);
 
 /** Interpolated window depth of the 4 lanes of @q (sp_quad_depth_test.c
  * interpolate_quad_depth; the same value as FRAG_COORD.z). */

@@ -794,3 +794,111 @@ TEST(OmuFormats, Unorm8RoundingMatchesFormatModuleEverywhere)
       check((float(k) + 0.5f) / 255.0f);
    }
 }
+
+/* 4-sample OMU operations (docs/hw.md "Multisampling"). The loader does not
+ * accept 4-sample framebuffers until the draws use these functions, so the
+ * state is made for a single-sampled framebuffer 4 times as wide (the same
+ * bytes: sample s of pixel (x, y) is pixel (4x + s, y) of it) and then
+ * switched to 4 samples. */
+namespace {
+
+struct MsaaOmu : OmuFixture {
+   explicit MsaaOmu(vlg_format zs) : OmuFixture(VLG_FORMAT_NONE)
+   {
+      t.framebuffer(4 * 4, 4, VLG_FORMAT_R8G8B8A8_UNORM, zs);
+   }
+   void load4()
+   {
+      load();
+      s.samples = 4;
+      s.rt[0].step = 4 * s.rt[0].bpp;
+      s.zs_step = 4 * s.zs_bpp;
+      s.z16_fast = false;
+   }
+};
+
+} // namespace
+
+TEST(OmuMsaa, DepthTestAndColourWritePerSample)
+{
+   MsaaOmu f(VLG_FORMAT_Z32_FLOAT);
+   f.t.pipe.depth_stencil_alpha.depth_enable = true;
+   f.t.pipe.depth_stencil_alpha.depth_writemask = true;
+   f.t.pipe.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+   f.load4();
+   ASSERT_TRUE(f.s.depth_test);
+   for (unsigned x = 0; x < 16; x++)
+      for (unsigned y = 0; y < 4; y++) {
+         const float half = 0.5f;
+         std::memcpy(f.t.zs_ptr(x, y), &half, 4);
+      }
+   /* quad (0, 0): lanes 0 and 3 fully covered, lane 1 samples 0 and 1 only,
+    * lane 2 none; even samples in front (0.25), odd ones behind (0.75) */
+   const uint16_t cov = 0xf00f | 0x0030;
+   float z[4][4];
+   for (unsigned l = 0; l < 4; l++)
+      for (unsigned s = 0; s < 4; s++)
+         z[l][s] = s & 1 ? 0.75f : 0.25f;
+   const uint16_t pass = omu_depth_stencil_samples(f.s, 0, 0, cov, false, z);
+   EXPECT_EQ(pass, 0x5005 | 0x0010);
+   uint32_t color[kMaxColorBufs][4][4] = {};
+   for (unsigned l = 0; l < 4; l++) {
+      color[0][l][0] = 0x3f800000; /* (1, 0, 0, 1) */
+      color[0][l][3] = 0x3f800000;
+   }
+   omu_write_color_samples(f.s, 0, 0, pass, color);
+   for (unsigned l = 0; l < 4; l++) {
+      const unsigned px = l & 1, py = l >> 1;
+      for (unsigned s = 0; s < 4; s++) {
+         const bool p = pass >> (4 * l + s) & 1;
+         const uint8_t *c = f.t.rgba8(4 * px + s, py);
+         EXPECT_EQ(c[0], p ? 255 : 0) << "lane " << l << " sample " << s;
+         EXPECT_EQ(c[3], p ? 255 : 0) << "lane " << l << " sample " << s;
+         float d;
+         std::memcpy(&d, f.t.zs_ptr(4 * px + s, py), 4);
+         EXPECT_EQ(d, p ? 0.25f : 0.5f) << "lane " << l << " sample " << s;
+      }
+   }
+   /* the neighbouring pixel (2, 0) is untouched */
+   EXPECT_EQ(f.t.rgba8(8, 0)[0], 0);
+}
+
+TEST(OmuMsaa, ResolveAveragesColourSamples)
+{
+   TestDraw t;
+   VLG_SURFACE src = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, 4 * 2, 1); /* 2 pixels x 4 samples */
+   src.width = 2;
+   VLG_SURFACE dst = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, 2, 1);
+   uint8_t *p = t.vram.data() + src.address;
+   /* pixel 0: R 255 in 3 samples of 4 -> 0.75 -> 191; G 255, 0, 0, 0 -> 64;
+    * B all 40; A 255 */
+   const uint8_t s0[4][4] = {{255, 255, 40, 255}, {255, 0, 40, 255}, {255, 0, 40, 255},
+                             {0, 0, 40, 255}};
+   std::memcpy(p, s0, 16);
+   /* pixel 1: all samples (10, 20, 30, 0) */
+   for (unsigned s = 0; s < 4; s++) {
+      const uint8_t v[4] = {10, 20, 30, 0};
+      std::memcpy(p + 16 + 4 * s, v, 4);
+   }
+   omu_resolve(t.vram, src, dst, 2, 1);
+   const uint8_t *d = t.vram.data() + dst.address;
+   EXPECT_EQ(d[0], 191);
+   EXPECT_EQ(d[1], 64);
+   EXPECT_EQ(d[2], 40);
+   EXPECT_EQ(d[3], 255);
+   EXPECT_EQ(d[4], 10);
+   EXPECT_EQ(d[5], 20);
+   EXPECT_EQ(d[6], 30);
+   EXPECT_EQ(d[7], 0);
+
+   /* integer formats: sample 0 */
+   VLG_SURFACE isrc = t.surface(VLG_FORMAT_R32_UINT, 4, 1);
+   isrc.width = 1;
+   VLG_SURFACE idst = t.surface(VLG_FORMAT_R32_UINT, 1, 1);
+   const uint32_t iv[4] = {7, 100, 100, 100};
+   std::memcpy(t.vram.data() + isrc.address, iv, 16);
+   omu_resolve(t.vram, isrc, idst, 1, 1);
+   uint32_t got;
+   std::memcpy(&got, t.vram.data() + idst.address, 4);
+   EXPECT_EQ(got, 7u);
+}

@@ -343,6 +343,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
    s.stencil_ref = pkg.pipe.stencil_ref;
    s.nr_cbufs = pkg.fb.nr_cbufs;
    s.sample_enabled = (pkg.pipe.sample_mask.mask & 1) != 0;
+   s.samples = pkg.fb.samples == kMsaaSamples ? kMsaaSamples : 1;
    const VLG_BLEND &b = pkg.pipe.blend;
    const VLG_BLEND_COLOR &bc = pkg.pipe.blend_color;
    /* dual-source (docs/hw.md "Dual-source blending", u_dual_blend.h): a
@@ -365,6 +366,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       t.format = surf.format;
       t.pitch = surf.pitch;
       t.bpp = fi.bytes;
+      t.step = t.bpp * s.samples;
       t.base = vram.data() + surf.address; /* range validated by load_draw_package */
       t.is_integer = fi.is_integer;
       t.clamp = fi.is_normalized;
@@ -400,6 +402,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.zs_base = vram.data() + zs.address;
       s.zs_pitch = zs.pitch;
       s.zs_bpp = fi.bytes;
+      s.zs_step = s.zs_bpp * s.samples;
       s.zs_float =
          zs.format == VLG_FORMAT_Z32_FLOAT || zs.format == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
       switch (zs.format) {
@@ -446,7 +449,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.depth_max = std::min(s.depth_max, 1.0f);
    }
    s.any_zs = s.depth_test || s.stencil_test;
-   s.z16_fast = s.zs_layout == ZsLayout::Z16 && s.depth_test && s.depth_write &&
+   s.z16_fast = s.samples == 1 && s.zs_layout == ZsLayout::Z16 && s.depth_test && s.depth_write &&
                 !s.dsa.stencil[0].enabled && !s.dsa.alpha_enable && !pkg.fs.state.writes_depth &&
                 pkg.pipe.rasterizer.depth_clip_near && s.dsa.depth_func != VLG_COMPARE_FUNC_NEVER;
    s.early_z =
@@ -534,7 +537,7 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
    for (unsigned j = 0; j < 4; j++) {
       if (!(mask >> j & 1))
          continue;
-      px[j] = pixel(s.zs_base, s.zs_pitch, s.zs_bpp, x + int(j & 1), y + int(j >> 1));
+      px[j] = pixel(s.zs_base, s.zs_pitch, s.zs_step, x + int(j & 1), y + int(j >> 1));
       if (s.depth_test) {
          bz[j] = read_depth(L, px[j]);
          float zc = z[j];
@@ -716,7 +719,7 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
       for (unsigned j = 0; j < 4; j++) {
          if (!(mask >> j & 1))
             continue;
-         uint8_t *p = pixel(t.base, t.pitch, t.bpp, x + int(j & 1), y + int(j >> 1));
+         uint8_t *p = pixel(t.base, t.pitch, t.step, x + int(j & 1), y + int(j >> 1));
          const uint32_t *src = color[i][j];
          const uint32_t *src1 = color[kDualSourceSlot][j]; /* read if s.dual_source */
          if (t.is_integer) {
@@ -768,12 +771,15 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
       return 0;
    uint64_t written = 0;
    const uint64_t area = uint64_t(x1 - x0) * (y1 - y0);
+   /* 4-sample surfaces: every sample of the pixels (docs/hw.md "Multisampling") */
+   const unsigned ns = fb.samples == kMsaaSamples ? kMsaaSamples : 1;
+   const unsigned sx0 = unsigned(x0) * ns, sx1 = unsigned(x1) * ns;
 
    auto fill = [&](const VLG_SURFACE &surf, const uint8_t *value, unsigned bpp) {
       uint8_t *base = vram.data() + surf.address;
       for (unsigned y = y0; y < y1; y++) {
-         uint8_t *row = base + size_t(y) * surf.pitch + size_t(x0) * bpp;
-         for (unsigned x = x0; x < x1; x++, row += bpp)
+         uint8_t *row = base + size_t(y) * surf.pitch + size_t(sx0) * bpp;
+         for (unsigned x = sx0; x < sx1; x++, row += bpp)
             std::memcpy(row, value, bpp);
       }
       written += area;
@@ -811,8 +817,8 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
       } else if (do_depth || do_stencil) {
          uint8_t *base = vram.data() + zs.address;
          for (unsigned y = y0; y < y1; y++) {
-            uint8_t *p = base + size_t(y) * zs.pitch + size_t(x0) * bpp;
-            for (unsigned x = x0; x < x1; x++, p += bpp) {
+            uint8_t *p = base + size_t(y) * zs.pitch + size_t(sx0) * bpp;
+            for (unsigned x = sx0; x < sx1; x++, p += bpp) {
                if (do_depth)
                   format_write_depth_raw(zs.format, raw, p);
                if (do_stencil)
@@ -823,6 +829,96 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
       }
    }
    return written;
+}
+
+
+OmuState
+omu_sample_view(const OmuState &s, unsigned sample)
+{
+   OmuState v = s;
+   for (OmuTarget &t : v.rt)
+      if (t.bound)
+         t.base += size_t(sample) * t.bpp;
+   if (v.zs_base)
+      v.zs_base += size_t(sample) * v.zs_bpp;
+   return v;
+}
+
+namespace {
+
+/** Lanes of @samples (bit 4 * lane + s) that have sample @sample. */
+inline unsigned
+sample_lanes(uint16_t samples, unsigned sample)
+{
+   unsigned m = 0;
+   for (unsigned l = 0; l < 4; l++)
+      m |= (samples >> (4 * l + sample) & 1u) << l;
+   return m;
+}
+
+} // namespace
+
+uint16_t
+omu_depth_stencil_samples(const OmuState &s, int x, int y, uint16_t samples, bool back_facing,
+                          const float z[4][4])
+{
+   if (!s.any_zs)
+      return samples;
+   uint16_t pass = 0;
+   for (unsigned smp = 0; smp < kMsaaSamples; smp++) {
+      const unsigned lanes = sample_lanes(samples, smp);
+      if (!lanes)
+         continue;
+      const OmuState v = omu_sample_view(s, smp);
+      const float zs[4] = {z[0][smp], z[1][smp], z[2][smp], z[3][smp]};
+      const unsigned p = omu_depth_stencil(v, x, y, lanes, back_facing, zs);
+      for (unsigned l = 0; l < 4; l++)
+         pass |= uint16_t((p >> l & 1u) << (4 * l + smp));
+   }
+   return pass;
+}
+
+void
+omu_write_color_samples(const OmuState &s, int x, int y, uint16_t samples,
+                        const uint32_t (*color)[4][4])
+{
+   for (unsigned smp = 0; smp < kMsaaSamples; smp++) {
+      const unsigned lanes = sample_lanes(samples, smp);
+      if (lanes)
+         omu_write_color(omu_sample_view(s, smp), x, y, lanes, color);
+   }
+}
+
+void
+omu_resolve(Vram &vram, const VLG_SURFACE &src, const VLG_SURFACE &dst, unsigned width,
+            unsigned height)
+{
+   const FormatInfo &fi = format_info(src.format);
+   const unsigned bpp = fi.bytes;
+   const bool average = !fi.is_integer && !(vlg_format_usage(src.format) & VLG_FORMAT_USAGE_ZS);
+   for (unsigned y = 0; y < height; y++) {
+      const uint8_t *srow = vram.data() + src.address + size_t(y) * src.pitch;
+      uint8_t *drow = vram.data() + dst.address + size_t(y) * dst.pitch;
+      for (unsigned x = 0; x < width; x++) {
+         const uint8_t *sp = srow + size_t(x) * bpp * kMsaaSamples;
+         uint8_t *dp = drow + size_t(x) * bpp;
+         if (!average) {
+            std::memcpy(dp, sp, bpp);
+            continue;
+         }
+         float sum[4] = {0, 0, 0, 0};
+         for (unsigned smp = 0; smp < kMsaaSamples; smp++) {
+            uint32_t w[4];
+            format_unpack_rgba(src.format, sp + smp * bpp, w);
+            for (unsigned c = 0; c < 4; c++)
+               sum[c] += u2f(w[c]);
+         }
+         uint32_t out[4];
+         for (unsigned c = 0; c < 4; c++)
+            out[c] = f2u(sum[c] * 0.25f);
+         format_pack_rgba(dst.format, out, dp);
+      }
+   }
 }
 
 } // namespace vlgpu::sim

@@ -76,7 +76,8 @@ struct OmuTarget {
    vlg_format format = VLG_FORMAT_NONE;
    uint8_t *base = nullptr;   /**< host pointer to pixel (0,0) in VRAM (bounds validated) */
    uint32_t pitch = 0;        /**< bytes per row */
-   uint32_t bpp = 0;          /**< bytes per pixel */
+   uint32_t bpp = 0;          /**< bytes per pixel (per sample) */
+   uint32_t step = 0;         /**< bytes from a pixel to the next in a row: bpp x samples */
    bool is_integer = false;   /**< UINT/SINT target: no clamping, no blending */
    bool clamp = false;        /**< normalized target: clamp to [0,1] before/after blending */
    bool blend = false;        /**< blending enabled (never for integer targets) */
@@ -101,6 +102,11 @@ struct OmuState {
    vlg_format zs_format = VLG_FORMAT_NONE;
    uint8_t *zs_base = nullptr;
    uint32_t zs_pitch = 0, zs_bpp = 0;
+   uint32_t zs_step = 0; /**< bytes from a pixel to the next in a row: zs_bpp x samples */
+   /** framebuffer.samples as a count, 1 or 4 (docs/hw.md "Multisampling"):
+    * with 4, sample s of pixel (x, y) is at base + y * pitch + x * step +
+    * s * bpp; z16_fast is off. */
+   unsigned samples = 1;
    ZsLayout zs_layout = ZsLayout::None;
    int zs_stencil_byte = -1;                 /**< byte of the stencil value in a pixel, -1: none */
    bool zs_float = false;                    /**< Z32_FLOAT(_S8X24): compare depths as floats */
@@ -184,6 +190,40 @@ void omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint3
  */
 void omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst[4],
                      const float const_color[4], float out[4], const float src1[4] = nullptr);
+
+/**
+ * 4-sample framebuffers (docs/hw.md "Multisampling"): the state of @s seen
+ * from sample @sample, i.e. every surface base moved to that sample, so that
+ * the single-sample functions test and write sample @sample of each pixel.
+ */
+OmuState omu_sample_view(const OmuState &s, unsigned sample);
+
+/**
+ * Stencil and depth test per sample of one quad of a 4-sample framebuffer:
+ * @samples as Quad::samples (bit 4 * lane + s), @z[lane][s] the sample
+ * depths (pe_sample_depth). Each sample is tested and its depth/stencil
+ * updated on its own (GL ES 3.0 §4.1: per-sample operations). Returns the
+ * samples that pass.
+ */
+uint16_t omu_depth_stencil_samples(const OmuState &s, int x, int y, uint16_t samples,
+                                   bool back_facing, const float z[4][4]);
+
+/** Blend and write the covered samples @samples (bit 4 * lane + s) of one
+ * quad of a 4-sample framebuffer with the lane's colour (the FS runs once per
+ * pixel). */
+void omu_write_color_samples(const OmuState &s, int x, int y, uint16_t samples,
+                             const uint32_t (*color)[4][4]);
+
+/**
+ * Resolve (docs/hw.md "Multisampling"): @width x @height pixels of the
+ * 4-sample surface @src into the single-sample surface @dst (same format).
+ * Colour formats that are not integer: the fp32 average (s0 + s1 + s2 + s3) *
+ * 0.25 of the unpacked samples, packed with format_pack_rgba; integer and
+ * depth/stencil formats: sample 0 (GL ES 3.0 §4.3.3 selects a single sample
+ * for integer formats). Surfaces must be validated by the caller.
+ */
+void omu_resolve(Vram &vram, const VLG_SURFACE &src, const VLG_SURFACE &dst, unsigned width,
+                 unsigned height);
 
 /**
  * Execute a CLEAR draw (draw_info.kind == CLEAR, docs/hw.md): clear the

@@ -64,13 +64,15 @@ check_surface(const Vram &vram, const VLG_SURFACE &s, const VLG_FRAMEBUFFER &fb,
    if (s.width < fb.width || s.height < fb.height)
       bad(block, fmt::format("surface is {}x{} pixels, smaller than the framebuffer ({}x{})",
                              s.width, s.height, fb.width, fb.height));
-   if (uint64_t(s.pitch) < uint64_t(s.width) * bpp)
-      bad(block, fmt::format("pitch {} bytes is less than width {} x {} bytes per pixel", s.pitch,
-                             s.width, bpp));
+   const unsigned samples = fb.samples > 1 ? fb.samples : 1;
+   if (uint64_t(s.pitch) < uint64_t(s.width) * bpp * samples)
+      bad(block, fmt::format("pitch {} bytes is less than width {} x {} bytes per pixel x {} "
+                             "samples",
+                             s.pitch, s.width, bpp, samples));
    if ((bpp & (bpp - 1)) == 0 && s.address % bpp != 0)
       bad(block, fmt::format("address 0x{:x} is not aligned to the pixel size ({} bytes)",
                              s.address, bpp));
-   check_range(vram, s.address, surface_extent_bytes(s), block, "pixels");
+   check_range(vram, s.address, surface_extent_bytes(s, samples), block, "pixels");
 }
 
 void
@@ -229,11 +231,12 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const 
 } // namespace
 
 uint64_t
-surface_extent_bytes(const VLG_SURFACE &s)
+surface_extent_bytes(const VLG_SURFACE &s, unsigned samples)
 {
    if (s.width == 0 || s.height == 0)
       return 0;
-   return uint64_t(s.pitch) * (s.height - 1) + uint64_t(s.width) * vlg_format_bytes(s.format);
+   return uint64_t(s.pitch) * (s.height - 1) +
+          uint64_t(s.width) * vlg_format_bytes(s.format) * std::max(samples, 1u);
 }
 
 void

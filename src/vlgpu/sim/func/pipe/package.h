@@ -140,8 +140,9 @@ read_hw_block(const Vram &vram, uint64_t address, const char *module, const std:
 
 /**
  * Bytes a linear surface occupies from its address: pitch * (height - 1) +
- * width * bytes per pixel (0 for an empty surface).
+ * width * bytes per pixel * @samples (4-sample surfaces, docs/hw.md
+ * "Multisampling"; 0 or 1: one) (0 for an empty surface).
  */
-uint64_t surface_extent_bytes(const VLG_SURFACE &s);
+uint64_t surface_extent_bytes(const VLG_SURFACE &s, unsigned samples = 1);
 
 } // namespace vlgpu::sim

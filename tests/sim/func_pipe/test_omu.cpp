@@ -872,7 +872,9 @@ TEST(OmuMsaa, ResolveAveragesColourSamples)
    uint8_t *p = t.vram.data() + src.address;
    /* pixel 0: R 255 in 3 samples of 4 -> 0.75 -> 191; G 255, 0, 0, 0 -> 64;
     * B all 40; A 255 */
-   const uint8_t s0[4][4] = {{255, 255, 40, 255}, {255, 0, 40, 255}, {255, 0, 40, 255},
+   const uint8_t s0[4][4] = {{255, 255, 40, 255},
+                             {255, 0, 40, 255},
+                             {255, 0, 40, 255},
                              {0, 0, 40, 255}};
    std::memcpy(p, s0, 16);
    /* pixel 1: all samples (10, 20, 30, 0) */

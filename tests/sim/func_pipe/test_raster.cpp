@@ -894,8 +894,7 @@ double
 inside_margin(const std::array<double, 6> &t, double x, double y)
 {
    double m = 1e30;
-   const double area =
-      (t[2] - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (t[3] - t[1]);
+   const double area = (t[2] - t[0]) * (t[5] - t[1]) - (t[4] - t[0]) * (t[3] - t[1]);
    for (int i = 0; i < 3; i++) {
       const int j = (i + 1) % 3;
       const double dx = t[2 * j] - t[2 * i], dy = t[2 * j + 1] - t[2 * i + 1];
@@ -987,9 +986,8 @@ TEST(RasterMsaa, SharedEdgesThroughSamplesCoverEachSampleOnce)
    EXPECT_EQ(on_diag, 54u);
 
    const double cx = 32.375, cy = 32.125;
-   const double ring[8][2] = {{cx + 8, cy},     {cx + 8, cy + 8}, {cx, cy + 8},
-                              {cx - 8, cy + 8}, {cx - 8, cy},     {cx - 8, cy - 8},
-                              {cx, cy - 8},     {cx + 8, cy - 8}};
+   const double ring[8][2] = {{cx + 8, cy}, {cx + 8, cy + 8}, {cx, cy + 8}, {cx - 8, cy + 8},
+                              {cx - 8, cy}, {cx - 8, cy - 8}, {cx, cy - 8}, {cx + 8, cy - 8}};
    std::vector<std::array<double, 6>> fan;
    for (int i = 0; i < 8; i++) {
       const int j = (i + 1) % 8;

@@ -831,7 +831,6 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
    return written;
 }
 
-
 OmuState
 omu_sample_view(const OmuState &s, unsigned sample)
 {

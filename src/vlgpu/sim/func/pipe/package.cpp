@@ -280,11 +280,11 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
    if (pkg.fb.nr_cbufs > kMaxColorBufs)
       bad("framebuffer", fmt::format("nr_cbufs = {} (at most 4)", pkg.fb.nr_cbufs));
    if (pkg.fb.samples > 1)
-      bad("framebuffer", fmt::format("samples = {}: {}", pkg.fb.samples,
-                                     pkg.fb.samples == 4
-                                        ? "4-sample framebuffers are not implemented in the OMU "
-                                          "yet (docs/hw.md \"Multisampling\")"
-                                        : "only 0, 1 and 4 are valid"));
+      bad("framebuffer",
+          fmt::format("samples = {}: {}", pkg.fb.samples,
+                      pkg.fb.samples == 4 ? "4-sample framebuffers are not implemented in the OMU "
+                                            "yet (docs/hw.md \"Multisampling\")"
+                                          : "only 0, 1 and 4 are valid"));
    for (unsigned i = 0; i < pkg.fb.nr_cbufs; i++)
       if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
          check_surface(vram, pkg.fb.cbufs[i], pkg.fb, VLG_FORMAT_USAGE_RT,

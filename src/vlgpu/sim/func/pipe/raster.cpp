@@ -230,8 +230,7 @@ raster_tri_msaa(const Cliprect &clip, float pixel_offset, const float *v0, const
    if (std::max({std::llabs(px[0]), std::llabs(px[1]), std::llabs(px[2]), std::llabs(py[0]),
                  std::llabs(py[1]), std::llabs(py[2])}) > (int64_t(1) << 28))
       return; /* outside any framebuffer by far (clipping keeps them in the viewport) */
-   const int64_t area =
-      (px[1] - px[0]) * (py[2] - py[0]) - (px[2] - px[0]) * (py[1] - py[0]);
+   const int64_t area = (px[1] - px[0]) * (py[2] - py[0]) - (px[2] - px[0]) * (py[1] - py[0]);
    if (area == 0)
       return;
    if (area < 0) {

@@ -79,10 +79,11 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
    d.clear = pkg.is_clear();
    for (unsigned i = 0; i < pkg.fb.nr_cbufs && i < kMaxColorBufs; i++)
       if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
-         d.writes.push_back(
-            MemRange{pkg.fb.cbufs[i].address, surface_extent_bytes(pkg.fb.cbufs[i], pkg.fb.samples)});
+         d.writes.push_back(MemRange{pkg.fb.cbufs[i].address,
+                                     surface_extent_bytes(pkg.fb.cbufs[i], pkg.fb.samples)});
    if (pkg.fb.zsbuf.format != VLG_FORMAT_NONE)
-      d.writes.push_back(MemRange{pkg.fb.zsbuf.address, surface_extent_bytes(pkg.fb.zsbuf, pkg.fb.samples)});
+      d.writes.push_back(
+         MemRange{pkg.fb.zsbuf.address, surface_extent_bytes(pkg.fb.zsbuf, pkg.fb.samples)});
    if (d.clear) {
       d.late_zs = (pkg.draw.clear_buffers & 3u) && pkg.fb.zsbuf.format != VLG_FORMAT_NONE;
       d.loaded = true;

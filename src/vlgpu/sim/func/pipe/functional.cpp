@@ -26,6 +26,7 @@
 
 #include "dispatch.h"
 #include "omu.h"
+#include "stage_resources.h"
 #include "stream_output.h"
 #include "sim/func/shader/executor.h"
 
@@ -226,27 +227,6 @@ class FragmentBackend final : public QuadSink {
    uint32_t color_[kMaxColorBufs][4][4] = {};
 };
 
-std::vector<uint32_t>
-read_consts(const Vram &vram, const VLG_SHADER_STATE &s)
-{
-   std::vector<uint32_t> c(size_t(s.num_consts) * 4 + 4, 0);
-   if (s.num_consts)
-      vram.read(s.consts, c.data(), uint64_t(s.num_consts) * 16, "CP");
-   return c;
-}
-
-std::vector<TextureUnit>
-texture_units(const std::vector<VLG_TEXTURE> &tex, const std::vector<VLG_SAMPLER> &smp)
-{
-   std::vector<TextureUnit> u(std::min(tex.size(), smp.size()));
-   for (size_t i = 0; i < u.size(); i++) {
-      u[i].valid = true;
-      u[i].tex = tex[i];
-      u[i].samp = smp[i];
-   }
-   return u;
-}
-
 } // namespace
 
 DrawStats
@@ -267,11 +247,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
 
    const GeState ge = make_ge_state(pkg, vram);
    const PeState pe = make_pe_state(pkg, ge.layout);
-   unsigned fs_colors = 0;
-   for (unsigned i = 0; i < pkg.fs.state.num_outputs; i++)
-      if (pkg.fs.state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_COLOR)
-         fs_colors |= 1u << pkg.fs.state.outputs[i].index;
-   const OmuState omu = make_omu_state(pkg, vram, fs_colors);
+   const OmuState omu = make_omu_state(pkg, vram, fs_color_outputs(pkg.fs.state));
 
    std::unique_ptr<ProgramCache> local_cache;
    ProgramCache *cache = opt.programs;
@@ -287,30 +263,10 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
                                fs_consts = read_consts(vram, fss);
    const std::vector<TextureUnit> vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
    const std::vector<TextureUnit> fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
-   ShaderResources vs_res, fs_res;
-   vs_res.stage = VLG_SHADER_STAGE_VERTEX;
-   vs_res.consts = reinterpret_cast<const uint32_t(*)[4]>(vs_consts.data());
-   vs_res.num_consts = vss.num_consts;
-   vs_res.consts_address = vss.consts;
-   vs_res.textures = vs_units.data();
-   vs_res.num_textures = unsigned(vs_units.size());
-   vs_res.vram = &vram;
-   vs_res.max_instructions = opt.watchdog_instructions;
-   fs_res = vs_res;
-   fs_res.stage = VLG_SHADER_STAGE_FRAGMENT;
-   fs_res.consts = reinterpret_cast<const uint32_t(*)[4]>(fs_consts.data());
-   fs_res.num_consts = fss.num_consts;
-   fs_res.consts_address = fss.consts;
-   fs_res.textures = fs_units.data();
-   fs_res.num_textures = unsigned(fs_units.size());
-   /* LDB slots: shader_state.buffers (docs/hw.md "Uniform buffers"). */
-   for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++) {
-      vs_res.buffers[i] = fs_res.buffers[i] = BufferSlot{};
-      if (i < pkg.vs.buffers.size())
-         vs_res.buffers[i] = BufferSlot{pkg.vs.buffers[i].address, pkg.vs.buffers[i].size};
-      if (i < pkg.fs.buffers.size())
-         fs_res.buffers[i] = BufferSlot{pkg.fs.buffers[i].address, pkg.fs.buffers[i].size};
-   }
+   const ShaderResources vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, vs_consts,
+                                                  vs_units, vram, opt.watchdog_instructions);
+   const ShaderResources fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, fs_consts,
+                                                  fs_units, vram, opt.watchdog_instructions);
 
    if (d.count == 0 || d.instance_count == 0)
       return st;

@@ -2,6 +2,7 @@
  * vlgpu cycle-mode GPU: per-draw shared state (draw_state.h).
  */
 #include "sim/units/common/draw_state.h"
+#include "sim/func/pipe/stage_resources.h"
 #include "sim/func/pipe/stream_output.h"
 
 #include <algorithm>
@@ -26,28 +27,6 @@ DrawState::raise(const GpuFault &f, Cycle now, uint32_t who)
 }
 
 namespace {
-
-/* As render_draw (functional.cpp): the global-buffer image of a shader. */
-std::vector<uint32_t>
-read_consts(const Vram &vram, const VLG_SHADER_STATE &s)
-{
-   std::vector<uint32_t> c(size_t(s.num_consts) * 4 + 4, 0);
-   if (s.num_consts)
-      vram.read(s.consts, c.data(), uint64_t(s.num_consts) * 16, "CP");
-   return c;
-}
-
-std::vector<TextureUnit>
-texture_units(const std::vector<VLG_TEXTURE> &tex, const std::vector<VLG_SAMPLER> &smp)
-{
-   std::vector<TextureUnit> u(std::min(tex.size(), smp.size()));
-   for (size_t i = 0; i < u.size(); i++) {
-      u[i].valid = true;
-      u[i].tex = tex[i];
-      u[i].samp = smp[i];
-   }
-   return u;
-}
 
 /** Bytes a texture's levels span from its address (an upper bound: every
  *  level's offset plus its layer stride times the larger of depth and
@@ -92,13 +71,9 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
 
    d.ge = make_ge_state(pkg, vram); /* with the stream_output block */
    d.pe = make_pe_state(pkg, d.ge.layout);
-   unsigned fs_colors = 0;
-   for (unsigned i = 0; i < pkg.fs.state.num_outputs; i++)
-      if (pkg.fs.state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_COLOR)
-         fs_colors |= 1u << pkg.fs.state.outputs[i].index;
    /* make_omu_state keeps host pointers into VRAM (the OMU writes through
     * them); the CP only reads, the OMU is the writer. */
-   d.omu = make_omu_state(pkg, const_cast<Vram &>(vram), fs_colors);
+   d.omu = make_omu_state(pkg, const_cast<Vram &>(vram), fs_color_outputs(pkg.fs.state));
    d.plan = fs_output_plan(pkg.fs.state);
    d.late_zs = d.omu.any_zs && !d.omu.early_z;
 
@@ -110,30 +85,11 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
    sh->fs_consts = read_consts(vram, fss);
    sh->vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
    sh->fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
-   ShaderResources &vr = sh->vs_res, &fr = sh->fs_res;
-   vr.stage = VLG_SHADER_STAGE_VERTEX;
-   vr.consts = reinterpret_cast<const uint32_t(*)[4]>(sh->vs_consts.data());
-   vr.num_consts = vss.num_consts;
-   vr.consts_address = vss.consts;
-   vr.textures = sh->vs_units.data();
-   vr.num_textures = unsigned(sh->vs_units.size());
-   vr.vram = &vram;
-   vr.max_instructions = watchdog ? watchdog : UINT64_MAX;
-   fr = vr;
-   fr.stage = VLG_SHADER_STAGE_FRAGMENT;
-   fr.consts = reinterpret_cast<const uint32_t(*)[4]>(sh->fs_consts.data());
-   fr.num_consts = fss.num_consts;
-   fr.consts_address = fss.consts;
-   fr.textures = sh->fs_units.data();
-   fr.num_textures = unsigned(sh->fs_units.size());
-   /* LDB slots: shader_state.buffers (docs/hw.md "Uniform buffers"). */
-   for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++) {
-      vr.buffers[i] = fr.buffers[i] = BufferSlot{};
-      if (i < pkg.vs.buffers.size())
-         vr.buffers[i] = BufferSlot{pkg.vs.buffers[i].address, pkg.vs.buffers[i].size};
-      if (i < pkg.fs.buffers.size())
-         fr.buffers[i] = BufferSlot{pkg.fs.buffers[i].address, pkg.fs.buffers[i].size};
-   }
+   const uint64_t max_instructions = watchdog ? watchdog : UINT64_MAX;
+   sh->vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, sh->vs_consts, sh->vs_units,
+                                vram, max_instructions);
+   sh->fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, sh->fs_consts, sh->fs_units,
+                                vram, max_instructions);
    d.shaders = std::move(sh);
 
    for (const GeAttrib &a : d.ge.attribs)

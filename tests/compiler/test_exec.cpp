@@ -252,6 +252,159 @@ TEST(Exec, ArithmeticAndBuiltins)
    }
 }
 
+TEST(Exec, IntegerFunctionsAndPacking)
+{
+   /* GLSL ES 3.10 integer built-ins (MESA_shader_integer_functions, which
+    * st/mesa offers with GLSL 1.30) and the packing built-ins
+    * (ARB_shading_language_packing; packSnorm4x8 & co. are ESSL 3.10 only,
+    * so this is a desktop GLSL 1.30 shader); every expected value is
+    * computed below with host integer arithmetic. */
+   const char *vs = R"(#version 130
+      #extension GL_MESA_shader_integer_functions : require
+      #extension GL_ARB_shading_language_packing : require
+      #extension GL_ARB_shader_bit_encoding : require
+      in uvec4 ua;
+      in ivec4 ia;
+      in vec4 fa;
+      flat out ivec4 r[8];
+      void main() {
+         r[0] = ivec4(findMSB(ua.x), findMSB(ia.y), findLSB(ua.z), findLSB(ia.w));
+         r[1] = ivec4(bitCount(ua.x), bitCount(ia.y), int(bitfieldReverse(ua.z)), bitfieldReverse(ia.w));
+         r[2] = ivec4(int(bitfieldExtract(ua.x, 3, 11)), bitfieldExtract(ia.y, 5, 9),
+                      int(bitfieldInsert(ua.z, ua.w, 7, 13)), bitfieldInsert(ia.w, ia.x, 0, 32));
+         uint carry, borrow;
+         uint s = uaddCarry(ua.x, ua.z, carry);
+         uint d = usubBorrow(ua.x, ua.z, borrow);
+         r[3] = ivec4(int(s), int(carry), int(d), int(borrow));
+         uint hi, lo;
+         umulExtended(ua.x, ua.z, hi, lo);
+         int ihi, ilo;
+         imulExtended(ia.y, ia.w, ihi, ilo);
+         r[4] = ivec4(int(hi), int(lo), ihi, ilo);
+         int e;
+         float m = frexp(fa.x, e);
+         r[5] = ivec4(floatBitsToInt(m), e, floatBitsToInt(ldexp(fa.y, ia.x & 15)), 0);
+         r[6] = ivec4(int(packSnorm4x8(fa)), int(packUnorm4x8(fa * 0.5 + 0.5)),
+                      int(packSnorm2x16(fa.xy)), int(packUnorm2x16(fa.zw * 0.5 + 0.5)));
+         vec4 us = unpackSnorm4x8(ua.x);
+         vec4 uu = unpackUnorm4x8(ua.z);
+         r[7] = ivec4(floatBitsToInt(us.x + us.w), floatBitsToInt(uu.y + uu.z),
+                      floatBitsToInt(unpackSnorm2x16(ua.w).y), floatBitsToInt(unpackUnorm2x16(ua.w).x));
+         gl_Position = vec4(0.0);
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   Inputs in;
+   std::vector<std::array<uint32_t, 4>> UA(kLanes), IA(kLanes);
+   std::vector<std::array<float, 4>> FA(kLanes);
+   Rng rng(77);
+   for (unsigned l = 0; l < kLanes; l++) {
+      uint32_t k = l * 2654435761u;
+      UA[l] = {l == 0 ? 0u : k >> (l % 7), l == 1 ? 0u : k ^ 0x80000001u, (k * 3) << (l % 5),
+               0x12345678u + 0x1000u * l};
+      IA[l] = {(uint32_t)(l * 7), (uint32_t)(int32_t)(l == 2 ? -1 : (int32_t)(k ^ 0xa5a5a5a5u)),
+               (uint32_t)(1000 - (int)l), l == 3 ? 0u : (uint32_t)(-(int32_t)(k >> 3))};
+      FA[l] = {rng.next(-3.0f, 3.0f) * float(1 << l), rng.next(-1.2f, 1.2f), rng.next(-1.1f, 1.1f),
+               rng.next(-1.0f, 1.0f)};
+      in.attrs[p.attribute.at("ua")].push_back({UA[l][0], UA[l][1], UA[l][2], UA[l][3]});
+      in.attrs[p.attribute.at("ia")].push_back({IA[l][0], IA[l][1], IA[l][2], IA[l][3]});
+      in.attrs[p.attribute.at("fa")].push_back(fvec(FA[l][0], FA[l][1], FA[l][2], FA[l][3]));
+   }
+   Result r = run(p.vs.get(), kLanes, in, Machine());
+   ASSERT_TRUE(r.ok) << r.fault;
+
+   auto msb = [](uint32_t x) -> int32_t {
+      int32_t b = -1;
+      for (int i = 0; i < 32; i++)
+         if (x >> i & 1)
+            b = i;
+      return b;
+   };
+   auto lsb = [](uint32_t x) -> int32_t {
+      for (int i = 0; i < 32; i++)
+         if (x >> i & 1)
+            return i;
+      return -1;
+   };
+   auto pop = [](uint32_t x) {
+      int32_t n = 0;
+      for (int i = 0; i < 32; i++)
+         n += x >> i & 1;
+      return n;
+   };
+   auto rev = [](uint32_t x) {
+      uint32_t y = 0;
+      for (int i = 0; i < 32; i++)
+         y |= (x >> i & 1) << (31 - i);
+      return y;
+   };
+   auto snorm8 = [](float v) {
+      return (uint32_t)(int32_t)(int8_t)std::lround(std::fmin(std::fmax(v, -1.0f), 1.0f) * 127.0f) &
+             0xffu;
+   };
+   auto unorm8 = [](float v) {
+      return (uint32_t)std::lround(std::fmin(std::fmax(v, 0.0f), 1.0f) * 255.0f);
+   };
+   auto snorm16 = [](float v) {
+      return (uint32_t)(int32_t)(int16_t)std::lround(std::fmin(std::fmax(v, -1.0f), 1.0f) *
+                                                    32767.0f) &
+             0xffffu;
+   };
+   auto unorm16 = [](float v) {
+      return (uint32_t)std::lround(std::fmin(std::fmax(v, 0.0f), 1.0f) * 65535.0f);
+   };
+   for (unsigned l = 0; l < kLanes; l++) {
+      const auto &u = UA[l];
+      const auto &ia = IA[l];
+      const auto &f = FA[l];
+      int32_t y = (int32_t)ia[1];
+      /* findMSB of a negative int: the most significant 0 bit (GLSL ES 3.10 8.8) */
+      int32_t imsb = y < 0 ? msb(~(uint32_t)y) : msb((uint32_t)y);
+      uint32_t ext_u = (u[0] >> 3) & 0x7ffu;
+      int32_t ext_i = (int32_t)((uint32_t)y << (32 - 5 - 9)) >> (32 - 9);
+      uint32_t ins_mask = ((1u << 13) - 1) << 7;
+      uint32_t ins = (u[2] & ~ins_mask) | ((u[3] << 7) & ins_mask);
+      uint64_t uprod = (uint64_t)u[0] * u[2];
+      int64_t iprod = (int64_t)(int32_t)ia[1] * (int32_t)ia[3];
+      int e = 0;
+      float m = std::frexp(f[0], &e);
+      float ld = std::ldexp(f[1], (int)(ia[0] & 15));
+      float usx = std::fmax((int8_t)(u[0] & 0xff) / 127.0f, -1.0f);
+      float usw = std::fmax((int8_t)(u[0] >> 24) / 127.0f, -1.0f);
+      float uuy = ((u[2] >> 8) & 0xff) / 255.0f, uuz = ((u[2] >> 16) & 0xff) / 255.0f;
+      float s2y = std::fmax((int16_t)(u[3] >> 16) / 32767.0f, -1.0f);
+      float u2x = (u[3] & 0xffff) / 65535.0f;
+      uint32_t want[8][4] = {
+         {(uint32_t)msb(u[0]), (uint32_t)imsb, (uint32_t)lsb(u[2]), (uint32_t)lsb(ia[3])},
+         {(uint32_t)pop(u[0]), (uint32_t)pop(ia[1]), rev(u[2]), rev(ia[3])},
+         {ext_u, (uint32_t)ext_i, ins, ia[0]},
+         {u[0] + u[2], (uint32_t)(u[0] + (uint64_t)u[2] > 0xffffffffull), u[0] - u[2],
+          (uint32_t)(u[0] < u[2])},
+         {(uint32_t)(uprod >> 32), (uint32_t)uprod, (uint32_t)((uint64_t)iprod >> 32),
+          (uint32_t)iprod},
+         {fbits(m), (uint32_t)e, fbits(ld), 0},
+         {snorm8(f[0]) | snorm8(f[1]) << 8 | snorm8(f[2]) << 16 | snorm8(f[3]) << 24,
+          unorm8(f[0] * 0.5f + 0.5f) | unorm8(f[1] * 0.5f + 0.5f) << 8 |
+             unorm8(f[2] * 0.5f + 0.5f) << 16 | unorm8(f[3] * 0.5f + 0.5f) << 24,
+          snorm16(f[0]) | snorm16(f[1]) << 16,
+          unorm16(f[2] * 0.5f + 0.5f) | unorm16(f[3] * 0.5f + 0.5f) << 16},
+         {fbits(usx + usw), fbits(uuy + uuz), fbits(s2y), fbits(u2x)},
+      };
+      for (unsigned i = 0; i < 8; i++)
+         for (unsigned c = 0; c < 4; c++) {
+            uint32_t got = r.out.at(out_slot(p, "r", i))[l][c];
+            if (i == 7) /* float unpacks: within 1 ulp-ish of the host's division */
+               EXPECT_CLOSE(bitsf(got), bitsf(want[i][c]), 1e-6f, 1e-7f,
+                            "lane " << l << " r[7]." << "xyzw"[c]);
+            else
+               EXPECT_EQ(got, want[i][c]) << "lane " << l << " r[" << i << "]." << "xyzw"[c]
+                                          << " inputs " << std::hex << u[0] << " " << ia[1]
+                                          << " " << u[2] << " " << ia[3];
+         }
+   }
+}
+
 TEST(Exec, SwizzlesAndWriteMasks)
 {
    const char *vs = R"(

@@ -62,6 +62,11 @@ init_context(struct gl_context *ctx, bool desktop)
       ctx->Const.MaxTextureUnits = 8;
    }
    ctx->Extensions.ARB_ES3_compatibility = true;
+   /* on in st/mesa with GLSL 1.30 (st_extensions.c): GLSL ES 3.10 integer
+    * built-ins in ESSL 3.00 (findMSB, bitfieldExtract, uaddCarry, ...) */
+   ctx->Extensions.MESA_shader_integer_functions = true;
+   ctx->Extensions.ARB_shading_language_packing = true;
+   ctx->Extensions.ARB_shader_bit_encoding = true;
    /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
    ctx->Extensions.ARB_blend_func_extended = true;
    ctx->Const.MaxDualSourceDrawBuffers = 1;

@@ -575,6 +575,8 @@ simple_op(nir_op op)
       return VLG_OP_ASR;
    case nir_op_ushr:
       return VLG_OP_SHR;
+   case nir_op_ufind_msb:
+      return VLG_OP_FMSB;
    case nir_op_fddx:
    case nir_op_fddx_fine:
    case nir_op_fddx_coarse:

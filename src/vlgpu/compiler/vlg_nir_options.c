@@ -11,10 +11,14 @@
  *     replicated), ffma (MAD, formed from fmul+fadd only: MAD rounds its
  *     product like the pair it replaces), iabs (IMAX x, -x), integer
  *     add/mul/min/max/compares, and/or/xor/shifts, conversions, fddx/fddy,
- *     bcsel (SEL), pack/unpack_half_2x16 (CONV.F2H/H2F, in vlg_isel.cpp).
+ *     bcsel (SEL), pack/unpack_half_2x16 (CONV.F2H/H2F, in vlg_isel.cpp),
+ *     ufind_msb (FMSB; NIR has no lowering of it), frexp_sig/frexp_exp
+ *     (MAN/EXP).
  *   lowered by NIR: fdiv, fmod, fpow, flrp, fsign, isign, fceil, ftrunc,
  *     fdph, ldexp, scmp (slt...), vector compares, bitfield insert/extract,
- *     rotates, byte/word extract/insert, the unorm/snorm packs, mul_high,
+ *     rotates, byte/word extract/insert, bitfield_reverse and bit_count
+ *     (shifts and masks: 15 and 12 ops, rare in shaders), find_lsb
+ *     (FMSB(x & -x)), ifind_msb (FMSB of x or ~x), the unorm/snorm packs, mul_high,
  *     carries, saturating adds, int64/fp64.
  *   in vlg_isel.cpp: umin/umax (no NIR lowering exists in 22.3), fround_even,
  *     fdot2 (MUL + ADD), ineg (IADD 0, -x).
@@ -36,9 +40,14 @@ static const nir_shader_compiler_options vlg_nir_options = {
    .lower_fmod = true,
    .lower_bitfield_extract_to_shifts = true,
    .lower_bitfield_insert_to_shifts = true,
+   .lower_bitfield_reverse = true,
+   .lower_bit_count = true,
+   .lower_find_lsb = true,
+   .lower_ifind_msb = true,
    .lower_uadd_carry = true,
    .lower_usub_borrow = true,
    .lower_mul_high = true,
+   .lower_mul_2x32_64 = true, /* umulExtended/imulExtended: imul + mul_high */
    .lower_scmp = true,
    .lower_vector_cmp = true,
    .lower_isign = true,

@@ -533,7 +533,13 @@ op("TXF", 0x3B, "tex", 0, ["mem"], 20, P1, "-", "MEM",
 op("TXQ", 0x3C, "tex", 0, ["mem"], 4, P1, "-", "MEM",
    "Size query: dst = (width, height, depth or layers, levels) of level int R[coord].x as int32; "
    "components a target lacks are 0 (1D arrays report the layer count in y).")
-# 0x3D..0x3F reserved: the decoder rejects them as undefined opcodes.
+# Bit scan (GLSL ES 3.10 findMSB/findLSB, MESA_shader_integer_functions):
+# NIR has no lowering of ufind_msb; find_lsb and ifind_msb lower to it
+# (nir_shader_compiler_options lower_find_lsb, lower_ifind_msb).
+op("FMSB", 0x3E, "alu1", 1, ["logic"], 1, PB, "u", "reserved slot",
+   "dst = bit index (0..31) of the most significant set bit of A (NIR ufind_msb).", result='i',
+   corner="FMSB(0) = -1 (0xffffffff).")
+# 0x3D and 0x3F reserved: the decoder rejects them as undefined opcodes.
 
 OPS_BY_NAME = {o.name: o for o in OPS}
 OPS_BY_VALUE = {o.value: o for o in OPS}

@@ -393,6 +393,9 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
    case VLG_OP_ASR:
       map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return uint32_t(int32_t(x) >> (y & 31)); });
       break;
+   case VLG_OP_FMSB:
+      map1(S, wm, a, r, [](uint32_t x) { return x ? uint32_t(31 - __builtin_clz(x)) : ~0u; });
+      break;
    case VLG_OP_IADD:
       map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return x + y; });
       break;

@@ -16,7 +16,8 @@ Spc::Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
       line_bytes_(p.core.l2_line_bytes), line_shift_(unsigned(__builtin_ctz(p.core.l2_line_bytes))),
       icache_(p.spc_icache_bytes, p.spc_icache_ways, p.core.l2_line_bytes, true),
-      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes, true), step_(std::make_unique<StepResult>())
+      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes, true),
+      watchdog_limit_(p.core.watchdog_cycles_per_shader), step_(std::make_unique<StepResult>())
 {
    slots_.resize(p.core.thread_groups_per_spc);
    for (Slot &s : slots_)
@@ -167,8 +168,7 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       s.dead = true;
       return false;
    }
-   if (VLG_UNLIKELY(p_.core.watchdog_cycles_per_shader &&
-                    now - s.start > p_.core.watchdog_cycles_per_shader)) {
+   if (VLG_UNLIKELY(watchdog_limit_ && now - s.start > watchdog_limit_)) {
       watchdog(s, now);
       return false;
    }
@@ -204,24 +204,21 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       }
       s.iline_ok = l0 == l1 ? l0 : ~uint64_t(0);
    }
-   /* scoreboard */
+   /* scoreboard (set bits only: the components and coordinates used) */
    Cycle w = 0;
    const Cycle *ready = s.ready.data();
    for (unsigned i = 0; i < in.nreads; i++) {
-      const RegUse &r = in.reads[i];
-      for (unsigned c = 0; c < 4; c++)
-         if (r.mask >> c & 1)
-            w = std::max(w, ready[r.reg * 4 + c]);
+      const Cycle *rc = ready + in.reads[i].reg * 4;
+      for (unsigned m = in.reads[i].mask; m; m &= m - 1)
+         w = std::max(w, rc[__builtin_ctz(m)]);
    }
    for (unsigned i = 0; i < in.nwrites; i++) {
-      const RegUse &r = in.writes[i];
-      for (unsigned c = 0; c < 4; c++)
-         if (r.mask >> c & 1)
-            w = std::max(w, ready[r.reg * 4 + c]);
+      const Cycle *rc = ready + in.writes[i].reg * 4;
+      for (unsigned m = in.writes[i].mask; m; m &= m - 1)
+         w = std::max(w, rc[__builtin_ctz(m)]);
    }
-   for (unsigned b = 0; b < 6; b++)
-      if (in.coord_reads >> b & 1)
-         w = std::max(w, s.coord_ready[b]);
+   for (unsigned m = in.coord_reads & 0x3f; m; m &= m - 1)
+      w = std::max(w, s.coord_ready[__builtin_ctz(m)]);
    if (w > now) {
       if (w == kNever) { /* a register waits for memory: until a fill arrives */
          s.wait_mem = true;
@@ -229,6 +226,11 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       } else {
          s.wait_until = w;
          why = kScoreboard;
+         /* the components checked are all finite: only this group's own
+          * issue changes them (a fill only lowers kNever), so at cycle w
+          * this check passes: keep the verdict like a passed one (same
+          * condition: an instruction over two lines is looked up again) */
+         s.next_ok = l0 == l1;
       }
       return false;
    }
@@ -351,9 +353,8 @@ Spc::issue(Slot &s, Cycle now)
       pm.ready_min = std::max(pm.ready_min, mem_min);
       s.pend.push_back(std::move(pm));
    }
-   for (unsigned b = 0; b < 6; b++)
-      if (in->coord_writes >> b & 1)
-         s.coord_ready[b] = now + 1;
+   for (unsigned m = in->coord_writes & 0x3f; m; m &= m - 1)
+      s.coord_ready[__builtin_ctz(m)] = now + 1;
 
    if (r.ended) {
       s.ended = true;

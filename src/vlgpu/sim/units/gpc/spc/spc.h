@@ -129,8 +129,9 @@ class Spc final : public Unit {
       std::vector<uint64_t> ifetch_lines;
       uint64_t iline_ok = ~uint64_t(0);
       /* the scoreboard and the instruction fetch let instruction `next`
-       * issue (checked in an earlier cycle, the slot lost to an older
-       * one): nothing but its own issue changes that */
+       * issue from cycle wait_until on (checked in an earlier cycle: the
+       * slot lost to an older one, or its registers were due at a known
+       * cycle): nothing but its own issue changes that */
       bool next_ok = false;
       uint64_t instructions = 0, lane_instructions = 0, dual = 0;
    };
@@ -156,6 +157,7 @@ class Spc final : public Unit {
    std::vector<Slot> slots_;
    uint64_t age_ = 0;
    LineCache icache_, l1_;
+   uint64_t watchdog_limit_; /* watchdog.cycles_per_shader (0: off) */
    std::unique_ptr<StepResult> step_;
    std::vector<uint64_t> lines_;
    std::vector<Fill> fills_;

@@ -30,10 +30,7 @@ Spc::~Spc() = default;
 unsigned
 Spc::resident() const
 {
-   unsigned n = 0;
-   for (const Slot &s : slots_)
-      n += s.used;
-   return n;
+   return unsigned(live_.size());
 }
 
 void
@@ -64,6 +61,8 @@ Spc::accept(SpcTask t, Cycle now)
       }
    if (!s) /* the LTS never sends more than the slots: a simulator bug */
       throw SimError(fmt::format("{}: thread group sent with every slot in use", name()));
+   const uint32_t si = uint32_t(s - slots_.data());
+   live_.insert(std::lower_bound(live_.begin(), live_.end(), si), si);
    const bool fs = t.fs != nullptr;
    s->used = true;
    s->age = ++age_;
@@ -405,9 +404,8 @@ Spc::complete_memory(Cycle now)
       fills_[i] = std::move(fills_.back());
       fills_.pop_back();
    }
-   for (Slot &s : slots_) {
-      if (!s.used)
-         continue;
+   for (uint32_t si : live_) {
+      Slot &s = slots_[si];
       if (s.ifetch_txn && mem.done(s.ifetch_txn)) {
          for (uint64_t l : s.ifetch_lines) {
             LineCache::Victim v;
@@ -473,6 +471,7 @@ Spc::retire(Slot &s, Cycle now)
          break;
       }
    s.used = false;
+   live_.erase(std::find(live_.begin(), live_.end(), uint32_t(&s - slots_.data())));
    s.tg = nullptr;
    s.draw = nullptr;
    (void)now;
@@ -499,8 +498,9 @@ Spc::tick(Cycle now)
    bool out_blocked = false;
    Cycle wake = kNever;
    const Slot *oldest_done = nullptr;
-   for (Slot &s : slots_) {
-      if (!s.used || !(s.ended || s.dead) || !s.pend.empty() || s.ifetch_txn)
+   for (uint32_t si : live_) {
+      Slot &s = slots_[si];
+      if (!(s.ended || s.dead) || !s.pend.empty() || s.ifetch_txn)
          continue;
       if (!s.dead && s.max_ready > now) {
          wake = std::min(wake, s.max_ready);
@@ -520,9 +520,8 @@ Spc::tick(Cycle now)
    Slot *pick = nullptr;
    Reason why = kEmpty;
    bool any = false;
-   for (Slot &s : slots_) {
-      if (!s.used)
-         continue;
+   for (uint32_t si : live_) {
+      Slot &s = slots_[si];
       any = true;
       if ((pick && s.age > pick->age))
          continue;
@@ -574,8 +573,8 @@ Spc::tick(Cycle now)
    if (wake != kNever)
       wake_at(std::max(wake, now + 1));
    if (p_.core.watchdog_cycles_per_shader)
-      for (const Slot &s : slots_)
-         if (s.used && !s.dead && !s.ended)
+      for (uint32_t si : live_)
+         if (const Slot &s = slots_[si]; !s.dead && !s.ended)
             wake_at(std::max(now + 1, s.start + p_.core.watchdog_cycles_per_shader + 1));
    if (out_blocked || (mem.queued() && !mem.out.can_push()))
       return Activity::Stalled;

@@ -155,6 +155,7 @@ class Spc final : public Unit {
    uint32_t width_, line_bytes_, line_shift_;
    Reason reason_now_ = kEmpty; /* the reason counted since the last change */
    std::vector<Slot> slots_;
+   std::vector<uint32_t> live_; /* indexes of the used slots, ascending */
    uint64_t age_ = 0;
    LineCache icache_, l1_;
    uint64_t watchdog_limit_; /* watchdog.cycles_per_shader (0: off) */

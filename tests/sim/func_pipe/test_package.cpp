@@ -173,19 +173,36 @@ TEST(Package, CountsAndConsistency)
       expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"fs shader_state", "R9"});
    }
    {
-      TestDraw t;
+      TestDraw t; /* multisample rasterisation loads (ignored with 1 sample) */
       valid_draw(t);
       t.pipe.rasterizer.multisample = true;
-      const uint64_t a = t.write();
-      expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"multisample", "not implemented"});
+      EXPECT_NO_THROW(load_draw_package(t.vram, t.write()));
    }
-   for (unsigned samples : {2u, 4u, 8u}) {
-      TestDraw t; /* docs/hw.md "Multisampling": 4 is defined, the OMU lacks it yet */
+   for (unsigned samples : {2u, 8u}) {
+      TestDraw t; /* docs/hw.md "Multisampling": 1 and 4 only */
       valid_draw(t);
       t.fb.samples = samples;
       const uint64_t a = t.write();
+      expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"framebuffer", "only 0, 1 and 4"});
+   }
+   {
+      TestDraw t; /* 4 samples on single-sample surfaces: rows too short */
+      valid_draw(t);
+      t.fb.samples = 4;
+      const uint64_t a = t.write();
       expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
-                   {"framebuffer", samples == 4 ? "not implemented" : "only 0, 1 and 4"});
+                   {"framebuffer.cbufs[0]", "x 4 samples"});
+   }
+   {
+      TestDraw t; /* 4-sample surfaces (pitch >= 4 x width x bytes) load */
+      valid_draw(t);
+      t.fb.samples = 4;
+      t.fb.cbufs[0] = t.surface(VLG_FORMAT_B8G8R8A8_UNORM, 64, 16);
+      t.fb.cbufs[0].width = 16;
+      t.fb.zsbuf = t.surface(VLG_FORMAT_Z24_UNORM_S8_UINT, 64, 16);
+      t.fb.zsbuf.width = 16;
+      t.pipe.rasterizer.multisample = true;
+      EXPECT_NO_THROW(load_draw_package(t.vram, t.write()));
    }
    {
       TestDraw t;

@@ -212,7 +212,8 @@ draw_stats_json(const DrawStats &s)
                {"fragments_alpha_failed", s.fragments_alpha_failed},
                {"fragments_zs_failed", s.fragments_zs_failed},
                {"fragments_passed", s.fragments_passed},
-               {"fragments_blended", s.fragments_blended}};
+               {"fragments_blended", s.fragments_blended},
+               {"samples_passed", s.samples_passed}};
    return j;
 }
 

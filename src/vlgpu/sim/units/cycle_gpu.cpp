@@ -250,7 +250,7 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
    if (!rep.faulted && d.loaded) {
       if (d.so) /* stream output: filled sizes and counters (stream_output.h) */
          d.so->finish(*ss.vram);
-      cp_add_occlusion(*ss.vram, d.pkg, d.stats.fragments_passed);
+      cp_add_occlusion(*ss.vram, d.pkg, d.stats.samples_passed);
    }
    const Stats now = snapshot();
    auto it = begin_stats_.find(d.seq);

@@ -58,6 +58,131 @@ lane_bits(unsigned n)
    return n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1;
 }
 
+/** Lanes of @samples (bit 4 * lane + s) with a sample. */
+inline unsigned
+sample_lanes_any(uint16_t samples)
+{
+   unsigned m = 0;
+   for (unsigned l = 0; l < 4; l++)
+      m |= unsigned((samples >> (4 * l) & 0xfu) != 0) << l;
+   return m;
+}
+
+/** The 4 sample bits of each lane of @mask. */
+inline uint16_t
+lane_samples(unsigned mask)
+{
+   uint16_t s = 0;
+   for (unsigned l = 0; l < 4; l++)
+      if (mask >> l & 1)
+         s |= uint16_t(0xfu << (4 * l));
+   return s;
+}
+
+} // namespace
+
+unsigned
+frag_sample_coverage(const OmuState &o, Quad &q)
+{
+   if (o.samples != kMsaaSamples)
+      return q.mask;
+   const uint16_t m = o.sample_mask;
+   q.samples &= uint16_t(m | m << 4 | m << 8 | m << 12);
+   q.mask = uint8_t(sample_lanes_any(q.samples));
+   return q.mask;
+}
+
+unsigned
+frag_early_tests(const OmuState &o, const PrimSetup &setup, int32_t run_x, int32_t run_y, Quad &q,
+                 unsigned mask, DrawStats &st)
+{
+   st.early_z_quads++;
+   unsigned pass;
+   if (o.samples == kMsaaSamples) {
+      float z[4][kMsaaSamples];
+      pe_sample_depth(setup, q, z);
+      q.samples = omu_depth_stencil_samples(o, q.x, q.y, q.samples & lane_samples(mask),
+                                            setup.back_facing, z);
+      pass = sample_lanes_any(q.samples);
+   } else if (o.z16_fast) {
+      pass = omu_depth_z16_run(o, setup, run_x, run_y, q, mask);
+   } else {
+      float z[4];
+      pe_quad_depth(setup, q, z);
+      pass = omu_depth_stencil(o, q.x, q.y, mask, setup.back_facing, z);
+   }
+   st.fragments_early_rejected += pop4(mask & ~pass);
+   return pass;
+}
+
+void
+frag_late_ops(const OmuState &o, const FsOutputPlan &plan, const ThreadGroup &tg, unsigned slot,
+              uint64_t killed, const PrimSetup &setup, int32_t run_x, int32_t run_y, const Quad &q,
+              unsigned mask, bool any_blend, DrawStats &st, uint32_t (*color)[4][4])
+{
+   const unsigned base = 4 * slot;
+   const unsigned kill = unsigned(killed >> base) & 0xfu;
+   st.fragments_killed += pop4(mask & kill);
+   mask &= ~kill;
+   if (!mask)
+      return;
+   if (o.dsa.alpha_enable) {
+      float a[4] = {0, 0, 0, 0};
+      if (plan.color_reg[0] >= 0)
+         for (unsigned l = 0; l < 4; l++)
+            a[l] = tg.get_f(base + l, unsigned(plan.color_reg[0]), 3);
+      const unsigned pass = omu_alpha_test(o, mask, a);
+      st.fragments_alpha_failed += pop4(mask & ~pass);
+      mask = pass;
+      if (!mask)
+         return;
+   }
+   const bool msaa = o.samples == kMsaaSamples;
+   uint16_t samples = msaa ? uint16_t(q.samples & lane_samples(mask)) : 0;
+   if (!o.early_z && o.any_zs) {
+      unsigned pass;
+      if (msaa) {
+         float z[4][kMsaaSamples];
+         if (plan.depth_reg >= 0) {
+            /* the FS depth output is the depth of every sample */
+            for (unsigned l = 0; l < 4; l++)
+               for (unsigned smp = 0; smp < kMsaaSamples; smp++)
+                  z[l][smp] = tg.get_f(base + l, unsigned(plan.depth_reg), 0);
+         } else {
+            pe_sample_depth(setup, q, z);
+         }
+         samples = omu_depth_stencil_samples(o, q.x, q.y, samples, setup.back_facing, z);
+         pass = sample_lanes_any(samples);
+      } else if (o.z16_fast) {
+         pass = omu_depth_z16_run(o, setup, run_x, run_y, q, mask);
+      } else {
+         float z[4];
+         if (plan.depth_reg >= 0)
+            for (unsigned l = 0; l < 4; l++)
+               z[l] = tg.get_f(base + l, unsigned(plan.depth_reg), 0);
+         else
+            pe_quad_depth(setup, q, z);
+         pass = omu_depth_stencil(o, q.x, q.y, mask, setup.back_facing, z);
+      }
+      st.fragments_zs_failed += pop4(mask & ~pass);
+      mask = pass;
+      if (!mask)
+         return;
+   }
+   const unsigned n = pop4(mask);
+   st.fragments_passed += n;
+   st.samples_passed += msaa ? unsigned(__builtin_popcount(samples)) : n;
+   if (any_blend)
+      st.fragments_blended += n;
+   fs_read_quad_colors(plan, o, tg, slot, color);
+   if (msaa)
+      omu_write_color_samples(o, q.x, q.y, samples, color);
+   else
+      omu_write_color(o, q.x, q.y, mask, color);
+}
+
+namespace {
+
 /** Copy the parts of a PrimSetup a draw uses (pos, its FS inputs). */
 inline void
 copy_setup(PrimSetup &dst, const PrimSetup &src, unsigned num_inputs)
@@ -96,19 +221,12 @@ class FragmentBackend final : public QuadSink {
        * depths from its first quad */
       const int32_t run_x = n ? q[0].x : 0, run_y = n ? q[0].y : 0;
       for (unsigned i = 0; i < n; i++) {
-         unsigned mask = q[i].mask;
+         Quad qi = q[i];
+         unsigned mask = frag_sample_coverage(omu_, qi);
+         if (!mask)
+            continue;
          if (omu_.early_z) {
-            st_.early_z_quads++;
-            unsigned pass;
-            if (omu_.z16_fast) {
-               pass = omu_depth_z16_run(omu_, *pending_, run_x, run_y, q[i], mask);
-            } else {
-               float z[4];
-               pe_quad_depth(*pending_, q[i], z);
-               pass = omu_depth_stencil(omu_, q[i].x, q[i].y, mask, pending_->back_facing, z);
-            }
-            st_.fragments_early_rejected += pop4((mask & ~pass));
-            mask = pass;
+            mask = frag_early_tests(omu_, *pending_, run_x, run_y, qi, mask, st_);
             if (!mask)
                continue;
          }
@@ -116,7 +234,7 @@ class FragmentBackend final : public QuadSink {
             copy_setup(setups_[nsetups_], *pending_, pe_.num_inputs);
             cur_ = int(nsetups_++);
          }
-         batch_.push_back(Item{q[i], run_x, run_y, uint16_t(cur_), uint8_t(mask)});
+         batch_.push_back(Item{qi, run_x, run_y, uint16_t(cur_), uint8_t(mask)});
          if (batch_.size() == max_quads_)
             flush();
       }
@@ -153,49 +271,8 @@ class FragmentBackend final : public QuadSink {
          any_blend |= omu_.rt[i].written && omu_.rt[i].blend;
       for (unsigned k = 0; k < nq; k++) {
          const Item &it = batch_[k];
-         const unsigned base = 4 * k;
-         unsigned mask = it.mask;
-         const unsigned kill = unsigned(killed >> base) & 0xfu;
-         st_.fragments_killed += pop4((mask & kill));
-         mask &= ~kill;
-         if (!mask)
-            continue;
-         if (omu_.dsa.alpha_enable) {
-            float a[4] = {0, 0, 0, 0};
-            if (plan_.color_reg[0] >= 0)
-               for (unsigned l = 0; l < 4; l++)
-                  a[l] = tg_.get_f(base + l, unsigned(plan_.color_reg[0]), 3);
-            const unsigned pass = omu_alpha_test(omu_, mask, a);
-            st_.fragments_alpha_failed += pop4((mask & ~pass));
-            mask = pass;
-            if (!mask)
-               continue;
-         }
-         if (!omu_.early_z && omu_.any_zs) {
-            unsigned pass;
-            if (omu_.z16_fast) {
-               pass = omu_depth_z16_run(omu_, setups_[it.setup], it.run_x, it.run_y, it.q, mask);
-            } else {
-               float z[4];
-               if (plan_.depth_reg >= 0)
-                  for (unsigned l = 0; l < 4; l++)
-                     z[l] = tg_.get_f(base + l, unsigned(plan_.depth_reg), 0);
-               else
-                  pe_quad_depth(setups_[it.setup], it.q, z);
-               pass =
-                  omu_depth_stencil(omu_, it.q.x, it.q.y, mask, setups_[it.setup].back_facing, z);
-            }
-            st_.fragments_zs_failed += pop4((mask & ~pass));
-            mask = pass;
-            if (!mask)
-               continue;
-         }
-         const unsigned n = pop4((mask));
-         st_.fragments_passed += n;
-         if (any_blend)
-            st_.fragments_blended += n;
-         fs_read_quad_colors(plan_, omu_, tg_, k, color_);
-         omu_write_color(omu_, it.q.x, it.q.y, mask, color_);
+         frag_late_ops(omu_, plan_, tg_, k, killed, setups_[it.setup], it.run_x, it.run_y, it.q,
+                       it.mask, any_blend, st_, color_);
       }
       batch_.clear();
       nsetups_ = 0;
@@ -409,7 +486,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    so.finish(vram);
    st.ge.so_generated = so.generated();
    st.ge.so_written = so.written();
-   cp_add_occlusion(vram, pkg, st.fragments_passed);
+   cp_add_occlusion(vram, pkg, st.samples_passed);
    return st;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 
+#include "dispatch.h"
 #include "geometry.h"
 #include "package.h"
 #include "raster.h"
@@ -67,7 +68,55 @@ struct DrawStats {
    uint64_t fragments_zs_failed = 0;      /**< fragments failing the late depth/stencil test */
    uint64_t fragments_passed = 0;         /**< fragments that passed every test */
    uint64_t fragments_blended = 0;        /**< passed fragments written to a blending target */
+   /** Samples that passed every test and were written: fragments_passed for
+    * single-sampled framebuffers, the covered samples of the passed
+    * fragments for 4-sample ones (what the occlusion counter adds: GL ES 3.0
+    * §4.1.6, SAMPLES_PASSED counts samples). */
+   uint64_t samples_passed = 0;
 };
+
+/*
+ * The OMU's per-quad work, shared by the functional draw (render_draw) and
+ * the cycle-mode OMU module so that both produce the same pixels and
+ * counters. Fragments are counted per pixel (lane); with a 4-sample
+ * framebuffer (OmuState::samples == 4) each lane carries the covered
+ * samples in Quad::samples (bit 4 * lane + s) and depth/stencil and colour
+ * are handled per sample (docs/hw.md "Multisampling").
+ */
+
+/**
+ * Coverage of a quad from the PE after sample_mask (4-sample framebuffers:
+ * Quad::samples &= sample_mask.mask bits 0..3 in every lane, Quad::mask =
+ * the lanes with a sample left; single-sampled: unchanged, sample_mask bit 0
+ * is applied by the caller through OmuState::sample_enabled). Returns the
+ * new lane mask.
+ */
+unsigned frag_sample_coverage(const OmuState &o, Quad &q);
+
+/**
+ * Early depth/stencil test (OmuState::early_z) of the lanes @mask of @q of
+ * primitive @setup, whose rasterisation run starts at (@run_x, @run_y)
+ * (Z16 fast path). 4-sample: per sample (pe_sample_depth,
+ * omu_depth_stencil_samples), q.samples keeps the samples that passed.
+ * Counts early_z_quads and fragments_early_rejected in @st. Returns the
+ * lanes that passed.
+ */
+unsigned frag_early_tests(const OmuState &o, const PrimSetup &setup, int32_t run_x, int32_t run_y,
+                          Quad &q, unsigned mask, DrawStats &st);
+
+/**
+ * Everything after the FS for quad @slot of the finished FS thread group
+ * @tg: kill (@killed: the group's killed-lane mask), alpha test, late
+ * depth/stencil (when !early_z; FS depth output or interpolated depth; with
+ * 4 samples the FS depth applies to every sample, else pe_sample_depth),
+ * blend and write (per covered sample with 4 samples); @mask the lanes left
+ * after the early tests, @q the quad (q.samples their samples). Counts
+ * fragments_* and samples_passed in @st. @color is scratch storage.
+ */
+void frag_late_ops(const OmuState &o, const FsOutputPlan &plan, const ThreadGroup &tg,
+                   unsigned slot, uint64_t killed, const PrimSetup &setup, int32_t run_x,
+                   int32_t run_y, const Quad &q, unsigned mask, bool any_blend, DrawStats &st,
+                   uint32_t (*color)[4][4]);
 
 /**
  * Render the draw whose draw_info block is at @draw_info_address, writing

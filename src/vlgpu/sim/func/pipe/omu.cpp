@@ -342,8 +342,9 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
    s.dsa = pkg.pipe.depth_stencil_alpha;
    s.stencil_ref = pkg.pipe.stencil_ref;
    s.nr_cbufs = pkg.fb.nr_cbufs;
-   s.sample_enabled = (pkg.pipe.sample_mask.mask & 1) != 0;
    s.samples = pkg.fb.samples == kMsaaSamples ? kMsaaSamples : 1;
+   s.sample_mask = uint8_t(pkg.pipe.sample_mask.mask & 0xf);
+   s.sample_enabled = (pkg.pipe.sample_mask.mask & (s.samples == kMsaaSamples ? 0xfu : 1u)) != 0;
    const VLG_BLEND &b = pkg.pipe.blend;
    const VLG_BLEND_COLOR &bc = pkg.pipe.blend_color;
    /* dual-source (docs/hw.md "Dual-source blending", u_dual_blend.h): a

@@ -92,7 +92,12 @@ struct OmuState {
    VLG_STENCIL_REF stencil_ref = {};
    OmuTarget rt[kMaxColorBufs];
    unsigned nr_cbufs = 0;
-   bool sample_enabled = true; /**< sample_mask bit 0: single-sampled coverage */
+   /** Some sample enabled: sample_mask bit 0 (single-sampled), any of bits
+    * 0..3 (4 samples); else the draw writes nothing. */
+   bool sample_enabled = true;
+   /** sample_mask bits 0..3 (4-sample framebuffers: ANDed with the coverage
+    * of each pixel, frag_sample_coverage). */
+   uint8_t sample_mask = 0xf;
    /** A written, blending target uses a SRC1_* factor: the FS output
     * DUAL_SOURCE_COLOR is the second source colour and only rt[0] is
     * written (docs/hw.md "Dual-source blending"). */

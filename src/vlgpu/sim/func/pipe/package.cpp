@@ -279,12 +279,8 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
    pkg.fb = read_hw_block<VLG_FRAMEBUFFER>(vram, d.framebuffer, kCP, "framebuffer");
    if (pkg.fb.nr_cbufs > kMaxColorBufs)
       bad("framebuffer", fmt::format("nr_cbufs = {} (at most 4)", pkg.fb.nr_cbufs));
-   if (pkg.fb.samples > 1)
-      bad("framebuffer",
-          fmt::format("samples = {}: {}", pkg.fb.samples,
-                      pkg.fb.samples == 4 ? "4-sample framebuffers are not implemented in the OMU "
-                                            "yet (docs/hw.md \"Multisampling\")"
-                                          : "only 0, 1 and 4 are valid"));
+   if (pkg.fb.samples > 1 && pkg.fb.samples != 4)
+      bad("framebuffer", fmt::format("samples = {}: only 0, 1 and 4 are valid", pkg.fb.samples));
    for (unsigned i = 0; i < pkg.fb.nr_cbufs; i++)
       if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
          check_surface(vram, pkg.fb.cbufs[i], pkg.fb, VLG_FORMAT_USAGE_RT,
@@ -324,8 +320,6 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 
    pkg.pipe = read_hw_block<VLG_PIPE_STATE>(vram, d.pipe_state, kCP, "pipe_state");
    const VLG_RASTERIZER &r = pkg.pipe.rasterizer;
-   if (r.multisample)
-      bad("pipe_state", "rasterizer.multisample = true: multisampling is not implemented");
    if (r.fill_front != VLG_POLYGON_MODE_FILL || r.fill_back != VLG_POLYGON_MODE_FILL)
       bad("pipe_state", fmt::format("rasterizer.fill_front = {}, fill_back = {}: only FILL is "
                                     "implemented",
@@ -384,13 +378,13 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 }
 
 void
-cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t fragments_passed)
+cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t samples_passed)
 {
    if (pkg.is_clear() || !pkg.draw.occlusion_counter)
       return;
    uint64_t v;
    vram.read(pkg.draw.occlusion_counter, &v, 8, kCP);
-   v += fragments_passed;
+   v += samples_passed;
    vram.write(pkg.draw.occlusion_counter, &v, 8, kCP);
 }
 

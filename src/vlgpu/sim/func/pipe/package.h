@@ -79,14 +79,15 @@ DrawPackage load_draw_package(const Vram &vram, uint64_t draw_info_address);
 
 /**
  * The CP's end-of-draw occlusion-counter update (docs/hw.md
- * draw_info.occlusion_counter): adds @fragments_passed (DrawStats::
- * fragments_passed: fragments that passed alpha, depth and stencil and were
- * not discarded) to the 64-bit little-endian counter. No-op for a CLEAR or
+ * draw_info.occlusion_counter): adds @samples_passed (DrawStats::
+ * samples_passed: samples that passed alpha, depth and stencil and were not
+ * discarded; = fragments for single-sampled framebuffers) to the 64-bit
+ * little-endian counter. No-op for a CLEAR or
  * a counter address of 0. Called by both simulator modes when a draw has
  * ended without a fault, in draw order. The address was checked by
  * load_draw_package.
  */
-void cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t fragments_passed);
+void cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t samples_passed);
 
 /**
  * Unpack one hardware block of type T (a VLG_<STRUCT>) from VRAM at @address

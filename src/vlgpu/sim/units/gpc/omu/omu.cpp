@@ -8,20 +8,13 @@
 #include <fmt/format.h>
 
 #include "sim/func/pipe/dispatch.h"
+#include "sim/func/pipe/functional.h"
 #include "sim/func/pipe/omu.h"
 #include "sim/func/tex/format.h"
 
 namespace vlgpu::sim {
 
 namespace {
-
-constexpr uint8_t kPop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-
-inline unsigned
-pop4(unsigned m)
-{
-   return kPop4[m & 0xf];
-}
 
 /** Bytes a CLEAR writes (as omu_clear: rect clipped to the framebuffer,
  *  every selected and bound buffer). */
@@ -36,7 +29,7 @@ clear_bytes(const DrawPackage &pkg)
    const uint64_t y1 = std::min(d.clear_rect.maxy, fb.height);
    if (x0 >= x1 || y0 >= y1)
       return 0;
-   const uint64_t area = (x1 - x0) * (y1 - y0);
+   const uint64_t area = (x1 - x0) * (y1 - y0) * (fb.samples == kMsaaSamples ? kMsaaSamples : 1);
    uint64_t bytes = 0;
    for (unsigned i = 0; i < fb.nr_cbufs && i < kMaxColorBufs; i++)
       if ((d.clear_buffers >> (2 + i) & 1) && fb.cbufs[i].format != VLG_FORMAT_NONE)
@@ -115,14 +108,15 @@ Omu::touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, 
    for (unsigned k = 0; k < g.nquads; k++) {
       const Quad &q = g.quads[k].q;
       if (late_zs)
-         touch_quad(fb.zsbuf.address, fb.zsbuf.pitch, vlg_format_bytes(fb.zsbuf.format), q.x, q.y,
-                    true, txn, fills, dirty && (o.depth_write || o.stencil_test));
+         touch_quad(fb.zsbuf.address, fb.zsbuf.pitch, o.zs_step, q.x, q.y, true, txn, fills,
+                    dirty && (o.depth_write || o.stencil_test));
       for (unsigned i = 0; i < o.nr_cbufs && i < kMaxColorBufs; i++) {
          const OmuTarget &t = o.rt[i];
          if (!t.written)
             continue;
-         const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf;
-         touch_quad(fb.cbufs[i].address, fb.cbufs[i].pitch, t.bpp, q.x, q.y, read, txn, fills,
+         /* 4 samples: a pixel's line span (step bytes) may be partly covered */
+         const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf || o.samples > 1;
+         touch_quad(fb.cbufs[i].address, fb.cbufs[i].pitch, t.step, q.x, q.y, read, txn, fills,
                     dirty);
       }
    }
@@ -135,8 +129,8 @@ Omu::touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bo
    const VLG_SURFACE &zs = d.pkg.fb.zsbuf;
    const bool writes = d.omu.depth_write || d.omu.stencil_test;
    for (unsigned i = 0; i < r.n; i++)
-      touch_quad(zs.address, zs.pitch, vlg_format_bytes(zs.format), r.q[i].x, r.q[i].y, true, txn,
-                 fills, dirty && writes);
+      touch_quad(zs.address, zs.pitch, d.omu.zs_step, r.q[i].x, r.q[i].y, true, txn, fills,
+                 dirty && writes);
 }
 
 void
@@ -213,17 +207,8 @@ Omu::early_stage(Cycle now, bool &blocked)
          const PrimSetup &setup = *e.run.setup;
          for (unsigned i = 0; i < e.run.n; i++) {
             Quad &q = e.run.q[i];
-            const unsigned mask = q.mask & 0xf;
-            d.stats.early_z_quads++;
-            unsigned pass;
-            if (o.z16_fast) {
-               pass = omu_depth_z16_run(o, setup, e.run.run_x, e.run.run_y, q, mask);
-            } else {
-               float z[4];
-               pe_quad_depth(setup, q, z);
-               pass = omu_depth_stencil(o, q.x, q.y, mask, setup.back_facing, z);
-            }
-            d.stats.fragments_early_rejected += pop4(mask & ~pass);
+            const unsigned pass =
+               frag_early_tests(o, setup, e.run.run_x, e.run.run_y, q, q.mask & 0xf, d.stats);
             q.mask = uint8_t(pass);
          }
       });
@@ -264,48 +249,8 @@ Omu::retire_group(FsGroup &g)
    /* functional.cpp FragmentBackend::flush, quad by quad */
    for (unsigned k = 0; k < g.nquads; k++) {
       const FsQuad &it = g.quads[k];
-      const unsigned base = 4 * k;
-      unsigned mask = it.mask;
-      const unsigned kill = unsigned(killed >> base) & 0xfu;
-      d.stats.fragments_killed += pop4(mask & kill);
-      mask &= ~kill;
-      if (!mask)
-         continue;
-      if (o.dsa.alpha_enable) {
-         float a[4] = {0, 0, 0, 0};
-         if (plan.color_reg[0] >= 0)
-            for (unsigned l = 0; l < 4; l++)
-               a[l] = tg.get_f(base + l, unsigned(plan.color_reg[0]), 3);
-         const unsigned pass = omu_alpha_test(o, mask, a);
-         d.stats.fragments_alpha_failed += pop4(mask & ~pass);
-         mask = pass;
-         if (!mask)
-            continue;
-      }
-      if (!o.early_z && o.any_zs) {
-         unsigned pass;
-         if (o.z16_fast) {
-            pass = omu_depth_z16_run(o, *it.setup, it.run_x, it.run_y, it.q, mask);
-         } else {
-            float z[4];
-            if (plan.depth_reg >= 0)
-               for (unsigned l = 0; l < 4; l++)
-                  z[l] = tg.get_f(base + l, unsigned(plan.depth_reg), 0);
-            else
-               pe_quad_depth(*it.setup, it.q, z);
-            pass = omu_depth_stencil(o, it.q.x, it.q.y, mask, it.setup->back_facing, z);
-         }
-         d.stats.fragments_zs_failed += pop4(mask & ~pass);
-         mask = pass;
-         if (!mask)
-            continue;
-      }
-      const unsigned n = pop4(mask);
-      d.stats.fragments_passed += n;
-      if (any_blend)
-         d.stats.fragments_blended += n;
-      fs_read_quad_colors(plan, o, tg, k, color);
-      omu_write_color(o, it.q.x, it.q.y, mask, color);
+      frag_late_ops(o, plan, tg, k, killed, *it.setup, it.run_x, it.run_y, it.q, it.mask, any_blend,
+                    d.stats, color);
    }
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/func/pipe/dispatch.h"
+#include "sim/func/pipe/functional.h"
 #include "sim/func/pipe/stream_output.h"
 
 namespace vlgpu::sim {
@@ -134,7 +135,9 @@ Pe::quads(const Quad *q, unsigned n)
          owned_quads_++;
          owned_frags_ += pop64(q[i].mask & 0xf);
       }
-      r.q[r.n++] = q[i];
+      Quad c = q[i];
+      if (frag_sample_coverage(draw_->omu, c)) /* sample_mask (4 samples) */
+         r.q[r.n++] = c;
    }
    if (!draw_->omu.sample_enabled || !r.n)
       return; /* sample_mask bit 0 clear: no coverage (as the functional OMU) */

@@ -437,8 +437,9 @@ dump_workload(const std::string &dir, const SimOptions &o)
       for (const ReplayComparison &c : r.comparisons)
          if (c.compared && c.differing) {
             out.matches_dump = false;
-            out.mismatch = fmt::format("{}: {} of {} pixels differ from the dump, first at {}",
-                                       c.name, c.differing, c.pixels, c.first_difference);
+            out.mismatch = fmt::format("{}: {} of {} {} differ from the dump, first at {}",
+                                       c.name, c.differing, c.pixels, c.unit,
+                                       c.first_difference);
          }
       return out;
    };

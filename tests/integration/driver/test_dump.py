@@ -8,7 +8,9 @@ quad of colour (0.8, 0.2, 0.4) alpha 0.5 over the middle of the pbuffer with
 glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA)."""
 
 import re
+import struct
 import unittest
+from pathlib import Path
 
 import driverlib
 from driverlib import load_rgba, run_on
@@ -95,6 +97,119 @@ class DumpTest(unittest.TestCase):
                     self.assertLessEqual(abs(g - e), 1, f"{factor}: {got} vs GL {expected(factor)}")
                 # Outside the quad: the clear colour, untouched.
                 self.assertEqual(self.pixel(img, 2, 2), tuple(unorm8(c) for c in CLEAR))
+
+
+def hex_bytes(path):
+    """The bytes of a dump hex file (docs/dump.md "index.hex, vb<i>.hex") as
+    {VRAM address: byte}."""
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        addr, data = line.split(":", 1)
+        for i, b in enumerate(data.split()):
+            out[int(addr, 16) + i] = int(b, 16)
+    return out
+
+
+def floats_at(mem, addr, n):
+    return list(struct.unpack(f"<{n}f", bytes(mem[addr + i] for i in range(4 * n))))
+
+
+class UniformBlockAndStreamOutputDumpTest(unittest.TestCase):
+    """A GL ES 3.0 draw with a uniform block read by both shaders and transform
+    feedback (vlg_scenes "uboxfb": the block Params = {offset (0.125, -0.25, 0,
+    0), color (0.25, 0.5, 0.75, 1)}, tf_pos = a_pos * 2 + offset captured for
+    two triangles of the quad [-0.5, 0.5]^2, a primitives-written query). The
+    dump must carry the uniform-buffer bytes (vs-buffer1.hex, fs-buffer1.hex),
+    the stream_output block, its buffer and the query counters; the unedited
+    replay reproduces picture, captured vertices and counters; an edited
+    colour in the uniform block changes the picture to that colour (GL ES 3.0
+    §2.11.7: the FS outputs the block member)."""
+
+    COLOR = (0.25, 0.5, 0.75, 1.0)
+    OFFSET = (0.125, -0.25, 0.0, 0.0)
+    QUAD = [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (-0.5, 0.5), (0.5, -0.5), (0.5, 0.5)]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = driverlib.tempdir("dump-uboxfb")
+        dump = cls.out / "dump"
+        r = run_on("vlgpu", [str(driverlib.scenes_program()), str(cls.out), "uboxfb"],
+                   env={"VLGPU_DUMP": str(dump), "VLGPU_DEBUG": "functional"})
+        assert r.returncode == 0, r.stderr
+        cls.draws = [d for d in sorted(dump.glob("draw-*"))
+                     if re.search(r"^kind\s*=\s*PRIMITIVES", (d / "draw.txt").read_text(), re.M)]
+
+    def replay(self, src, name, mode="functional"):
+        out = self.out / name
+        r = launch(["replay", str(src), "--mode", mode, "-o", str(out)])
+        return r, out
+
+    def test_dump_has_the_blocks_and_data(self):
+        self.assertEqual(len(self.draws), 1)
+        d = self.draws[0]
+        text = (d / "draw.txt").read_text()
+        for sec in ("vs_buffers[1]", "fs_buffers[1]", "stream_output"):
+            self.assertIn(f"[{sec}]", text)
+        for f in ("vs-buffer1.hex", "fs-buffer1.hex", "so0.hex", "so0-after.hex",
+                  "so-counters.hex", "so-counters-after.hex"):
+            self.assertTrue((d / f).exists(), f)
+        ubo = hex_bytes(d / "fs-buffer1.hex")
+        base = min(ubo)
+        self.assertEqual(floats_at(ubo, base, 8), list(self.OFFSET + self.COLOR))
+
+    def test_unedited_replay_is_identical_in_both_modes(self):
+        d = self.draws[0]
+        after = hex_bytes(d / "so0-after.hex")
+        base = int(re.search(r"^buffers\[0\]\.address\s*=\s*(0x[0-9a-f]+)",
+                             (d / "draw.txt").read_text(), re.M).group(1), 16)
+        want = [c * 2 + o for x, y in self.QUAD for c, o in zip((x, y, 0.0, 1.0), self.OFFSET)]
+        # The live run captured what GL ES 3.0 §2.15.2 says (vlg_scenes checks it
+        # too); so the comparison below can fail if the replay lost any input.
+        self.assertEqual(floats_at(after, base, 24), want)
+        for mode in ("functional", "cycle"):
+            with self.subTest(mode=mode):
+                r, out = self.replay(d, f"unedited-{mode}", mode)
+                self.assertEqual(r.returncode, 0, f"replay failed:\n{r.stdout}\n{r.stderr}")
+                for what in ("rt0", "so0", "so_counters"):
+                    self.assertIn(f"{what} identical to the dump", r.stdout)
+                got = hex_bytes(out / "so0.hex")
+                self.assertEqual(floats_at(got, base, 24), want)
+
+    def test_edited_uniform_block_colour_changes_the_picture(self):
+        src = self.draws[0]
+        edited = self.out / "edited-color-dump"
+        edited.mkdir()
+        for f in src.iterdir():
+            if f.is_file():
+                (edited / f.name).write_bytes(f.read_bytes())
+        # color.g (dword 5 of the block) 0.5 -> 1.0: bytes 00 00 00 3f -> 00 00 80 3f
+        # in the line of block offset 16; edit only the FS's file first.
+        pat = re.compile(r"^(0x[0-9a-f]+: 00 00 80 3e )00 00 00 3f", re.M)
+        fs_text = (edited / "fs-buffer1.hex").read_text()
+        self.assertRegex(fs_text, pat)
+        (edited / "fs-buffer1.hex").write_text(pat.sub(r"\g<1>00 00 80 3f", fs_text))
+        r, _ = self.replay(edited, "edited-fs-only")
+        self.assertNotEqual(r.returncode, 0, "conflicting copies of one buffer must be an error")
+        self.assertIn("edit them alike", r.stderr + r.stdout)
+        vs_text = (edited / "vs-buffer1.hex").read_text()
+        (edited / "vs-buffer1.hex").write_text(pat.sub(r"\g<1>00 00 80 3f", vs_text))
+        r, out = self.replay(edited, "edited-both")
+        self.assertEqual(r.returncode, 0, f"replay failed:\n{r.stdout}\n{r.stderr}")
+        self.assertRegex(r.stdout, r"rt0: \d+ of \d+ pixels differ from the dump")
+        img = load_rgba(out / "rt0.png")
+        live = load_rgba(src / "rt0-after.png")
+        h, w = img.shape[:2]
+        # The quad [-0.5, 0.5]^2 moved by the offset covers the window centre.
+        x, y = w // 2, h // 2
+        # GL ES 3.0 §2.1.6.2: c * 255 rounded (either way for .5: tolerance 1).
+        edited_color = (self.COLOR[0], 1.0, self.COLOR[2], self.COLOR[3])
+        for got, want in ((live[y, x], self.COLOR), (img[y, x], edited_color)):
+            for g, e in zip(got, want):
+                self.assertLessEqual(abs(int(g) - unorm8(e)), 1, f"{tuple(got)} vs GL {want}")
+        self.assertTrue((img[2, 2] == live[2, 2]).all(), "outside the quad: unchanged")
 
 
 GLMARK2 = find_program("glmark2-es2")

@@ -2,7 +2,8 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * vlg_scenes: renders a fixed set of small OpenGL ES 2.0 scenes through EGL
+ * vlg_scenes: renders a fixed set of small OpenGL ES 2.0 scenes (and one ES 3.0
+ * scene, "uboxfb", when the context is ES 3.0) through EGL
  * surfaceless (a pbuffer; no X server) and writes each one as
  * OUT_DIR/<scene>.png (RGBA, top row first), so that the same scenes drawn
  * by vlgpu and by softpipe in one test run can be compared
@@ -17,6 +18,8 @@
  * EGL errors.
  *
  * Build: cc vlg_scenes.c -o vlg_scenes -lEGL -lGLESv2 -lpng -lm
+ * The context is OpenGL ES 3.0 when the driver offers it, else 2.0 (the ES 2.0
+ * scenes draw the same either way; "uboxfb" then fails with exit status 1).
  */
 
 #include <math.h>
@@ -25,7 +28,7 @@
 #include <string.h>
 
 #include <EGL/egl.h>
-#include <GLES2/gl2.h>
+#include <GLES3/gl3.h>
 #include <GLES2/gl2ext.h>
 #include <png.h>
 
@@ -861,6 +864,113 @@ scene_blendedit(void)
    glDisable(GL_BLEND);
 }
 
+/* OpenGL ES 3.0: one uniform block "Params" read by both shaders, and the
+ * vertex shader's "tf_pos" captured by transform feedback with a
+ * primitives-written query: two triangles of a quad, offset by
+ * Params.offset, coloured Params.color. The dump test (test_dump.py
+ * UniformBlockAndStreamOutputDumpTest) knows these numbers. The captured
+ * positions and the query result are checked here (a mismatch is counted as
+ * a GL error). */
+static const char *vs_ubo =
+   "#version 300 es\n"
+   "layout(location = 0) in vec4 a_pos;\n"
+   "layout(std140) uniform Params { vec4 offset; vec4 color; };\n"
+   "out vec4 tf_pos;\n"
+   "void main() {\n"
+   "   gl_Position = a_pos + offset;\n"
+   "   tf_pos = a_pos * 2.0 + offset;\n"
+   "}\n";
+
+static const char *fs_ubo =
+   "#version 300 es\n"
+   "precision mediump float;\n"
+   "layout(std140) uniform Params { vec4 offset; vec4 color; };\n"
+   "out vec4 o_color;\n"
+   "void main() { o_color = color; }\n";
+
+static void
+scene_uboxfb(void)
+{
+   const char *major = (const char *)glGetString(GL_VERSION);
+   if (!major || strncmp(major, "OpenGL ES 3", 11) != 0) {
+      fprintf(stderr, "vlg_scenes: uboxfb needs OpenGL ES 3.0 (have %s)\n",
+              major ? major : "?");
+      gl_errors++;
+      return;
+   }
+   GLuint p = glCreateProgram();
+   GLint ok = 0;
+   glAttachShader(p, compile(GL_VERTEX_SHADER, vs_ubo));
+   glAttachShader(p, compile(GL_FRAGMENT_SHADER, fs_ubo));
+   const char *varyings[] = {"tf_pos"};
+   glTransformFeedbackVaryings(p, 1, varyings, GL_INTERLEAVED_ATTRIBS);
+   glLinkProgram(p);
+   glGetProgramiv(p, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      fprintf(stderr, "vlg_scenes: uboxfb program does not link\n");
+      exit(2);
+   }
+   glUseProgram(p);
+
+   const float params[8] = {0.125f, -0.25f, 0.0f, 0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+   GLuint bufs[3], query;
+   glGenBuffers(3, bufs);
+   glBindBuffer(GL_UNIFORM_BUFFER, bufs[0]);
+   glBufferData(GL_UNIFORM_BUFFER, sizeof(params), params, GL_STATIC_DRAW);
+   glUniformBlockBinding(p, glGetUniformBlockIndex(p, "Params"), 2);
+   glBindBufferBase(GL_UNIFORM_BUFFER, 2, bufs[0]);
+
+   /* two triangles of the quad [-0.5, 0.5]^2 */
+   const float quad[6][4] = {{-0.5f, -0.5f, 0, 1}, {0.5f, -0.5f, 0, 1}, {-0.5f, 0.5f, 0, 1},
+                             {-0.5f, 0.5f, 0, 1},  {0.5f, -0.5f, 0, 1}, {0.5f, 0.5f, 0, 1}};
+   glBindBuffer(GL_ARRAY_BUFFER, bufs[1]);
+   glBufferData(GL_ARRAY_BUFFER, sizeof(quad), quad, GL_STATIC_DRAW);
+   glEnableVertexAttribArray(0);
+   glDisableVertexAttribArray(1);
+   glDisableVertexAttribArray(2);
+   glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, 0);
+
+   float init[6][4];
+   for (int i = 0; i < 24; i++)
+      init[i / 4][i % 4] = -7.0f; /* bytes the capture must overwrite */
+   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, bufs[2]);
+   glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, sizeof(init), init, GL_STATIC_READ);
+   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bufs[2]);
+   glGenQueries(1, &query);
+   glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+   glBeginTransformFeedback(GL_TRIANGLES);
+   glDrawArrays(GL_TRIANGLES, 0, 6);
+   glEndTransformFeedback();
+   glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+   check_gl("uboxfb draw");
+
+   GLuint written = 0;
+   glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
+   if (written != 2) {
+      fprintf(stderr, "vlg_scenes: uboxfb: %u primitives written, expected 2\n", written);
+      gl_errors++;
+   }
+   const float *got = glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0, sizeof(init),
+                                       GL_MAP_READ_BIT);
+   for (int i = 0; got && i < 24; i++) {
+      const float want = quad[i / 4][i % 4] * 2.0f + params[i % 4];
+      if (got[i] != want) {
+         fprintf(stderr, "vlg_scenes: uboxfb: captured component %d is %g, expected %g\n", i,
+                 got[i], want);
+         gl_errors++;
+         break;
+      }
+   }
+   if (!got)
+      gl_errors++;
+   glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+   glBindBufferBase(GL_UNIFORM_BUFFER, 2, 0);
+   glBindBuffer(GL_ARRAY_BUFFER, 0);
+   glDeleteQueries(1, &query);
+   glDeleteBuffers(3, bufs);
+}
+
 static const struct {
    const char *name;
    void (*draw)(void);
@@ -872,7 +982,7 @@ static const struct {
    {"points", scene_points},       {"lines", scene_lines},
    {"stencil", scene_stencil},     {"cube", scene_cube},
    {"fbo", scene_fbo},             {"dynamic", scene_dynamic},
-   {"blendedit", scene_blendedit},
+   {"blendedit", scene_blendedit}, {"uboxfb", scene_uboxfb},
 };
 #define NUM_SCENES (sizeof(scenes) / sizeof(scenes[0]))
 
@@ -953,8 +1063,11 @@ main(int argc, char **argv)
    const EGLint pb_attr[] = {EGL_WIDTH, W, EGL_HEIGHT, H, EGL_NONE};
    EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb_attr);
    eglBindAPI(EGL_OPENGL_ES_API);
+   const EGLint ctx3_attr[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
    const EGLint ctx_attr[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
-   EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attr);
+   EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx3_attr);
+   if (ctx == EGL_NO_CONTEXT)
+      ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attr);
    if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT ||
        !eglMakeCurrent(dpy, surf, surf, ctx)) {
       fprintf(stderr, "vlg_scenes: cannot create a GLES2 pbuffer context\n");

@@ -84,10 +84,11 @@ class DrawDumpWriter {
 
 /** Comparison of one replayed buffer with the dump's "-after" file. */
 struct ReplayComparison {
-   std::string name;             /**< "rt0", "zs" */
+   std::string name;             /**< "rt0", "zs", "so0" (stream-output buffer 0), "so_counters" */
    bool compared = false;        /**< the dump had an after file for it */
-   uint64_t pixels = 0;          /**< pixels compared */
-   uint64_t differing = 0;       /**< pixels whose bytes differ */
+   uint64_t pixels = 0;          /**< units compared (pixels, or bytes for so*) */
+   uint64_t differing = 0;       /**< units whose bytes differ */
+   const char *unit = "pixels";  /**< what pixels/differing count: "pixels" or "bytes" */
    std::string first_difference; /**< "(x, y): got ..., dump has ..." */
 };
 

@@ -150,21 +150,23 @@ line_field(const std::string &line)
 }
 
 /**
- * Parse a shader_state section: unused I/O entries that draw.txt leaves out
- * (dump_common.h shader_io_unused) get their defaults without warnings;
- * every other missing field is still reported.
+ * Parse a section of a block with 64-entry I/O arrays (shader_state,
+ * stream_output): unused entries that draw.txt leaves out (dump_common.h
+ * shader_io_unused; @counts gives num_inputs and num_outputs of the block
+ * as written) get their defaults without warnings; every other missing
+ * field is still reported.
  */
+template <typename Counts>
 void
-parse_shader_section(const Section &s, const std::string &file, uint32_t *words,
-                     std::vector<std::string> &errors, std::vector<std::string> &notes)
+parse_elided_section(const Section &s, const vlg_hw_struct_info &info, const std::string &file,
+                     uint32_t *words, std::vector<std::string> &errors,
+                     std::vector<std::string> &notes, Counts &&counts)
 {
-   const vlg_hw_struct_info &info = VLG_SHADER_STATE_info;
    /* first pass: num_inputs / num_outputs as written (diagnostics dropped) */
    std::vector<std::string> e0, n0;
    std::vector<uint32_t> tmp(info.length);
    parse_section(s, info, file, tmp.data(), e0, n0);
-   VLG_SHADER_STATE ss;
-   VLG_SHADER_STATE_unpack(tmp.data(), &ss);
+   const auto [num_inputs, num_outputs] = counts(tmp.data());
    std::set<std::string> present;
    for (const auto &l : s.lines)
       present.insert(line_field(l.second));
@@ -172,13 +174,37 @@ parse_shader_section(const Section &s, const std::string &file, uint32_t *words,
    const unsigned at = s.end_line ? s.end_line : s.header_line;
    for (unsigned i = 0; i < info.num_fields; i++) {
       const vlg_hw_field_info &f = info.fields[i];
-      if (present.count(f.name) || !shader_io_unused(f, ss.num_inputs, ss.num_outputs))
+      if (present.count(f.name) || !shader_io_unused(f, num_inputs, num_outputs))
          continue;
       char value[64];
       vlg_hw_format_value(&f, f.default_raw, value, sizeof(value));
       full.lines.emplace_back(at, fmt::format("{} = {}", f.name, value));
    }
    parse_section(full, info, file, words, errors, notes);
+}
+
+void
+parse_shader_section(const Section &s, const std::string &file, uint32_t *words,
+                     std::vector<std::string> &errors, std::vector<std::string> &notes)
+{
+   parse_elided_section(s, VLG_SHADER_STATE_info, file, words, errors, notes,
+                        [](const uint32_t *w) {
+                           VLG_SHADER_STATE ss;
+                           VLG_SHADER_STATE_unpack(w, &ss);
+                           return std::pair<unsigned, unsigned>(ss.num_inputs, ss.num_outputs);
+                        });
+}
+
+void
+parse_stream_output_section(const Section &s, const std::string &file, uint32_t *words,
+                            std::vector<std::string> &errors, std::vector<std::string> &notes)
+{
+   parse_elided_section(s, VLG_STREAM_OUTPUT_info, file, words, errors, notes,
+                        [](const uint32_t *w) {
+                           VLG_STREAM_OUTPUT so;
+                           VLG_STREAM_OUTPUT_unpack(w, &so);
+                           return std::pair<unsigned, unsigned>(0, so.num_outputs);
+                        });
 }
 
 /** A run of bytes to write into the replay VRAM, with its origin. */
@@ -207,6 +233,43 @@ struct Loader {
       Piece p{addr, std::vector<uint8_t>(size), std::move(origin)};
       std::memcpy(p.bytes.data(), data, size);
       pieces.push_back(std::move(p));
+   }
+
+   /**
+    * Two pieces that hold the same VRAM bytes must agree (a uniform buffer
+    * read by both shaders is in vs-buffer1.hex and fs-buffer1.hex; a
+    * buffer can be a vertex buffer and a stream-output target): an edit of
+    * one file only is an error naming both, not a silent choice.
+    * @throws DumpError listing the first conflicts.
+    */
+   void check_overlaps() const
+   {
+      std::vector<const Piece *> by_addr;
+      for (const Piece &p : pieces)
+         by_addr.push_back(&p);
+      std::sort(by_addr.begin(), by_addr.end(),
+                [](const Piece *a, const Piece *b) { return a->address < b->address; });
+      std::vector<std::string> errors;
+      for (size_t i = 0; i < by_addr.size() && errors.size() < 8; i++) {
+         const Piece &a = *by_addr[i];
+         const uint64_t a_end = a.address + a.bytes.size();
+         for (size_t j = i + 1; j < by_addr.size() && by_addr[j]->address < a_end; j++) {
+            const Piece &b = *by_addr[j];
+            const uint64_t end = std::min(a_end, b.address + b.bytes.size());
+            for (uint64_t x = b.address; x < end; x++) {
+               if (a.bytes[x - a.address] == b.bytes[x - b.address])
+                  continue;
+               errors.push_back(fmt::format(
+                  "{}: VRAM 0x{:x} is 0x{:02x} here but 0x{:02x} in {} (both files hold the "
+                  "bytes [0x{:x}, 0x{:x}): edit them alike)",
+                  path(b.origin), x, b.bytes[x - b.address], a.bytes[x - a.address],
+                  path(a.origin), b.address, end));
+               break;
+            }
+         }
+      }
+      if (!errors.empty())
+         fail(errors);
    }
 
    uint64_t end_address() const
@@ -334,6 +397,8 @@ struct Loaded {
    VLG_DRAW_INFO d = {};
    VLG_FRAMEBUFFER fb = {};
    bool have_fb = false;
+   bool have_so = false; /**< draw_info.stream_output is set */
+   VLG_STREAM_OUTPUT so = {};
 };
 
 Loaded
@@ -463,6 +528,27 @@ load_dump(Loader &L)
             sh[s].addr = s ? d.fs : d.vs;
          }
       }
+      /* uniform buffers of each shader (LDB slots) */
+      for (unsigned s = 0; s < 2; s++) {
+         if (!sh[s].present || sh[s].ss.num_buffers == 0)
+            continue;
+         if (sh[s].ss.num_buffers > 16) {
+            errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most 16 buffer slots",
+                                         file, kStage[s], sh[s].ss.num_buffers));
+            continue;
+         }
+         array(s ? "fs_buffers" : "vs_buffers", sh[s].ss.num_buffers, sh[s].ss.buffers,
+               VLG_BUFFER_info, [](const uint32_t *) {});
+      }
+      if (d.stream_output) {
+         uint32_t w[VLG_STREAM_OUTPUT_LENGTH] = {};
+         if (const Section *sec = need("stream_output")) {
+            parse_stream_output_section(*sec, file, w, errors, L.notes);
+            VLG_STREAM_OUTPUT_unpack(w, &r.so);
+            r.have_so = true;
+            L.add(d.stream_output, w, sizeof(w), "draw.txt [stream_output]");
+         }
+      }
    }
    for (const Section &s : secs)
       if (!used.count(s.name))
@@ -536,6 +622,27 @@ load_dump(Loader &L)
                               fmt::format("{}_textures[{}] level {} layer {}", kStage[s], i, l, z));
             }
          }
+      }
+   }
+
+   /* uniform-buffer bytes and stream output (buffers before the draw,
+    * filled_size words, query counters): absolute addresses in the files */
+   if (!clear) {
+      std::vector<std::string> hexfiles;
+      for (unsigned s = 0; s < 2; s++)
+         if (sh[s].present && sh[s].ss.num_buffers <= 16)
+            for (unsigned i = 0; i < sh[s].ss.num_buffers; i++)
+               hexfiles.push_back(fmt::format("{}-buffer{}.hex", kStage[s], i));
+      if (r.have_so) {
+         for (unsigned i = 0; i < 4; i++)
+            hexfiles.push_back(fmt::format("so{}.hex", i));
+         hexfiles.push_back("so-counters.hex");
+      }
+      for (const std::string &f : hexfiles) {
+         if (!L.exists(f))
+            continue; /* unbound, empty or not dumped (command.txt notes say which) */
+         for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
+            L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
       }
    }
 
@@ -646,6 +753,63 @@ compare(const Loader &L, const std::string &name, const std::string &base, const
    return c;
 }
 
+/** Compare the bytes of the dump's hex file @file (absolute addresses) with
+ *  @vram: "so0" against so0-after.hex. Counts bytes. */
+ReplayComparison
+compare_hex(const Loader &L, const std::string &name, const std::string &file, const Vram &vram)
+{
+   ReplayComparison c;
+   c.name = name;
+   c.unit = "bytes";
+   if (!L.exists(file))
+      return c;
+   std::vector<Segment> want;
+   try {
+      want = parse_hexdump(read_text(L.path(file)), L.path(file));
+   } catch (const DumpError &e) {
+      c.first_difference = std::string("cannot read the dump's file: ") + e.what();
+      return c;
+   }
+   c.compared = true;
+   for (const Segment &sg : want) {
+      if (!vram.contains(sg.address, sg.bytes.size())) {
+         c.differing += sg.bytes.size();
+         c.pixels += sg.bytes.size();
+         if (c.first_difference.empty())
+            c.first_difference = fmt::format("0x{:x}: outside the replay VRAM", sg.address);
+         continue;
+      }
+      const uint8_t *got = vram.data() + sg.address;
+      for (size_t b = 0; b < sg.bytes.size(); b++) {
+         c.pixels++;
+         if (got[b] == sg.bytes[b])
+            continue;
+         if (c.differing++ == 0)
+            c.first_difference = fmt::format("0x{:x}: replay {:02x}, dump {:02x}",
+                                             sg.address + b, got[b], sg.bytes[b]);
+      }
+   }
+   return c;
+}
+
+/** Write the bytes of the ranges listed in the dump's hex file @file, as
+ *  they are in @vram after the replay, to OUT/@name.hex. */
+void
+write_hex_like(const Loader &L, const std::string &out, const std::string &name,
+               const std::string &file, const Vram &vram, std::vector<std::string> &outputs)
+{
+   if (!L.exists(file))
+      return;
+   std::string text = fmt::format("# {} after the replayed draw (the ranges of {})\n", name, file);
+   for (const Segment &sg : parse_hexdump(read_text(L.path(file)), L.path(file)))
+      if (vram.contains(sg.address, sg.bytes.size()))
+         text += hexdump(sg.address, vram.data() + sg.address, sg.bytes.size(),
+                         HexComment::Float32);
+   const std::string path = (fs::path(out) / (name + ".hex")).string();
+   write_text(path, text);
+   outputs.push_back(path);
+}
+
 void
 write_surface(const std::string &out, const std::string &name, const Vram &vram,
               const VLG_SURFACE &s, std::vector<std::string> &outputs)
@@ -694,6 +858,7 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
    Loader L;
    L.dir = dir;
    const Loaded ld = load_dump(L);
+   L.check_overlaps();
 
    ReplayResult res;
    res.draw_number = draw_number_of(dir);
@@ -746,6 +911,15 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
          res.comparisons.push_back(compare(L, "zs", "zs-after", vram, ld.fb.zsbuf));
    }
 
+   if (ld.have_so) {
+      for (unsigned i = 0; i < 4; i++)
+         if (ld.so.buffers[i].enable)
+            res.comparisons.push_back(compare_hex(L, fmt::format("so{}", i),
+                                                  fmt::format("so{}-after.hex", i), vram));
+      if (ld.so.num_counters)
+         res.comparisons.push_back(compare_hex(L, "so_counters", "so-counters-after.hex", vram));
+   }
+
    if (!out_dir.empty()) {
       std::error_code ec;
       fs::create_directories(out_dir, ec);
@@ -759,6 +933,14 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
          if (ld.fb.zsbuf.format != VLG_FORMAT_NONE)
             write_surface(out_dir, "zs", vram, ld.fb.zsbuf, res.outputs);
       }
+      if (ld.have_so) {
+         for (unsigned i = 0; i < 4; i++)
+            if (ld.so.buffers[i].enable)
+               write_hex_like(L, out_dir, fmt::format("so{}", i), fmt::format("so{}.hex", i), vram,
+                              res.outputs);
+         if (ld.so.num_counters)
+            write_hex_like(L, out_dir, "so-counters", "so-counters.hex", vram, res.outputs);
+      }
       nlohmann::ordered_json j;
       j["dump"] = dir;
       j["draw"] = res.draw_number;
@@ -770,12 +952,15 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
                      {"stats", res.submit.stats}};
       j["notes"] = res.notes;
       nlohmann::ordered_json cmp = nlohmann::ordered_json::array();
-      for (const ReplayComparison &c : res.comparisons)
+      for (const ReplayComparison &c : res.comparisons) {
          cmp.push_back({{"name", c.name},
                         {"compared", c.compared},
                         {"pixels", c.pixels},
                         {"differing", c.differing},
                         {"first_difference", c.first_difference}});
+         if (std::strcmp(c.unit, "pixels") != 0)
+            cmp.back()["unit"] = c.unit; /* "pixels" and "differing" count bytes */
+      }
       j["compared_with_dump"] = cmp;
       j["config"] = cfg.to_json();
       const std::string path = (fs::path(out_dir) / "stats.json").string();

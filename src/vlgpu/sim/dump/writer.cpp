@@ -80,26 +80,29 @@ print_block(const vlg_hw_struct_info &info, const uint32_t *words)
    return f.str();
 }
 
-/** print_block() of a shader_state without its unused I/O entries that hold
- *  only defaults (dump_common.h shader_io_unused), and a comment naming them. */
+/**
+ * print_block() of a block with 64-entry I/O arrays (shader_state inputs[]
+ * and outputs[], stream_output outputs[]) without the entries beyond
+ * @num_inputs / @num_outputs that hold only defaults (dump_common.h
+ * shader_io_unused), and a comment naming how many were left out.
+ * @has_inputs: the struct has an inputs[] array (for the comment).
+ */
 std::string
-print_shader_state(const uint32_t *words)
+print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, unsigned num_inputs,
+                   unsigned num_outputs, bool has_inputs)
 {
-   const vlg_hw_struct_info &info = VLG_SHADER_STATE_info;
-   VLG_SHADER_STATE ss;
-   VLG_SHADER_STATE_unpack(words, &ss);
    std::map<std::string, bool> all_default; /* unused entry -> every field default */
    std::map<std::string, std::string> entry_of;
    for (unsigned i = 0; i < info.num_fields; i++) {
       const vlg_hw_field_info &f = info.fields[i];
       std::string e;
-      if (!shader_io_unused(f, ss.num_inputs, ss.num_outputs, &e))
+      if (!shader_io_unused(f, num_inputs, num_outputs, &e))
          continue;
       entry_of[f.name] = e;
       auto it = all_default.emplace(e, true).first;
       it->second = it->second && vlg_hw_get_raw(&f, words) == f.default_raw;
    }
-   std::string out, omitted;
+   std::string out;
    std::istringstream in(print_block(info, words));
    std::string line;
    while (std::getline(in, line)) {
@@ -112,11 +115,33 @@ print_shader_state(const uint32_t *words)
    unsigned n = 0;
    for (const auto &[e, def] : all_default)
       n += def;
-   if (n)
+   if (n && has_inputs)
       out += fmt::format("# {} unused input/output entries (beyond num_inputs = {} / "
                          "num_outputs = {}) hold their defaults and are not listed\n",
-                         n, ss.num_inputs, ss.num_outputs);
+                         n, num_inputs, num_outputs);
+   else if (n)
+      out += fmt::format("# {} unused output entries (beyond num_outputs = {}) hold their "
+                         "defaults and are not listed\n",
+                         n, num_outputs);
    return out;
+}
+
+/** print_block_elided() of a shader_state. */
+std::string
+print_shader_state(const uint32_t *words)
+{
+   VLG_SHADER_STATE ss;
+   VLG_SHADER_STATE_unpack(words, &ss);
+   return print_block_elided(VLG_SHADER_STATE_info, words, ss.num_inputs, ss.num_outputs, true);
+}
+
+/** print_block_elided() of a stream_output block. */
+std::string
+print_stream_output(const uint32_t *words)
+{
+   VLG_STREAM_OUTPUT so;
+   VLG_STREAM_OUTPUT_unpack(words, &so);
+   return print_block_elided(VLG_STREAM_OUTPUT_info, words, 0, so.num_outputs, false);
 }
 
 const char *
@@ -215,6 +240,18 @@ struct RawPackage {
    std::vector<Tex> tex[2];
    std::vector<Smp> smp[2];
    Shader sh[2];
+   /** Uniform-buffer slots B0.. of each shader (shader_state.buffers). */
+   struct Ubo {
+      bool ok = false;
+      uint64_t addr = 0;
+      uint32_t words[VLG_BUFFER_LENGTH] = {};
+      VLG_BUFFER v = {};
+   };
+   std::vector<Ubo> ubos[2];
+   /** draw_info.stream_output (transform feedback), when not 0. */
+   bool have_so = false, so_ok = false;
+   uint32_t so_words[VLG_STREAM_OUTPUT_LENGTH] = {};
+   VLG_STREAM_OUTPUT so = {};
 
    bool clear() const { return d.kind == VLG_DRAW_KIND_CLEAR; }
 };
@@ -272,8 +309,23 @@ read_package(const Vram &vram, uint64_t draw_info)
       }
       auto &sh = p.sh[s];
       sh.addr = sh_addr[s];
-      if ((sh.ok = read_words(vram, sh.addr, VLG_SHADER_STATE_LENGTH, sh.words)))
+      if ((sh.ok = read_words(vram, sh.addr, VLG_SHADER_STATE_LENGTH, sh.words))) {
          VLG_SHADER_STATE_unpack(sh.words, &sh.v);
+         /* at most the 16 slots LDB has; a larger count is printed as it is
+          * in [vs]/[fs] and the GPU faults on it */
+         p.ubos[s].resize(std::min(unsigned(sh.v.num_buffers), 16u));
+         for (unsigned i = 0; i < p.ubos[s].size(); i++) {
+            auto &u = p.ubos[s][i];
+            u.addr = sh.v.buffers + uint64_t(i) * VLG_BUFFER_LENGTH * 4;
+            if ((u.ok = read_words(vram, u.addr, VLG_BUFFER_LENGTH, u.words)))
+               VLG_BUFFER_unpack(u.words, &u.v);
+         }
+      }
+   }
+   if (d.stream_output) {
+      p.have_so = true;
+      if ((p.so_ok = read_words(vram, d.stream_output, VLG_STREAM_OUTPUT_LENGTH, p.so_words)))
+         VLG_STREAM_OUTPUT_unpack(p.so_words, &p.so);
    }
    return p;
 }
@@ -332,11 +384,19 @@ vertex_use(const Vram &vram, const VLG_DRAW_INFO &d)
    return u;
 }
 
+/** A VRAM byte range written into a hex-dump file, and what it is. */
+struct HexRange {
+   uint64_t addr = 0, bytes = 0;
+   std::string what; /**< "buffer bytes [offset, size)", "filled_size word" */
+   HexComment comment = HexComment::Float32; /**< how the lines are commented */
+};
+
 } // namespace
 
 struct DrawDumpWriter::State {
    RawPackage pkg;
    std::vector<std::string> notes;
+   std::vector<std::vector<HexRange>> so; /**< so_ranges() before the draw */
 };
 
 DrawDumpWriter::DrawDumpWriter(std::string dir, const DumpDrawInfo &info, const DrawContext &ctx,
@@ -396,6 +456,87 @@ dump_image(const std::string &dir, const std::string &base, const Vram &vram, ui
    return base + ".png";
 }
 
+/**
+ * Write @ranges of @vram into DIR/@file as one hex dump (absolute
+ * addresses, so the reader needs nothing else), after the comment @head.
+ * A range outside VRAM or larger than kMaxDumpBytes is left out and named
+ * in @notes. Returns "FILE (what [a, b), ...)" for draw.txt, "" when no
+ * range was written (the file is then not created).
+ */
+std::string
+write_hex_ranges(const std::string &dir, const std::string &file, const std::string &head,
+                 const std::vector<HexRange> &ranges, const Vram &vram,
+                 std::vector<std::string> &notes)
+{
+   std::string text = head, listed;
+   for (const HexRange &r : ranges) {
+      if (r.bytes == 0)
+         continue;
+      if (!vram.contains(r.addr, r.bytes) || r.bytes > kMaxDumpBytes) {
+         notes.push_back(fmt::format("{}: the {} ({} bytes at 0x{:x}) is outside VRAM or too "
+                                     "large, not dumped",
+                                     file, r.what, r.bytes, r.addr));
+         continue;
+      }
+      text += fmt::format("# {}: [0x{:x}, 0x{:x})\n", r.what, r.addr, r.addr + r.bytes);
+      text += hexdump(r.addr, vram.data() + r.addr, r.bytes, r.comment);
+      listed += fmt::format("{}{} [0x{:x}, 0x{:x})", listed.empty() ? "" : ", ", r.what, r.addr,
+                            r.addr + r.bytes);
+   }
+   if (listed.empty())
+      return {};
+   write_text(path_in(dir, file), text);
+   return fmt::format("{} ({})", file, listed);
+}
+
+/** Stream-output data file of buffer @i: "so0.hex"; "-after" for the state
+ *  after the draw. */
+std::string
+so_file(unsigned i, bool after)
+{
+   return fmt::format("so{}{}.hex", i, after ? "-after" : "");
+}
+
+/**
+ * The bytes a draw's stream output can touch, per enabled so_buffer: the
+ * buffer from the start offset (offset, or when append the value at
+ * filled_size) to its size, and the filled_size word; the counters of the
+ * primitive queries as entry 4. Read before the draw (the start offset is
+ * what the draw starts from) and reused for the state after it.
+ */
+std::vector<std::vector<HexRange>>
+so_ranges(const VLG_STREAM_OUTPUT &so, const Vram &vram)
+{
+   std::vector<std::vector<HexRange>> r(5);
+   for (unsigned i = 0; i < 4; i++) {
+      const VLG_SO_BUFFER &b = so.buffers[i];
+      if (!b.enable)
+         continue;
+      uint64_t start = b.offset;
+      if (b.append && b.filled_size % 4 == 0 && vram.contains(b.filled_size, 4)) {
+         uint32_t v = 0;
+         std::memcpy(&v, vram.data() + b.filled_size, 4);
+         start = v;
+      }
+      if (start < b.size)
+         r[i].push_back(HexRange{b.address + start, b.size - start,
+                                 fmt::format("so_buffer {} bytes [{}, {})", i, start, b.size)});
+      r[i].push_back(HexRange{b.filled_size, 4,
+                              fmt::format("so_buffer {} filled_size word (a byte offset)", i),
+                              HexComment::Index32});
+   }
+   if (so.num_counters)
+      r[4].push_back(HexRange{so.counters, uint64_t(so.num_counters) * 16,
+                              fmt::format("{} counter pairs (64-bit primitives generated, "
+                                          "written; comments show 32-bit halves)",
+                                          unsigned(so.num_counters)),
+                              HexComment::Index32});
+   return r;
+}
+
+constexpr const char *kSoCountersFile = "so-counters.hex";
+constexpr const char *kSoCountersAfterFile = "so-counters-after.hex";
+
 } // namespace
 
 void
@@ -417,8 +558,9 @@ DrawDumpWriter::begin(const Vram &vram)
    auto section = [&](const std::string &name, const vlg_hw_struct_info &info,
                       const uint32_t *words, const std::string &where) {
       draw += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
-      draw +=
-         &info == &VLG_SHADER_STATE_info ? print_shader_state(words) : print_block(info, words);
+      draw += &info == &VLG_SHADER_STATE_info    ? print_shader_state(words)
+              : &info == &VLG_STREAM_OUTPUT_info ? print_stream_output(words)
+                                                  : print_block(info, words);
    };
    auto missing = [&](const std::string &name, const vlg_hw_struct_info &info, uint64_t addr) {
       const std::string n = fmt::format("[{}] not dumped: the {} block at 0x{:x} ({} dwords) is "
@@ -659,6 +801,54 @@ DrawDumpWriter::begin(const Vram &vram)
          }
          section(stage, VLG_SHADER_STATE_info, sh.words, where);
       }
+
+      /* uniform buffers (LDB slots of shader_state.buffers) and their bytes */
+      for (unsigned s = 0; s < 2; s++) {
+         for (unsigned i = 0; i < p.ubos[s].size(); i++) {
+            const auto &u = p.ubos[s][i];
+            const std::string n = array_section(s ? "fs_buffers" : "vs_buffers", i);
+            if (!u.ok) {
+               missing(n, VLG_BUFFER_info, u.addr);
+               continue;
+            }
+            std::string where = fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s],
+                                            i);
+            const std::string file = fmt::format("{}-buffer{}.hex", kStage[s], i);
+            const std::string data = write_hex_ranges(
+               dir_, file,
+               fmt::format("# {}_buffers[{}] of draw {}: the bytes LDB slot B{} of the {} "
+                           "shader reads.\n"
+                           "# Each line: VRAM address: bytes (edit them); '#' comments show "
+                           "the dwords as fp32.\n",
+                           kStage[s], i, info_.draw_number, i, s ? "fragment" : "vertex"),
+               {HexRange{u.v.address, u.v.size, "buffer bytes"}}, vram, st.notes);
+            where += data.empty() ? "; unbound or empty" : "; data: " + data;
+            section(n, VLG_BUFFER_info, u.words, where);
+         }
+      }
+
+      /* stream output: the block, the buffers from where the draw starts
+       * writing, their filled_size words and the query counters */
+      if (p.have_so && !p.so_ok) {
+         missing("stream_output", VLG_STREAM_OUTPUT_info, d.stream_output);
+      } else if (p.have_so) {
+         st.so = so_ranges(p.so, vram);
+         std::string where = fmt::format("at VRAM 0x{:x} (draw_info.stream_output)", d.stream_output);
+         for (unsigned i = 0; i < 5; i++) {
+            const std::string file = i < 4 ? so_file(i, false) : kSoCountersFile;
+            const std::string data = write_hex_ranges(
+               dir_, file,
+               fmt::format("# stream output of draw {}, before the draw: {}.\n"
+                           "# Each line: VRAM address: bytes (edit them); '#' comments show "
+                           "the dwords as fp32.\n",
+                           info_.draw_number,
+                           i < 4 ? fmt::format("so_buffer {}", i) : "query counters"),
+               st.so[i], vram, st.notes);
+            if (!data.empty())
+               where += "\n#   " + data;
+         }
+         section("stream_output", VLG_STREAM_OUTPUT_info, p.so_words, where);
+      }
    }
    write_text(path_in(dir_, kDrawFile), draw);
 
@@ -738,6 +928,14 @@ DrawDumpWriter::finish(const Vram &vram, const DrawReport &report)
       if (z.format != VLG_FORMAT_NONE)
          dump_image(dir_, "zs-after", vram, z.address, z.pitch, z.format, z.width, z.height, notes);
    }
+   /* stream output after the draw: the same ranges as before it */
+   for (unsigned i = 0; i < st.so.size(); i++)
+      write_hex_ranges(dir_, i < 4 ? so_file(i, true) : kSoCountersAfterFile,
+                       fmt::format("# stream output of draw {}, after the draw: {} (replay "
+                                   "compares with this file).\n",
+                                   info_.draw_number,
+                                   i < 4 ? fmt::format("so_buffer {}", i) : "query counters"),
+                       st.so[i], vram, notes);
    nlohmann::ordered_json j;
    j["draw"] = info_.draw_number;
    j["submit"] = info_.submit;

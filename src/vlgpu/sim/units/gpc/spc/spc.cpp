@@ -158,7 +158,9 @@ Spc::watchdog(Slot &s, Cycle now)
    s.dead = true;
 }
 
-bool
+/* the per-cycle checks of a resident group, inlined into tick(); the
+ * instruction fetch and the scoreboard are check_next() */
+[[gnu::always_inline]] inline bool
 Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
 {
    if (s.dead || s.ended)
@@ -181,6 +183,12 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
    }
    if (s.next_ok)
       return true;
+   return check_next(s, now, why);
+}
+
+bool
+Spc::check_next(Slot &s, Cycle now, Reason &why)
+{
    const Instr &in = s.prog->instr(uint32_t(s.next));
    /* instruction fetch */
    const uint64_t a = s.code + uint64_t(in.pc) * 4;

@@ -144,6 +144,7 @@ class Spc final : public Unit {
    void accept(SpcTask t, Cycle now);
    DrawTrack &track(DrawState *d);
    bool ready_to_issue(Slot &s, Cycle now, Reason &why);
+   bool check_next(Slot &s, Cycle now, Reason &why);
    void issue(Slot &s, Cycle now);
    bool retire(Slot &s, Cycle now);
    void complete_memory(Cycle now);

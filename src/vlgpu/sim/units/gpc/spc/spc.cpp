@@ -20,8 +20,10 @@ Spc::Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool)
       watchdog_limit_(p.core.watchdog_cycles_per_shader), step_(std::make_unique<StepResult>())
 {
    slots_.resize(p.core.thread_groups_per_spc);
-   for (Slot &s : slots_)
+   for (Slot &s : slots_) {
       s.ready.resize(size_t(kMaxRegs) * 4, 0);
+      s.reg_ready.resize(size_t(kMaxRegs), 0);
+   }
    reason_[kEmpty]->set(0, true);
 }
 
@@ -92,6 +94,7 @@ Spc::accept(SpcTask t, Cycle now)
       s->reg_bytes = st.num_regs * width_ * 16;
       std::fill(s->ready.begin(), s->ready.begin() + size_t(std::min(st.num_regs, 128u)) * 4,
                 Cycle(0));
+      std::fill(s->reg_ready.begin(), s->reg_ready.begin() + std::min(st.num_regs, 128u), Cycle(0));
       s->next = s->prog->entry_index();
    } else {
       s->dead = true;
@@ -211,15 +214,22 @@ Spc::check_next(Slot &s, Cycle now, Reason &why)
       }
       s.iline_ok = l0 == l1 ? l0 : ~uint64_t(0);
    }
-   /* scoreboard (set bits only: the components and coordinates used) */
+   /* scoreboard (set bits only: the components and coordinates used).
+    * A register whose latest component is ready (reg_ready <= now) holds
+    * nothing back; only the others are read per component, so w is exact
+    * whenever it exceeds now, and <= now otherwise. */
    Cycle w = 0;
-   const Cycle *ready = s.ready.data();
+   const Cycle *ready = s.ready.data(), *reg_ready = s.reg_ready.data();
    for (unsigned i = 0; i < in.nreads; i++) {
+      if (reg_ready[in.reads[i].reg] <= now)
+         continue;
       const Cycle *rc = ready + in.reads[i].reg * 4;
       for (unsigned m = in.reads[i].mask; m; m &= m - 1)
          w = std::max(w, rc[__builtin_ctz(m)]);
    }
    for (unsigned i = 0; i < in.nwrites; i++) {
+      if (reg_ready[in.writes[i].reg] <= now)
+         continue;
       const Cycle *rc = ready + in.writes[i].reg * 4;
       for (unsigned m = in.writes[i].mask; m; m &= m - 1)
          w = std::max(w, rc[__builtin_ctz(m)]);
@@ -343,9 +353,11 @@ Spc::issue(Slot &s, Cycle now)
             if ((in->ops[o].kind == OpKind::Ldb || in->ops[o].kind == OpKind::Tex) &&
                 in->ops[o].dst == w.reg)
                is_mem_dst = true;
+      const Cycle value = is_mem_dst ? kNever : at;
       for (unsigned c = 0; c < 4; c++)
          if (w.mask >> c & 1)
-            ready[w.reg * 4 + c] = is_mem_dst ? kNever : at;
+            ready[w.reg * 4 + c] = value;
+      s.reg_ready[w.reg] = std::max(s.reg_ready[w.reg], value);
       if (is_mem_dst) {
          pm.reg[pm.nwrites] = w.reg;
          pm.mask[pm.nwrites] = w.mask;
@@ -442,6 +454,10 @@ Spc::complete_memory(Cycle now)
                   if (rc == kNever)
                      rc = at;
                }
+         for (unsigned k = 0; k < pm.nwrites; k++) {
+            const Cycle *rc = &s.ready[pm.reg[k] * 4];
+            s.reg_ready[pm.reg[k]] = std::max(std::max(rc[0], rc[1]), std::max(rc[2], rc[3]));
+         }
          s.max_ready = std::max(s.max_ready, at);
          s.wait_mem = false;
          s.pend[i] = std::move(s.pend.back());

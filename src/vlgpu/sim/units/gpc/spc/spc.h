@@ -117,6 +117,7 @@ class Spc final : public Unit {
       uint32_t reg_bytes = 0;
       Cycle start = 0;
       std::vector<Cycle> ready; /* per register component: cycle it may be read */
+      std::vector<Cycle> reg_ready; /* per register: >= its components' `ready` (their latest) */
       Cycle coord_ready[6] = {};
       int64_t next = -1;
       bool divergent = false;

@@ -856,6 +856,129 @@ TEST(Exec, TextureSampleFetchAndSize)
    }
 }
 
+TEST(Exec, TextureGather)
+{
+   /* textureGather / textureGatherOffset (ARB_texture_gather, GLSL 1.30) on
+    * a 5x3 RGBA32F texture, texel (x, y) = (x, y, 10x + y, 100 + x*y),
+    * REPEAT in s, CLAMP_TO_EDGE in t, NEAREST filters (gather ignores them);
+    * the expected texels come from the GL ES 3.1 section 8.14.2 footprint
+    * computed here: i0 = floor(u - 0.5), j0 = floor(v - 0.5), result
+    * (T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)). */
+   const int W = 5, H = 3;
+   sim::Vram vram(1 << 16);
+   const uint64_t base = 0x1000;
+   auto texel = [](int x, int y, unsigned c) {
+      const float t[4] = {float(x), float(y), float(10 * x + y), 100.0f + x * y};
+      return t[c];
+   };
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+         const float t[4] = {texel(x, y, 0), texel(x, y, 1), texel(x, y, 2), texel(x, y, 3)};
+         vram.write(base + y * W * 16 + x * 16, t, 16, "test");
+      }
+   Machine m;
+   m.vram = &vram;
+   m.num_units = 1;
+   sim::TextureUnit &u = m.units[0];
+   u.valid = true;
+   VLG_TEXTURE_init(&u.tex);
+   u.tex.target = VLG_TEXTURE_TARGET_2D;
+   u.tex.format = VLG_FORMAT_R32G32B32A32_FLOAT;
+   u.tex.width = W;
+   u.tex.height = H;
+   u.tex.address = base;
+   u.tex.level[0].row_pitch = W * 16;
+   u.tex.level[0].layer_stride = W * H * 16;
+   VLG_SAMPLER_init(&u.samp);
+   u.samp.wrap_s = VLG_TEX_WRAP_REPEAT;
+   u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+
+   const char *fs = R"(#version 130
+      #extension GL_ARB_texture_gather : require
+      uniform sampler2D t;
+      in vec2 uv;
+      out vec4 o[2];
+      void main() {
+         o[0] = textureGather(t, uv);
+         o[1] = textureGatherOffset(t, uv, ivec2(-1, 1));
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   Inputs in;
+   std::vector<std::array<float, 2>> UV(kLanes);
+   Rng rng(5);
+   for (unsigned l = 0; l < kLanes; l++) {
+      UV[l] = {rng.next(-1.3f, 2.2f), rng.next(-0.4f, 1.4f)};
+      in.varyings[p.fs_in.at("uv")].push_back(fvec(UV[l][0], UV[l][1], 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   auto repeat = [](int i, int n) { return ((i % n) + n) % n; };
+   auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
+   for (unsigned l = 0; l < kLanes; l++)
+      for (int k = 0; k < 2; k++) {
+         /* offsets are added in texels; the compiler adds offset / size to
+          * the coordinates, exact here away from texel-centre ties */
+         const int ox = k ? -1 : 0, oy = k ? 1 : 0;
+         const int i0 = (int)std::floor(UV[l][0] * W - 0.5f) + ox;
+         const int j0 = (int)std::floor(UV[l][1] * H - 0.5f) + oy;
+         const int xs[2] = {repeat(i0, W), repeat(i0 + 1, W)};
+         const int ys[2] = {clamp(j0, H), clamp(j0 + 1, H)};
+         const float want[4] = {texel(xs[0], ys[1], 0), texel(xs[1], ys[1], 0),
+                                texel(xs[1], ys[0], 0), texel(xs[0], ys[0], 0)};
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + k)[l][c]), want[c])
+               << "lane " << l << " o[" << k << "]." << "xyzw"[c] << " uv " << UV[l][0] << ","
+               << UV[l][1];
+      }
+
+   /* The texture unit's TG4 directly: every component (through a swizzle
+    * with ZERO), a shadow gather, and the faults. */
+   u.tex.swizzle_r = VLG_SWIZZLE_Z; /* B */
+   u.tex.swizzle_g = VLG_SWIZZLE_X;
+   u.tex.swizzle_b = VLG_SWIZZLE_ZERO;
+   u.tex.swizzle_a = VLG_SWIZZLE_W;
+   sim::TexLaneIn lin[4] = {};
+   uint32_t out[4][4];
+   const float s0 = 0.45f, t0 = 0.5f; /* i0 = 1, j0 = 1 */
+   for (unsigned c = 0; c < 4; c++) {
+      lin[c].coord[0] = fbits(s0);
+      lin[c].coord[1] = fbits(t0);
+      lin[c].coord[3] = c;
+   }
+   sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 4, 0xf, lin, out,
+                       nullptr);
+   const unsigned src[4] = {2, 0, 4, 3}; /* 4: ZERO */
+   const int fx[4] = {1, 2, 2, 1}, fy[4] = {2, 2, 1, 1};
+   for (unsigned c = 0; c < 4; c++)
+      for (unsigned i = 0; i < 4; i++)
+         EXPECT_EQ(bitsf(out[c][i]), src[c] == 4 ? 0.0f : texel(fx[i], fy[i], src[c]))
+            << "component " << c << " texel " << i;
+
+   /* shadow: depth-like compare of the red channel (x) against 1.5, LESS */
+   u.tex.swizzle_r = VLG_SWIZZLE_X;
+   u.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   u.samp.compare_func = VLG_COMPARE_FUNC_LESS;
+   lin[0].coord[3] = fbits(1.5f);
+   sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, true, false, 1, 0x1, lin, out,
+                       nullptr);
+   for (unsigned i = 0; i < 4; i++)
+      EXPECT_EQ(bitsf(out[0][i]), 1.5f < texel(fx[i], fy[i], 0) ? 1.0f : 0.0f) << i;
+
+   lin[0].coord[3] = 4;
+   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 1, 0x1,
+                                    lin, out, nullptr),
+                sim::GpuFault);
+   u.tex.target = VLG_TEXTURE_TARGET_3D;
+   u.tex.depth = 1;
+   lin[0].coord[3] = 0;
+   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 1, 0x1,
+                                    lin, out, nullptr),
+                sim::GpuFault);
+}
+
 TEST(Exec, Es2gearsVertexShader)
 {
    std::string dir = VLG_COMPILER_TESTS_DIR "/data/";

@@ -67,6 +67,11 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Extensions.MESA_shader_integer_functions = true;
    ctx->Extensions.ARB_shading_language_packing = true;
    ctx->Extensions.ARB_shader_bit_encoding = true;
+   /* PIPE_CAP_MAX_TEXTURE_GATHER_COMPONENTS 4: textureGather (TG4) */
+   ctx->Extensions.ARB_texture_gather = true;
+   ctx->Const.MaxProgramTextureGatherComponents = 4;
+   ctx->Const.MinProgramTextureGatherOffset = -8;
+   ctx->Const.MaxProgramTextureGatherOffset = 7;
    /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
    ctx->Extensions.ARB_blend_func_extended = true;
    ctx->Const.MaxDualSourceDrawBuffers = 1;

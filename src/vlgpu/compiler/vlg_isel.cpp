@@ -1110,8 +1110,11 @@ Isel::emit_tex(nir_tex_instr *tex)
    case nir_texop_query_levels:
       op = VLG_OP_TXQ;
       break;
+   case nir_texop_tg4:
+      op = VLG_OP_TG4;
+      break;
    default:
-      unsupported("texture operation " + std::to_string((int)tex->op) + " (tg4, lod, txf_ms, ...)");
+      unsupported("texture operation " + std::to_string((int)tex->op) + " (lod, txf_ms, ...)");
    }
    switch (tex->sampler_dim) {
    case GLSL_SAMPLER_DIM_1D:
@@ -1203,6 +1206,10 @@ Isel::emit_tex(nir_tex_instr *tex)
          read[0] = cmask;
          if (shadow) {
             b.mov(reg(g), 0x8, swz(get_src(*comparator), VLG_SWZ_BCAST(0)));
+            read[0] |= 0x8;
+         } else if (op == VLG_OP_TG4) {
+            /* the gathered component (textureGather's comp) */
+            b.mov(reg(g), 0x8, imm_u(tex->component));
             read[0] |= 0x8;
          }
          if (op == VLG_OP_TXF) {

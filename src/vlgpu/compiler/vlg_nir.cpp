@@ -177,6 +177,7 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    tex.lower_txb_shadow_clamp = true;
    tex.lower_txd_shadow_clamp = true;
    tex.lower_txd_offset_clamp = true;
+   tex.lower_tg4_offsets = true; /* textureGatherOffsets: four TG4 */
    NIR_PASS_V(nir, nir_lower_tex, &tex);
 
    nir_lower_idiv_options idiv = {};

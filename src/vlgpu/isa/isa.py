@@ -539,7 +539,13 @@ op("TXQ", 0x3C, "tex", 0, ["mem"], 4, P1, "-", "MEM",
 op("FMSB", 0x3E, "alu1", 1, ["logic"], 1, PB, "u", "reserved slot",
    "dst = bit index (0..31) of the most significant set bit of A (NIR ufind_msb).", result='i',
    corner="FMSB(0) = -1 (0xffffffff).")
-# 0x3D and 0x3F reserved: the decoder rejects them as undefined opcodes.
+op("TG4", 0x3D, "tex", 0, ["mem"], 20, P1, "-", "MEM",
+   "Texture gather (GLSL textureGather): the 2x2 texels the LINEAR filter would read at "
+   "R[coord].xyz in level first_level (whatever the sampler's filters), one component each: "
+   "dst = (T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)) of component int R[coord].w (0..3, through the "
+   "descriptor's swizzle). Shadow: the reference is in R[coord].w instead and each texel's "
+   "comparison result (0 or 1) is returned. 2D, 2D-array and cube textures only.")
+# 0x3F reserved: the decoder rejects it as an undefined opcode.
 
 OPS_BY_NAME = {o.name: o for o in OPS}
 OPS_BY_VALUE = {o.value: o for o in OPS}

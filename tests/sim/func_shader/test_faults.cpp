@@ -44,15 +44,15 @@ fault_of(const Program &p, ThreadGroup &tg, const ShaderResources &res)
 
 TEST(ShaderFault, IllegalInstructionIsReportedWhenExecuted)
 {
-   /* 0xBD000000: E set, phase 0, opcode 0x3D (reserved). */
-   auto p = from_units(concat(assemble("NOP\n"), {0xBD000000u}));
+   /* 0xBF000000: E set, phase 0, opcode 0x3F (reserved). */
+   auto p = from_units(concat(assemble("NOP\n"), {0xBF000000u}));
    ThreadGroup tg(16, 4, VLG_SHADER_STAGE_VERTEX, 3);
    ShaderResources res;
    const std::string what = fault_of(*p, tg, res);
    EXPECT_TRUE(contains(what, "GPU fault in SPC: illegal instruction")) << what;
    EXPECT_TRUE(contains(what, "PC 1 (0x0001)")) << what;
-   EXPECT_TRUE(contains(what, "0xBD000000")) << what;
-   EXPECT_TRUE(contains(what, "undefined opcode 0x3D")) << what;
+   EXPECT_TRUE(contains(what, "0xBF000000")) << what;
+   EXPECT_TRUE(contains(what, "undefined opcode 0x3F")) << what;
    EXPECT_TRUE(contains(what, "stage VERTEX, group 3")) << what;
    EXPECT_TRUE(contains(what, "live lanes 0xffff")) << what;
 }

@@ -237,6 +237,16 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_SHADER_PACK_HALF_FLOAT:
       return 1;
 
+   /* ARB_texture_gather: the texture unit's TG4 gathers any of the four
+    * components (docs/isa.md); offsets are added to the coordinates by
+    * nir_lower_tex, so the texel-offset range applies. */
+   case PIPE_CAP_MAX_TEXTURE_GATHER_COMPONENTS:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
+   case PIPE_CAP_MIN_TEXTURE_GATHER_OFFSET:
+      return -8;
+   case PIPE_CAP_MAX_TEXTURE_GATHER_OFFSET:
+      return 7;
+
    /* Texture uploads and downloads are CPU copies into VRAM (no blit
     * engine). */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:

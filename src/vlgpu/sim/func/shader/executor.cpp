@@ -49,6 +49,8 @@ tex_op(unsigned opcode)
       return TexOp::Txf;
    case VLG_OP_TXQ:
       return TexOp::Txq;
+   case VLG_OP_TG4:
+      return TexOp::Tg4;
    default:
       return TexOp::Tex;
    }

@@ -189,6 +189,7 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
       unsigned cm;
       switch (op.opcode) {
       case VLG_OP_TXF:
+      case VLG_OP_TG4: /* component or shadow reference in .w */
          cm = 0xF;
          break;
       case VLG_OP_TXQ:

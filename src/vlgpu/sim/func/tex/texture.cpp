@@ -881,6 +881,32 @@ struct Sampler {
             lerp_2d(xw, yw, bitsf(tx[0][c]), bitsf(tx[1][c]), bitsf(tx[2][c]), bitsf(tx[3][c])));
    }
 
+   /* TG4: the LINEAR footprint of level first at face/layer coordinates
+    * (s, t), unfiltered, in sp_tex_sample.c's texel order: tx[0] (x0, y0),
+    * tx[1] (x1, y0), tx[2] (x0, y1), tx[3] (x1, y1). */
+   void footprint(float s, float t, int layer, uint32_t tx[4][4]) const
+   {
+      const LevelView &l = u.lv[u.first];
+      int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+      float xw = 0.0f, yw = 0.0f;
+      if (u.tex.target == VLG_TEXTURE_TARGET_CUBE && u.samp.seamless_cube_map) {
+         wl_clamp_to_border(s, l.w, x0, x1, xw);
+         wl_clamp_to_border(t, l.h, y0, y1, yw);
+         const unsigned face = static_cast<unsigned>(layer);
+         cube_texel(l, x0, y0, face, tx[0]);
+         cube_texel(l, x1, y0, face, tx[1]);
+         cube_texel(l, x0, y1, face, tx[2]);
+         cube_texel(l, x1, y1, face, tx[3]);
+         return;
+      }
+      wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
+      wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
+      texel(l, x0, y0, layer, tx[0]);
+      texel(l, x1, y0, layer, tx[1]);
+      texel(l, x0, y1, layer, tx[2]);
+      texel(l, x1, y1, layer, tx[3]);
+   }
+
    /* Mip level choice and filtering (sp_tex_sample.c mip_filter_none /
     * _nearest / _linear). lod is relative to first_level, already clamped
     * to [min_lod, max_lod]. Magnification when lod <= 0: softpipe's
@@ -1071,6 +1097,38 @@ sample_lane(const Unit &u, bool shadow, float lod, const TexLaneIn &in, uint32_t
    swizzle(u, v, out);
 }
 
+/* One lane of TG4 (sp_tex_sample.c get_gather_value: the component
+ * through the view swizzle, results in GL's order i0j1 i1j1 i1j0 i0j0). */
+void
+gather_lane(const Unit &u, bool shadow, const TexLaneIn &in, uint32_t out[4])
+{
+   float s = bitsf(in.coord[0]), t = bitsf(in.coord[1]), p = bitsf(in.coord[2]);
+   Sampler smp{u};
+   unsigned comp = 0;
+   if (shadow) {
+      smp.cmp = true;
+      const float ref = bitsf(in.coord[3]);
+      smp.ref = u.ref_clamp ? mesa_clamp(ref, 0.0f, 1.0f) : ref;
+   } else {
+      comp = in.coord[3]; /* 0..3: texture_sample checked every lane */
+   }
+   int layer = 0;
+   if (u.tex.target == VLG_TEXTURE_TARGET_CUBE) {
+      float sc, tc;
+      layer = static_cast<int>(cube_face(s, t, p, sc, tc));
+      s = sc;
+      t = tc;
+   } else if (u.tex.target == VLG_TEXTURE_TARGET_2D_ARRAY) {
+      layer = coord_to_layer(p, static_cast<int>(u.tex.array_size));
+   }
+   uint32_t tx[4][4];
+   smp.footprint(s, t, layer, tx);
+   const unsigned sw = u.swz[comp];
+   static const unsigned order[4] = {2, 3, 1, 0};
+   for (unsigned i = 0; i < 4; i++)
+      out[i] = sw < 4 ? tx[order[i]][sw] : (sw == VLG_SWIZZLE_ZERO ? 0u : u.one);
+}
+
 void
 fetch_lane(const Unit &u, const TexLaneIn &in, uint32_t out[4])
 {
@@ -1169,6 +1227,22 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
    prepare(vram, u, sampling, op != TexOp::Txq);
    u.trace = trace;
 
+   if (op == TexOp::Tg4) {
+      if (tex.target != VLG_TEXTURE_TARGET_2D && tex.target != VLG_TEXTURE_TARGET_2D_ARRAY &&
+          tex.target != VLG_TEXTURE_TARGET_CUBE)
+         throw GpuFault("TEX", "TG4 on a texture that cannot be gathered",
+                        fmt("target %s; TG4 gathers from 2D, 2D_ARRAY and CUBE textures",
+                            target_name(tex.target)));
+      for (unsigned i = 0; i < num_lanes; i++)
+         if (!shadow && (lane_mask >> i & 1) && in[i].coord[3] > 3)
+            throw GpuFault("TEX", "TG4 component out of range",
+                           fmt("lane %u: gather component %d (R[coord].w) is not 0..3", i,
+                               static_cast<int32_t>(in[i].coord[3])));
+      for (unsigned i = 0; i < num_lanes; i++)
+         if (lane_mask >> i & 1)
+            gather_lane(u, shadow, in[i], out[i]);
+      return;
+   }
    if (op == TexOp::Txq || op == TexOp::Txf) {
       for (unsigned i = 0; i < num_lanes; i++) {
          if (!(lane_mask >> i & 1))

@@ -35,6 +35,7 @@ enum class TexOp : uint8_t {
    Txd, /**< explicit gradients: d/dx extra[0..2], d/dy extra2[0..2] (fp32) */
    Txf, /**< texel fetch: int32 coords coord[0..2], int32 LOD coord[3], no filtering */
    Txq, /**< size query of level int32 coord[0] */
+   Tg4, /**< gather: component int32 coord[3] (shadow: reference in coord[3]) */
 };
 
 /** One lane's operands: the registers R[coord], R[coord+1], R[coord+2] of
@@ -80,6 +81,15 @@ struct TexLaneIn {
  *  - TXF: the texel at integer (x, y, z|layer) of level first_level + lod,
  *    no sampler state involved; any coordinate or LOD out of range reads as
  *    (0, 0, 0, 0) before the swizzle.
+ *  - TG4 (textureGather): the four texels of the LINEAR footprint at
+ *    (s, t) in level first_level, whatever the sampler's filters (wrap
+ *    modes, border colour and seamless cube edges as for LINEAR):
+ *    (T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)), GL ES 3.1 section 8.14.2,
+ *    each the component coord[3] (0..3; anything else faults) taken
+ *    through the descriptor's swizzle (ZERO/ONE give 0/1). Shadow: each
+ *    texel's comparison result against the reference coord[3] (0.0 or
+ *    1.0) through the swizzle of component 0. 2D, 2D_ARRAY and CUBE only
+ *    (a GpuFault for 1D and 3D, which GLSL cannot gather from).
  *  - TXQ: int32 (width, height, depth or layers, levels) of level
  *    first_level + coord[0]; components a target does not have are 0
  *    (1D: height and depth; 2D/CUBE: depth; 1D_ARRAY: layers in y); levels =

@@ -470,10 +470,23 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
+   /* ARB_draw_indirect (PIPE_CAP_DRAW_INDIRECT): the GPU's CP reads count,
+    * instance count, first and base vertex/instance from the buffer when it
+    * loads the draw (draw_info.indirect, docs/hw.md "Indirect draws"); the
+    * driver never reads them.  One draw per call: no multi-draw-indirect
+    * or indirect draw counts (caps 0). */
+   uint64_t indirect_address = 0;
+   struct pipe_draw_start_count_bias indirect_draw = {0};
    if (indirect && indirect->buffer) {
-      /* PIPE_CAP_DRAW_INDIRECT is 0: st/mesa never asks. */
-      mesa_logw_once("indirect draws are not supported");
-      return;
+      if (indirect->draw_count > 1 || indirect->indirect_draw_count) {
+         mesa_logw_once("multi-draw-indirect is not supported: draw skipped");
+         return;
+      }
+      struct vlg_resource *ib = vlg_resource(indirect->buffer);
+      indirect_address = ib->bo->address + indirect->offset;
+      vlg_batch_add_bo(&ctx->batch, ib->bo);
+      draws = &indirect_draw;
+      num_draws = 1;
    }
    struct pipe_draw_start_count_bias auto_draw;
    if (indirect && indirect->count_from_stream_output) {
@@ -486,7 +499,7 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       draws = &auto_draw;
       num_draws = 1;
    }
-   if (!info->instance_count)
+   if (!info->instance_count && !indirect_address)
       return;
 
    const char *why = vlg_draw_unrunnable(ctx);
@@ -506,7 +519,7 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
    for (unsigned d = 0; d < num_draws; d++) {
       const struct pipe_draw_start_count_bias *draw = &draws[d];
 
-      if (!draw->count)
+      if (!draw->count && !indirect_address)
          continue;
 
       struct VLG_DRAW_INFO di;
@@ -518,6 +531,7 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       di.count = draw->count;
       di.instance_count = info->instance_count;
       di.start_instance = info->start_instance;
+      di.indirect = indirect_address;
       di.occlusion_counter = vlg_query_occlusion_counter(ctx);
       if (!vlg_so_emit(ctx, &di.stream_output))
          goto oom;

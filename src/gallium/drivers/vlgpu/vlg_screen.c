@@ -237,6 +237,12 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_SHADER_PACK_HALF_FLOAT:
       return 1;
 
+   /* ARB_draw_indirect: the CP reads the draw parameters from VRAM
+    * (draw_info.indirect, vlg_draw.c).  Mesa exposes it in ES 3.1 and GL
+    * 3.1 core only, neither of which vlgpu offers yet. */
+   case PIPE_CAP_DRAW_INDIRECT:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
+
    /* ARB_texture_gather: the texture unit's TG4 gathers any of the four
     * components (docs/isa.md); offsets are added to the coordinates by
     * nir_lower_tex, so the texel-offset range applies. */

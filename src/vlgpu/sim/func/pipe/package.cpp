@@ -228,6 +228,31 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const 
       bad(block, "the vertex shader has no POSITION output");
 }
 
+/* ARB_draw_indirect: the CP takes the draw's parameters from the command at
+ * draw_info.indirect (docs/hw.md "Indirect draws"), 4 words non-indexed
+ * {count, instance_count, start, start_instance}, 5 words indexed {count,
+ * instance_count, start, base_vertex, start_instance}. */
+void
+apply_draw_indirect(const Vram &vram, VLG_DRAW_INFO &d)
+{
+   const bool indexed = d.index_size != VLG_INDEX_SIZE_NONE;
+   const uint64_t bytes = indexed ? 20 : 16;
+   if (d.indirect % 4 != 0)
+      bad("draw_info", fmt::format("indirect 0x{:x} is not 4-byte aligned", d.indirect));
+   check_range(vram, d.indirect, bytes, "draw_info", "indirect draw command");
+   uint32_t w[5] = {};
+   vram.read(d.indirect, w, bytes, kCP);
+   d.count = w[0];
+   d.instance_count = w[1];
+   d.start = w[2];
+   if (indexed) {
+      d.base_vertex = static_cast<int32_t>(w[3]);
+      d.start_instance = w[4];
+   } else {
+      d.start_instance = w[3];
+   }
+}
+
 } // namespace
 
 uint64_t
@@ -291,6 +316,8 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
    if (pkg.is_clear())
       return pkg;
 
+   if (d.indirect)
+      apply_draw_indirect(vram, pkg.draw);
    if (d.occlusion_counter) {
       if (d.occlusion_counter % 8 != 0)
          bad("draw_info",

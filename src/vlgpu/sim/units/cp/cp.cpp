@@ -277,6 +277,8 @@ Cp::step(Cycle now, bool busy)
       }
       fetch_range(txn_, di.framebuffer, VLG_FRAMEBUFFER_LENGTH * 4);
       if (di.kind != VLG_DRAW_KIND_CLEAR) {
+         if (di.indirect) /* the draw-indirect command: 4 or 5 words */
+            fetch_range(txn_, di.indirect, di.index_size != VLG_INDEX_SIZE_NONE ? 20 : 16);
          fetch_range(txn_, di.pipe_state, VLG_PIPE_STATE_LENGTH * 4);
          fetch_range(txn_, di.vs, VLG_SHADER_STATE_LENGTH * 4);
          fetch_range(txn_, di.fs, VLG_SHADER_STATE_LENGTH * 4);

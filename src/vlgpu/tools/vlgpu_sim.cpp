@@ -26,6 +26,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -82,7 +83,8 @@ replay(const std::string &dir, const std::string &mode_name, std::string out,
                         c.vs_invocations, c.ge.primitives, c.fs_invocations, counter_or(c, false));
       for (const ReplayComparison &cmp : r.comparisons) {
          if (!cmp.compared)
-            line += fmt::format("; {}: no dump image to compare", cmp.name);
+            line += fmt::format("; {}: no dump {} to compare", cmp.name,
+                                std::strcmp(cmp.unit, "pixels") == 0 ? "image" : "file");
          else if (cmp.differing == 0)
             line += fmt::format("; {} identical to the dump", cmp.name);
          else

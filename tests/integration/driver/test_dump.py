@@ -124,7 +124,8 @@ class UniformBlockAndStreamOutputDumpTest(unittest.TestCase):
     two triangles of the quad [-0.5, 0.5]^2, a primitives-written query). The
     dump must carry the uniform-buffer bytes (vs-buffer1.hex, fs-buffer1.hex),
     the stream_output block, its buffer and the query counters; the unedited
-    replay reproduces picture, captured vertices and counters; an edited
+    replay reproduces picture, captured vertices and counters (the occlusion
+    counter too: the draw is inside a GL_ANY_SAMPLES_PASSED query); an edited
     colour in the uniform block changes the picture to that colour (GL ES 3.0
     §2.11.7: the FS outputs the block member)."""
 
@@ -173,10 +174,26 @@ class UniformBlockAndStreamOutputDumpTest(unittest.TestCase):
             with self.subTest(mode=mode):
                 r, out = self.replay(d, f"unedited-{mode}", mode)
                 self.assertEqual(r.returncode, 0, f"replay failed:\n{r.stdout}\n{r.stderr}")
-                for what in ("rt0", "so0", "so_counters"):
+                for what in ("rt0", "so0", "so_counters", "occlusion"):
                     self.assertIn(f"{what} identical to the dump", r.stdout)
                 got = hex_bytes(out / "so0.hex")
                 self.assertEqual(floats_at(got, base, 24), want)
+
+    def test_counters(self):
+        """Primitives written = 2 (GL ES 3.0 §2.15.2) and the occlusion counter grew by
+        the quad's pixels: 0.5 x 160 by 0.5 x 120 (the offset keeps it inside)."""
+        d = self.draws[0]
+
+        def u64(path):
+            m = hex_bytes(path)
+            a = min(m)
+            return [int.from_bytes(bytes(m[a + 8 * i + j] for j in range(8)), "little")
+                    for i in range(len(m) // 8)]
+
+        before, after = u64(d / "so-counters.hex"), u64(d / "so-counters-after.hex")
+        self.assertEqual([a - b for a, b in zip(after, before)], [2, 2])
+        occ = u64(d / "occlusion-after.hex")[0] - u64(d / "occlusion.hex")[0]
+        self.assertEqual(occ, 80 * 60)
 
     def test_edited_uniform_block_colour_changes_the_picture(self):
         src = self.draws[0]

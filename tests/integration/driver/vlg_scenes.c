@@ -913,7 +913,7 @@ scene_uboxfb(void)
    glUseProgram(p);
 
    const float params[8] = {0.125f, -0.25f, 0.0f, 0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
-   GLuint bufs[3], query;
+   GLuint bufs[3], query, occlusion;
    glGenBuffers(3, bufs);
    glBindBuffer(GL_UNIFORM_BUFFER, bufs[0]);
    glBufferData(GL_UNIFORM_BUFFER, sizeof(params), params, GL_STATIC_DRAW);
@@ -937,12 +937,22 @@ scene_uboxfb(void)
    glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, sizeof(init), init, GL_STATIC_READ);
    glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bufs[2]);
    glGenQueries(1, &query);
+   glGenQueries(1, &occlusion);
    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+   glBeginQuery(GL_ANY_SAMPLES_PASSED, occlusion);
    glBeginTransformFeedback(GL_TRIANGLES);
    glDrawArrays(GL_TRIANGLES, 0, 6);
    glEndTransformFeedback();
+   glEndQuery(GL_ANY_SAMPLES_PASSED);
    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
    check_gl("uboxfb draw");
+
+   GLuint any = 0;
+   glGetQueryObjectuiv(occlusion, GL_QUERY_RESULT, &any);
+   if (any != GL_TRUE) {
+      fprintf(stderr, "vlg_scenes: uboxfb: GL_ANY_SAMPLES_PASSED is false\n");
+      gl_errors++;
+   }
 
    GLuint written = 0;
    glGetQueryObjectuiv(query, GL_QUERY_RESULT, &written);
@@ -968,6 +978,7 @@ scene_uboxfb(void)
    glBindBufferBase(GL_UNIFORM_BUFFER, 2, 0);
    glBindBuffer(GL_ARRAY_BUFFER, 0);
    glDeleteQueries(1, &query);
+   glDeleteQueries(1, &occlusion);
    glDeleteBuffers(3, bufs);
 }
 

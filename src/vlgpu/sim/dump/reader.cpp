@@ -638,6 +638,8 @@ load_dump(Loader &L)
             hexfiles.push_back(fmt::format("so{}.hex", i));
          hexfiles.push_back("so-counters.hex");
       }
+      if (d.occlusion_counter)
+         hexfiles.push_back("occlusion.hex");
       for (const std::string &f : hexfiles) {
          if (!L.exists(f))
             continue; /* unbound, empty or not dumped (command.txt notes say which) */
@@ -796,15 +798,15 @@ compare_hex(const Loader &L, const std::string &name, const std::string &file, c
  *  they are in @vram after the replay, to OUT/@name.hex. */
 void
 write_hex_like(const Loader &L, const std::string &out, const std::string &name,
-               const std::string &file, const Vram &vram, std::vector<std::string> &outputs)
+               const std::string &file, const Vram &vram, HexComment comment,
+               std::vector<std::string> &outputs)
 {
    if (!L.exists(file))
       return;
    std::string text = fmt::format("# {} after the replayed draw (the ranges of {})\n", name, file);
    for (const Segment &sg : parse_hexdump(read_text(L.path(file)), L.path(file)))
       if (vram.contains(sg.address, sg.bytes.size()))
-         text += hexdump(sg.address, vram.data() + sg.address, sg.bytes.size(),
-                         HexComment::Float32);
+         text += hexdump(sg.address, vram.data() + sg.address, sg.bytes.size(), comment);
    const std::string path = (fs::path(out) / (name + ".hex")).string();
    write_text(path, text);
    outputs.push_back(path);
@@ -911,6 +913,8 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
          res.comparisons.push_back(compare(L, "zs", "zs-after", vram, ld.fb.zsbuf));
    }
 
+   if (ld.d.kind != VLG_DRAW_KIND_CLEAR && ld.d.occlusion_counter)
+      res.comparisons.push_back(compare_hex(L, "occlusion", "occlusion-after.hex", vram));
    if (ld.have_so) {
       for (unsigned i = 0; i < 4; i++)
          if (ld.so.buffers[i].enable)
@@ -937,10 +941,14 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
          for (unsigned i = 0; i < 4; i++)
             if (ld.so.buffers[i].enable)
                write_hex_like(L, out_dir, fmt::format("so{}", i), fmt::format("so{}.hex", i), vram,
-                              res.outputs);
+                              HexComment::Float32, res.outputs);
          if (ld.so.num_counters)
-            write_hex_like(L, out_dir, "so-counters", "so-counters.hex", vram, res.outputs);
+            write_hex_like(L, out_dir, "so-counters", "so-counters.hex", vram, HexComment::Index32,
+                           res.outputs);
       }
+      if (ld.d.kind != VLG_DRAW_KIND_CLEAR && ld.d.occlusion_counter)
+         write_hex_like(L, out_dir, "occlusion", "occlusion.hex", vram, HexComment::Index32,
+                        res.outputs);
       nlohmann::ordered_json j;
       j["dump"] = dir;
       j["draw"] = res.draw_number;

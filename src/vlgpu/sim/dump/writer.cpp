@@ -397,6 +397,7 @@ struct DrawDumpWriter::State {
    RawPackage pkg;
    std::vector<std::string> notes;
    std::vector<std::vector<HexRange>> so; /**< so_ranges() before the draw */
+   std::vector<HexRange> occlusion;       /**< draw_info.occlusion_counter, if set */
 };
 
 DrawDumpWriter::DrawDumpWriter(std::string dir, const DumpDrawInfo &info, const DrawContext &ctx,
@@ -536,6 +537,8 @@ so_ranges(const VLG_STREAM_OUTPUT &so, const Vram &vram)
 
 constexpr const char *kSoCountersFile = "so-counters.hex";
 constexpr const char *kSoCountersAfterFile = "so-counters-after.hex";
+constexpr const char *kOcclusionFile = "occlusion.hex";
+constexpr const char *kOcclusionAfterFile = "occlusion-after.hex";
 
 } // namespace
 
@@ -573,9 +576,23 @@ DrawDumpWriter::begin(const Vram &vram)
    if (!p.have_draw) {
       missing("draw_info", VLG_DRAW_INFO_info, ctx_.draw_info_address);
    } else {
-      section(
-         "draw_info", VLG_DRAW_INFO_info, p.draw_words,
-         fmt::format("at VRAM 0x{:x} (command.txt cmd_draw.draw_info)", ctx_.draw_info_address));
+      std::string where =
+         fmt::format("at VRAM 0x{:x} (command.txt cmd_draw.draw_info)", ctx_.draw_info_address);
+      if (!p.clear() && d.occlusion_counter) {
+         st.occlusion = {HexRange{d.occlusion_counter, 8,
+                                  "occlusion counter (64-bit samples passed; comments show "
+                                  "32-bit halves)",
+                                  HexComment::Index32}};
+         const std::string data = write_hex_ranges(
+            dir_, kOcclusionFile,
+            fmt::format("# occlusion query counter of draw {}, before the draw (the CP adds the "
+                        "draw's passing fragments).\n",
+                        info_.draw_number),
+            st.occlusion, vram, st.notes);
+         if (!data.empty())
+            where += "; occlusion_counter: " + data;
+      }
+      section("draw_info", VLG_DRAW_INFO_info, p.draw_words, where);
       if (!p.clear()) {
          if (p.have_pipe) {
             for (const PipeSubBlock &b : pipe_sub_blocks())
@@ -928,6 +945,12 @@ DrawDumpWriter::finish(const Vram &vram, const DrawReport &report)
       if (z.format != VLG_FORMAT_NONE)
          dump_image(dir_, "zs-after", vram, z.address, z.pitch, z.format, z.width, z.height, notes);
    }
+   if (!st.occlusion.empty())
+      write_hex_ranges(dir_, kOcclusionAfterFile,
+                       fmt::format("# occlusion query counter of draw {}, after the draw "
+                                   "(replay compares with this file).\n",
+                                   info_.draw_number),
+                       st.occlusion, vram, notes);
    /* stream output after the draw: the same ranges as before it */
    for (unsigned i = 0; i < st.so.size(); i++)
       write_hex_ranges(dir_, i < 4 ? so_file(i, true) : kSoCountersAfterFile,

@@ -68,46 +68,21 @@ import driverlib  # noqa: E402  (tests/integration/driver: shim build, image met
 
 DRIVERS = ("vlgpu", "softpipe")
 
-# glmark2 2023.01's default benchmark list (Debian 12 glmark2-es2-x11), as
-# `glmark2-es2 --validate` prints it: "[scene] opts" -> "scene:opts".
-DEFAULT_SCENES = [
-    "build:use-vbo=false",
-    "build:use-vbo=true",
-    "texture:texture-filter=nearest",
-    "texture:texture-filter=linear",
-    "texture:texture-filter=mipmap",
-    "shading:shading=gouraud",
-    "shading:shading=blinn-phong-inf",
-    "shading:shading=phong",
-    "shading:shading=cel",
-    "bump:bump-render=high-poly",
-    "bump:bump-render=normals",
-    "bump:bump-render=height",
-    "effect2d:kernel=0,1,0;1,-4,1;0,1,0;",
-    "effect2d:kernel=1,1,1,1,1;1,1,1,1,1;1,1,1,1,1;",
-    "pulsar:light=false:quads=5:texture=false",
-    "desktop:blur-radius=5:effect=blur:passes=1:separable=true:windows=4",
-    "desktop:effect=shadow:windows=4",
-    "buffer:columns=200:interleave=false:update-dispersion=0.9:update-fraction=0.5:"
-    "update-method=map",
-    "buffer:columns=200:interleave=false:update-dispersion=0.9:update-fraction=0.5:"
-    "update-method=subdata",
-    "buffer:columns=200:interleave=true:update-dispersion=0.9:update-fraction=0.5:"
-    "update-method=map",
-    "ideas:speed=duration",
-    "jellyfish",
-    "terrain",
-    "shadow",
-    "refract",
-    "conditionals:fragment-steps=0:vertex-steps=0",
-    "conditionals:fragment-steps=5:vertex-steps=0",
-    "conditionals:fragment-steps=0:vertex-steps=5",
-    "function:fragment-complexity=low:fragment-steps=5",
-    "function:fragment-complexity=medium:fragment-steps=5",
-    "loop:fragment-loop=false:fragment-steps=5:vertex-steps=5",
-    "loop:fragment-steps=5:fragment-uniform=false:vertex-steps=5",
-    "loop:fragment-steps=5:fragment-uniform=true:vertex-steps=5",
-]
+sys.path.insert(0, str(ROOT / "src/vlgpu/compiler"))
+import glmark2_corpus  # noqa: E402  (the one copy of glmark2's default benchmark list)
+
+
+def canonical_scene(spec):
+    """"scene:opt=v:opt=v" with the options sorted, as `glmark2-es2 --validate`
+    prints a benchmark ("[scene] opts") and as the tables name it."""
+    name, *opts = spec.split(":")
+    return ":".join([name] + sorted(opts))
+
+
+# glmark2 2023.01's default benchmark list (Debian 12 glmark2-es2-x11;
+# glmark2_corpus.DEFAULT_BENCHMARKS, src/default-benchmarks.h order), options
+# sorted as `glmark2-es2 --validate` prints them.
+DEFAULT_SCENES = [canonical_scene(b) for b in glmark2_corpus.DEFAULT_BENCHMARKS]
 
 # The default scenes glmark2 --validate has no reference values for
 # (it reports Validation: Unknown): compared with softpipe's frames only.

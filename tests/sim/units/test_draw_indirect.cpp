@@ -5,7 +5,8 @@
  * (draw_info.indirect, the draw_info fields of the same names left 0) must
  * draw exactly the pixels of the same scene with those values written into
  * draw_info directly; a misaligned command address stops the draw with a CP
- * fault.
+ * fault. Also a framebuffer with no attachments (ARB_framebuffer_no_attachments):
+ * only width and height, the draws rasterize and occlusion counting works.
  */
 #include <gtest/gtest.h>
 
@@ -154,6 +155,40 @@ TEST(DrawIndirect, MisalignedCommandFaultsInBothModes)
       EXPECT_EQ(r.res.faults[0].module, "CP");
       EXPECT_NE(r.res.faults[0].text.find("is not 4-byte aligned"), std::string::npos)
          << r.res.faults[0].text;
+   }
+}
+
+TEST(NoAttachments, OcclusionCountWithoutSurfacesInBothModes)
+{
+   /* a 37 x 21 framebuffer with no colour and no depth/stencil buffer;
+    * two triangles covering it: every pixel centre is covered once, so
+    * the counter must reach 37 * 21 per draw (two draws: a quad drawn
+    * twice); nothing else in VRAM may change but the counter. */
+   const unsigned w = 37, h = 21;
+   const UnitParams p = params(kConfigs[0]);
+   Scene s;
+   TestDraw &t = s.t;
+   t.framebuffer(w, h, VLG_FORMAT_NONE, VLG_FORMAT_NONE, 0);
+   const uint64_t counter = t.alloc(8, 8);
+   std::memset(t.vram.data() + counter, 0, 8);
+   for (int d = 0; d < 2; d++) {
+      s.next_draw();
+      color_pipeline(t, {-1, -1, 0, 1, 1, 0, 0, 1, 1, -1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1,
+                         -1, -1, 0, 1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 1, -1, 1, 0, 1, 1, 0, 0, 1});
+      t.draw.occlusion_counter = counter;
+      s.draw();
+   }
+   s.sync(1);
+   s.finish();
+   auto fgpu = make_functional_gpu(p.core);
+   CycleGpu cgpu(p);
+   for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
+      const char *mode = g == &cgpu ? "cycle" : "functional";
+      const ModeRun r = run_scene(s, *g);
+      ASSERT_TRUE(r.res.faults.empty()) << mode << ": " << r.res.faults[0].text;
+      uint64_t n = 0;
+      r.vram->read(counter, &n, 8, "test");
+      EXPECT_EQ(n, 2u * w * h) << mode;
    }
 }
 

@@ -237,6 +237,14 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_SHADER_PACK_HALF_FLOAT:
       return 1;
 
+   /* ARB_framebuffer_no_attachments: a framebuffer block with only width,
+    * height and samples rasterizes normally; the OMU has nothing to write
+    * and occlusion counting still works (tests/sim/units/
+    * test_draw_indirect.cpp, NoAttachments).  Multisampled ones need
+    * is_format_supported(PIPE_FORMAT_NONE, samples) once MSAA exists. */
+   case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
+
    /* ARB_draw_indirect: the CP reads the draw parameters from VRAM
     * (draw_info.indirect, vlg_draw.c).  Mesa exposes it in ES 3.1 and GL
     * 3.1 core only, neither of which vlgpu offers yet. */

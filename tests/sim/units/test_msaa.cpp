@@ -130,6 +130,7 @@ msaa_surface(TestDraw &t, vlg_format f)
 struct MsaaScene {
    Scene s;
    uint64_t counters[kNumTris] = {};
+   VLG_SURFACE resolved = {}; /* destination of the RESOLVE draw */
 };
 
 void
@@ -166,6 +167,14 @@ build(MsaaScene &m)
       t.draw.occlusion_counter = m.counters[i];
       s.draw();
    }
+   /* RESOLVE of colour buffer 0 into a single-sample surface */
+   s.next_draw();
+   m.resolved = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, kW, kH);
+   uint32_t sw[VLG_SURFACE_LENGTH];
+   VLG_SURFACE_pack(sw, &m.resolved);
+   t.draw.kind = VLG_DRAW_KIND_RESOLVE;
+   t.draw.resolve_dst = t.put(sw, sizeof(sw));
+   s.draw();
    s.sync(1);
    s.finish();
 }
@@ -199,6 +208,29 @@ check_colors(const VLG_SURFACE &cb, const Vram &v, const Expected &ex, const std
    return bad;
 }
 
+/** Check a resolved surface against the mean of the expected samples;
+ *  returns the pixels whose red channel lies strictly between 0 and 255. */
+unsigned
+check_resolved(const VLG_SURFACE &dst, const Vram &v, const Expected &ex, const std::string &what)
+{
+   unsigned mixed = 0, bad = 0;
+   for (unsigned y = 0; y < kH; y++)
+      for (unsigned x = 0; x < kW; x++) {
+         const uint8_t *p = v.data() + dst.address + size_t(y) * dst.pitch + x * 4;
+         for (unsigned c = 0; c < 4; c++) {
+            double sum = 0;
+            for (unsigned s = 0; s < 4; s++)
+               sum += ex.color[(size_t(y) * kW + x) * 4 + s][c];
+            const double want = sum / 4.0; /* 0, 63.75, 127.5, 191.25 or 255 */
+            if (std::fabs(p[c] - want) > 0.5 + 1e-9 && bad++ == 0)
+               ADD_FAILURE() << what << ": resolved (" << x << ", " << y << ") channel " << c
+                             << " is " << int(p[c]) << ", expected " << want;
+            mixed += c == 0 && p[c] != 0 && p[c] != 255;
+         }
+      }
+   return mixed;
+}
+
 class Msaa : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(Msaa, BothModesMatchTheCoverage)
@@ -223,12 +255,16 @@ TEST_P(Msaa, BothModesMatchTheCoverage)
    const ModeRun c = run_scene(m.s, cgpu);
    ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
    ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
-   ASSERT_EQ(f.res.draws.size(), 1 + kNumTris);
-   ASSERT_EQ(c.res.draws.size(), 1 + kNumTris);
+   ASSERT_EQ(f.res.draws.size(), 2 + kNumTris);
+   ASSERT_EQ(c.res.draws.size(), 2 + kNumTris);
 
    const VLG_FRAMEBUFFER &fb = m.s.t.fb;
    EXPECT_EQ(check_colors(fb.cbufs[0], *f.vram, ex, "functional"), 0u);
    EXPECT_EQ(check_colors(fb.cbufs[0], *c.vram, ex, std::string("cycle ") + cf.name), 0u);
+   EXPECT_GT(check_resolved(m.resolved, *f.vram, ex, "functional RESOLVE"), 20u);
+   EXPECT_GT(check_resolved(m.resolved, *c.vram, ex, std::string("cycle RESOLVE ") + cf.name), 20u);
+   EXPECT_EQ(f.res.draws[1 + kNumTris].counters.resolve_pixels, kW * kH);
+   EXPECT_EQ(c.res.draws[1 + kNumTris].counters.resolve_pixels, kW * kH);
    for (const VLG_SURFACE *sf : {&fb.cbufs[0], &fb.zsbuf}) {
       const uint64_t n = surface_extent_bytes(*sf, 4);
       EXPECT_EQ(std::memcmp(f.vram->data() + sf->address, c.vram->data() + sf->address, n), 0)
@@ -256,6 +292,7 @@ INSTANTIATE_TEST_SUITE_P(Configs, Msaa, ::testing::Range<size_t>(0, std::size(kC
 
 TEST(Msaa, ResolveAveragesTheSamples)
 {
+   /* omu_resolve itself, on the functional GPU's samples */
    MsaaScene m;
    build(m);
    const Expected ex = expected_scene();
@@ -264,21 +301,34 @@ TEST(Msaa, ResolveAveragesTheSamples)
    ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
    const VLG_SURFACE dst = m.s.t.surface(VLG_FORMAT_R8G8B8A8_UNORM, kW, kH);
    omu_resolve(*f.vram, m.s.t.fb.cbufs[0], dst, kW, kH);
-   unsigned mixed = 0;
-   for (unsigned y = 0; y < kH; y++)
-      for (unsigned x = 0; x < kW; x++) {
-         const uint8_t *p = f.vram->data() + dst.address + size_t(y) * dst.pitch + x * 4;
-         for (unsigned c = 0; c < 4; c++) {
-            double sum = 0;
-            for (unsigned s = 0; s < 4; s++)
-               sum += ex.color[(size_t(y) * kW + x) * 4 + s][c];
-            const double want = sum / 4.0; /* 0, 63.75, 127.5, 191.25 or 255 */
-            EXPECT_LE(std::fabs(p[c] - want), 0.5 + 1e-9)
-               << "(" << x << ", " << y << ") channel " << c;
-            mixed += c == 0 && p[c] != 0 && p[c] != 255;
-         }
-      }
-   EXPECT_GT(mixed, 20u) << "edges must show intermediate values after the resolve";
+   EXPECT_GT(check_resolved(dst, *f.vram, ex, "omu_resolve"), 20u)
+      << "edges must show intermediate values after the resolve";
+}
+
+TEST(Msaa, ResolveRejectsBadPackages)
+{
+   TestDraw t;
+   t.framebuffer(8, 8, VLG_FORMAT_R8G8B8A8_UNORM);
+   VLG_SURFACE dst = t.surface(VLG_FORMAT_B8G8R8A8_UNORM, 8, 8);
+   uint32_t sw[VLG_SURFACE_LENGTH];
+   VLG_SURFACE_pack(sw, &dst);
+   t.draw.kind = VLG_DRAW_KIND_RESOLVE;
+   t.draw.resolve_dst = t.put(sw, sizeof(sw));
+   try { /* single-sampled source */
+      load_draw_package(t.vram, t.write());
+      ADD_FAILURE() << "no fault";
+   } catch (const GpuFault &e) {
+      EXPECT_NE(std::string(e.what()).find("4-sample"), std::string::npos) << e.what();
+   }
+   t.fb.samples = 4;
+   t.fb.cbufs[0] = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, 32, 8);
+   t.fb.cbufs[0].width = 8;
+   try { /* formats differ */
+      load_draw_package(t.vram, t.write());
+      ADD_FAILURE() << "no fault";
+   } catch (const GpuFault &e) {
+      EXPECT_NE(std::string(e.what()).find("resolve_dst"), std::string::npos) << e.what();
+   }
 }
 
 } // namespace

@@ -174,6 +174,8 @@ draw_stats_json(const DrawStats &s)
 {
    nlohmann::ordered_json j;
    j["clear"] = s.clear;
+   if (s.resolve_pixels)
+      j["resolve_pixels"] = s.resolve_pixels;
    j["clear_pixels"] = s.clear_pixels;
    j["ge"] = {{"indices", s.ge.indices},
               {"restarts", s.ge.restarts},

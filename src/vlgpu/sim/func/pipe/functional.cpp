@@ -320,6 +320,10 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
       st.clear_pixels = omu_clear(pkg, vram);
       return st;
    }
+   if (pkg.is_resolve()) {
+      st.resolve_pixels = omu_resolve_draw(pkg, vram);
+      return st;
+   }
    const VLG_DRAW_INFO &d = pkg.draw;
 
    const GeState ge = make_ge_state(pkg, vram);

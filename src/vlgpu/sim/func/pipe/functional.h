@@ -43,6 +43,7 @@ struct FuncOptions {
 struct DrawStats {
    bool clear = false;        /**< the draw was a CLEAR */
    uint64_t clear_pixels = 0; /**< CLEAR: pixels written, summed over buffers */
+   uint64_t resolve_pixels = 0; /**< RESOLVE: destination pixels written */
 
    GeStats ge; /**< indices, vertices fetched/reused, primitives */
    PeStats pe; /**< primitives in/clipped/culled, quads, fragments */

@@ -921,4 +921,13 @@ omu_resolve(Vram &vram, const VLG_SURFACE &src, const VLG_SURFACE &dst, unsigned
    }
 }
 
+uint64_t
+omu_resolve_draw(const DrawPackage &pkg, Vram &vram)
+{
+   const VLG_FRAMEBUFFER &fb = pkg.fb;
+   const bool color = fb.nr_cbufs >= 1 && fb.cbufs[0].format != VLG_FORMAT_NONE;
+   omu_resolve(vram, color ? fb.cbufs[0] : fb.zsbuf, pkg.resolve_dst, fb.width, fb.height);
+   return uint64_t(fb.width) * fb.height;
+}
+
 } // namespace vlgpu::sim

@@ -231,6 +231,15 @@ void omu_resolve(Vram &vram, const VLG_SURFACE &src, const VLG_SURFACE &dst, uns
                  unsigned height);
 
 /**
+ * Execute a RESOLVE draw (draw_info.kind == RESOLVE, docs/hw.md
+ * "Multisampling"): omu_resolve of framebuffer.cbufs[0] (or, without colour
+ * buffers, zsbuf) into pkg.resolve_dst, framebuffer.width x height pixels.
+ * The package must come from load_draw_package (surfaces validated).
+ * Returns the pixels written.
+ */
+uint64_t omu_resolve_draw(const DrawPackage &pkg, Vram &vram);
+
+/**
  * Execute a CLEAR draw (draw_info.kind == CLEAR, docs/hw.md): clear the
  * colour buffers, depth and/or stencil selected by draw_info.clear_buffers
  * (PIPE_CLEAR_* layout) inside clear_rect (clipped to the framebuffer),

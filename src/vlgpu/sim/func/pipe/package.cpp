@@ -315,6 +315,28 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 
    if (pkg.is_clear())
       return pkg;
+   if (pkg.is_resolve()) {
+      /* docs/hw.md "Multisampling": one 4-sample source, one destination */
+      if (pkg.fb.samples != 4)
+         bad("framebuffer",
+             fmt::format("RESOLVE needs a 4-sample framebuffer (samples = {})", pkg.fb.samples));
+      const bool color = pkg.fb.nr_cbufs >= 1 && pkg.fb.cbufs[0].format != VLG_FORMAT_NONE;
+      if (!color && pkg.fb.zsbuf.format == VLG_FORMAT_NONE)
+         bad("framebuffer", "RESOLVE without a colour buffer 0 or depth/stencil buffer");
+      const VLG_SURFACE &src = color ? pkg.fb.cbufs[0] : pkg.fb.zsbuf;
+      pkg.resolve_dst = read_hw_block<VLG_SURFACE>(vram, d.resolve_dst, kCP, "resolve_dst");
+      if (pkg.resolve_dst.format != src.format)
+         bad("resolve_dst", fmt::format("format {} differs from the source's {}",
+                                        name_or(vlg_format_name(pkg.resolve_dst.format)),
+                                        name_or(vlg_format_name(src.format))));
+      VLG_FRAMEBUFFER one = pkg.fb;
+      one.samples = 1;
+      check_surface(vram, pkg.resolve_dst, one, color ? VLG_FORMAT_USAGE_RT : VLG_FORMAT_USAGE_ZS,
+                    "resolve_dst");
+      return pkg;
+   }
+   if (d.kind != VLG_DRAW_KIND_PRIMITIVES)
+      bad("draw_info", fmt::format("kind = {} is not a draw kind", unsigned(d.kind)));
 
    if (d.indirect)
       apply_draw_indirect(vram, pkg.draw);
@@ -407,7 +429,7 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 void
 cp_add_occlusion(Vram &vram, const DrawPackage &pkg, uint64_t samples_passed)
 {
-   if (pkg.is_clear() || !pkg.draw.occlusion_counter)
+   if (!pkg.is_primitives() || !pkg.draw.occlusion_counter)
       return;
    uint64_t v;
    vram.read(pkg.draw.occlusion_counter, &v, 8, kCP);

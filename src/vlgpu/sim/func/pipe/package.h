@@ -63,7 +63,13 @@ struct DrawPackage {
    std::vector<VLG_TEXTURE> vs_textures, fs_textures; /**< [*_num_textures] */
    std::vector<VLG_SAMPLER> vs_samplers, fs_samplers; /**< [*_num_samplers] */
 
+   /** RESOLVE only: the destination surface block at draw_info.resolve_dst. */
+   VLG_SURFACE resolve_dst = {};
+
    bool is_clear() const { return draw.kind == VLG_DRAW_KIND_CLEAR; }
+   bool is_resolve() const { return draw.kind == VLG_DRAW_KIND_RESOLVE; }
+   /** A draw of primitives (not CLEAR or RESOLVE). */
+   bool is_primitives() const { return draw.kind == VLG_DRAW_KIND_PRIMITIVES; }
    bool indexed() const { return draw.index_size != VLG_INDEX_SIZE_NONE; }
 };
 

@@ -41,7 +41,7 @@ ge_load_stream_output(GeState &ge, const DrawPackage &pkg, const Vram &vram)
 {
    SoPlan &p = ge.so;
    p = SoPlan{};
-   if (pkg.is_clear() || !pkg.draw.stream_output)
+   if (!pkg.is_primitives() || !pkg.draw.stream_output)
       return;
    p.enabled = true;
    p.block = read_hw_block<VLG_STREAM_OUTPUT>(vram, pkg.draw.stream_output, "CP",

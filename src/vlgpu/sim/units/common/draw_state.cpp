@@ -55,7 +55,7 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
 {
    d.pkg = load_draw_package(vram, d.ctx.draw_info_address);
    const DrawPackage &pkg = d.pkg;
-   d.clear = pkg.is_clear();
+   d.clear = !pkg.is_primitives(); /* CLEAR or RESOLVE: the OMU alone */
    for (unsigned i = 0; i < pkg.fb.nr_cbufs && i < kMaxColorBufs; i++)
       if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
          d.writes.push_back(MemRange{pkg.fb.cbufs[i].address,
@@ -63,6 +63,11 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
    if (pkg.fb.zsbuf.format != VLG_FORMAT_NONE)
       d.writes.push_back(
          MemRange{pkg.fb.zsbuf.address, surface_extent_bytes(pkg.fb.zsbuf, pkg.fb.samples)});
+   if (pkg.is_resolve()) {
+      d.writes.push_back(MemRange{pkg.resolve_dst.address, surface_extent_bytes(pkg.resolve_dst)});
+      d.loaded = true;
+      return;
+   }
    if (d.clear) {
       d.late_zs = (pkg.draw.clear_buffers & 3u) && pkg.fb.zsbuf.format != VLG_FORMAT_NONE;
       d.loaded = true;

@@ -23,6 +23,9 @@ clear_bytes(const DrawPackage &pkg)
 {
    const VLG_DRAW_INFO &d = pkg.draw;
    const VLG_FRAMEBUFFER &fb = pkg.fb;
+   if (pkg.is_resolve()) /* reads 4 samples, writes 1 per pixel */
+      return uint64_t(fb.width) * fb.height * vlg_format_bytes(pkg.resolve_dst.format) *
+             (kMsaaSamples + 1);
    const uint64_t x0 = std::min(d.clear_rect.minx, fb.width);
    const uint64_t y0 = std::min(d.clear_rect.miny, fb.height);
    const uint64_t x1 = std::min(d.clear_rect.maxx, fb.width);
@@ -320,8 +323,12 @@ Omu::late_stage(Cycle now, bool &blocked)
       ending_ = true;
       if (d.clear && d.loaded && !d.aborted(now)) {
          guarded(d, [&] {
-            d.stats.clear = true;
-            d.stats.clear_pixels = omu_clear(d.pkg, *d.vram);
+            if (d.pkg.is_resolve()) {
+               d.stats.resolve_pixels = omu_resolve_draw(d.pkg, *d.vram);
+            } else {
+               d.stats.clear = true;
+               d.stats.clear_pixels = omu_clear(d.pkg, *d.vram);
+            }
          });
          const uint64_t bytes = clear_bytes(d.pkg);
          clear_bytes_ += bytes;

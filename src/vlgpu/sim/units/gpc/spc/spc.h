@@ -116,7 +116,7 @@ class Spc final : public Unit {
       uint64_t code = 0; /* VRAM byte address of the program's code */
       uint32_t reg_bytes = 0;
       Cycle start = 0;
-      std::vector<Cycle> ready; /* per register component: cycle it may be read */
+      std::vector<Cycle> ready;     /* per register component: cycle it may be read */
       std::vector<Cycle> reg_ready; /* per register: >= its components' `ready` (their latest) */
       Cycle coord_ready[6] = {};
       int64_t next = -1;

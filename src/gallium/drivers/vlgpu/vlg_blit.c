@@ -12,6 +12,16 @@
  * (util_try_blit_via_copy_region, resource_copy_region) are CPU copies of
  * VRAM (the GPU has no copy engine); the transfer maps they use submit the
  * queued draws that touch either resource first.
+ *
+ * Multisample resolves (a blit from a 4-sample resource to a single-sample
+ * one, same format, same size, no scissor, every component) are RESOLVE
+ * draws (draw_info.kind = RESOLVE, docs/hw.md "Multisampling"): the OMU
+ * averages the 4 samples (sample 0 for integer and depth/stencil formats).
+ * softpipe and llvmpipe resolve through u_blitter's TXF_MS shaders
+ * (util_blitter_blit with PIPE_CAP_TEXTURE_MULTISAMPLE); vlgpu has no
+ * texture fetch of one sample yet, so any other blit from a 4-sample
+ * resource (scaled, format-converting, partial mask, flipped) is not
+ * supported and leaves the destination unchanged with a warning.
  */
 
 #include "util/format/u_format.h"
@@ -19,8 +29,11 @@
 #include "util/u_blitter.h"
 #include "util/u_surface.h"
 
+#include "vlg_batch.h"
 #include "vlg_context.h"
+#include "vlg_format.h"
 #include "vlg_resource.h"
+#include "vlg_stats.h"
 
 static struct VLG_SCISSOR
 vlg_rect(unsigned minx, unsigned miny, unsigned maxx, unsigned maxy)
@@ -154,10 +167,143 @@ vlg_blitter_save(struct vlg_context *ctx)
    util_blitter_save_fragment_constant_buffer_slot(blitter, &fs->constbuf);
 }
 
+/* Surface descriptor of the pixel at (@box.x, @box.y) of layer @box.z of
+ * level 0 of @rsc (@samples per pixel), @box.width x @box.height pixels. */
+static bool
+vlg_box_surface(struct vlg_resource *rsc, const struct pipe_box *box,
+                unsigned samples, struct VLG_SURFACE *s)
+{
+   const unsigned format = vlg_format_from_pipe(rsc->base.format);
+   const unsigned bpp = util_format_get_blocksize(rsc->base.format);
+
+   VLG_SURFACE_init(s);
+   if (!(vlg_format_usage(format) &
+         (VLG_FORMAT_USAGE_RT | VLG_FORMAT_USAGE_ZS)))
+      return false;
+   s->format = (enum vlg_format)format;
+   s->pitch = rsc->stride[0];
+   s->address = rsc->bo->address + vlg_resource_offset(rsc, 0, box->z) +
+                (uint64_t)box->y * rsc->stride[0] +
+                (uint64_t)box->x * bpp * samples;
+   s->width = box->width;
+   s->height = box->height;
+   return true;
+}
+
+/* A blit the OMU's RESOLVE does: 4 samples -> 1, same format and size, no
+ * scissor, flip or layer count > 1, every component of the format. */
+static bool
+vlg_blit_is_resolve(const struct pipe_blit_info *info)
+{
+   const struct pipe_resource *src = info->src.resource;
+   const struct pipe_resource *dst = info->dst.resource;
+   const enum pipe_format f = src->format;
+   const unsigned all =
+      util_format_is_depth_or_stencil(f)
+         ? (util_format_has_depth(util_format_description(f)) ? PIPE_MASK_Z : 0) |
+              (util_format_has_stencil(util_format_description(f)) ? PIPE_MASK_S : 0)
+         : PIPE_MASK_RGBA;
+
+   return src->nr_samples == 4 && dst->nr_samples <= 1 &&
+          dst->format == f && info->src.format == f && info->dst.format == f &&
+          info->dst.level == 0 && !info->scissor_enable &&
+          info->src.box.width == info->dst.box.width &&
+          info->src.box.height == info->dst.box.height &&
+          info->src.box.width > 0 && info->src.box.height > 0 &&
+          info->src.box.depth == 1 && info->dst.box.depth == 1 &&
+          info->src.box.x >= 0 && info->src.box.y >= 0 &&
+          info->dst.box.x >= 0 && info->dst.box.y >= 0 &&
+          info->src.box.x + info->src.box.width <= (int)src->width0 &&
+          info->src.box.y + info->src.box.height <= (int)src->height0 &&
+          info->dst.box.x + info->dst.box.width <=
+             (int)u_minify(dst->width0, info->dst.level) &&
+          info->dst.box.y + info->dst.box.height <=
+             (int)u_minify(dst->height0, info->dst.level) &&
+          !info->alpha_blend && !info->window_rectangle_include &&
+          info->num_window_rectangles == 0 && (info->mask & all) == all;
+}
+
+/* Queue a RESOLVE draw (docs/hw.md "Multisampling") for @info. */
+static bool
+vlg_emit_resolve(struct vlg_context *ctx, const struct pipe_blit_info *info)
+{
+   struct vlg_resource *src = vlg_resource(info->src.resource);
+   struct vlg_resource *dst = vlg_resource(info->dst.resource);
+   const bool zs = util_format_is_depth_or_stencil(src->base.format);
+   struct VLG_SURFACE ss, ds;
+
+   if (!vlg_box_surface(src, &info->src.box, 4, &ss) ||
+       !vlg_box_surface(dst, &info->dst.box, 1, &ds))
+      return false;
+
+   struct VLG_FRAMEBUFFER f;
+   VLG_FRAMEBUFFER_init(&f);
+   f.width = info->src.box.width;
+   f.height = info->src.box.height;
+   f.samples = 4;
+   if (zs) {
+      f.zsbuf = ss;
+   } else {
+      f.nr_cbufs = 1;
+      f.cbufs[0] = ss;
+   }
+   uint32_t fw[VLG_FRAMEBUFFER_LENGTH], sw[VLG_SURFACE_LENGTH];
+   VLG_FRAMEBUFFER_pack(fw, &f);
+   VLG_SURFACE_pack(sw, &ds);
+   const uint64_t fb = vlg_batch_upload(&ctx->batch, fw, sizeof(fw), 16);
+   const uint64_t dsurf = vlg_batch_upload(&ctx->batch, sw, sizeof(sw), 16);
+   if (!fb || !dsurf)
+      return false;
+
+   struct VLG_DRAW_INFO di;
+   VLG_DRAW_INFO_init(&di);
+   di.kind = VLG_DRAW_KIND_RESOLVE;
+   di.prim = VLG_PRIM_POINTS;
+   di.vertices_per_prim = 1;
+   di.framebuffer = fb;
+   di.resolve_dst = dsurf;
+   uint64_t address;
+   uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,
+                                 &address);
+   if (!w)
+      return false;
+   VLG_DRAW_INFO_pack(w, &di);
+
+   struct VLG_CMD_DRAW cmd;
+   uint32_t dw[VLG_CMD_DRAW_LENGTH];
+   VLG_CMD_DRAW_init(&cmd);
+   cmd.draw_info = address;
+   VLG_CMD_DRAW_pack(dw, &cmd);
+   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DRAW_LENGTH);
+   vlg_batch_add_bo(&ctx->batch, src->bo);
+   vlg_batch_add_bo(&ctx->batch, dst->bo);
+
+   struct vlg_draw_record rec = {.kind = VLG_DRAW_KIND_RESOLVE};
+   vlg_batch_record_draw(&ctx->batch, &rec);
+   return true;
+}
+
 static void
 vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
    struct vlg_context *ctx = vlg_context(pctx);
+
+   if (info->src.resource->nr_samples > 1) {
+      if (vlg_blit_is_resolve(info)) {
+         if (!vlg_emit_resolve(ctx, info))
+            mesa_loge("VRAM full or format not renderable: resolve dropped");
+         return;
+      }
+      mesa_logw_once("blit from a %u-sample %s to %s (%dx%d -> %dx%d) is not "
+                     "supported (only same-size, same-format resolves); "
+                     "destination left unchanged",
+                     info->src.resource->nr_samples,
+                     util_format_short_name(info->src.format),
+                     util_format_short_name(info->dst.format),
+                     info->src.box.width, info->src.box.height,
+                     info->dst.box.width, info->dst.box.height);
+      return;
+   }
 
    /* Same size, compatible formats, no scissor/filter: a copy. */
    if (util_try_blit_via_copy_region(pctx, info, false))
@@ -178,7 +324,8 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 static void
 vlg_flush_resource(struct pipe_context *pctx, struct pipe_resource *prsc)
 {
-   /* Nothing to resolve: no compression, no tiling, no MSAA. */
+   /* Nothing to do: no compression, no tiling; multisample resolves are
+    * explicit blits (st/mesa resolves before presenting). */
 }
 
 void

@@ -59,6 +59,12 @@ vlg_resource_layout(struct vlg_screen *screen, struct vlg_resource *rsc)
       return rsc->size <= screen->vram_size;
    }
 
+   /* 4-sample resources: one 2D level (docs/hw.md "Multisampling"). */
+   if (prsc->nr_samples > 1 &&
+       (prsc->nr_samples != 4 || prsc->last_level != 0 ||
+        (prsc->target != PIPE_TEXTURE_2D && prsc->target != PIPE_TEXTURE_RECT)))
+      return false;
+
    /* texture.width/height/depth/array_size are 16-bit fields. */
    if (width > 0xffff || height > 0xffff || depth > 0xffff ||
        prsc->array_size > 0xffff)
@@ -68,8 +74,12 @@ vlg_resource_layout(struct vlg_screen *screen, struct vlg_resource *rsc)
       unsigned layers = prsc->target == PIPE_TEXTURE_3D ? depth
                                                         : prsc->array_size;
       unsigned nblocksy = util_format_get_nblocksy(prsc->format, height);
+      /* 4-sample resources (docs/hw.md "Multisampling"): a pixel is its
+       * 4 samples in sample order, so a row is 4x as long. */
       uint64_t stride =
-         align64(util_format_get_stride(prsc->format, width), VLG_ALIGNMENT);
+         align64((uint64_t)util_format_get_stride(prsc->format, width) *
+                    MAX2(prsc->nr_samples, 1),
+                 VLG_ALIGNMENT);
       uint64_t layer_stride = align64(stride * nblocksy, VLG_ALIGNMENT);
 
       if (stride > UINT32_MAX || layer_stride > UINT32_MAX)

@@ -409,8 +409,19 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
 {
    struct vlg_screen *screen = vlg_screen(pscreen);
 
-   /* No MSAA. */
-   if (MAX2(sample_count, 1) != 1 || MAX2(storage_sample_count, 1) != 1)
+   /* 1 or 4 samples (docs/hw.md "Multisampling"); 4-sample resources are
+    * 2D render targets or depth/stencil buffers: no texture fetch of one
+    * sample (txf_ms) yet, so no PIPE_BIND_SAMPLER_VIEW (st/mesa then
+    * reports MAX_SAMPLES 4 and MAX_COLOR_TEXTURE_SAMPLES 0) and blits from
+    * them are resolves only (vlg_blit.c). */
+   const unsigned samples = MAX2(sample_count, 1);
+   if ((samples != 1 && samples != 4) ||
+       MAX2(storage_sample_count, 1) != samples)
+      return false;
+   if (samples == 4 &&
+       ((target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT) ||
+        (bind & ~(PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL)) ||
+        !bind))
       return false;
 
    /* 1D/2D/3D/cube/rect textures, 1D/2D arrays unless

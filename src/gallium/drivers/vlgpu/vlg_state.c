@@ -201,7 +201,7 @@ vlg_create_rasterizer_state(struct pipe_context *pctx,
    r.offset_line = cso->offset_line;
    r.offset_tri = cso->offset_tri;
    r.rasterizer_discard = cso->rasterizer_discard;
-   r.multisample = false; /* no multisampled surfaces (PIPE_CAP_*SAMPLES) */
+   r.multisample = cso->multisample; /* used with 4-sample framebuffers */
    r.clip_halfz = cso->clip_halfz;
    r.clip_plane_enable = cso->clip_plane_enable & 0xff;
    /* GL_COORD_REPLACE point sprites (GL ES 1, desktop GL): with
@@ -609,6 +609,9 @@ vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb, uint32_t *words)
    f.width = MIN2(fb->width, 0xffff);
    f.height = MIN2(fb->height, 0xffff);
    f.nr_cbufs = MIN2(fb->nr_cbufs, VLG_MAX_RENDER_TARGETS);
+   /* 1 or 4 (is_format_supported admits no other counts); GL ES 3.0
+    * §4.4.4: every attachment of a complete framebuffer has as many */
+   f.samples = MAX2(util_framebuffer_get_num_samples(fb), 1);
    for (unsigned i = 0; i < f.nr_cbufs; i++) {
       if (fb->cbufs[i]) {
          f.cbufs[i] = vlg_surface(fb->cbufs[i])->desc;
@@ -625,6 +628,24 @@ vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb, uint32_t *words)
                         util_format_short_name(fb->zsbuf->format));
    }
    VLG_FRAMEBUFFER_pack(words, &f);
+}
+
+/* Sample positions (docs/hw.md "Multisampling"): the D3D10 4x pattern of
+ * llvmpipe (lp_sample_pos_4x), pixel units from the top-left corner; the
+ * pixel centre for one sample. */
+static void
+vlg_get_sample_position(struct pipe_context *pctx, unsigned sample_count,
+                        unsigned sample_index, float *out_value)
+{
+   static const float pos4[4][2] = {
+      {0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}};
+
+   if (sample_count == 4 && sample_index < 4) {
+      out_value[0] = pos4[sample_index][0];
+      out_value[1] = pos4[sample_index][1];
+   } else {
+      out_value[0] = out_value[1] = 0.5f;
+   }
 }
 
 static void
@@ -734,6 +755,7 @@ vlg_init_state_functions(struct pipe_context *pctx)
    pctx->set_clip_state = vlg_set_clip_state;
    pctx->set_polygon_stipple = vlg_set_polygon_stipple;
    pctx->set_sample_mask = vlg_set_sample_mask;
+   pctx->get_sample_position = vlg_get_sample_position;
    pctx->set_scissor_states = vlg_set_scissor_states;
    pctx->set_viewport_states = vlg_set_viewport_states;
    pctx->set_framebuffer_state = vlg_set_framebuffer_state;

@@ -98,6 +98,8 @@ draw_kind_text(const vlg_draw_record *rec)
       return "?";
    if (rec->kind == VLG_DRAW_KIND_CLEAR)
       return "CLEAR";
+   if (rec->kind == VLG_DRAW_KIND_RESOLVE)
+      return "RESOLVE";
    const char *name = vlg_prim_name(rec->prim);
    return name ? name : "?";
 }

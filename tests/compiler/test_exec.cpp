@@ -979,6 +979,62 @@ TEST(Exec, TextureGather)
                 sim::GpuFault);
 }
 
+TEST(Exec, StencilTexturing)
+{
+   /* ARB_stencil_texturing: a usampler2D over the X24S8_UINT stencil view of
+    * a Z24_UNORM_S8_UINT surface returns the stencil byte; texel (x, y)
+    * holds depth 0x123456 + x and stencil 17 * x + 3 * y (+ 1). */
+   sim::Vram vram(1 << 16);
+   const uint64_t base = 0x1000;
+   auto stencil = [](unsigned x, unsigned y) { return (17u * x + 3u * y + 1u) & 0xffu; };
+   for (unsigned y = 0; y < 4; y++)
+      for (unsigned x = 0; x < 4; x++) {
+         const uint32_t w = (stencil(x, y) << 24) | (0x123456u + x);
+         vram.write(base + y * 16 + x * 4, &w, 4, "test");
+      }
+   Machine m;
+   m.vram = &vram;
+   m.num_units = 1;
+   sim::TextureUnit &u = m.units[0];
+   u.valid = true;
+   VLG_TEXTURE_init(&u.tex);
+   u.tex.target = VLG_TEXTURE_TARGET_2D;
+   u.tex.format = VLG_FORMAT_X24S8_UINT;
+   u.tex.width = 4;
+   u.tex.height = 4;
+   u.tex.address = base;
+   u.tex.level[0].row_pitch = 16;
+   u.tex.level[0].layer_stride = 64;
+   VLG_SAMPLER_init(&u.samp);
+   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+
+   const char *fs = R"(#version 300 es
+      precision highp float;
+      uniform highp usampler2D t;
+      flat in ivec2 tc;
+      in vec2 uv;
+      out uvec4 o[2];
+      void main() {
+         o[0] = texelFetch(t, tc, 0);
+         o[1] = textureLod(t, uv, 0.0);
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++) {
+      in.varyings[p.fs_in.at("tc")].push_back(ivec(l % 4, l / 4, 0, 0));
+      in.varyings[p.fs_in.at("uv")].push_back(fvec((3 - l % 4 + 0.5f) / 4, (l / 4 + 0.5f) / 4, 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      EXPECT_EQ(r.out.at(FRAG_RESULT_DATA0)[l][0], stencil(l % 4, l / 4)) << l;
+      EXPECT_EQ(r.out.at(FRAG_RESULT_DATA0 + 1)[l][0], stencil(3 - l % 4, l / 4)) << l;
+   }
+}
+
 TEST(Exec, Es2gearsVertexShader)
 {
    std::string dir = VLG_COMPILER_TESTS_DIR "/data/";

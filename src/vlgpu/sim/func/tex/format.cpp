@@ -627,6 +627,16 @@ unpack_zs_t(const uint8_t *src, uint32_t out[4])
    unpack_zs(K, BITS, src, out);
 }
 
+/* Stencil views of packed depth/stencil (X24S8_UINT & co.,
+ * ARB_stencil_texturing): the stencil byte at @BYTE, (s, s, s, s) like
+ * S8_UINT. */
+template <unsigned BYTE>
+void
+unpack_stencil_view(const uint8_t *src, uint32_t out[4])
+{
+   out[0] = out[1] = out[2] = out[3] = src[BYTE];
+}
+
 struct Table {
    Entry e[256];
    Entry unknown;
@@ -712,6 +722,9 @@ struct Table {
       zs<Zs::Z32F, 32>(VLG_FORMAT_Z32_FLOAT, 1, false);
       zs<Zs::Z32FS8, 32>(VLG_FORMAT_Z32_FLOAT_S8X24_UINT, 2, true);
       zs<Zs::S8, 0>(VLG_FORMAT_S8_UINT, 1, true);
+      stencil_view<3>(VLG_FORMAT_X24S8_UINT, 4);
+      stencil_view<0>(VLG_FORMAT_S8X24_UINT, 4);
+      stencil_view<4>(VLG_FORMAT_X32_S8X24_UINT, 8);
 
       /* sRGB formats and their linear twins (Mesa util_format_linear). */
       e[VLG_FORMAT_R8G8B8A8_SRGB].info.linear = VLG_FORMAT_R8G8B8A8_UNORM;
@@ -780,6 +793,18 @@ struct Table {
       finish(f, 4, channels);
       e[f].info.is_signed = is_signed;
       e[f].info.is_integer = integer;
+   }
+
+   /* sampler-only stencil views: integer, no depth, never render targets */
+   template <unsigned BYTE> void stencil_view(vlg_format f, unsigned bytes)
+   {
+      Entry &x = e[f];
+      x.unpack = &unpack_stencil_view<BYTE>;
+      finish(f, bytes, 1);
+      FormatInfo &i = x.info;
+      i.is_integer = true;
+      i.has_stencil = true;
+      i.shadow_ref_clamp = true;
    }
 
    template <Zs K, uint8_t BITS> void zs(vlg_format f, unsigned channels, bool stencil)

@@ -174,8 +174,9 @@ TEST(HwGolden, DrawInfoIndexedTriangles)
    d.count = 36;
    d.occlusion_counter = 0x123456780ull;
    d.stream_output = 0xabcdef00ull;
+   d.resolve_dst = 0x2000000040ull;
    uint32_t dw[VLG_DRAW_INFO_LENGTH];
-   ASSERT_EQ(VLG_DRAW_INFO_LENGTH, 44);
+   ASSERT_EQ(VLG_DRAW_INFO_LENGTH, 48); /* ... resolve_dst 44-45, indirect 46-47 */
    VLG_DRAW_INFO_pack(dw, &d);
    /* prim TRIANGLES 4<<4 = 0x40, vertices_per_prim 3<<8 = 0x300,
     * index_size U16 2<<12 = 0x2000, primitive_restart 1<<15 = 0x8000 */
@@ -187,6 +188,9 @@ TEST(HwGolden, DrawInfoIndexedTriangles)
    EXPECT_EQ(dw[41], 0x1u);
    EXPECT_EQ(dw[42], 0xabcdef00u); /* stream_output */
    EXPECT_EQ(dw[43], 0u);
+   EXPECT_EQ(dw[44], 0x40u); /* resolve_dst, low word first */
+   EXPECT_EQ(dw[45], 0x20u);
+   EXPECT_EQ(dw[46], 0u); /* indirect */
 }
 
 TEST(HwGolden, SamplerAndTexture)

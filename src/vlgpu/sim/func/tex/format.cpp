@@ -637,6 +637,15 @@ unpack_stencil_view(const uint8_t *src, uint32_t out[4])
    out[0] = out[1] = out[2] = out[3] = src[BYTE];
 }
 
+/* ... and back: the stencil byte from the low 8 bits of the first word,
+ * the depth bits untouched. */
+template <unsigned BYTE>
+void
+pack_stencil_view(const uint32_t *in, uint8_t *dst)
+{
+   dst[BYTE] = static_cast<uint8_t>(in[0]);
+}
+
 struct Table {
    Entry e[256];
    Entry unknown;
@@ -800,6 +809,7 @@ struct Table {
    {
       Entry &x = e[f];
       x.unpack = &unpack_stencil_view<BYTE>;
+      x.pack = &pack_stencil_view<BYTE>;
       finish(f, bytes, 1);
       FormatInfo &i = x.info;
       i.is_integer = true;

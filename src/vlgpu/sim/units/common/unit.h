@@ -172,6 +172,16 @@ class LineCache {
    Way *lookup(uint64_t line);
    /** Same, without touching the LRU order. */
    const Way *probe(uint64_t line) const;
+   /** Does @w (a way of this cache, or nullptr) hold @line (valid or
+    *  pending)? A line is held by at most one way, so then @w is what
+    *  lookup(@line) would return. */
+   static bool holds(const Way *w, uint64_t line)
+   {
+      return w && w->line == line && (w->valid || w->pending);
+   }
+   /** A hit on @w found without lookup() (holds() is true): it becomes the
+    *  most recently used, as lookup() does. */
+   void touch(Way &w) { w.lru = ++clock_; }
    /**
     * Make room for @line in its set: the least recently used way that is
     * not pending (an invalid way first) is cleared and returned, with what

@@ -48,6 +48,8 @@ Omu::Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), line_bytes_(p.core.l2_line_bytes),
       cache_(p.omu_cache_bytes, p.omu_cache_ways, p.core.l2_line_bytes, true)
 {
+   if (line_bytes_ && !(line_bytes_ & (line_bytes_ - 1)))
+      line_shift_ = __builtin_ctz(line_bytes_);
    for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
       in_fs.push_back(std::make_unique<InPort<std::unique_ptr<FsGroup>>>(
          *this, fmt::format("in_fs{}", k), fmt::format("finished FS groups from SPC {}", k)));
@@ -60,18 +62,23 @@ Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bo
    /* @txn == kMark: the quad was just merged: its lines are written (no
     * read, no counting); else a prefetch: lines it reads are requested */
    const bool mark = txn == kMark;
+   if (!bpp)
+      return;
    for (int row = 0; row < 2; row++) {
       const uint64_t a = address + uint64_t(y + row) * pitch + uint64_t(x) * bpp;
-      for_each_line(a, 2 * bpp, line_bytes_, [&](uint64_t line) {
-         LineCache::Way *w = cache_.lookup(line);
+      const uint64_t end = a + 2 * bpp - 1;
+      const uint64_t first = line_shift_ >= 0 ? a >> line_shift_ : a / line_bytes_;
+      const uint64_t last = line_shift_ >= 0 ? end >> line_shift_ : end / line_bytes_;
+      for (uint64_t line = first; line <= last; line++) {
+         LineCache::Way *w = lookup(line);
          if (w) {
             if (!mark)
                ++hits_;
             w->dirty |= dirty;
-            return;
+            continue;
          }
          if (mark && !dirty)
-            return;
+            continue;
          if (!mark)
             ++misses_;
          LineCache::Victim v;
@@ -80,6 +87,8 @@ Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bo
             ++writebacks_;
             mem.write(v.line * line_bytes_, line_bytes_);
          }
+         if (w)
+            memo_[memo_index(line)] = w;
          if (mark || !read) { /* overwritten whole: no read (write-validate) */
             if (w) {
                w->valid = true;
@@ -87,7 +96,7 @@ Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bo
             } else {
                mem.write(line * line_bytes_, line_bytes_);
             }
-            return;
+            continue;
          }
          if (!txn)
             txn = mem.begin();
@@ -97,7 +106,7 @@ Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bo
             w->dirty = dirty;
             fills.push_back(line);
          }
-      });
+      }
    }
 }
 
@@ -140,7 +149,7 @@ void
 Omu::filled(const std::vector<uint64_t> &fills)
 {
    for (uint64_t l : fills) {
-      LineCache::Way *w = cache_.lookup(l);
+      LineCache::Way *w = lookup(l);
       if (w && w->pending) {
          w->pending = false;
          w->valid = true;

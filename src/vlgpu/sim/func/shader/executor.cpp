@@ -174,11 +174,19 @@ struct Exec {
     * swizzle and modifiers applied (into @buf when they change the value). */
    const uint32_t *src(const DecodedSrc &s, unsigned c, bool int_mods, uint32_t *buf)
    {
+      /* the common case inline: a register without modifiers is read in place */
+      if (__builtin_expect(s.file == VLG_FILE_R && !s.neg && !s.abs, 1))
+         return reg(s.index, s.swz[c]);
+      return src_copy(s, c, int_mods, buf);
+   }
+
+   /* src() of a constant or a register with modifiers: into @buf. */
+   __attribute__((noinline)) const uint32_t *src_copy(const DecodedSrc &s, unsigned c,
+                                                      bool int_mods, uint32_t *buf)
+   {
       const unsigned comp = s.swz[c];
       if (s.file == VLG_FILE_R) {
          const uint32_t *p = reg(s.index, comp);
-         if (!s.neg && !s.abs)
-            return p;
          if (int_mods) {
             const bool ab = s.abs, ng = s.neg;
             for (unsigned k = 0; k < S; k += kLaneChunk)

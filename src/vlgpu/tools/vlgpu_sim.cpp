@@ -88,9 +88,8 @@ replay(const std::string &dir, const std::string &mode_name, std::string out,
          else if (cmp.differing == 0)
             line += fmt::format("; {} identical to the dump", cmp.name);
          else
-            line += fmt::format("; {}: {} of {} {} differ from the dump, first at {}",
-                                cmp.name, cmp.differing, cmp.pixels, cmp.unit,
-                                cmp.first_difference);
+            line += fmt::format("; {}: {} of {} {} differ from the dump, first at {}", cmp.name,
+                                cmp.differing, cmp.pixels, cmp.unit, cmp.first_difference);
       }
       line += fmt::format("; output in {}", out);
       if (r.report.faulted || !r.submit.faults.empty()) {

@@ -437,9 +437,8 @@ dump_workload(const std::string &dir, const SimOptions &o)
       for (const ReplayComparison &c : r.comparisons)
          if (c.compared && c.differing) {
             out.matches_dump = false;
-            out.mismatch = fmt::format("{}: {} of {} {} differ from the dump, first at {}",
-                                       c.name, c.differing, c.pixels, c.unit,
-                                       c.first_difference);
+            out.mismatch = fmt::format("{}: {} of {} {} differ from the dump, first at {}", c.name,
+                                       c.differing, c.pixels, c.unit, c.first_difference);
          }
       return out;
    };
@@ -522,12 +521,11 @@ bench_sim(const SimOptions &o)
       for (const RunOut *ro : {&f.last, &c.last})
          if (!ro->result.faults.empty()) {
             std::fprintf(stderr, "%s: GPU fault (%s mode): %s\n", w.name.c_str(),
-                         ro == &f.last ? "functional" : "cycle",
-                         ro->result.faults[0].text.c_str());
+                         ro == &f.last ? "functional" : "cycle", ro->result.faults[0].text.c_str());
             return 1;
          }
-      const bool same = f.last.picture == c.last.picture && f.last.matches_dump &&
-                        c.last.matches_dump;
+      const bool same =
+         f.last.picture == c.last.picture && f.last.matches_dump && c.last.matches_dump;
       all_same &= same;
       const unsigned draws = unsigned(c.last.result.draws.size());
       const uint64_t cycles = c.last.result.cycles;

@@ -229,6 +229,64 @@ class UniformBlockAndStreamOutputDumpTest(unittest.TestCase):
         self.assertTrue((img[2, 2] == live[2, 2]).all(), "outside the quad: unchanged")
 
 
+class MsaaDumpTest(unittest.TestCase):
+    """GL ES 3.0 multisampling through the driver and the dump (vlg_scenes "msaa":
+    one white triangle into a 4-sample RGBA8 + Z24S8 framebuffer, resolved into
+    the window by glBlitFramebuffer, which is y-flipped and BGRA: a RESOLVE draw
+    into a temporary, then a u_blitter draw). The picture: edge pixels hold
+    quarter steps of 255 (4 samples, GL ES 3.0 §3.3.1) and the summed coverage is
+    the triangle's area; every dumped draw, the 4-sample ones (images 4 x wide)
+    and the RESOLVE included, replays identically in both modes."""
+
+    TRI = [(-0.8, -0.7), (0.9, -0.3), (-0.2, 0.85)]  # NDC, vlg_scenes.c scene_msaa
+    W, H = 160, 120
+
+    @classmethod
+    def setUpClass(cls):
+        cls.out = driverlib.tempdir("dump-msaa")
+        cls.dump = cls.out / "dump"
+        r = run_on("vlgpu", [str(driverlib.scenes_program()), str(cls.out), "msaa"],
+                   env={"VLGPU_DUMP": str(cls.dump), "VLGPU_DEBUG": "functional"})
+        assert r.returncode == 0, r.stderr
+        cls.stderr = r.stderr
+        cls.draws = sorted(cls.dump.glob("draw-*"))
+
+    def kinds(self):
+        return [re.search(r"^kind\s*=\s*(\w+)", (d / "draw.txt").read_text(), re.M).group(1)
+                for d in self.draws]
+
+    def test_picture_is_antialiased(self):
+        self.assertNotIn("warning", self.stderr)
+        r = load_rgba(self.out / "msaa.png")[..., 0].astype(int)
+        edge = r[(r != 0) & (r != 255)]
+        self.assertGreater(edge.size, 100, "no partially covered pixel: not multisampled")
+        for v in sorted(set(edge.tolist())):
+            self.assertTrue(any(abs(v - q) <= 1 for q in (64, 128, 191)), f"value {v}")
+        (x0, y0), (x1, y1), (x2, y2) = [((x + 1) / 2 * self.W, (y + 1) / 2 * self.H)
+                                        for x, y in self.TRI]
+        area = abs((x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)) / 2
+        self.assertAlmostEqual(r.sum() / 255 / area, 1.0, delta=0.01)
+
+    def test_draw_kinds(self):
+        # two 4-sample clears, the triangle, the RESOLVE, the blit's quad
+        self.assertEqual(self.kinds()[:4], ["CLEAR", "CLEAR", "PRIMITIVES", "RESOLVE"])
+        resolve = self.draws[3]
+        self.assertIn("[resolve_dst]", (resolve / "draw.txt").read_text())
+        self.assertTrue((resolve / "resolve-after.png").exists())
+        # 4-sample colour buffer: the image holds 4 samples per pixel side by side
+        self.assertEqual(load_rgba(self.draws[2] / "rt0-after.png").shape[1], 4 * self.W)
+
+    def test_every_draw_replays_identically(self):
+        for d in self.draws:
+            for mode in ("functional", "cycle"):
+                with self.subTest(draw=d.name, mode=mode):
+                    r = launch(["replay", str(d), "--mode", mode, "-o",
+                                str(self.out / f"{d.name}-{mode}")])
+                    self.assertEqual(r.returncode, 0, f"{r.stdout}\n{r.stderr}")
+                    self.assertNotRegex(r.stdout, r"differ from the dump|no dump")
+                    self.assertRegex(r.stdout, r"rt0 identical to the dump")
+
+
 GLMARK2 = find_program("glmark2-es2")
 
 

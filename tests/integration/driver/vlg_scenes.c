@@ -2,14 +2,15 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * vlg_scenes: renders a fixed set of small OpenGL ES 2.0 scenes (and one ES 3.0
- * scene, "uboxfb", when the context is ES 3.0) through EGL
+ * vlg_scenes: renders a fixed set of small OpenGL ES 2.0 scenes (and the ES 3.0
+ * scenes "uboxfb" and "msaa" when the context is ES 3.0) through EGL
  * surfaceless (a pbuffer; no X server) and writes each one as
  * OUT_DIR/<scene>.png (RGBA, top row first), so that the same scenes drawn
  * by vlgpu and by softpipe in one test run can be compared
  * (tests/integration/driver/test_scenes.py).
  *
- *    vlg_scenes OUT_DIR [SCENE...]        (default: every scene)
+ *    vlg_scenes OUT_DIR [SCENE...]        (default: every scene but msaa, which
+ *                                          softpipe 22.3 cannot draw: GL_MAX_SAMPLES 1)
  *    vlg_scenes --list
  *
  * Everything a scene draws is computed here from constants (no time, no
@@ -19,7 +20,7 @@
  *
  * Build: cc vlg_scenes.c -o vlg_scenes -lEGL -lGLESv2 -lpng -lm
  * The context is OpenGL ES 3.0 when the driver offers it, else 2.0 (the ES 2.0
- * scenes draw the same either way; "uboxfb" then fails with exit status 1).
+ * scenes draw the same either way; the ES 3.0 ones then fail with exit status 1).
  */
 
 #include <math.h>
@@ -982,9 +983,58 @@ scene_uboxfb(void)
    glDeleteBuffers(3, bufs);
 }
 
+/* OpenGL ES 3.0 multisampling: one triangle of colour (1, 1, 1) drawn into a
+ * 4-sample RGBA8 renderbuffer (with a 4-sample depth buffer, depth test on),
+ * resolved with glBlitFramebuffer into the window: edge pixels get
+ * intermediate values (GL ES 3.0 §3.3.1, §4.3.3). */
+static void
+scene_msaa(void)
+{
+   GLint max_samples = 0;
+   glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+   if (max_samples < 4) {
+      fprintf(stderr, "vlg_scenes: msaa needs GL_MAX_SAMPLES >= 4 (have %d)\n", max_samples);
+      gl_errors++;
+      return;
+   }
+   GLuint fbo, rb[2];
+   glGenFramebuffers(1, &fbo);
+   glGenRenderbuffers(2, rb);
+   glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+   glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_RGBA8, W, H);
+   glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+   glRenderbufferStorageMultisample(GL_RENDERBUFFER, 4, GL_DEPTH24_STENCIL8, W, H);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                             rb[1]);
+   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      fprintf(stderr, "vlg_scenes: msaa: 4-sample framebuffer incomplete\n");
+      gl_errors++;
+   } else {
+      GLuint p = program(vs_color, fs_color);
+      set_identity_mvp(p);
+      glClearColor(0, 0, 0, 1);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      glEnable(GL_DEPTH_TEST);
+      const float tri[3 * 8] = {-0.8f, -0.7f, 0, 1, 1, 1, 1, 1,
+                                0.9f,  -0.3f, 0, 1, 1, 1, 1, 1,
+                                -0.2f, 0.85f, 0, 1, 1, 1, 1, 1};
+      draw_pc(GL_TRIANGLES, tri, 3);
+      glDisable(GL_DEPTH_TEST);
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+      glBlitFramebuffer(0, 0, W, H, 0, 0, W, H, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+   }
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   glDeleteFramebuffers(1, &fbo);
+   glDeleteRenderbuffers(2, rb);
+}
+
 static const struct {
    const char *name;
    void (*draw)(void);
+   int only_when_named; /* not in the default list nor --list (softpipe lacks it) */
 } scenes[] = {
    {"triangles", scene_triangles}, {"indexed", scene_indexed},
    {"depth", scene_depth},         {"blend", scene_blend},
@@ -994,6 +1044,7 @@ static const struct {
    {"stencil", scene_stencil},     {"cube", scene_cube},
    {"fbo", scene_fbo},             {"dynamic", scene_dynamic},
    {"blendedit", scene_blendedit}, {"uboxfb", scene_uboxfb},
+   {"msaa", scene_msaa, 1},
 };
 #define NUM_SCENES (sizeof(scenes) / sizeof(scenes[0]))
 
@@ -1046,7 +1097,8 @@ main(int argc, char **argv)
 {
    if (argc >= 2 && strcmp(argv[1], "--list") == 0) {
       for (unsigned i = 0; i < NUM_SCENES; i++)
-         printf("%s\n", scenes[i].name);
+         if (!scenes[i].only_when_named)
+            printf("%s\n", scenes[i].name);
       return 0;
    }
    if (argc < 2) {
@@ -1089,7 +1141,7 @@ main(int argc, char **argv)
    unsigned char *px = malloc(W * H * 4);
    int ran = 0;
    for (unsigned i = 0; i < NUM_SCENES; i++) {
-      int wanted = argc == 2;
+      int wanted = argc == 2 && !scenes[i].only_when_named;
       for (int a = 2; a < argc; a++)
          wanted |= strcmp(argv[a], scenes[i].name) == 0;
       if (!wanted)

@@ -259,6 +259,52 @@ TEST(Dump, ReplayOfAnUneditedDumpIsBitExact)
 
 /* A render target whose format PNG cannot hold: the .bin is authoritative,
  * the PNG a preview; editing the preview is an error, not silently lost. */
+/* An indirect draw (draw_info.indirect, ARB_draw_indirect): draw_info's own
+ * count is 0, the 5-word command in VRAM says 6 indices. The dump must hold
+ * the command (indirect.hex) and the index/vertex bytes the command fetches;
+ * the replay then draws the square exactly as the live run did. */
+TEST(Dump, IndirectDrawReplaysFromItsCommand)
+{
+   Square sq;
+   const std::string top = fresh_dir("indirect");
+   Device d(top.c_str());
+   sq.build(d);
+   sq.fill_rt(d, kBg);
+   const uint32_t command[5] = {6, 1, 0, 0,
+                                0}; /* count, instances, first index, base vertex, first instance */
+   uint32_t dw[VLG_DRAW_INFO_LENGTH];
+   std::memcpy(dw, d.at(sq.draw_info), sizeof(dw));
+   VLG_DRAW_INFO di;
+   VLG_DRAW_INFO_unpack(dw, &di);
+   di.count = 0;
+   di.indirect = d.put(command, sizeof(command), 4);
+   VLG_DRAW_INFO_pack(dw, &di);
+   std::memcpy(d.at(sq.draw_info), dw, sizeof(dw));
+   std::vector<uint32_t> q;
+   cmd_draw(q, sq.draw_info);
+   cmd_halt(q);
+   ASSERT_EQ(d.submit(q), 0);
+   const std::vector<uint8_t> live = rt_bytes(d, sq.rt);
+   const std::string dir = (fs::path(top) / "draw-000000").string();
+   ASSERT_TRUE(fs::exists(fs::path(dir) / "indirect.hex"));
+   ASSERT_TRUE(fs::exists(fs::path(dir) / "index.hex"));
+
+   const std::string out = (fs::path(top) / "out").string();
+   const ReplayResult res = replay(dir, out);
+   EXPECT_FALSE(res.report.faulted) << res.report.fault;
+   ASSERT_TRUE(comparison(res, "rt0"));
+   EXPECT_EQ(comparison(res, "rt0")->differing, 0u) << comparison(res, "rt0")->first_difference;
+   const std::string rt = slurp(fs::path(out) / "rt0.bin");
+   ASSERT_EQ(rt.size(), live.size());
+   EXPECT_EQ(0, std::memcmp(rt.data(), live.data(), rt.size()));
+   /* the square was drawn: the live picture is not only the background */
+   unsigned drawn = 0;
+   for (size_t i = 0; i + 4 <= live.size(); i += 4)
+      drawn += std::memcmp(&live[i], kBg, 4) != 0;
+   EXPECT_GT(drawn, 200u);
+   fs::remove_all(top);
+}
+
 TEST(Dump, NonPngRenderTargetReplaysBitExactFromTheBin)
 {
    Square sq;

@@ -20,13 +20,16 @@
  * softpipe and llvmpipe resolve through u_blitter's TXF_MS shaders
  * (util_blitter_blit with PIPE_CAP_TEXTURE_MULTISAMPLE); vlgpu has no
  * texture fetch of one sample yet, so any other blit from a 4-sample
- * resource (scaled, format-converting, partial mask, flipped) is not
- * supported and leaves the destination unchanged with a warning.
+ * resource (scaled, format-converting, partial mask, flipped: st/mesa's
+ * resolve into a window) resolves into a single-sample temporary first and
+ * blits that (vlg_blit_via_resolve).
  */
 
 #include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_blitter.h"
+#include "util/u_box.h"
+#include "util/u_inlines.h"
 #include "util/u_surface.h"
 
 #include "vlg_batch.h"
@@ -283,6 +286,73 @@ vlg_emit_resolve(struct vlg_context *ctx, const struct pipe_blit_info *info)
    return true;
 }
 
+static void vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info);
+
+/*
+ * Any other blit from a 4-sample resource (flipped, scaled, format
+ * converting, scissored, partial mask — st/mesa's resolve into a window
+ * framebuffer is y-flipped and BGRA): RESOLVE the source box into a
+ * single-sample temporary of the source's format, then blit that like any
+ * single-sample resource (u_blitter or a copy). The same two steps as
+ * freedreno's and iris's resolve-then-blit fallbacks; the average is taken
+ * before scaling/conversion, which GL ES 3.0 §4.3.3 allows ("the samples
+ * ... are resolved to a single color ... before being written").
+ */
+static bool
+vlg_blit_via_resolve(struct pipe_context *pctx, const struct pipe_blit_info *info)
+{
+   struct pipe_resource *src = info->src.resource;
+   const int x0 = MIN2(info->src.box.x, info->src.box.x + info->src.box.width);
+   const int y0 = MIN2(info->src.box.y, info->src.box.y + info->src.box.height);
+   const int w = abs(info->src.box.width), h = abs(info->src.box.height);
+   const bool zs = util_format_is_depth_or_stencil(src->format);
+
+   if (w == 0 || h == 0 || info->src.box.depth != 1)
+      return false;
+
+   struct pipe_resource tmpl = *src;
+   tmpl.target = PIPE_TEXTURE_2D;
+   tmpl.width0 = w;
+   tmpl.height0 = h;
+   tmpl.depth0 = 1;
+   tmpl.array_size = 1;
+   tmpl.last_level = 0;
+   tmpl.nr_samples = tmpl.nr_storage_samples = 0;
+   tmpl.bind = PIPE_BIND_SAMPLER_VIEW |
+               (zs ? PIPE_BIND_DEPTH_STENCIL : PIPE_BIND_RENDER_TARGET);
+   tmpl.flags = 0;
+   struct pipe_resource *tmp = pctx->screen->resource_create(pctx->screen, &tmpl);
+   if (!tmp)
+      return false;
+
+   struct pipe_blit_info r;
+   memset(&r, 0, sizeof(r));
+   r.src.resource = src;
+   r.src.format = src->format;
+   r.src.level = 0;
+   u_box_3d(x0, y0, info->src.box.z, w, h, 1, &r.src.box);
+   r.dst.resource = tmp;
+   r.dst.format = src->format;
+   u_box_3d(0, 0, 0, w, h, 1, &r.dst.box);
+   r.mask = zs ? (util_format_has_depth(util_format_description(src->format)) ? PIPE_MASK_Z : 0) |
+                    (util_format_has_stencil(util_format_description(src->format)) ? PIPE_MASK_S : 0)
+               : PIPE_MASK_RGBA;
+   r.filter = PIPE_TEX_FILTER_NEAREST;
+
+   bool ok = vlg_blit_is_resolve(&r) && vlg_emit_resolve(vlg_context(pctx), &r);
+   if (ok) {
+      struct pipe_blit_info b = *info;
+      b.src.resource = tmp;
+      b.src.level = 0;
+      b.src.box.x = info->src.box.x - x0;
+      b.src.box.y = info->src.box.y - y0;
+      b.src.box.z = 0;
+      vlg_blit(pctx, &b);
+   }
+   pipe_resource_reference(&tmp, NULL);
+   return ok;
+}
+
 static void
 vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
@@ -294,9 +364,11 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
             mesa_loge("VRAM full or format not renderable: resolve dropped");
          return;
       }
-      mesa_logw_once("blit from a %u-sample %s to %s (%dx%d -> %dx%d) is not "
-                     "supported (only same-size, same-format resolves); "
-                     "destination left unchanged",
+      if (vlg_blit_via_resolve(pctx, info))
+         return;
+      mesa_logw_once("blit from a %u-sample %s to %s (%dx%d -> %dx%d) could not "
+                     "be resolved (VRAM full or a layered box); destination left "
+                     "unchanged",
                      info->src.resource->nr_samples,
                      util_format_short_name(info->src.format),
                      util_format_short_name(info->dst.format),

@@ -40,6 +40,30 @@ std::string texture_file_base(const char *stage, unsigned unit, unsigned level, 
 /** Section names: "vertex_elements[2]", "fs_textures[0]", ... */
 std::string array_section(const char *array, unsigned i);
 
+/**
+ * A framebuffer surface as the dump's image of it: for a 4-sample
+ * framebuffer (framebuffer.samples = 4, docs/hw.md "Multisampling": the 4
+ * samples of a pixel are adjacent, pixel step = 4 x bytes per pixel) an
+ * image 4 x width pixels wide, samples 0..3 of each pixel side by side; a
+ * single-sample surface unchanged.
+ */
+inline VLG_SURFACE
+surface_image(const VLG_SURFACE &s, unsigned fb_samples)
+{
+   VLG_SURFACE r = s;
+   if (fb_samples == 4)
+      r.width = s.width * 4;
+   return r;
+}
+
+/** Draw kinds without the vertex/fragment pipeline (no pipe_state, shaders,
+ *  vertex data in the package): CLEAR and RESOLVE. */
+inline bool
+fixed_function_kind(uint32_t kind)
+{
+   return kind == VLG_DRAW_KIND_CLEAR || kind == VLG_DRAW_KIND_RESOLVE;
+}
+
 /** Bytes of the rectangle of @h rows of @row_bytes bytes at @pitch (0 if empty). */
 inline uint64_t
 rows_extent(uint64_t pitch, uint64_t row_bytes, uint64_t h)

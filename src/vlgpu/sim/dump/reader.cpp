@@ -32,6 +32,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+std::string
+name_or_number(const char *name, uint32_t value)
+{
+   return name ? std::string(name) : fmt::format("{}", value);
+}
+
 /** One [section] of a text file. */
 struct Section {
    std::string name;
@@ -262,8 +268,8 @@ struct Loader {
                errors.push_back(fmt::format(
                   "{}: VRAM 0x{:x} is 0x{:02x} here but 0x{:02x} in {} (both files hold the "
                   "bytes [0x{:x}, 0x{:x}): edit them alike)",
-                  path(b.origin), x, b.bytes[x - b.address], a.bytes[x - a.address],
-                  path(a.origin), b.address, end));
+                  path(b.origin), x, b.bytes[x - b.address], a.bytes[x - a.address], path(a.origin),
+                  b.address, end));
                break;
             }
          }
@@ -399,7 +405,34 @@ struct Loaded {
    bool have_fb = false;
    bool have_so = false; /**< draw_info.stream_output is set */
    VLG_STREAM_OUTPUT so = {};
+   bool have_resolve = false; /**< RESOLVE: draw_info.resolve_dst's surface block */
+   VLG_SURFACE resolve = {};
 };
+
+/** One surface the dump holds pixels of: "rt0" (rt0-before/-after), "zs",
+ *  "resolve"; a 4-sample surface as its 4 x wide image (surface_image). */
+struct SurfaceFile {
+   std::string name;
+   VLG_SURFACE image;
+   std::string what; /**< "framebuffer.cbufs[0]" */
+};
+
+std::vector<SurfaceFile>
+surface_files(const Loaded &r)
+{
+   std::vector<SurfaceFile> out;
+   if (r.have_fb) {
+      for (unsigned i = 0; i < std::min(r.fb.nr_cbufs, 4u); i++)
+         if (r.fb.cbufs[i].format != VLG_FORMAT_NONE)
+            out.push_back({fmt::format("rt{}", i), surface_image(r.fb.cbufs[i], r.fb.samples),
+                           fmt::format("framebuffer.cbufs[{}]", i)});
+      if (r.fb.zsbuf.format != VLG_FORMAT_NONE)
+         out.push_back({"zs", surface_image(r.fb.zsbuf, r.fb.samples), "framebuffer.zsbuf"});
+   }
+   if (r.have_resolve && r.resolve.format != VLG_FORMAT_NONE)
+      out.push_back({"resolve", r.resolve, "draw_info.resolve_dst"});
+   return out;
+}
 
 Loaded
 load_dump(Loader &L)
@@ -471,7 +504,17 @@ load_dump(Loader &L)
       r.have_fb = true;
    }
 
-   const bool clear = d.kind == VLG_DRAW_KIND_CLEAR;
+   /* CLEAR and RESOLVE have no pipeline state, shaders or vertex data */
+   const bool clear = fixed_function_kind(d.kind);
+   if (d.kind == VLG_DRAW_KIND_RESOLVE) {
+      uint32_t w[VLG_SURFACE_LENGTH] = {};
+      if (const Section *s = need("resolve_dst")) {
+         parse_section(*s, VLG_SURFACE_info, file, w, errors, L.notes);
+         VLG_SURFACE_unpack(w, &r.resolve);
+         r.have_resolve = true;
+         L.add(d.resolve_dst, w, sizeof(w), "draw.txt [resolve_dst]");
+      }
+   }
    std::vector<VLG_TEXTURE> tex[2];
    Shader sh[2];
    std::vector<VLG_VERTEX_BUFFER> vbs;
@@ -533,8 +576,8 @@ load_dump(Loader &L)
          if (!sh[s].present || sh[s].ss.num_buffers == 0)
             continue;
          if (sh[s].ss.num_buffers > 16) {
-            errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most 16 buffer slots",
-                                         file, kStage[s], sh[s].ss.num_buffers));
+            errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most 16 buffer slots", file,
+                                         kStage[s], sh[s].ss.num_buffers));
             continue;
          }
          array(s ? "fs_buffers" : "vs_buffers", sh[s].ss.num_buffers, sh[s].ss.buffers,
@@ -555,9 +598,9 @@ load_dump(Loader &L)
          errors.push_back(fmt::format(
             "{}:{}: section [{}] is not part of this draw (draw_info: kind {}, {} vertex "
             "elements, {} vertex buffers, vs {}/{} and fs {}/{} textures/samplers)",
-            file, s.header_line, s.name, clear ? "CLEAR" : "PRIMITIVES", d.num_vertex_elements,
-            d.num_vertex_buffers, d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures,
-            d.fs_num_samplers));
+            file, s.header_line, s.name, name_or_number(vlg_draw_kind_name(d.kind), d.kind),
+            d.num_vertex_elements, d.num_vertex_buffers, d.vs_num_textures, d.vs_num_samplers,
+            d.fs_num_textures, d.fs_num_samplers));
    if (!errors.empty())
       fail(errors);
 
@@ -593,7 +636,7 @@ load_dump(Loader &L)
          x.ss.num_consts = n;
       }
 
-      if (d.index_size != VLG_INDEX_SIZE_NONE && d.count) {
+      if (d.index_size != VLG_INDEX_SIZE_NONE && (d.count || d.indirect)) {
          if (L.exists("index.hex")) {
             for (const Segment &sg :
                  parse_hexdump(read_text(L.path("index.hex")), L.path("index.hex")))
@@ -640,6 +683,8 @@ load_dump(Loader &L)
       }
       if (d.occlusion_counter)
          hexfiles.push_back("occlusion.hex");
+      if (d.indirect)
+         hexfiles.push_back("indirect.hex");
       for (const std::string &f : hexfiles) {
          if (!L.exists(f))
             continue; /* unbound, empty or not dumped (command.txt notes say which) */
@@ -648,18 +693,10 @@ load_dump(Loader &L)
       }
    }
 
-   /* render targets before the draw */
-   if (r.have_fb) {
-      for (unsigned i = 0; i < std::min(r.fb.nr_cbufs, 4u); i++) {
-         const VLG_SURFACE &s = r.fb.cbufs[i];
-         if (s.format != VLG_FORMAT_NONE)
-            L.add_image(fmt::format("rt{}-before", i), s.format, s.width, s.height, s.address,
-                        s.pitch, fmt::format("framebuffer.cbufs[{}]", i));
-      }
-      if (r.fb.zsbuf.format != VLG_FORMAT_NONE)
-         L.add_image("zs-before", r.fb.zsbuf.format, r.fb.zsbuf.width, r.fb.zsbuf.height,
-                     r.fb.zsbuf.address, r.fb.zsbuf.pitch, "framebuffer.zsbuf");
-   }
+   /* render targets (and a RESOLVE destination) before the draw */
+   for (const SurfaceFile &f : surface_files(r))
+      L.add_image(f.name + "-before", f.image.format, f.image.width, f.image.height,
+                  f.image.address, f.image.pitch, f.what);
    L.add(d.framebuffer, fbw, sizeof(fbw), "draw.txt [framebuffer]");
 
    /* grown shader data moves above everything else */
@@ -787,8 +824,8 @@ compare_hex(const Loader &L, const std::string &name, const std::string &file, c
          if (got[b] == sg.bytes[b])
             continue;
          if (c.differing++ == 0)
-            c.first_difference = fmt::format("0x{:x}: replay {:02x}, dump {:02x}",
-                                             sg.address + b, got[b], sg.bytes[b]);
+            c.first_difference = fmt::format("0x{:x}: replay {:02x}, dump {:02x}", sg.address + b,
+                                             got[b], sg.bytes[b]);
       }
    }
    return c;
@@ -904,22 +941,16 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
       res.report.fault = res.submit.faults.front().text;
    }
 
-   if (ld.have_fb) {
-      for (unsigned i = 0; i < std::min(ld.fb.nr_cbufs, 4u); i++)
-         if (ld.fb.cbufs[i].format != VLG_FORMAT_NONE)
-            res.comparisons.push_back(compare(L, fmt::format("rt{}", i),
-                                              fmt::format("rt{}-after", i), vram, ld.fb.cbufs[i]));
-      if (ld.fb.zsbuf.format != VLG_FORMAT_NONE)
-         res.comparisons.push_back(compare(L, "zs", "zs-after", vram, ld.fb.zsbuf));
-   }
+   for (const SurfaceFile &f : surface_files(ld))
+      res.comparisons.push_back(compare(L, f.name, f.name + "-after", vram, f.image));
 
-   if (ld.d.kind != VLG_DRAW_KIND_CLEAR && ld.d.occlusion_counter)
+   if (!fixed_function_kind(ld.d.kind) && ld.d.occlusion_counter)
       res.comparisons.push_back(compare_hex(L, "occlusion", "occlusion-after.hex", vram));
    if (ld.have_so) {
       for (unsigned i = 0; i < 4; i++)
          if (ld.so.buffers[i].enable)
-            res.comparisons.push_back(compare_hex(L, fmt::format("so{}", i),
-                                                  fmt::format("so{}-after.hex", i), vram));
+            res.comparisons.push_back(
+               compare_hex(L, fmt::format("so{}", i), fmt::format("so{}-after.hex", i), vram));
       if (ld.so.num_counters)
          res.comparisons.push_back(compare_hex(L, "so_counters", "so-counters-after.hex", vram));
    }
@@ -930,13 +961,8 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
       if (ec)
          throw DumpError(
             fmt::format("{}: cannot create the output directory: {}", out_dir, ec.message()));
-      if (ld.have_fb) {
-         for (unsigned i = 0; i < std::min(ld.fb.nr_cbufs, 4u); i++)
-            if (ld.fb.cbufs[i].format != VLG_FORMAT_NONE)
-               write_surface(out_dir, fmt::format("rt{}", i), vram, ld.fb.cbufs[i], res.outputs);
-         if (ld.fb.zsbuf.format != VLG_FORMAT_NONE)
-            write_surface(out_dir, "zs", vram, ld.fb.zsbuf, res.outputs);
-      }
+      for (const SurfaceFile &f : surface_files(ld))
+         write_surface(out_dir, f.name, vram, f.image, res.outputs);
       if (ld.have_so) {
          for (unsigned i = 0; i < 4; i++)
             if (ld.so.buffers[i].enable)
@@ -946,7 +972,7 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
             write_hex_like(L, out_dir, "so-counters", "so-counters.hex", vram, HexComment::Index32,
                            res.outputs);
       }
-      if (ld.d.kind != VLG_DRAW_KIND_CLEAR && ld.d.occlusion_counter)
+      if (!fixed_function_kind(ld.d.kind) && ld.d.occlusion_counter)
          write_hex_like(L, out_dir, "occlusion", "occlusion.hex", vram, HexComment::Index32,
                         res.outputs);
       nlohmann::ordered_json j;

@@ -253,7 +253,36 @@ struct RawPackage {
    uint32_t so_words[VLG_STREAM_OUTPUT_LENGTH] = {};
    VLG_STREAM_OUTPUT so = {};
 
-   bool clear() const { return d.kind == VLG_DRAW_KIND_CLEAR; }
+   /** draw_info.resolve_dst of a RESOLVE draw. */
+   bool have_resolve = false;
+   uint32_t resolve_words[VLG_SURFACE_LENGTH] = {};
+   VLG_SURFACE resolve = {};
+   /** The draw-indirect command at draw_info.indirect (4 words, 5 if indexed). */
+   bool have_indirect = false;
+   unsigned indirect_words = 0;
+   uint32_t indirect[5] = {};
+
+   /** CLEAR and RESOLVE: no pipeline state, shaders or vertex data. */
+   bool fixed() const { return fixed_function_kind(d.kind); }
+
+   /** draw_info with the indirect command's words in place of its fields
+    *  (what the CP draws, hw xml draw_info.indirect). */
+   VLG_DRAW_INFO effective() const
+   {
+      VLG_DRAW_INFO e = d;
+      if (!have_indirect)
+         return e;
+      e.count = indirect[0];
+      e.instance_count = indirect[1];
+      e.start = indirect[2];
+      if (indirect_words == 5) {
+         e.base_vertex = int32_t(indirect[3]);
+         e.start_instance = indirect[4];
+      } else {
+         e.start_instance = indirect[3];
+      }
+      return e;
+   }
 };
 
 const char *const kStage[2] = {"vs", "fs"};
@@ -270,8 +299,15 @@ read_package(const Vram &vram, uint64_t draw_info)
    p.have_fb = read_words(vram, d.framebuffer, VLG_FRAMEBUFFER_LENGTH, p.fb_words);
    if (p.have_fb)
       VLG_FRAMEBUFFER_unpack(p.fb_words, &p.fb);
-   if (p.clear())
+   if (d.kind == VLG_DRAW_KIND_RESOLVE &&
+       (p.have_resolve = read_words(vram, d.resolve_dst, VLG_SURFACE_LENGTH, p.resolve_words)))
+      VLG_SURFACE_unpack(p.resolve_words, &p.resolve);
+   if (p.fixed())
       return p;
+   if (d.indirect) {
+      p.indirect_words = d.index_size == VLG_INDEX_SIZE_NONE ? 4 : 5;
+      p.have_indirect = read_words(vram, d.indirect, p.indirect_words, p.indirect);
+   }
    p.have_pipe = read_words(vram, d.pipe_state, VLG_PIPE_STATE_LENGTH, p.pipe_words);
 
    p.elems.resize(d.num_vertex_elements);
@@ -458,6 +494,30 @@ dump_image(const std::string &dir, const std::string &base, const Vram &vram, ui
 }
 
 /**
+ * The framebuffer's colour buffers, depth/stencil buffer and (RESOLVE) the
+ * resolve destination as rt<i>@suffix, zs@suffix, resolve@suffix; 4-sample
+ * surfaces as images 4 x width wide (dump_common.h surface_image).
+ */
+void
+dump_surfaces(const std::string &dir, const RawPackage &p, const Vram &vram,
+              const std::string &suffix, std::vector<std::string> &notes)
+{
+   auto one = [&](const std::string &base, const VLG_SURFACE &s, unsigned samples) {
+      if (s.format == VLG_FORMAT_NONE)
+         return;
+      const VLG_SURFACE v = surface_image(s, samples);
+      dump_image(dir, base + suffix, vram, v.address, v.pitch, v.format, v.width, v.height, notes);
+   };
+   if (p.have_fb) {
+      for (unsigned i = 0; i < std::min(p.fb.nr_cbufs, 4u); i++)
+         one(fmt::format("rt{}", i), p.fb.cbufs[i], p.fb.samples);
+      one("zs", p.fb.zsbuf, p.fb.samples);
+   }
+   if (p.have_resolve)
+      one("resolve", p.resolve, 1);
+}
+
+/**
  * Write @ranges of @vram into DIR/@file as one hex dump (absolute
  * addresses, so the reader needs nothing else), after the comment @head.
  * A range outside VRAM or larger than kMaxDumpBytes is left out and named
@@ -538,6 +598,7 @@ so_ranges(const VLG_STREAM_OUTPUT &so, const Vram &vram)
 constexpr const char *kSoCountersFile = "so-counters.hex";
 constexpr const char *kSoCountersAfterFile = "so-counters-after.hex";
 constexpr const char *kOcclusionFile = "occlusion.hex";
+constexpr const char *kIndirectFile = "indirect.hex";
 constexpr const char *kOcclusionAfterFile = "occlusion-after.hex";
 
 } // namespace
@@ -563,7 +624,7 @@ DrawDumpWriter::begin(const Vram &vram)
       draw += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
       draw += &info == &VLG_SHADER_STATE_info    ? print_shader_state(words)
               : &info == &VLG_STREAM_OUTPUT_info ? print_stream_output(words)
-                                                  : print_block(info, words);
+                                                 : print_block(info, words);
    };
    auto missing = [&](const std::string &name, const vlg_hw_struct_info &info, uint64_t addr) {
       const std::string n = fmt::format("[{}] not dumped: the {} block at 0x{:x} ({} dwords) is "
@@ -578,7 +639,7 @@ DrawDumpWriter::begin(const Vram &vram)
    } else {
       std::string where =
          fmt::format("at VRAM 0x{:x} (command.txt cmd_draw.draw_info)", ctx_.draw_info_address);
-      if (!p.clear() && d.occlusion_counter) {
+      if (!p.fixed() && d.occlusion_counter) {
          st.occlusion = {HexRange{d.occlusion_counter, 8,
                                   "occlusion counter (64-bit samples passed; comments show "
                                   "32-bit halves)",
@@ -592,8 +653,22 @@ DrawDumpWriter::begin(const Vram &vram)
          if (!data.empty())
             where += "; occlusion_counter: " + data;
       }
+      if (!p.fixed() && d.indirect) {
+         const std::string data = write_hex_ranges(
+            dir_, kIndirectFile,
+            fmt::format("# draw-indirect command of draw {} (draw_info.indirect): {} words "
+                        "{{count, instance_count, start, {}start_instance}} the CP draws "
+                        "instead of draw_info's fields.\n",
+                        info_.draw_number, p.indirect_words,
+                        p.indirect_words == 5 ? "base_vertex, " : ""),
+            {HexRange{d.indirect, uint64_t(p.indirect_words) * 4, "indirect command",
+                      HexComment::Index32}},
+            vram, st.notes);
+         if (!data.empty())
+            where += "; indirect: " + data;
+      }
       section("draw_info", VLG_DRAW_INFO_info, p.draw_words, where);
-      if (!p.clear()) {
+      if (!p.fixed()) {
          if (p.have_pipe) {
             for (const PipeSubBlock &b : pipe_sub_blocks())
                section("pipe_state." + b.name, *b.info, p.pipe_words + b.offset,
@@ -608,9 +683,18 @@ DrawDumpWriter::begin(const Vram &vram)
                  fmt::format("at VRAM 0x{:x} (draw_info.framebuffer)", d.framebuffer));
       else
          missing("framebuffer", VLG_FRAMEBUFFER_info, d.framebuffer);
+      if (d.kind == VLG_DRAW_KIND_RESOLVE) {
+         if (p.have_resolve)
+            section("resolve_dst", VLG_SURFACE_info, p.resolve_words,
+                    fmt::format("at VRAM 0x{:x} (draw_info.resolve_dst); pixels: "
+                                "resolve-before/-after",
+                                d.resolve_dst));
+         else
+            missing("resolve_dst", VLG_SURFACE_info, d.resolve_dst);
+      }
    }
 
-   if (p.have_draw && !p.clear()) {
+   if (p.have_draw && !p.fixed()) {
       for (unsigned i = 0; i < p.elems.size(); i++) {
          const std::string n = array_section("vertex_elements", i);
          if (p.elems[i].ok)
@@ -622,7 +706,9 @@ DrawDumpWriter::begin(const Vram &vram)
 
       /* vertex data: the bytes of each buffer the draw's vertex ids and
        * instances fetch (geometry.cpp: element * stride + src_offset) */
-      const VertexUse use = vertex_use(vram, d);
+      /* an indirect draw fetches what its command in VRAM says */
+      const VLG_DRAW_INFO eff = p.effective();
+      const VertexUse use = vertex_use(vram, eff);
       std::vector<Range> used(p.bufs.size());
       for (const auto &e : p.elems) {
          if (!e.ok || e.v.vertex_buffer_index >= p.bufs.size() ||
@@ -632,10 +718,10 @@ DrawDumpWriter::begin(const Vram &vram)
          const int64_t bytes = vlg_format_bytes(e.v.format);
          int64_t lo, hi;
          if (e.v.instance_divisor) {
-            if (d.instance_count == 0)
+            if (eff.instance_count == 0)
                continue;
-            lo = int64_t(d.start_instance);
-            hi = lo + int64_t((d.instance_count - 1) / e.v.instance_divisor);
+            lo = int64_t(eff.start_instance);
+            hi = lo + int64_t((eff.instance_count - 1) / e.v.instance_divisor);
          } else {
             if (!use.have_vid)
                continue;
@@ -697,8 +783,8 @@ DrawDumpWriter::begin(const Vram &vram)
                            "bytes from index {}.\n"
                            "# The bytes this draw reads, [0x{:x}, 0x{:x}); '#' comments show "
                            "the indices.\n",
-                           info_.draw_number, d.index_buffer, d.index_buffer_size, d.count,
-                           unsigned(d.index_size), d.start, a, a + n);
+                           info_.draw_number, d.index_buffer, d.index_buffer_size, eff.count,
+                           unsigned(d.index_size), eff.start, a, a + n);
             text += hexdump(a, vram.data() + a, n, hc);
             write_text(path_in(dir_, "index.hex"), text);
          }
@@ -828,8 +914,8 @@ DrawDumpWriter::begin(const Vram &vram)
                missing(n, VLG_BUFFER_info, u.addr);
                continue;
             }
-            std::string where = fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s],
-                                            i);
+            std::string where =
+               fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s], i);
             const std::string file = fmt::format("{}-buffer{}.hex", kStage[s], i);
             const std::string data = write_hex_ranges(
                dir_, file,
@@ -850,7 +936,8 @@ DrawDumpWriter::begin(const Vram &vram)
          missing("stream_output", VLG_STREAM_OUTPUT_info, d.stream_output);
       } else if (p.have_so) {
          st.so = so_ranges(p.so, vram);
-         std::string where = fmt::format("at VRAM 0x{:x} (draw_info.stream_output)", d.stream_output);
+         std::string where =
+            fmt::format("at VRAM 0x{:x} (draw_info.stream_output)", d.stream_output);
          for (unsigned i = 0; i < 5; i++) {
             const std::string file = i < 4 ? so_file(i, false) : kSoCountersFile;
             const std::string data = write_hex_ranges(
@@ -870,18 +957,7 @@ DrawDumpWriter::begin(const Vram &vram)
    write_text(path_in(dir_, kDrawFile), draw);
 
    /* render targets and depth/stencil before the draw */
-   if (p.have_fb) {
-      for (unsigned i = 0; i < std::min(p.fb.nr_cbufs, 4u); i++) {
-         const VLG_SURFACE &s = p.fb.cbufs[i];
-         if (s.format != VLG_FORMAT_NONE)
-            dump_image(dir_, fmt::format("rt{}-before", i), vram, s.address, s.pitch, s.format,
-                       s.width, s.height, st.notes);
-      }
-      const VLG_SURFACE &z = p.fb.zsbuf;
-      if (z.format != VLG_FORMAT_NONE)
-         dump_image(dir_, "zs-before", vram, z.address, z.pitch, z.format, z.width, z.height,
-                    st.notes);
-   }
+   dump_surfaces(dir_, p, vram, "-before", st.notes);
 
    try {
       cfg_.write_json(path_in(dir_, "config.json"));
@@ -934,17 +1010,7 @@ DrawDumpWriter::finish(const Vram &vram, const DrawReport &report)
    State &st = *st_;
    const RawPackage &p = st.pkg;
    std::vector<std::string> notes;
-   if (p.have_fb) {
-      for (unsigned i = 0; i < std::min(p.fb.nr_cbufs, 4u); i++) {
-         const VLG_SURFACE &s = p.fb.cbufs[i];
-         if (s.format != VLG_FORMAT_NONE)
-            dump_image(dir_, fmt::format("rt{}-after", i), vram, s.address, s.pitch, s.format,
-                       s.width, s.height, notes);
-      }
-      const VLG_SURFACE &z = p.fb.zsbuf;
-      if (z.format != VLG_FORMAT_NONE)
-         dump_image(dir_, "zs-after", vram, z.address, z.pitch, z.format, z.width, z.height, notes);
-   }
+   dump_surfaces(dir_, p, vram, "-after", notes);
    if (!st.occlusion.empty())
       write_hex_ranges(dir_, kOcclusionAfterFile,
                        fmt::format("# occlusion query counter of draw {}, after the draw "

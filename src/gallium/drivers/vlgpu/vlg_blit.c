@@ -265,24 +265,10 @@ vlg_emit_resolve(struct vlg_context *ctx, const struct pipe_blit_info *info)
    di.vertices_per_prim = 1;
    di.framebuffer = fb;
    di.resolve_dst = dsurf;
-   uint64_t address;
-   uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,
-                                 &address);
-   if (!w)
+   if (!vlg_emit_fixed_draw(ctx, &di))
       return false;
-   VLG_DRAW_INFO_pack(w, &di);
-
-   struct VLG_CMD_DRAW cmd;
-   uint32_t dw[VLG_CMD_DRAW_LENGTH];
-   VLG_CMD_DRAW_init(&cmd);
-   cmd.draw_info = address;
-   VLG_CMD_DRAW_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DRAW_LENGTH);
    vlg_batch_add_bo(&ctx->batch, src->bo);
    vlg_batch_add_bo(&ctx->batch, dst->bo);
-
-   struct vlg_draw_record rec = {.kind = VLG_DRAW_KIND_RESOLVE};
-   vlg_batch_record_draw(&ctx->batch, &rec);
    return true;
 }
 

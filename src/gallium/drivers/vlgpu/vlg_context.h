@@ -201,6 +201,15 @@ bool vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
                     const union pipe_color_union *color, double depth,
                     unsigned stencil);
 
+/**
+ * Queue a draw without the vertex/fragment pipeline (CLEAR, RESOLVE):
+ * \p di packed into the batch, a DRAW command for it, the draw recorded
+ * for the statistics.  The caller adds the buffer objects it touches.
+ * \return false when VRAM is full.
+ */
+bool vlg_emit_fixed_draw(struct vlg_context *ctx,
+                         const struct VLG_DRAW_INFO *di);
+
 /** Check once that the pipe_state sub-block offsets vlg_draw.c uses are
  *  those of vlg_hw.h (screen creation fails otherwise). */
 bool vlg_draw_check_layout(void);

@@ -628,16 +628,24 @@ vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
    di.clear_rect = *rect;
    di.framebuffer = fb;
 
+   if (!vlg_emit_fixed_draw(ctx, &di))
+      return false;
+   vlg_add_framebuffer_bos(ctx, surfaces, num_surfaces);
+   return true;
+}
+
+bool
+vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
+{
    uint64_t address;
    uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,
                                  &address);
    if (!w)
       return false;
-   VLG_DRAW_INFO_pack(w, &di);
+   VLG_DRAW_INFO_pack(w, di);
    vlg_emit_draw_command(ctx, address);
-   vlg_add_framebuffer_bos(ctx, surfaces, num_surfaces);
 
-   struct vlg_draw_record rec = {.kind = VLG_DRAW_KIND_CLEAR};
+   struct vlg_draw_record rec = {.kind = di->kind};
    vlg_batch_record_draw(&ctx->batch, &rec);
    return true;
 }

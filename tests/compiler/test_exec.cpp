@@ -175,6 +175,33 @@ out_slot(const CompiledProgram &p, const std::string &name, unsigned i)
 
 const unsigned kLanes = 16;
 
+/**
+ * Unit 0 of @m: a w x h 2D texture of @format at VRAM @address (rows packed,
+ * @bytes_per_texel each, one level), NEAREST filtering, CLAMP_TO_EDGE on
+ * every axis; @m reads @vram. Tests change the sampler afterwards as needed.
+ */
+sim::TextureUnit &
+bind_2d_texture(Machine &m, sim::Vram &vram, vlg_format format, unsigned w, unsigned h,
+                uint64_t address, unsigned bytes_per_texel)
+{
+   m.vram = &vram;
+   m.num_units = 1;
+   sim::TextureUnit &u = m.units[0];
+   u.valid = true;
+   VLG_TEXTURE_init(&u.tex);
+   u.tex.target = VLG_TEXTURE_TARGET_2D;
+   u.tex.format = format;
+   u.tex.width = w;
+   u.tex.height = h;
+   u.tex.address = address;
+   u.tex.level[0].row_pitch = w * bytes_per_texel;
+   u.tex.level[0].layer_stride = w * h * bytes_per_texel;
+   VLG_SAMPLER_init(&u.samp);
+   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+   return u;
+}
+
 } // namespace
 
 TEST(Exec, ArithmeticAndBuiltins)
@@ -798,21 +825,7 @@ TEST(Exec, TextureSampleFetchAndSize)
          vram.write(base + y * 64 + x * 16, t, 16, "test");
       }
    Machine m;
-   m.vram = &vram;
-   m.num_units = 1;
-   sim::TextureUnit &u = m.units[0];
-   u.valid = true;
-   VLG_TEXTURE_init(&u.tex);
-   u.tex.target = VLG_TEXTURE_TARGET_2D;
-   u.tex.format = VLG_FORMAT_R32G32B32A32_FLOAT;
-   u.tex.width = 4;
-   u.tex.height = 4;
-   u.tex.address = base;
-   u.tex.level[0].row_pitch = 64;
-   u.tex.level[0].layer_stride = 256;
-   VLG_SAMPLER_init(&u.samp);
-   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
-   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+   bind_2d_texture(m, vram, VLG_FORMAT_R32G32B32A32_FLOAT, 4, 4, base, 16);
 
    const char *fs = R"(#version 300 es
       precision highp float;
@@ -877,22 +890,8 @@ TEST(Exec, TextureGather)
          vram.write(base + y * W * 16 + x * 16, t, 16, "test");
       }
    Machine m;
-   m.vram = &vram;
-   m.num_units = 1;
-   sim::TextureUnit &u = m.units[0];
-   u.valid = true;
-   VLG_TEXTURE_init(&u.tex);
-   u.tex.target = VLG_TEXTURE_TARGET_2D;
-   u.tex.format = VLG_FORMAT_R32G32B32A32_FLOAT;
-   u.tex.width = W;
-   u.tex.height = H;
-   u.tex.address = base;
-   u.tex.level[0].row_pitch = W * 16;
-   u.tex.level[0].layer_stride = W * H * 16;
-   VLG_SAMPLER_init(&u.samp);
+   sim::TextureUnit &u = bind_2d_texture(m, vram, VLG_FORMAT_R32G32B32A32_FLOAT, W, H, base, 16);
    u.samp.wrap_s = VLG_TEX_WRAP_REPEAT;
-   u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
-   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
 
    const char *fs = R"(#version 130
       #extension GL_ARB_texture_gather : require
@@ -993,21 +992,7 @@ TEST(Exec, StencilTexturing)
          vram.write(base + y * 16 + x * 4, &w, 4, "test");
       }
    Machine m;
-   m.vram = &vram;
-   m.num_units = 1;
-   sim::TextureUnit &u = m.units[0];
-   u.valid = true;
-   VLG_TEXTURE_init(&u.tex);
-   u.tex.target = VLG_TEXTURE_TARGET_2D;
-   u.tex.format = VLG_FORMAT_X24S8_UINT;
-   u.tex.width = 4;
-   u.tex.height = 4;
-   u.tex.address = base;
-   u.tex.level[0].row_pitch = 16;
-   u.tex.level[0].layer_stride = 64;
-   VLG_SAMPLER_init(&u.samp);
-   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
-   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+   bind_2d_texture(m, vram, VLG_FORMAT_X24S8_UINT, 4, 4, base, 4);
 
    const char *fs = R"(#version 300 es
       precision highp float;

@@ -836,15 +836,7 @@ struct Sampler {
       int x0 = 0, x1 = 0, y0 = 0, y1 = 0, z0 = 0, z1 = 0;
       float xw = 0.0f, yw = 0.0f, zw = 0.0f;
       uint32_t tx[8][4];
-      if (target == VLG_TEXTURE_TARGET_CUBE && u.samp.seamless_cube_map) {
-         wl_clamp_to_border(s, l.w, x0, x1, xw);
-         wl_clamp_to_border(t, l.h, y0, y1, yw);
-         const unsigned face = static_cast<unsigned>(layer);
-         cube_texel(l, x0, y0, face, tx[0]);
-         cube_texel(l, x1, y0, face, tx[1]);
-         cube_texel(l, x0, y1, face, tx[2]);
-         cube_texel(l, x1, y1, face, tx[3]);
-      } else if (is_1d(target)) {
+      if (is_1d(target)) {
          wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
          texel(l, x0, 0, layer, tx[0]);
          texel(l, x1, 0, layer, tx[1]);
@@ -868,27 +860,23 @@ struct Sampler {
                                    bitsf(tx[3][c]), bitsf(tx[4][c]), bitsf(tx[5][c]),
                                    bitsf(tx[6][c]), bitsf(tx[7][c])));
          return;
-      } else {
-         wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
-         wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
-         texel(l, x0, y0, layer, tx[0]);
-         texel(l, x1, y0, layer, tx[1]);
-         texel(l, x0, y1, layer, tx[2]);
-         texel(l, x1, y1, layer, tx[3]);
       }
+      footprint(level, s, t, layer, tx, xw, yw);
       for (unsigned c = 0; c < 4; c++)
          out[c] = fbits(
             lerp_2d(xw, yw, bitsf(tx[0][c]), bitsf(tx[1][c]), bitsf(tx[2][c]), bitsf(tx[3][c])));
    }
 
-   /* TG4: the LINEAR footprint of level first at face/layer coordinates
-    * (s, t), unfiltered, in sp_tex_sample.c's texel order: tx[0] (x0, y0),
-    * tx[1] (x1, y0), tx[2] (x0, y1), tx[3] (x1, y1). */
-   void footprint(float s, float t, int layer, uint32_t tx[4][4]) const
+   /* The 2x2 LINEAR footprint of 2D, 2D-array and cube @level at
+    * face/layer coordinates (s, t), in sp_tex_sample.c's texel order: tx[0]
+    * (x0, y0), tx[1] (x1, y0), tx[2] (x0, y1), tx[3] (x1, y1), and the
+    * weights xw, yw of x1 and y1. LINEAR filtering blends it; TG4 returns it
+    * unfiltered (level first). */
+   void footprint(unsigned level, float s, float t, int layer, uint32_t tx[][4], float &xw,
+                  float &yw) const
    {
-      const LevelView &l = u.lv[u.first];
+      const LevelView &l = u.lv[level];
       int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-      float xw = 0.0f, yw = 0.0f;
       if (u.tex.target == VLG_TEXTURE_TARGET_CUBE && u.samp.seamless_cube_map) {
          wl_clamp_to_border(s, l.w, x0, x1, xw);
          wl_clamp_to_border(t, l.h, y0, y1, yw);
@@ -1122,7 +1110,8 @@ gather_lane(const Unit &u, bool shadow, const TexLaneIn &in, uint32_t out[4])
       layer = coord_to_layer(p, static_cast<int>(u.tex.array_size));
    }
    uint32_t tx[4][4];
-   smp.footprint(s, t, layer, tx);
+   float xw = 0.0f, yw = 0.0f; /* TG4 does not filter */
+   smp.footprint(u.first, s, t, layer, tx, xw, yw);
    const unsigned sw = u.swz[comp];
    static const unsigned order[4] = {2, 3, 1, 0};
    for (unsigned i = 0; i < 4; i++)

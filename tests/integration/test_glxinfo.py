@@ -17,6 +17,8 @@ class GlxinfoTest(unittest.TestCase):
         self.assertIn("vlgpu", field(r.stdout, "OpenGL renderer string") or "", r.stdout)
         # ES 3.0 (transform feedback, docs/driver.md "OpenGL ES 3.0"), not 3.1
         self.assertIn("OpenGL ES profile version string: OpenGL ES 3.0 ", r.stdout)
+        # desktop compatibility profile: OpenGL 3.0 (docs/driver.md "OpenGL 3.0")
+        self.assertIn("OpenGL version string: 3.0 ", r.stdout)
 
     def test_softpipe_renderer(self):
         r = launch(["run", "--driver", "softpipe", "--", GLXINFO, "-B"],

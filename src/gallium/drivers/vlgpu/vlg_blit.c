@@ -59,6 +59,9 @@ vlg_clear(struct pipe_context *pctx, unsigned buffers,
    struct vlg_context *ctx = vlg_context(pctx);
    const struct pipe_framebuffer_state *fb = &ctx->framebuffer;
 
+   if (!vlg_check_render_cond(ctx))
+      return;
+
    /* PIPE_CAP_CLEAR_SCISSORED: the GL scissor box, else everything. */
    struct VLG_SCISSOR rect =
       scissor_state ? vlg_rect(scissor_state->minx, scissor_state->miny,
@@ -108,6 +111,8 @@ vlg_clear_render_target(struct pipe_context *pctx, struct pipe_surface *dst,
    struct vlg_context *ctx = vlg_context(pctx);
    uint32_t fb[VLG_FRAMEBUFFER_LENGTH];
 
+   if (render_condition_enabled && !vlg_check_render_cond(ctx))
+      return;
    if (!vlg_surface(dst)->desc.format) {
       /* Not a render-target format of the GPU: clear in VRAM by CPU. */
       util_clear_render_target(pctx, dst, color, dstx, dsty, width, height);
@@ -130,6 +135,8 @@ vlg_clear_depth_stencil(struct pipe_context *pctx, struct pipe_surface *dst,
    struct vlg_context *ctx = vlg_context(pctx);
    uint32_t fb[VLG_FRAMEBUFFER_LENGTH];
 
+   if (render_condition_enabled && !vlg_check_render_cond(ctx))
+      return;
    if (!vlg_surface(dst)->desc.format) {
       util_clear_depth_stencil(pctx, dst, clear_flags, depth, stencil, dstx,
                                dsty, width, height);
@@ -164,6 +171,9 @@ vlg_blitter_save(struct vlg_context *ctx)
    util_blitter_save_stencil_ref(blitter, &ctx->stencil_ref);
    util_blitter_save_sample_mask(blitter, ctx->sample_mask, 0);
    util_blitter_save_framebuffer(blitter, &ctx->framebuffer);
+   util_blitter_save_render_condition(blitter, ctx->render_cond_query,
+                                      ctx->render_cond_cond,
+                                      ctx->render_cond_mode);
    util_blitter_save_fragment_sampler_states(blitter, fs->num_samplers,
                                              (void **)fs->samplers);
    util_blitter_save_fragment_sampler_views(blitter, fs->num_views, fs->views);
@@ -344,6 +354,8 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
+   if (info->render_condition_enable && !vlg_check_render_cond(ctx))
+      return;
    if (info->src.resource->nr_samples > 1) {
       if (vlg_blit_is_resolve(info)) {
          if (!vlg_emit_resolve(ctx, info))
@@ -364,7 +376,8 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    }
 
    /* Same size, compatible formats, no scissor/filter: a copy. */
-   if (util_try_blit_via_copy_region(pctx, info, false))
+   if (util_try_blit_via_copy_region(pctx, info,
+                                     ctx->render_cond_query != NULL))
       return;
 
    if (!util_blitter_is_blit_supported(ctx->blitter, info)) {

@@ -141,6 +141,11 @@ struct vlg_context {
    struct vlg_query *occlusion_query;
    /** set_active_query_state: false while u_blitter blits. */
    bool queries_active;
+   /** pipe_context::render_condition (NV_conditional_render, vlg_query.c):
+    *  the query, NULL when rendering is unconditional. */
+   struct pipe_query *render_cond_query;
+   bool render_cond_cond;
+   enum pipe_render_cond_flag render_cond_mode;
 
    /** Draws that referenced a shader that failed to compile (skipped). */
    uint64_t draws_skipped;
@@ -185,6 +190,10 @@ void vlg_init_draw_functions(struct pipe_context *pctx);
  *  query's counter (kept alive by the batch), or 0 (vlg_query.c). */
 uint64_t vlg_query_occlusion_counter(struct vlg_context *ctx);
 unsigned vlg_query_so_counters(struct vlg_context *ctx, uint64_t *address);
+
+/** Whether draws, clears and blits may run under the current render
+ *  condition (vlg_query.c; follows softpipe_check_render_cond). */
+bool vlg_check_render_cond(struct vlg_context *ctx);
 
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);

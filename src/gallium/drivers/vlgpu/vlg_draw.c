@@ -470,6 +470,9 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
+   if (!vlg_check_render_cond(ctx))
+      return;
+
    /* ARB_draw_indirect (PIPE_CAP_DRAW_INDIRECT): the GPU's CP reads count,
     * instance count, first and base vertex/instance from the buffer when it
     * loads the draw (draw_info.indirect, docs/hw.md "Indirect draws"); the

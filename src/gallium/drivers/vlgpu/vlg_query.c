@@ -248,6 +248,52 @@ vlg_query_so_counters(struct vlg_context *ctx, uint64_t *address)
    return n;
 }
 
+/*
+ * Conditional rendering (NV_conditional_render, GL 3.0 section 2.18; Gallium
+ * pipe_context::render_condition).  The GPU model has no predication in its
+ * CP: like softpipe (sp_query.c softpipe_check_render_cond) the driver reads
+ * the occlusion result on the CPU before each draw, clear or blit.  The WAIT
+ * modes submit the queued work and wait for it (submits are synchronous);
+ * the NO_WAIT modes render when the result is not available yet, which never
+ * happens here because get_query_result always has it after a submit.
+ */
+static void
+vlg_render_condition(struct pipe_context *pctx, struct pipe_query *query,
+                     bool condition, enum pipe_render_cond_flag mode)
+{
+   struct vlg_context *ctx = vlg_context(pctx);
+
+   ctx->render_cond_query = query;
+   ctx->render_cond_cond = condition;
+   ctx->render_cond_mode = mode;
+}
+
+bool
+vlg_check_render_cond(struct vlg_context *ctx)
+{
+   struct pipe_context *pctx = &ctx->base;
+   struct pipe_query *pq = ctx->render_cond_query;
+   union pipe_query_result result;
+
+   if (!pq)
+      return true;
+   const bool wait = ctx->render_cond_mode == PIPE_RENDER_COND_WAIT ||
+                     ctx->render_cond_mode == PIPE_RENDER_COND_BY_REGION_WAIT;
+   if (!pctx->get_query_result(pctx, pq, wait, &result))
+      return true;
+   /* the boolean result types, else a count (softpipe is_result_nonzero) */
+   const unsigned type = ((struct vlg_query *)pq)->type;
+   const bool nonzero = type == PIPE_QUERY_OCCLUSION_PREDICATE ||
+                              type == PIPE_QUERY_OCCLUSION_PREDICATE_CONSERVATIVE ||
+                              type == PIPE_QUERY_SO_OVERFLOW_PREDICATE ||
+                              type == PIPE_QUERY_SO_OVERFLOW_ANY_PREDICATE ||
+                              type == PIPE_QUERY_GPU_FINISHED
+                           ? result.b
+                           : result.u64 != 0;
+   /* condition true: render when the result is zero (GL's inverted modes) */
+   return nonzero != ctx->render_cond_cond;
+}
+
 static void
 vlg_set_active_query_state(struct pipe_context *pctx, bool enable)
 {
@@ -263,5 +309,6 @@ vlg_init_query_functions(struct pipe_context *pctx)
    pctx->end_query = vlg_end_query;
    pctx->get_query_result = vlg_get_query_result;
    pctx->set_active_query_state = vlg_set_active_query_state;
+   pctx->render_condition = vlg_render_condition;
    vlg_context(pctx)->queries_active = true;
 }

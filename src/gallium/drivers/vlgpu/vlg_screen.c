@@ -105,6 +105,20 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 120 : 130;
 
+   /* Desktop OpenGL 3.0 (main/version.c compute_version) also needs
+    * ARB_color_buffer_float and NV_conditional_render.  Colour clamping:
+    * unclamped vertex colours are possible and no fixed-function clamp
+    * exists, so st/mesa clamps in the shaders when GL asks for it
+    * (st_context.c clamp_vert_color_in_shader / clamp_frag_color_in_shader).
+    * Conditional rendering is decided by the driver from the query result
+    * before each draw, clear and blit (vlg_query.c vlg_check_render_cond). */
+   case PIPE_CAP_VERTEX_COLOR_UNCLAMPED:
+   case PIPE_CAP_CONDITIONAL_RENDER:
+      return 1;
+   case PIPE_CAP_VERTEX_COLOR_CLAMPED:
+   case PIPE_CAP_FRAGMENT_COLOR_CLAMPED:
+      return 0;
+
    /* EXT_transform_feedback: draw_info.stream_output, written by the
     * geometry stage in both simulator modes (docs/hw.md "Stream output",
     * vlg_so.c): 4 buffers, the GL minimums of components.  Pause/resume

@@ -457,9 +457,9 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          st.ge.primitives++;
          engine.process(refs, p.num_vertices, backend);
       };
-      /* stream output: its own assembler in GL's last-vertex order
+      /* stream output: its own assembler in the provoking-vertex order
        * (stream_output.h); it writes no memory the draw reads */
-      PrimitiveAssembler so_pa(d.prim, false);
+      PrimitiveAssembler so_pa(d.prim, ge.flatshade_first);
       auto so_emit = [&](const Primitive &p) {
          const float *v[3];
          for (unsigned j = 0; j < p.num_vertices; j++)

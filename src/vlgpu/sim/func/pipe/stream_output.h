@@ -4,11 +4,14 @@
  *
  * The geometry stage writes, per complete primitive in draw order, the
  * captured VS outputs of its vertices to the bound buffers:
- *  - primitives come from a PrimitiveAssembler in GL's last-vertex order
- *    (flatshade_first = false whatever the rasterizer says: odd strip
- *    triangles (i+1, i, i+2), fan triangles (0, i+1, i+2)), as Gallium's
- *    draw module does for stream output (draw_so_emit_tmp.h
- *    last_vertex_last);
+ *  - primitives come from a PrimitiveAssembler in the order of the
+ *    provoking-vertex convention, as Gallium's draw module does for stream
+ *    output (draw_so_emit_tmp.h: last_vertex_last = !flatshade_first):
+ *    GL's last-vertex order (odd strip triangles (i+1, i, i+2), fan
+ *    triangles (0, i+1, i+2)), or with rasterizer.flatshade_first (desktop
+ *    glProvokingVertex(GL_FIRST_VERTEX_CONVENTION)) odd strip triangles
+ *    (i, i+2, i+1) and fan triangles (i+1, i+2, 0); Piglit
+ *    ext_transform_feedback-tessellation ... flat_first checks it;
  *  - a primitive is written only if all its vertices fit into every used
  *    buffer; after the first one that does not fit nothing more is written
  *    (GL ES 3.0 §2.15.2: no partial primitive; draw_pt_so_emit.c);

@@ -54,7 +54,7 @@ Pe::begin_draw(const DrawRef &d)
          /* start offsets (append: filled_size) are read now; the CP's
           * interlock kept this draw until earlier writers of them ended */
          guarded(*d, [&] { d->so = std::make_unique<StreamOutput>(d->ge.so, *d->vram); });
-         so_pa_.emplace(d->pkg.draw.prim, false);
+         so_pa_.emplace(d->pkg.draw.prim, d->ge.flatshade_first);
       }
    }
    vn_ = 0;

@@ -144,6 +144,34 @@ compile_glsl(const std::string &vs, const std::string &fs, vlg_compile_options o
    return r;
 }
 
+/** A compiled GLSL ES 3.10 compute shader (null on error, with the log). */
+struct CompiledCompute {
+   CompiledPtr cs;
+   std::string error;
+   std::map<std::string, unsigned> uniform_slot; /**< uniform vec4 slot in constant buffer 0 */
+};
+
+inline CompiledCompute
+compile_compute(const std::string &src, vlg_compile_options opts = {})
+{
+   CompiledCompute r;
+   std::vector<GlslSource> srcs = {{"test.comp", MESA_SHADER_COMPUTE, src}};
+   std::vector<nir_shader *> nirs;
+   if (!glsl_to_vlgpu_nir(srcs, nirs, r.error))
+      return r;
+   nir_foreach_variable_with_modes (var, nirs[0], nir_var_uniform)
+      if (var->name)
+         r.uniform_slot[var->name] = var->data.driver_location;
+   char *err = nullptr;
+   opts.name = "test.comp";
+   r.cs.reset(vlg_compile_nir(nirs[0], &opts, &err));
+   if (!r.cs)
+      r.error += err ? err : "compile failed";
+   free(err);
+   ralloc_free(nirs[0]);
+   return r;
+}
+
 /** Disassembly lines of the code (no comments, no addresses). */
 inline std::string
 disasm_code(const vlg_compiled_shader *cs)

@@ -73,7 +73,10 @@ vlg_shader_stats_line(const char *name, const struct vlg_shader_stats *st)
 static const char *
 stage_abbrev(unsigned stage)
 {
-   return stage == MESA_SHADER_VERTEX ? "VS" : stage == MESA_SHADER_FRAGMENT ? "FS" : "?";
+   return stage == MESA_SHADER_VERTEX     ? "VS"
+          : stage == MESA_SHADER_FRAGMENT ? "FS"
+          : stage == MESA_SHADER_COMPUTE  ? "CS"
+                                          : "?";
 }
 
 static const char *const in_sem_names[] = {"ATTRIBUTE",   "VARYING",   "FRAG_COORD", "FACE",
@@ -180,6 +183,8 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
          ir_log += "; ---- NIR after vlg_nir ----\n" + std::string(buf, size);
          free(buf);
       }
+      const unsigned wg[3] = {nir->info.workgroup_size[0], nir->info.workgroup_size[1],
+                              nir->info.workgroup_size[2]};
       select_instructions(nir, io, S);
       ralloc_free(nir);
       nir = nullptr;
@@ -253,6 +258,14 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       for (unsigned i = 0; i < S.copies.size(); i++) {
          cs->uniform_copies[i] = {S.copies[i].dst, S.copies[i].src, S.copies[i].count};
          cs->cb0_dwords = MAX2(cs->cb0_dwords, S.copies[i].src + S.copies[i].count);
+      }
+      cs->driver_uniform_base = io.driver_base;
+      if (S.stage == MESA_SHADER_COMPUTE) {
+         for (unsigned i = 0; i < 3; i++)
+            cs->workgroup_size[i] = wg[i];
+         cs->shared_size = (io.shared_size + 3) & ~3u;
+         cs->ssbos_used = io.ssbos_used;
+         cs->images_used = io.images_used;
       }
       cs->samplers_used = S.samplers_used;
       cs->buffers_used = S.buffers_used;

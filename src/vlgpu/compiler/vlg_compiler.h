@@ -45,7 +45,7 @@ struct nir_shader_compiler_options;
 #define VLG_COMPILER_MAX_IO 32
 
 /**
- * NIR options for stage @stage (MESA_SHADER_VERTEX or MESA_SHADER_FRAGMENT):
+ * NIR options for stage @stage (MESA_SHADER_VERTEX, _FRAGMENT or _COMPUTE):
  * what st/mesa and the NIR optimisation loop must lower before the backend
  * sees a shader, derived from the VL-IW op set (docs/isa.md §5): no divide,
  * pow, ceil/trunc/round-even, unsigned min/max, bitfield ops or pack/unpack
@@ -74,6 +74,31 @@ struct vlg_compile_options {
    bool disasm;       /**< fill vlg_compiled_shader::disasm */
    bool print_ir;     /**< append the backend IR after each pass to disasm (debugging) */
    const char *name;  /**< name for messages (default: nir->info.name or "shader") */
+};
+
+/**
+ * Driver uniforms of compute shaders (docs/compiler.md "Compute shaders"):
+ * vec4 slots numbered from vlg_compiled_shader::driver_uniform_base in the
+ * constant-buffer-0 slot numbering of the uniform copy map. The driver fills
+ * them (uint32 words) instead of constant buffer 0:
+ *   VLG_DU_NUM_WORKGROUPS      (grid x, y, z, 0): gl_NumWorkGroups
+ *   VLG_DU_SSBO + i            (VRAM byte address, size in bytes, 0, 0) of
+ *                              shader buffer i (pipe set_shader_buffers)
+ *   VLG_DU_IMAGE + 2i          (VRAM byte address of texel (0,0) of layer 0 of
+ *                              the bound level, row pitch, layer stride in
+ *                              bytes, 0) of image unit i (set_shader_images)
+ *   VLG_DU_IMAGE + 2i + 1      (width, height, depth or layers, 0) of that
+ *                              level (a cube view: 6 layers); all 0 when unbound
+ *                              (every access is then out of range: loads 0)
+ * The image format is the shader's format qualifier (GL ES 3.1 requires one).
+ */
+#define VLG_MAX_SHADER_BUFFERS 16
+#define VLG_MAX_SHADER_IMAGES 8
+enum {
+   VLG_DU_NUM_WORKGROUPS = 0,
+   VLG_DU_SSBO = 1,
+   VLG_DU_IMAGE = VLG_DU_SSBO + VLG_MAX_SHADER_BUFFERS,
+   VLG_DU_SLOTS = VLG_DU_IMAGE + 2 * VLG_MAX_SHADER_IMAGES,
 };
 
 /** One range of the uniform copy map: global-buffer image dwords
@@ -134,6 +159,15 @@ struct vlg_compiled_shader {
    struct vlg_uniform_copy *uniform_copies;
    unsigned num_uniform_copies;
    unsigned cb0_dwords; /**< constant-buffer-0 dwords the shader reads: max(src + count) */
+   unsigned driver_uniform_base; /**< vec4 slot of VLG_DU_NUM_WORKGROUPS: copy map source dwords
+                                    from driver_uniform_base * 4 on read the driver uniforms (dword
+                                    src - driver_uniform_base * 4), not constant buffer 0 */
+
+   /* Compute shaders */
+   unsigned workgroup_size[3]; /**< local size x, y, z (compile-time) */
+   unsigned shared_size;       /**< bytes of shared memory per workgroup (multiple of 4) */
+   uint32_t ssbos_used;        /**< bit i: shader buffer i is accessed */
+   uint32_t images_used;       /**< bit i: image unit i is accessed */
 
    unsigned num_samplers;  /**< texture units T0..T(num_samplers-1) the shader may sample */
    uint32_t samplers_used; /**< bit i: unit i is sampled */
@@ -150,7 +184,7 @@ struct vlg_compiled_shader {
 };
 
 /**
- * Compile @nir (a vertex or fragment shader; not modified: the compiler works
+ * Compile @nir (a vertex, fragment or compute shader; not modified: the compiler works
  * on a clone). On failure returns NULL and, if @error is not NULL, a
  * malloc'ed message naming the shader and the reason (unsupported NIR
  * operation, register pressure above 128 with the pressure, global buffer

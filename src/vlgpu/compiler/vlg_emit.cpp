@@ -138,6 +138,17 @@ lower_plain(const Instr &I)
       op.slot = I.slot;
       op.shadow = I.shadow;
       break;
+   case VLG_FMT_MEM:
+      op.kind = I.kind;
+      if (I.kind == VLG_MEMKIND_BAR || I.kind == VLG_MEMKIND_FENCE) {
+         op.wmask = 0;
+         break;
+      }
+      op.shared = I.shared;
+      op.dst = I.kind == VLG_MEMKIND_LD ? I.dst.index : I.src[0].index; /* data register */
+      op.src[0].index = I.src[1].index;                                 /* address register */
+      op.wmask = I.wmask;
+      break;
    default:
       op.wmask = 0;
       break;

@@ -53,8 +53,12 @@ init_context(struct gl_context *ctx, bool desktop)
 {
    initialize_context_to_defaults(ctx, desktop ? API_OPENGL_COMPAT : API_OPENGLES2);
    _mesa_glsl_builtin_functions_init_or_ref();
-   ctx->Version = desktop ? 30 : 30;
-   ctx->Const.GLSLVersion = desktop ? 130 : 300;
+   /* ES 3.1 (GLSL ES 3.10: compute shaders, SSBOs, images, atomic
+    * counters) with the compute limits the driver advertises
+    * (vlg_screen.c); desktop GLSL 1.30 */
+   ctx->Version = desktop ? 30 : 31;
+   ctx->Const.GLSLVersion = desktop ? 130 : 310;
+   ctx->Const.GLSLVersionCompat = desktop ? 130 : 310;
    if (desktop) {
       ctx->Const.MaxClipPlanes = 8;
       ctx->Const.MaxLights = 8;
@@ -96,6 +100,34 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxInputComponents = 64;
    ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformBlocks = 12;
    ctx->Const.MaxVarying = 16;
+   {
+      struct gl_program_constants *cs = &ctx->Const.Program[MESA_SHADER_COMPUTE];
+      cs->MaxTextureImageUnits = 16;
+      cs->MaxUniformComponents = 1024;
+      cs->MaxCombinedUniformComponents = 1024;
+      cs->MaxUniformBlocks = 12;
+      /* PIPE_SHADER_CAP_MAX_SHADER_BUFFERS 16 without hardware atomic
+       * counters: st/mesa gives half of them to atomic counter buffers */
+      cs->MaxShaderStorageBlocks = VLG_MAX_SHADER_BUFFERS / 2;
+      cs->MaxAtomicBuffers = VLG_MAX_SHADER_BUFFERS / 2;
+      cs->MaxAtomicCounters = MAX_ATOMIC_COUNTERS;
+      cs->MaxImageUniforms = VLG_MAX_SHADER_IMAGES;
+      ctx->Const.MaxCombinedShaderStorageBlocks = VLG_MAX_SHADER_BUFFERS / 2;
+      ctx->Const.MaxShaderStorageBufferBindings = VLG_MAX_SHADER_BUFFERS / 2;
+      ctx->Const.MaxShaderStorageBlockSize = 1 << 27;
+      ctx->Const.MaxAtomicBufferBindings = VLG_MAX_SHADER_BUFFERS / 2;
+      ctx->Const.MaxCombinedAtomicBuffers = VLG_MAX_SHADER_BUFFERS / 2;
+      ctx->Const.MaxCombinedAtomicCounters = MAX_ATOMIC_COUNTERS;
+      ctx->Const.MaxAtomicBufferSize = 1 << 14;
+      ctx->Const.MaxImageUnits = MAX_IMAGE_UNITS;
+      ctx->Const.MaxCombinedImageUniforms = VLG_MAX_SHADER_IMAGES;
+      ctx->Const.MaxComputeWorkGroupInvocations = 1024;
+      ctx->Const.MaxComputeSharedMemorySize = 32768;
+      for (unsigned i = 0; i < 3; i++) {
+         ctx->Const.MaxComputeWorkGroupSize[i] = i < 2 ? 1024 : 64;
+         ctx->Const.MaxComputeWorkGroupCount[i] = 65535;
+      }
+   }
    ctx->Const.GenerateTemporaryNames = true;
    ctx->Const.MaxUserAssignableUniformLocations = 4 * MESA_SHADER_STAGES * MAX_UNIFORMS;
    ctx->Driver.NewProgram = new_program;
@@ -178,11 +210,28 @@ finish_nir(nir_shader *nir, struct gl_shader_program *prog,
       unsigned n;
       nir_assign_var_locations(nir, nir_var_shader_in, &n, type_size_vec4);
    }
+   /* atomic counters without hardware counters (PIPE_SHADER_CAP_MAX_HW_
+    * ATOMIC_COUNTERS 0): SSBO atomics on the buffers after the shader's
+    * SSBOs, as st_glsl_to_nir.cpp does (before uniform locations:
+    * atomic_uint variables take no uniform slot) */
+   NIR_PASS_V(nir, gl_nir_lower_atomics, prog, true);
+   NIR_PASS_V(nir, nir_lower_atomics_to_ssbo, 0u);
    unsigned nout;
    nir_assign_var_locations(nir, nir_var_shader_out, &nout, type_size_vec4);
    nir_assign_var_locations(nir, nir_var_uniform, &nir->num_uniforms, uniform_size_vec4);
    NIR_PASS_V(nir, gl_nir_lower_samplers, prog);
-   /* uniform blocks: load_ubo(block + 1, byte offset), like st_link_nir */
+   /* image uniforms: consecutive image slots in declaration order
+    * (st_nir_assign_uniform_locations); Gallium image slot i is what
+    * st/mesa binds for the program's image i */
+   unsigned imageidx = 0;
+   nir_foreach_variable_with_modes (var, nir, nir_var_image) {
+      var->data.driver_location = imageidx;
+      imageidx += glsl_type_is_array(var->type) ? glsl_get_aoa_size(var->type) : 1;
+   }
+   /* images: image_* on the unit index (st_glsl_to_nir.cpp) */
+   NIR_PASS_V(nir, gl_nir_lower_images, false);
+   /* uniform blocks: load_ubo(block + 1, byte offset), like st_link_nir;
+    * shader storage blocks: load_ssbo(binding, byte offset) */
    NIR_PASS_V(nir, gl_nir_lower_buffers, prog);
    NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_size_vec4, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_opt_constant_folding);
@@ -222,7 +271,9 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
       prog->Shaders = reralloc(prog, prog->Shaders, struct gl_shader *, prog->NumShaders + 1);
       struct gl_shader *sh = rzalloc(prog, struct gl_shader);
       prog->Shaders[prog->NumShaders++] = sh;
-      sh->Type = s.stage == MESA_SHADER_VERTEX ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER;
+      sh->Type = s.stage == MESA_SHADER_VERTEX     ? GL_VERTEX_SHADER
+                 : s.stage == MESA_SHADER_COMPUTE ? GL_COMPUTE_SHADER
+                                                  : GL_FRAGMENT_SHADER;
       sh->Stage = s.stage;
       sh->Source = ralloc_strdup(prog, s.text.c_str());
       _mesa_glsl_compile_shader(ctx, sh, false, false, true);

@@ -22,7 +22,7 @@ namespace vlgpu {
 
 struct GlslSource {
    std::string name;      /**< for messages and nir->info.name */
-   gl_shader_stage stage; /**< MESA_SHADER_VERTEX or MESA_SHADER_FRAGMENT */
+   gl_shader_stage stage; /**< MESA_SHADER_VERTEX, MESA_SHADER_FRAGMENT or MESA_SHADER_COMPUTE */
    std::string text;      /**< GLSL ES 1.00, or 3.00 with "#version 300 es" */
    /** Desktop GLSL (1.10 .. 1.30, compatibility profile): piglit's desktop
     *  tests, which st/mesa also hands to the driver. Also chosen when the

@@ -180,6 +180,16 @@ src_read_positions(const Instr &I, unsigned s)
       if (s == 0 && (I.akind == VLG_AKIND_INT || I.akind == VLG_AKIND_FLOOR))
          return 1u << I.acomp;
       return 0;
+   case VLG_FMT_MEM:
+      if (I.kind == VLG_MEMKIND_BAR || I.kind == VLG_MEMKIND_FENCE)
+         return 0;
+      if (s == 1)
+         return 0x1; /* address in .x */
+      if (s == 0 && I.kind == VLG_MEMKIND_ST)
+         return I.wmask;
+      if (s == 0 && I.kind != VLG_MEMKIND_LD)
+         return I.kind == VLG_MEMKIND_ATOM_CMPXCHG ? 0x3 : 0x1;
+      return 0;
    default:
       return 0;
    }

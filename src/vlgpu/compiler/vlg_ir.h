@@ -74,7 +74,8 @@ struct Instr {
    bool dead = false;       /**< removed (e.g. a coalesced MOV); skipped by every pass */
    Operand dst;             /**< File::Reg or File::None */
    Operand src[3];          /**< ALU A, B, C; PRED A/B; ADDR source; TEX coordinate group; LDC index
-                               (File::Unif/Const) */
+                               (File::Unif/Const); MEM: src[0] data (ST, ATOM: the same register
+                               as dst), src[1] address (.x, identity swizzle) */
    uint8_t sreg = 0;        /**< MVS special register */
    uint8_t cond = 0;        /**< PRED: enum vlg_cond; BRC: enum vlg_brcond */
    uint8_t pred = 0;        /**< PRED destination / BRC tested predicate */
@@ -85,7 +86,8 @@ struct Instr {
    uint8_t adst = 0;        /**< ADDR enum vlg_adst */
    uint8_t akind = 0;       /**< ADDR enum vlg_akind */
    int32_t imm = 0;         /**< PRED/ADDR immediate; LDC: extra entries added to src[0]'s entry */
-   uint8_t kind = 0;        /**< BRC enum vlg_brkind */
+   uint8_t kind = 0;        /**< BRC enum vlg_brkind; MEM enum vlg_memkind */
+   bool shared = false;     /**< MEM: the workgroup's shared memory (.S), else global memory */
    uint32_t target = 0;     /**< BRC JMP: target block index */
    bool rel = false;        /**< LDC/LDB: add A0 */
    uint8_t slot = 0;        /**< TEX unit / LDB buffer slot */
@@ -102,6 +104,8 @@ struct Instr {
    bool is_jump() const { return op == VLG_OP_BRC && kind == VLG_BRKIND_JMP; }
    bool is_end() const { return op == VLG_OP_BRC && kind == VLG_BRKIND_END; }
    bool is_terminator() const { return is_jump() || is_end(); }
+   /** MEM that writes memory or orders it (store, atomic, barrier, fence). */
+   bool is_mem_write() const { return op == VLG_OP_MEM && kind != VLG_MEMKIND_LD; }
 };
 
 /** Positions (bit n = position n) of source @s that the op reads; 0 if @s is

@@ -221,9 +221,62 @@ class Isel {
    void emit_jump(nir_jump_instr *jump);
 
    unsigned pred_from(const nir_src &cond);
+   /** MEM op: dst (LD/ATOM), data source src[0] (ST/ATOM), address src[1]. */
+   void mem(unsigned kind, bool shared, Operand dst, unsigned wmask, Operand data, Operand addr)
+   {
+      Instr I;
+      I.op = VLG_OP_MEM;
+      I.kind = kind;
+      I.shared = shared;
+      I.dst = dst;
+      I.wmask = wmask;
+      I.src[0] = data;
+      I.src[1] = addr;
+      b.emit(I);
+   }
+   /** A register holding @src (+ @base) in component x, identity swizzle. */
+   Operand mem_address(const nir_src &src, unsigned base)
+   {
+      Operand o = get_src(src);
+      if (base) {
+         uint32_t t = S.new_vreg();
+         b.alu(VLG_OP_IADD, reg(t), 0x1, swz(o, VLG_SWZ_BCAST(0)), imm_u(base));
+         return reg(t);
+      }
+      if (o.file == File::Reg && !o.neg && !o.abs && VLG_SWZ_GET(o.swz, 0) == 0)
+         return reg(o.index, VLG_SWZ_IDENTITY, o.offset);
+      uint32_t t = S.new_vreg();
+      b.mov(reg(t), 0x1, swz(o, VLG_SWZ_BCAST(0)));
+      return reg(t);
+   }
+   static int atomic_kind(nir_intrinsic_op op);
    unsigned input(unsigned semantic, unsigned index, int location, unsigned interp);
    unsigned output(unsigned semantic, unsigned index, int location, bool dual_source = false);
 };
+
+int
+Isel::atomic_kind(nir_intrinsic_op op)
+{
+   switch (op) {
+#define CASE(x, k)                                                                                 \
+   case nir_intrinsic_global_atomic_##x:                                                           \
+   case nir_intrinsic_shared_atomic_##x:                                                           \
+      return VLG_MEMKIND_ATOM_##k;
+      CASE(add, ADD)
+      CASE(imin, IMIN)
+      CASE(umin, UMIN)
+      CASE(imax, IMAX)
+      CASE(umax, UMAX)
+      CASE(and, AND)
+      CASE(or, OR)
+      CASE(xor, XOR)
+      CASE(exchange, XCHG)
+      CASE(comp_swap, CMPXCHG)
+#undef CASE
+   default:
+      return -1;
+   }
+}
 
 unsigned
 Isel::input(unsigned semantic, unsigned index, int location, unsigned interp)
@@ -1074,11 +1127,99 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
       return;
    }
    case nir_intrinsic_nop:
-   case nir_intrinsic_memory_barrier:
-   case nir_intrinsic_scoped_barrier:
       return;
-   default:
-      unsupported(std::string("NIR intrinsic '") + info.name + "'");
+   case nir_intrinsic_control_barrier:
+   case nir_intrinsic_memory_barrier:
+   case nir_intrinsic_memory_barrier_buffer:
+   case nir_intrinsic_memory_barrier_image:
+   case nir_intrinsic_memory_barrier_shared:
+   case nir_intrinsic_memory_barrier_atomic_counter:
+   case nir_intrinsic_group_memory_barrier:
+   case nir_intrinsic_scoped_barrier: {
+      /* barrier() -> MEM.BAR (also orders memory); memoryBarrier*() ->
+       * MEM.FENCE. Vertex and fragment shaders have no memory writes to
+       * order (no SSBOs/images there): nothing. */
+      if (nir->info.stage != MESA_SHADER_COMPUTE)
+         return;
+      bool bar = intr->intrinsic == nir_intrinsic_control_barrier ||
+                 (intr->intrinsic == nir_intrinsic_scoped_barrier &&
+                  nir_intrinsic_execution_scope(intr) >= NIR_SCOPE_WORKGROUP);
+      if (intr->intrinsic == nir_intrinsic_scoped_barrier && !bar &&
+          !nir_intrinsic_memory_semantics(intr))
+         return;
+      mem(bar ? VLG_MEMKIND_BAR : VLG_MEMKIND_FENCE, false, Operand(), 0, Operand(), Operand());
+      return;
+   }
+   case nir_intrinsic_load_local_invocation_id:
+   case nir_intrinsic_load_workgroup_id: {
+      Dst d = dest(intr->dest, 0x7);
+      b.mvs(d.op, d.wmask, intr->intrinsic == nir_intrinsic_load_workgroup_id ? VLG_SREG_WGID
+                                                                             : VLG_SREG_LID);
+      return;
+   }
+   case nir_intrinsic_load_local_invocation_index: {
+      uint32_t t = S.new_vreg();
+      b.mvs(reg(t), 0x8, VLG_SREG_LID);
+      Dst d = dest(intr->dest, 0x1);
+      b.mov(d.op, d.wmask, reg(t, VLG_SWZ_BCAST(3)));
+      return;
+   }
+   case nir_intrinsic_load_global:
+   case nir_intrinsic_load_shared: {
+      if (nir_dest_bit_size(intr->dest) != 32)
+         unsupported(std::to_string(nir_dest_bit_size(intr->dest)) + "-bit memory loads");
+      const bool sh = intr->intrinsic == nir_intrinsic_load_shared;
+      unsigned n = nir_dest_num_components(intr->dest);
+      Operand addr = mem_address(intr->src[0], sh ? nir_intrinsic_base(intr) : 0);
+      uint32_t t = S.new_vreg();
+      mem(VLG_MEMKIND_LD, sh, reg(t), (1u << n) - 1, Operand(), addr);
+      Dst d = dest(intr->dest, (1u << n) - 1);
+      b.mov(d.op, d.wmask, reg(t));
+      return;
+   }
+   case nir_intrinsic_store_global:
+   case nir_intrinsic_store_shared: {
+      if (nir_src_bit_size(intr->src[0]) != 32)
+         unsupported(std::to_string(nir_src_bit_size(intr->src[0])) + "-bit memory stores");
+      const bool sh = intr->intrinsic == nir_intrinsic_store_shared;
+      unsigned mask = nir_intrinsic_write_mask(intr) & 0xf;
+      Operand addr = mem_address(intr->src[1], sh ? nir_intrinsic_base(intr) : 0);
+      Operand data = get_src(intr->src[0]);
+      bool direct = data.file == File::Reg && !data.neg && !data.abs;
+      for (unsigned c = 0; c < 4 && direct; c++)
+         if ((mask & (1u << c)) && VLG_SWZ_GET(data.swz, c) != c)
+            direct = false;
+      if (!direct) {
+         uint32_t t = S.new_vreg();
+         b.mov(reg(t), mask, data);
+         data = reg(t);
+      }
+      data.swz = VLG_SWZ_IDENTITY;
+      mem(VLG_MEMKIND_ST, sh, Operand(), mask, data, addr);
+      return;
+   }
+   default: {
+      int kind = atomic_kind(intr->intrinsic);
+      if (kind < 0)
+         unsupported(std::string("NIR intrinsic '") + info.name + "'");
+      if (nir_dest_bit_size(intr->dest) != 32)
+         unsupported("64-bit atomics");
+      const bool sh = !strncmp(info.name, "shared_", 7);
+      Operand addr = mem_address(intr->src[0], sh ? nir_intrinsic_base(intr) : 0);
+      /* R[data].x = operand (CMPXCHG: new value; .y the comparison value,
+       * NIR's src[1]); MEM writes the old value to R[data].x */
+      uint32_t t = S.new_vreg();
+      if (kind == VLG_MEMKIND_ATOM_CMPXCHG) {
+         b.mov(reg(t), 0x1, swz(get_src(intr->src[2]), VLG_SWZ_BCAST(0)));
+         b.mov(reg(t), 0x2, swz(get_src(intr->src[1]), VLG_SWZ_BCAST(0)));
+      } else {
+         b.mov(reg(t), 0x1, get_src(intr->src[1]));
+      }
+      mem(kind, sh, reg(t), 0x1, reg(t), addr);
+      Dst d = dest(intr->dest, 0x1);
+      b.mov(d.op, d.wmask, reg(t));
+      return;
+   }
    }
 }
 

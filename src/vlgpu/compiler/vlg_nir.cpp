@@ -34,6 +34,17 @@ uniform_type_size_vec4(const struct glsl_type *type, bool bindless)
    return glsl_count_vec4_slots(type, false, bindless);
 }
 
+/* st/mesa's shared_type_info (st_glsl_to_nir.cpp): natural size, vec3
+ * aligned like vec4, booleans 4 bytes. */
+static void
+shared_type_info(const struct glsl_type *type, unsigned *size, unsigned *align)
+{
+   uint32_t comp_size = glsl_type_is_boolean(type) ? 4 : glsl_get_bit_size(type) / 8;
+   unsigned length = glsl_get_vector_elements(type);
+   *size = comp_size * length;
+   *align = comp_size * (length == 3 ? 4 : length);
+}
+
 static bool
 lower_all_offsets(const nir_instr *instr, const void *data)
 {
@@ -69,6 +80,76 @@ collect_io_info(nir_shader *nir, IoInfo &io)
       unsigned slots = glsl_count_attribute_slots(var->type, false);
       for (unsigned i = 0; i < slots; i++)
          io.fs_interp[var->data.location + i] = interp_of(var);
+   }
+}
+
+/*
+ * Multisample textures (ARB_texture_multisample, GL ES 3.1 §8.8): a
+ * 4-sample surface keeps the samples of a pixel side by side (docs/hw.md
+ * "Multisampling": sample s of pixel x is texel 4x + s of a row; the OMU
+ * writes it so, sim/func/pipe/omu.cpp omu_sample_view), and the driver
+ * describes a 4-sample sampler view as a single-sample 2D texture 4 times as
+ * wide (vlg_state.c). So:
+ *   txf_ms (texelFetch(sampler2DMS, p, s)) -> txf at (4 p.x + s, p.y), lod 0;
+ *   txs (textureSize)                      -> txs with x / 4;
+ *   query_levels -> 1, texture_samples -> 4, samples_identical -> false
+ *   (always allowed: "may return false").
+ * Not handled: multisample textures created with one sample (st/mesa makes
+ * them 1-sample resources, whose views are not 4 times as wide).
+ */
+static bool
+lower_ms_tex(nir_builder *b, nir_instr *instr, void *data)
+{
+   (void)data;
+   if (instr->type != nir_instr_type_tex)
+      return false;
+   nir_tex_instr *tex = nir_instr_as_tex(instr);
+   if (tex->sampler_dim != GLSL_SAMPLER_DIM_MS)
+      return false;
+   b->cursor = nir_before_instr(instr);
+   switch (tex->op) {
+   case nir_texop_txf_ms: {
+      int ci = nir_tex_instr_src_index(tex, nir_tex_src_coord);
+      int si = nir_tex_instr_src_index(tex, nir_tex_src_ms_index);
+      assert(ci >= 0 && si >= 0);
+      nir_ssa_def *coord = tex->src[ci].src.ssa;
+      nir_ssa_def *x = nir_iadd(b, nir_ishl_imm(b, nir_channel(b, coord, 0), 2),
+                                tex->src[si].src.ssa);
+      nir_ssa_def *comps[4];
+      for (unsigned c = 0; c < coord->num_components; c++)
+         comps[c] = c == 0 ? x : nir_channel(b, coord, c);
+      nir_instr_rewrite_src(&tex->instr, &tex->src[ci].src,
+                            nir_src_for_ssa(nir_vec(b, comps, coord->num_components)));
+      nir_tex_instr_remove_src(tex, si);
+      if (nir_tex_instr_src_index(tex, nir_tex_src_lod) < 0)
+         nir_tex_instr_add_src(tex, nir_tex_src_lod, nir_src_for_ssa(nir_imm_int(b, 0)));
+      tex->op = nir_texop_txf;
+      tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+      return true;
+   }
+   case nir_texop_txs: {
+      tex->sampler_dim = GLSL_SAMPLER_DIM_2D;
+      b->cursor = nir_after_instr(instr);
+      nir_ssa_def *size = &tex->dest.ssa;
+      nir_ssa_def *comps[4];
+      for (unsigned c = 0; c < size->num_components; c++)
+         comps[c] = c == 0 ? nir_ushr_imm(b, nir_channel(b, size, 0), 2) : nir_channel(b, size, c);
+      nir_ssa_def *v = nir_vec(b, comps, size->num_components);
+      nir_ssa_def_rewrite_uses_after(size, v, v->parent_instr);
+      return true;
+   }
+   case nir_texop_query_levels:
+   case nir_texop_texture_samples:
+   case nir_texop_samples_identical: {
+      nir_ssa_def *v = tex->op == nir_texop_query_levels     ? nir_imm_int(b, 1)
+                       : tex->op == nir_texop_texture_samples ? nir_imm_int(b, 4)
+                                                               : nir_imm_false(b);
+      nir_ssa_def_rewrite_uses(&tex->dest.ssa, v);
+      nir_instr_remove(instr);
+      return true;
+   }
+   default:
+      return false;
    }
 }
 
@@ -145,9 +226,11 @@ void
 nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
 {
    const bool optimize = o.nir_opt;
-   if (nir->info.stage != MESA_SHADER_VERTEX && nir->info.stage != MESA_SHADER_FRAGMENT)
+   if (nir->info.stage != MESA_SHADER_VERTEX && nir->info.stage != MESA_SHADER_FRAGMENT &&
+       nir->info.stage != MESA_SHADER_COMPUTE)
       throw CompileError(std::string("stage ") + _mesa_shader_stage_to_string(nir->info.stage) +
-                         " is not supported (vertex and fragment shaders only)");
+                         " is not supported (vertex, fragment and compute shaders only)");
+   const bool compute = nir->info.stage == MESA_SHADER_COMPUTE;
 
    NIR_PASS_V(nir, nir_lower_global_vars_to_local);
    NIR_PASS_V(nir, nir_split_var_copies);
@@ -165,6 +248,27 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
               type_size_vec4, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_type_size_vec4, (nir_lower_io_options)0);
    NIR_PASS_V(nir, nir_lower_system_values);
+   if (compute) {
+      /* shared variables to 32-bit offsets as st/mesa does (a no-op on its
+       * shaders, which arrive lowered) */
+      NIR_PASS_V(nir, nir_lower_vars_to_explicit_types, nir_var_mem_shared, shared_type_info);
+      NIR_PASS_V(nir, nir_lower_explicit_io, nir_var_mem_shared, nir_address_format_32bit_offset);
+      /* global_invocation_id from the workgroup id and size; the size is a
+       * compile-time constant (no variable group size in GL ES 3.1) */
+      NIR_PASS_V(nir, nir_lower_compute_system_values, nullptr);
+   }
+   /* driver uniforms (SSBO and image descriptors, the grid size) follow the
+    * shader's own uniform slots */
+   io.driver_base = nir->num_uniforms;
+   /* constant SSBO indices and image units visible as constants */
+   NIR_PASS_V(nir, nir_copy_prop);
+   NIR_PASS_V(nir, nir_opt_constant_folding);
+   NIR_PASS_V(nir, nir_copy_prop);
+   io.shared_size = compute ? nir->info.shared_size : 0;
+   NIR_PASS_V(nir, lower_memory, io.driver_base, &io.ssbos_used, &io.images_used);
+
+   NIR_PASS_V(nir, nir_shader_instructions_pass, lower_ms_tex, nir_metadata_block_index |
+              nir_metadata_dominance, nullptr);
 
    nir_lower_tex_options tex = {};
    tex.lower_txp = ~0u;

@@ -36,6 +36,10 @@ struct CompileError : public std::runtime_error {
 /** What the io variables said before nir_lower_io replaced them. */
 struct IoInfo {
    std::map<int, unsigned> fs_interp; /**< FS input varying slot -> enum vlg_interp */
+   unsigned driver_base = 0;  /**< vec4 uniform slot of the driver uniforms (VLG_DU_*) */
+   unsigned shared_size = 0;  /**< compute: bytes of shared memory per workgroup */
+   uint32_t ssbos_used = 0;   /**< bit i: SSBO slot i is accessed */
+   uint32_t images_used = 0;  /**< bit i: image unit i is accessed */
 };
 
 /** Options the pipeline runs with (vlg_compiler.cpp fills them from
@@ -52,6 +56,13 @@ struct PipelineOptions {
  * @o: nir_opt (the loop), vectorize (nir_opt_vectorize), reassoc
  * (split_long_sums). */
 void nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io);
+
+/* vlg_nir_memory.cpp: SSBO, image and grid-size intrinsics of a compute
+ * shader to load_global/store_global/global_atomic_* on 32-bit VRAM
+ * addresses and load_uniform of the driver uniforms at vec4 slot
+ * @driver_base (VLG_DU_*); returns progress, the SSBO and image slots used. */
+bool lower_memory(nir_shader *nir, unsigned driver_base, uint32_t *ssbos_used,
+                  uint32_t *images_used);
 
 /* vlg_reassoc.cpp: rewrite every chain of at least @min_terms inexact fadds
  * (a0 + a1 + ... in one block) as min(4, n/4) interleaved partial sums

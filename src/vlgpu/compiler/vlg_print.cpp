@@ -222,6 +222,16 @@ print_instr(const Shader &S, const Instr &I)
       s += " " + fmt_reg(S, I.dst.index, I.dst.offset) + fmt_mask(I.wmask) + ", " +
            fmt_reg(S, I.src[0].index, I.src[0].offset) + buf;
       break;
+   case VLG_FMT_MEM:
+      s += std::string(".") + (I.kind < VLG_MEMKIND_COUNT ? vlg_memkind_names[I.kind] : "?");
+      if (I.shared)
+         s += ".S";
+      if (I.kind != VLG_MEMKIND_BAR && I.kind != VLG_MEMKIND_FENCE) {
+         const Operand &data = I.kind == VLG_MEMKIND_LD ? I.dst : I.src[0];
+         s += " " + fmt_reg(S, data.index, data.offset) + fmt_mask(I.wmask) + ", [" +
+              fmt_reg(S, I.src[1].index, I.src[1].offset) + "]";
+      }
+      break;
    default:
       break;
    }

@@ -100,6 +100,12 @@ dependency(const Shader &S, const Instr &a, const Instr &b)
    }
    if (creads(a) & cwrites(b))
       add(1, false);
+   /* memory order (MEM): loads may pass loads; stores, atomics, barriers and
+    * fences keep their order with every other MEM (both spaces: a barrier
+    * orders shared and global memory alike). Issue order is enough: the
+    * memory ops of a lane take effect in program order (docs/isa.md). */
+   if (a.op == VLG_OP_MEM && b.op == VLG_OP_MEM && (a.is_mem_write() || b.is_mem_write()))
+      add(1, false);
    if (cwrites(a) & cwrites(b))
       add(1, false);
    return d;

@@ -47,12 +47,12 @@ class DebugEs2Test(unittest.TestCase):
                       env_update={"VLGPU_DEBUG": debug}, env_remove=["DISPLAY"])
 
     def test_es2_flag_refuses_es3_context(self):
-        # Default: ES 3.0 (transform feedback, docs/driver.md "OpenGL ES 3.0").
+        # Default: ES 3.1 (compute, docs/driver.md "Towards OpenGL ES 3.1").
         r = self.gles3("")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("OpenGL version string: OpenGL ES 3.0", r.stdout)
+        self.assertIn("OpenGL version string: OpenGL ES 3.1", r.stdout)
         self.assertIn("OpenGL shading language version string: "
-                      "OpenGL ES GLSL ES 3.00", r.stdout)
+                      "OpenGL ES GLSL ES 3.10", r.stdout)
         # es2: GLSL 1.20, no stream output: EGL refuses an ES 3 context.
         r = self.gles3("es2")
         self.assertNotEqual(r.returncode, 0, r.stdout)

@@ -1,5 +1,5 @@
 """es2_info (Debian mesa-utils-bin) through ./vlgpu run: the vlgpu screen creates an
-OpenGL ES context (ES 3.0, which ES 2.0 programs get), and softpipe still works in the
+OpenGL ES context (ES 3.1, which ES 2.0 programs get), and softpipe still works in the
 same build."""
 
 import unittest
@@ -23,9 +23,17 @@ class Es2InfoTest(unittest.TestCase):
         version = field(r.stdout, "GL_VERSION")
         self.assertIsNotNone(renderer, r.stdout)
         self.assertIn("vlgpu", renderer)
-        # ES 3.0 exactly (transform feedback implemented, docs/driver.md); the caps
-        # must not claim ES 3.1 (no compute shaders).
-        self.assertRegex(version or "", r"^OpenGL ES 3\.0\b")
+        # ES 3.1 exactly (compute shaders, SSBOs, images, atomic counters and
+        # multisample textures, docs/driver.md "Towards OpenGL ES 3.1"), GLSL ES 3.10;
+        # not 3.2 (no geometry/tessellation shaders).
+        self.assertRegex(version or "", r"^OpenGL ES 3\.1\b")
+        self.assertIn("GLSL ES 3.10", field(r.stdout, "GL_SHADING_LANGUAGE_VERSION") or "")
+
+    def test_es2_flag_keeps_es2(self):
+        # VLGPU_DEBUG=es2 turns compute, images, SSBOs and multisample textures off
+        # with the rest of ES 3.x.
+        r = self.run_es2_info("--driver", "vlgpu", env_update={"VLGPU_DEBUG": "es2"})
+        self.assertRegex(field(r.stdout, "GL_VERSION") or "", r"^OpenGL ES 2\.0\b")
 
     def test_vlgpu_is_default_driver(self):
         r = self.run_es2_info()

@@ -15,8 +15,9 @@ class GlxinfoTest(unittest.TestCase):
                    env_remove=["DISPLAY", "GALLIUM_DRIVER"])
         self.assertEqual(r.returncode, 0, f"glxinfo failed:\n{r.stdout}\n{r.stderr}")
         self.assertIn("vlgpu", field(r.stdout, "OpenGL renderer string") or "", r.stdout)
-        # ES 3.0 (transform feedback, docs/driver.md "OpenGL ES 3.0"), not 3.1
-        self.assertIn("OpenGL ES profile version string: OpenGL ES 3.0 ", r.stdout)
+        # ES 3.1 (compute shaders, multisample textures: docs/driver.md "Towards
+        # OpenGL ES 3.1"), not 3.2
+        self.assertIn("OpenGL ES profile version string: OpenGL ES 3.1 ", r.stdout)
         # desktop compatibility profile: OpenGL 3.0 (docs/driver.md "OpenGL 3.0")
         self.assertIn("OpenGL version string: 3.0 ", r.stdout)
 

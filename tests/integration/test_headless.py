@@ -24,12 +24,12 @@ class HeadlessTest(unittest.TestCase):
         r = wflinfo("gles2")
         self.assertEqual(r.returncode, 0, f"wflinfo failed:\n{r.stdout}\n{r.stderr}")
         self.assertIn("vlgpu", field(r.stdout, "OpenGL renderer string") or "", r.stdout)
-        self.assertRegex(field(r.stdout, "OpenGL version string") or "", r"^OpenGL ES 3\.0\b")
+        self.assertRegex(field(r.stdout, "OpenGL version string") or "", r"^OpenGL ES 3\.1\b")
 
     def test_surfaceless_gles3_on_vlgpu(self):
         r = wflinfo("gles3")
         self.assertEqual(r.returncode, 0, f"wflinfo failed:\n{r.stdout}\n{r.stderr}")
-        self.assertRegex(field(r.stdout, "OpenGL version string") or "", r"^OpenGL ES 3\.0\b")
+        self.assertRegex(field(r.stdout, "OpenGL version string") or "", r"^OpenGL ES 3\.1\b")
 
     def test_es2_flag_gives_es2(self):
         r = wflinfo("gles2", debug="es2")

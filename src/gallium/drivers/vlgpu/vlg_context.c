@@ -79,6 +79,7 @@ vlg_context_destroy(struct pipe_context *pctx)
    if (ctx->blitter)
       util_blitter_destroy(ctx->blitter);
    vlg_state_cleanup(ctx);
+   vlg_compute_cleanup(ctx);
    if (pctx->stream_uploader)
       u_upload_destroy(pctx->stream_uploader);
    if (ctx->batch.ctx)
@@ -107,6 +108,7 @@ vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    vlg_init_context_resource_functions(pctx);
    vlg_init_state_functions(pctx);
    vlg_init_program_functions(pctx);
+   vlg_init_compute_functions(pctx);
    vlg_init_blit_functions(pctx);
    vlg_init_query_functions(pctx);
    vlg_init_draw_functions(pctx);

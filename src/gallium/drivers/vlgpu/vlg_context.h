@@ -12,6 +12,7 @@
 #include "pipe/p_state.h"
 
 #include "vlg_batch.h"
+#include "vlg_compiler.h"
 #include "vlg_hw.h"
 #include "vlg_screen.h"
 
@@ -103,6 +104,14 @@ struct vlg_context {
    struct vlg_vertex_elements_state *vertex_elements;
    struct vlg_shader_state *vs;
    struct vlg_shader_state *fs;
+   /** Compute (vlg_compute.c): the bound compute shader, and the shader
+    *  buffers and images of the compute stage (graphics stages have none:
+    *  PIPE_SHADER_CAP_MAX_SHADER_BUFFERS/IMAGES are 0 there). */
+   struct vlg_shader_state *cs;
+   struct pipe_shader_buffer ssbo[VLG_MAX_SHADER_BUFFERS];
+   uint32_t ssbo_mask;
+   struct pipe_image_view images[VLG_MAX_SHADER_IMAGES];
+   uint32_t image_mask;
 
    struct vlg_stage_state stage[PIPE_SHADER_TYPES];
 
@@ -194,6 +203,20 @@ unsigned vlg_query_so_counters(struct vlg_context *ctx, uint64_t *address);
 /** Whether draws, clears and blits may run under the current render
  *  condition (vlg_query.c; follows softpipe_check_render_cond). */
 bool vlg_check_render_cond(struct vlg_context *ctx);
+
+/** Compute (vlg_compute.c): launch_grid, shader buffers, images, memory
+ *  barriers; vlg_compute_cleanup drops their references. */
+void vlg_init_compute_functions(struct pipe_context *pctx);
+void vlg_compute_cleanup(struct vlg_context *ctx);
+
+/** vlg_draw.c, shared with launch_grid: shader_state of @so with its
+ *  global-buffer image (@driver_uniforms: VLG_DU_SLOTS vec4s, compute
+ *  only) and its LDB buffers; the texture/sampler arrays of its stage. */
+bool vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
+                     const uint32_t *driver_uniforms, uint64_t *address);
+bool vlg_emit_stage_textures(struct vlg_context *ctx,
+                             struct vlg_shader_state *so, uint64_t *textures,
+                             uint64_t *samplers, unsigned *num);
 
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);

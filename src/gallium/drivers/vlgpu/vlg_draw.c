@@ -155,11 +155,14 @@ vlg_emit_pipe_state(struct vlg_context *ctx, uint64_t *address)
 /**
  * The global-buffer image of a shader: the compiler's constants, then every
  * range of the uniform copy map from constant buffer 0 (docs/compiler.md
- * "Uniform copy map"; dwords the bound buffer does not hold are 0).
+ * "Uniform copy map"; dwords the bound buffer does not hold are 0), or,
+ * from the compiler's driver_uniform_base on, from @driver_uniforms
+ * (VLG_DU_SLOTS vec4s of a compute dispatch; NULL for graphics: zeros).
  */
 static bool
 vlg_emit_consts(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
-                const struct pipe_constant_buffer *cb, uint64_t *address)
+                const struct pipe_constant_buffer *cb,
+                const uint32_t *driver_uniforms, uint64_t *address)
 {
    *address = 0;
    if (!cs->num_consts)
@@ -188,7 +191,12 @@ vlg_emit_consts(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
       const struct vlg_uniform_copy *c = &cs->uniform_copies[i];
       for (unsigned k = 0; k < c->count; k++) {
          const unsigned s = c->src + k;
-         image[c->dst + k] = s < src_dwords ? src[s] : 0;
+         const unsigned du = cs->driver_uniform_base * 4;
+         if (s >= du)
+            image[c->dst + k] = driver_uniforms && s - du < VLG_DU_SLOTS * 4
+                                   ? driver_uniforms[s - du] : 0;
+         else
+            image[c->dst + k] = s < src_dwords ? src[s] : 0;
       }
    }
    return true;
@@ -244,15 +252,16 @@ vlg_emit_buffers(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
    return true;
 }
 
-static bool
+bool
 vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
-                uint64_t *address)
+                const uint32_t *driver_uniforms, uint64_t *address)
 {
    const struct vlg_compiled_shader *cs = so->cs;
    struct VLG_SHADER_STATE ss = so->state;
    uint64_t consts;
 
-   if (!vlg_emit_consts(ctx, cs, &ctx->stage[so->stage].constbuf, &consts))
+   if (!vlg_emit_consts(ctx, cs, &ctx->stage[so->stage].constbuf,
+                        driver_uniforms, &consts))
       return false;
    ss.consts = consts;
    ss.num_consts = cs->num_consts;
@@ -311,23 +320,23 @@ vlg_dummy_texture(struct vlg_context *ctx, uint32_t *words)
 }
 
 /* Texture and sampler descriptor arrays of one stage: units 0 ..
- * num_samplers-1 of its shader. */
-static bool
-vlg_emit_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
-                  struct vlg_draw_blocks *blocks, unsigned slot)
+ * num_samplers-1 of its shader (*num of them). */
+bool
+vlg_emit_stage_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
+                        uint64_t *textures, uint64_t *samplers, unsigned *num)
 {
    const struct vlg_stage_state *stage = &ctx->stage[so->stage];
    const unsigned n = so->cs->num_samplers;
 
-   blocks->num_textures[slot] = n;
-   blocks->textures[slot] = blocks->samplers[slot] = 0;
+   *num = n;
+   *textures = *samplers = 0;
    if (!n)
       return true;
 
    uint32_t *tex = vlg_batch_alloc(&ctx->batch, n * VLG_TEXTURE_LENGTH * 4, 64,
-                                   &blocks->textures[slot]);
+                                   textures);
    uint32_t *smp = vlg_batch_alloc(&ctx->batch, n * VLG_SAMPLER_LENGTH * 4, 64,
-                                   &blocks->samplers[slot]);
+                                   samplers);
    if (!tex || !smp)
       return false;
 
@@ -353,6 +362,15 @@ vlg_emit_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
       }
    }
    return true;
+}
+
+static bool
+vlg_emit_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
+                  struct vlg_draw_blocks *blocks, unsigned slot)
+{
+   return vlg_emit_stage_textures(ctx, so, &blocks->textures[slot],
+                                  &blocks->samplers[slot],
+                                  &blocks->num_textures[slot]);
 }
 
 static bool
@@ -418,8 +436,8 @@ vlg_emit_draw_blocks(struct vlg_context *ctx, struct vlg_draw_blocks *blocks)
    const struct pipe_framebuffer_state *fb = &ctx->framebuffer;
 
    if (!vlg_emit_pipe_state(ctx, &blocks->pipe_state) ||
-       !vlg_emit_shader(ctx, ctx->vs, &blocks->vs) ||
-       !vlg_emit_shader(ctx, ctx->fs, &blocks->fs) ||
+       !vlg_emit_shader(ctx, ctx->vs, NULL, &blocks->vs) ||
+       !vlg_emit_shader(ctx, ctx->fs, NULL, &blocks->fs) ||
        !vlg_emit_textures(ctx, ctx->vs, blocks, 0) ||
        !vlg_emit_textures(ctx, ctx->fs, blocks, 1) ||
        !vlg_emit_vertex_input(ctx, blocks))

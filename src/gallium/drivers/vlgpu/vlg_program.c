@@ -36,6 +36,8 @@ static_assert((int)VLG_SHADER_STAGE_VERTEX == (int)PIPE_SHADER_VERTEX,
               "shader_stage");
 static_assert((int)VLG_SHADER_STAGE_FRAGMENT == (int)PIPE_SHADER_FRAGMENT,
               "shader_stage");
+static_assert((int)VLG_SHADER_STAGE_COMPUTE == (int)PIPE_SHADER_COMPUTE,
+              "shader_stage");
 
 const void *
 vlg_program_get_compiler_options(struct pipe_screen *pscreen,
@@ -51,7 +53,9 @@ static unsigned vlg_shader_next_id;
 static const char *
 vlg_stage_name(enum pipe_shader_type stage)
 {
-   return stage == PIPE_SHADER_VERTEX ? "VS" : "FS";
+   return stage == PIPE_SHADER_VERTEX     ? "VS"
+          : stage == PIPE_SHADER_COMPUTE ? "CS"
+                                         : "FS";
 }
 
 static void *
@@ -165,9 +169,37 @@ vlg_create_fs_state(struct pipe_context *pctx,
    return vlg_create_shader_state(pctx, cso, PIPE_SHADER_FRAGMENT);
 }
 
+/* Compute shaders (GL ES 3.1 §17): compiled like the other stages; the
+ * workgroup size, shared memory and the SSBO/image slots come from the
+ * compiler (vlg_compiled_shader), launch_grid is in vlg_compute.c. */
+static void *
+vlg_create_compute_state(struct pipe_context *pctx,
+                         const struct pipe_compute_state *cso)
+{
+   if (cso->ir_type != PIPE_SHADER_IR_NIR) {
+      mesa_loge("vlgpu: compute shaders must be NIR (got IR type %d)",
+                cso->ir_type);
+      return NULL;
+   }
+   struct pipe_shader_state s = {
+      .type = PIPE_SHADER_IR_NIR,
+      .ir.nir = (nir_shader *)cso->prog,
+   };
+   return vlg_create_shader_state(pctx, &s, PIPE_SHADER_COMPUTE);
+}
+
+static void
+vlg_bind_compute_state(struct pipe_context *pctx, void *hwcso)
+{
+   vlg_context(pctx)->cs = hwcso;
+}
+
 void
 vlg_init_program_functions(struct pipe_context *pctx)
 {
+   pctx->create_compute_state = vlg_create_compute_state;
+   pctx->bind_compute_state = vlg_bind_compute_state;
+   pctx->delete_compute_state = vlg_delete_shader_state;
    pctx->create_vs_state = vlg_create_vs_state;
    pctx->delete_vs_state = vlg_delete_shader_state;
    pctx->create_fs_state = vlg_create_fs_state;

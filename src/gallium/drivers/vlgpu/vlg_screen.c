@@ -81,6 +81,13 @@ vlg_screen_get_device_vendor(struct pipe_screen *pscreen)
     BITFIELD_BIT(PIPE_PRIM_TRIANGLE_STRIP) |                                  \
     BITFIELD_BIT(PIPE_PRIM_TRIANGLE_FAN))
 
+/* Compute shaders, SSBOs and images: off with VLGPU_DEBUG=es2 (ES 3.0). */
+static bool
+vlg_compute_enabled(void)
+{
+   return !vlg_debug_enabled(VLG_DEBUG_ES2);
+}
+
 static int
 vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 {
@@ -259,6 +266,18 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_FRAMEBUFFER_NO_ATTACHMENT:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
 
+   /* ARB_texture_multisample: 4-sample textures are fetched per sample
+    * (txf_ms -> TXF on a 4-times-wide view, vlg_nir.cpp lower_ms_tex). */
+   case PIPE_CAP_TEXTURE_MULTISAMPLE:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
+
+   /* Compute shaders (DISPATCH, vlg_compute.c) with SSBOs (MEM on VRAM
+    * addresses: dword alignment is all MEM needs) and images. */
+   case PIPE_CAP_COMPUTE:
+      return vlg_compute_enabled();
+   case PIPE_CAP_SHADER_BUFFER_OFFSET_ALIGNMENT:
+      return vlg_compute_enabled() ? 4 : 0;
+
    /* ARB_draw_indirect: the CP reads the draw parameters from VRAM
     * (draw_info.indirect, vlg_draw.c).  Mesa exposes it in ES 3.1 and GL
     * 3.1 core only, neither of which vlgpu offers yet. */
@@ -319,9 +338,31 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
                             enum pipe_shader_type shader,
                             enum pipe_shader_cap param)
 {
-   /* Vertex and fragment stages only; 0 instructions = stage unsupported. */
-   if (shader != PIPE_SHADER_VERTEX && shader != PIPE_SHADER_FRAGMENT)
+   /* Vertex, fragment and compute stages; 0 instructions = stage
+    * unsupported (compute too with VLGPU_DEBUG=es2). */
+   const bool compute = shader == PIPE_SHADER_COMPUTE;
+   if (shader != PIPE_SHADER_VERTEX && shader != PIPE_SHADER_FRAGMENT &&
+       !(compute && vlg_compute_enabled()))
       return 0;
+
+   switch (param) {
+   /* Compute only (vlg_compute.c, docs/compiler.md "Compute shaders"):
+    * SSBOs and images lowered to MEM on VRAM addresses from the driver
+    * uniforms; no hardware atomic counters, so st/mesa lowers them to SSBO
+    * atomics and gives half of the 16 shader buffers to them. The graphics
+    * stages have none (MEM there is a GPU fault). */
+   case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
+      return compute ? VLG_MAX_SHADER_BUFFERS : 0;
+   case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
+      return compute ? VLG_MAX_SHADER_IMAGES : 0;
+   case PIPE_SHADER_CAP_MAX_INPUTS:
+   case PIPE_SHADER_CAP_MAX_OUTPUTS:
+      if (compute)
+         return 0;
+      break;
+   default:
+      break;
+   }
 
    switch (param) {
    case PIPE_SHADER_CAP_MAX_INSTRUCTIONS:
@@ -383,6 +424,71 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
    }
 }
 
+/*
+ * Compute limits (GL ES 3.1 table 20.45 minimums in brackets), from the
+ * simulated GPU (VLG_DRM_PARAM_MAX_COMPUTE_INVOCATIONS etc.): it runs a
+ * workgroup as ceil(n / W) thread groups resident in one SPC at once, so
+ * the largest workgroup holds for shaders of up to max_compute_regs
+ * registers (128 invocations and 64 registers by default; vlg_compute.c
+ * skips dispatches of shaders above that with a message); shared memory
+ * 32 KiB by default [16 KiB].
+ */
+
+static int
+vlg_screen_get_compute_param(struct pipe_screen *pscreen,
+                             enum pipe_shader_ir ir, enum pipe_compute_cap param,
+                             void *ret)
+{
+   struct vlg_screen *screen = vlg_screen(pscreen);
+#define RET(type, ...)                                                         \
+   do {                                                                      \
+      type v[] = {__VA_ARGS__};                                              \
+      if (ret)                                                               \
+         memcpy(ret, v, sizeof(v));                                          \
+      return sizeof(v);                                                      \
+   } while (0)
+
+   switch (param) {
+   case PIPE_COMPUTE_CAP_IR_TARGET:
+      if (ret)
+         strcpy(ret, "vlgpu");
+      return strlen("vlgpu") + 1;
+   case PIPE_COMPUTE_CAP_GRID_DIMENSION:
+      RET(uint64_t, 3);
+   case PIPE_COMPUTE_CAP_MAX_GRID_SIZE: /* [65535 each] */
+      RET(uint64_t, 65535, 65535, 65535);
+   case PIPE_COMPUTE_CAP_MAX_BLOCK_SIZE: /* [128, 128, 64] */
+      RET(uint64_t, screen->max_compute_invocations,
+          screen->max_compute_invocations,
+          MIN2(screen->max_compute_invocations, 64));
+   case PIPE_COMPUTE_CAP_MAX_THREADS_PER_BLOCK: /* [128] */
+      RET(uint64_t, screen->max_compute_invocations);
+   case PIPE_COMPUTE_CAP_MAX_LOCAL_SIZE: /* shared memory [16384] */
+      RET(uint64_t, screen->compute_shared_size);
+   case PIPE_COMPUTE_CAP_MAX_GLOBAL_SIZE:
+   case PIPE_COMPUTE_CAP_MAX_MEM_ALLOC_SIZE:
+      RET(uint64_t, screen->vram_size);
+   case PIPE_COMPUTE_CAP_MAX_PRIVATE_SIZE:
+   case PIPE_COMPUTE_CAP_MAX_INPUT_SIZE:
+      RET(uint64_t, 0);
+   case PIPE_COMPUTE_CAP_MAX_CLOCK_FREQUENCY:
+      RET(uint32_t, 1000);
+   case PIPE_COMPUTE_CAP_MAX_COMPUTE_UNITS:
+      RET(uint32_t, 1);
+   case PIPE_COMPUTE_CAP_IMAGES_SUPPORTED:
+      RET(uint32_t, 1);
+   case PIPE_COMPUTE_CAP_SUBGROUP_SIZE:
+      RET(uint32_t, 16);
+   case PIPE_COMPUTE_CAP_ADDRESS_BITS:
+      RET(uint32_t, 32);
+   case PIPE_COMPUTE_CAP_MAX_VARIABLE_THREADS_PER_BLOCK:
+      RET(uint64_t, 0);
+   default:
+      return 0;
+   }
+#undef RET
+}
+
 static float
 vlg_screen_get_paramf(struct pipe_screen *pscreen, enum pipe_capf param)
 {
@@ -424,19 +530,28 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
    struct vlg_screen *screen = vlg_screen(pscreen);
 
    /* 1 or 4 samples (docs/hw.md "Multisampling"); 4-sample resources are
-    * 2D render targets or depth/stencil buffers: no texture fetch of one
-    * sample (txf_ms) yet, so no PIPE_BIND_SAMPLER_VIEW (st/mesa then
-    * reports MAX_SAMPLES 4 and MAX_COLOR_TEXTURE_SAMPLES 0) and blits from
-    * them are resolves only (vlg_blit.c). */
+    * 2D render targets or depth/stencil buffers, and textures
+    * (ARB_texture_multisample: texelFetch of one sample reads a view 4
+    * times as wide, vlg_state.c; not with VLGPU_DEBUG=es2); no 4-sample
+    * arrays. */
    const unsigned samples = MAX2(sample_count, 1);
    if ((samples != 1 && samples != 4) ||
        MAX2(storage_sample_count, 1) != samples)
       return false;
+   const unsigned ms_binds =
+      PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL |
+      (vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : PIPE_BIND_SAMPLER_VIEW);
    if (samples == 4 &&
        ((target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT) ||
-        (bind & ~(PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL)) ||
-        !bind))
+        (bind & ~ms_binds) || !bind))
       return false;
+
+   /* ARB_framebuffer_no_attachments: a framebuffer without attachments
+    * rasterizes with 1 or 4 samples (st/mesa asks with PIPE_FORMAT_NONE for
+    * MaxFramebufferSamples). */
+   if (format == PIPE_FORMAT_NONE)
+      return bind == PIPE_BIND_RENDER_TARGET &&
+             !vlg_debug_enabled(VLG_DEBUG_ES2);
 
    /* 1D/2D/3D/cube/rect textures, 1D/2D arrays unless
     * PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0 (VLGPU_DEBUG=es2); no cube
@@ -657,6 +772,13 @@ vlg_screen_create_device(struct vlg_screen *screen)
    screen->vram_size = vram;
    screen->max_2d_levels =
       MIN2(util_logbase2(MAX2(max_tex, 1)) + 1, PIPE_MAX_TEXTURE_LEVELS);
+   uint64_t inv = 0, shared = 0, regs = 0;
+   vlg_drm_get_param(screen->dev, VLG_DRM_PARAM_MAX_COMPUTE_INVOCATIONS, &inv);
+   vlg_drm_get_param(screen->dev, VLG_DRM_PARAM_COMPUTE_SHARED_MEMORY, &shared);
+   vlg_drm_get_param(screen->dev, VLG_DRM_PARAM_MAX_COMPUTE_REGS, &regs);
+   screen->max_compute_invocations = MIN2(inv, 1024);
+   screen->compute_shared_size = MIN2(shared, 1u << 20);
+   screen->max_compute_regs = regs;
 
    screen->stats = vlg_stats_create(stats, vlg_debug_enabled(VLG_DEBUG_STATS),
                                     args.mode == VLG_DRM_MODE_CYCLE);
@@ -694,6 +816,7 @@ vlgpu_create_screen(struct sw_winsys *winsys)
    pscreen->get_device_vendor = vlg_screen_get_device_vendor;
    pscreen->get_param = vlg_screen_get_param;
    pscreen->get_shader_param = vlg_screen_get_shader_param;
+   pscreen->get_compute_param = vlg_screen_get_compute_param;
    pscreen->get_paramf = vlg_screen_get_paramf;
    pscreen->get_timestamp = u_default_get_timestamp;
    pscreen->is_format_supported = vlg_screen_is_format_supported;

@@ -51,6 +51,12 @@ struct vlg_screen {
    simple_mtx_t device_lock;
    uint64_t vram_size;        /**< bytes */
    unsigned max_2d_levels;    /**< log2(VLG_DRM_PARAM_MAX_TEXTURE_SIZE) + 1 */
+   /** Compute limits of the simulated GPU (docs/hw.md "Compute"): the
+    *  largest workgroup for shaders of up to max_compute_regs registers,
+    *  shared memory per workgroup in bytes. */
+   unsigned max_compute_invocations;
+   unsigned compute_shared_size;
+   unsigned max_compute_regs;
    uint32_t mode;             /**< enum vlg_drm_mode actually used */
 
    /** Fence sequence numbers (vlg_fence.c); a SYNC writes one. */

@@ -413,7 +413,12 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
    t.swizzle_g = (enum vlg_swizzle)tmpl->swizzle_g;
    t.swizzle_b = (enum vlg_swizzle)tmpl->swizzle_b;
    t.swizzle_a = (enum vlg_swizzle)tmpl->swizzle_a;
-   t.width = prsc->width0;
+   /* A 4-sample resource keeps the samples of a pixel side by side (docs/hw.md
+    * "Multisampling"): its view is a 2D texture 4 times as wide, sample s of
+    * pixel x being texel 4x + s; the compiler turns texelFetch(sampler2DMS)
+    * into TXF there and divides textureSize's x by 4 (vlg_nir.cpp
+    * lower_ms_tex). */
+   t.width = prsc->width0 * MAX2(prsc->nr_samples, 1);
    t.height = tmpl->target == PIPE_TEXTURE_1D ||
                     tmpl->target == PIPE_TEXTURE_1D_ARRAY
                  ? 1 : prsc->height0;

@@ -1,0 +1,263 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * Compute (GL ES 3.1 §17, Gallium launch_grid): shader buffers, images,
+ * memory barriers and the DISPATCH command (docs/hw.md "Compute",
+ * docs/driver.md "Compute").
+ *
+ * A dispatch writes into the batch's package memory
+ *   shader_state     the compute shader (vlg_emit_shader), whose
+ *                    global-buffer image carries the driver uniforms
+ *                    (vlg_compiler.h VLG_DU_*): the grid size, the VRAM
+ *                    address and size of each bound shader buffer and the
+ *                    linear layout of each bound image level;
+ *   texture[]/sampler[] of the compute stage;
+ *   compute_info     block and grid size, indirect grid address, shader,
+ *                    textures, shared memory size;
+ * and appends DISPATCH.  SSBO and image addresses are not hardware state:
+ * the shader computes VRAM addresses from them (contract: no per-buffer
+ * bounds check; out-of-range image coordinates are checked in the shader).
+ *
+ * Ordering: the CP runs commands in order, waits for earlier draws before a
+ * DISPATCH and for the DISPATCH's stores to reach VRAM before the next
+ * command, so later draws, copies and CPU maps (vlg_batch_uses_bo: the map
+ * submits first) see what a dispatch wrote; memory_barrier has nothing to
+ * add.
+ */
+
+#include "util/log.h"
+#include "util/u_helpers.h"
+#include "util/u_inlines.h"
+#include "util/u_math.h"
+
+#include "vlg_bo.h"
+#include "vlg_compiler.h"
+#include "vlg_context.h"
+#include "vlg_program.h"
+#include "vlg_resource.h"
+
+static void
+vlg_set_shader_buffers(struct pipe_context *pctx, enum pipe_shader_type shader,
+                       unsigned start, unsigned count,
+                       const struct pipe_shader_buffer *buffers,
+                       unsigned writable_bitmask)
+{
+   struct vlg_context *ctx = vlg_context(pctx);
+
+   (void)writable_bitmask;
+   /* the graphics stages have 0 shader buffers (st/mesa still unbinds) */
+   if (shader != PIPE_SHADER_COMPUTE)
+      return;
+   assert(start + count <= VLG_MAX_SHADER_BUFFERS);
+   util_set_shader_buffers_mask(ctx->ssbo, &ctx->ssbo_mask, buffers, start,
+                                count);
+}
+
+static void
+vlg_set_shader_images(struct pipe_context *pctx, enum pipe_shader_type shader,
+                      unsigned start, unsigned count,
+                      unsigned unbind_num_trailing_slots,
+                      const struct pipe_image_view *images)
+{
+   struct vlg_context *ctx = vlg_context(pctx);
+
+   if (shader != PIPE_SHADER_COMPUTE)
+      return;
+   assert(start + count + unbind_num_trailing_slots <= VLG_MAX_SHADER_IMAGES);
+   for (unsigned i = 0; i < count + unbind_num_trailing_slots; i++) {
+      const unsigned slot = start + i;
+      const struct pipe_image_view *src =
+         images && i < count ? &images[i] : NULL;
+      util_copy_image_view(&ctx->images[slot], src);
+      if (src && src->resource)
+         ctx->image_mask |= BITFIELD_BIT(slot);
+      else
+         ctx->image_mask &= ~BITFIELD_BIT(slot);
+   }
+}
+
+static void
+vlg_memory_barrier(struct pipe_context *pctx, unsigned flags)
+{
+   /* Commands run in order and a DISPATCH drains its stores before the next
+    * command starts; CPU access submits first (transfer_map). Nothing is
+    * cached between commands. */
+   (void)pctx;
+   (void)flags;
+}
+
+/* Driver uniforms of shader buffer @i: (address, size, 0, 0). */
+static void
+vlg_ssbo_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
+{
+   const struct pipe_shader_buffer *sb = &ctx->ssbo[i];
+
+   if (!(ctx->ssbo_mask & BITFIELD_BIT(i)) || !sb->buffer)
+      return;
+   struct vlg_resource *rsc = vlg_resource(sb->buffer);
+   if (sb->buffer_offset >= rsc->size)
+      return;
+   const uint64_t address = rsc->bo->address + sb->buffer_offset;
+   /* MEM takes 32-bit byte addresses (docs/isa.md) */
+   if (address + sb->buffer_size > UINT32_MAX) {
+      mesa_loge("vlgpu: shader buffer above 4 GiB of VRAM (MEM addresses are "
+                "32-bit)");
+      return;
+   }
+   du[0] = (uint32_t)address;
+   du[1] = MIN2(sb->buffer_size, rsc->size - sb->buffer_offset);
+   vlg_batch_add_bo(&ctx->batch, rsc->bo);
+}
+
+/* Driver uniforms of image unit @i: (address of texel (0,0) of the first
+ * layer of the bound level, row pitch, layer stride, 0), (width, height,
+ * depth or layers, 0) -- docs/compiler.md "Compute shaders". */
+static void
+vlg_image_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
+{
+   const struct pipe_image_view *view = &ctx->images[i];
+
+   if (!(ctx->image_mask & BITFIELD_BIT(i)) || !view->resource)
+      return;
+   struct pipe_resource *prsc = view->resource;
+   struct vlg_resource *rsc = vlg_resource(prsc);
+   if (prsc->target == PIPE_BUFFER || prsc->nr_samples > 1) {
+      /* image buffers and multisample images are not in GL ES 3.1 */
+      mesa_logw_once("vlgpu: buffer and multisample images are not "
+                     "supported; image unit reads 0");
+      return;
+   }
+   /* layers first_layer..last_layer of the level: array layers, cube faces
+    * or 3D slices (a non-layered binding is one of them); layer_stride is
+    * the distance of all three (docs/hw.md "struct texture_level") */
+   const unsigned level = view->u.tex.level;
+   const unsigned layers = view->u.tex.last_layer - view->u.tex.first_layer + 1;
+   const uint64_t address =
+      rsc->bo->address +
+      vlg_resource_offset(rsc, level, view->u.tex.first_layer);
+   if (address + (uint64_t)layers * rsc->layer_stride[level] > UINT32_MAX) {
+      mesa_loge("vlgpu: image above 4 GiB of VRAM (MEM addresses are 32-bit)");
+      return;
+   }
+   du[0] = (uint32_t)address;
+   du[1] = rsc->stride[level];
+   du[2] = rsc->layer_stride[level];
+   du[4] = u_minify(prsc->width0, level);
+   du[5] = u_minify(prsc->height0, level);
+   du[6] = layers;
+   vlg_batch_add_bo(&ctx->batch, rsc->bo);
+}
+
+/* The grid of an indirect dispatch, read on the CPU for gl_NumWorkGroups
+ * (the CP reads it again for the grid itself): work still queued that
+ * writes the buffer is submitted first. */
+static bool
+vlg_read_indirect_grid(struct vlg_context *ctx, const struct pipe_grid_info *info,
+                       uint32_t grid[3])
+{
+   struct vlg_resource *rsc = vlg_resource(info->indirect);
+
+   if (info->indirect_offset + 12 > rsc->size)
+      return false;
+   if (vlg_batch_uses_bo(&ctx->batch, rsc->bo))
+      vlg_batch_submit(&ctx->batch);
+   memcpy(grid, rsc->bo->map + info->indirect_offset, 12);
+   return true;
+}
+
+static void
+vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
+{
+   struct vlg_context *ctx = vlg_context(pctx);
+   struct vlg_shader_state *so = ctx->cs;
+
+   if (!so || !so->cs) {
+      mesa_logw_once("vlgpu: dispatch without a compiled compute shader "
+                     "skipped");
+      return;
+   }
+   const struct vlg_compiled_shader *cs = so->cs;
+   const struct vlg_screen *screen = vlg_screen(pctx->screen);
+   if (cs->num_regs > screen->max_compute_regs) {
+      /* the workgroup would not fit in one SPC (a GPU fault at dispatch) */
+      mesa_loge("vlgpu: compute shader %u uses %u registers, the GPU runs "
+                "workgroups of shaders of up to %u: dispatch skipped",
+                so->id, cs->num_regs, screen->max_compute_regs);
+      return;
+   }
+
+   uint32_t grid[3] = {info->grid[0], info->grid[1], info->grid[2]};
+   if (info->indirect && !vlg_read_indirect_grid(ctx, info, grid)) {
+      mesa_logw("vlgpu: indirect dispatch buffer too small, skipped");
+      return;
+   }
+   if (!grid[0] || !grid[1] || !grid[2])
+      return;
+
+   uint32_t du[VLG_DU_SLOTS * 4] = {0};
+   memcpy(&du[VLG_DU_NUM_WORKGROUPS * 4], grid, sizeof(grid));
+   u_foreach_bit (i, cs->ssbos_used & BITFIELD_MASK(VLG_MAX_SHADER_BUFFERS))
+      vlg_ssbo_uniforms(ctx, i, &du[(VLG_DU_SSBO + i) * 4]);
+   u_foreach_bit (i, cs->images_used & BITFIELD_MASK(VLG_MAX_SHADER_IMAGES))
+      vlg_image_uniforms(ctx, i, &du[(VLG_DU_IMAGE + 2 * i) * 4]);
+
+   struct VLG_COMPUTE_INFO ci;
+   VLG_COMPUTE_INFO_init(&ci);
+   unsigned num_textures;
+   if (!vlg_emit_shader(ctx, so, du, &ci.cs) ||
+       !vlg_emit_stage_textures(ctx, so, &ci.textures, &ci.samplers,
+                                &num_textures)) {
+      mesa_loge("vlgpu: out of VRAM for a dispatch, skipped");
+      return;
+   }
+   ci.num_textures = ci.num_samplers = num_textures;
+   /* st/mesa passes the shader's local size (no variable group size) */
+   ci.block_x = info->block[0];
+   ci.block_y = info->block[1];
+   ci.block_z = info->block[2];
+   ci.grid_x = grid[0];
+   ci.grid_y = grid[1];
+   ci.grid_z = grid[2];
+   if (info->indirect) {
+      struct vlg_resource *rsc = vlg_resource(info->indirect);
+      ci.indirect = rsc->bo->address + info->indirect_offset;
+      vlg_batch_add_bo(&ctx->batch, rsc->bo);
+   }
+   ci.shared_size = cs->shared_size;
+
+   uint32_t words[VLG_COMPUTE_INFO_LENGTH];
+   VLG_COMPUTE_INFO_pack(words, &ci);
+   uint64_t ci_address =
+      vlg_batch_upload(&ctx->batch, words, sizeof(words), 16);
+   if (!ci_address) {
+      mesa_loge("vlgpu: out of VRAM for a dispatch, skipped");
+      return;
+   }
+
+   struct VLG_CMD_DISPATCH cmd;
+   uint32_t dw[VLG_CMD_DISPATCH_LENGTH];
+   VLG_CMD_DISPATCH_init(&cmd);
+   cmd.compute_info = ci_address;
+   VLG_CMD_DISPATCH_pack(dw, &cmd);
+   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DISPATCH_LENGTH);
+}
+
+void
+vlg_compute_cleanup(struct vlg_context *ctx)
+{
+   for (unsigned i = 0; i < VLG_MAX_SHADER_BUFFERS; i++)
+      pipe_resource_reference(&ctx->ssbo[i].buffer, NULL);
+   for (unsigned i = 0; i < VLG_MAX_SHADER_IMAGES; i++)
+      pipe_resource_reference(&ctx->images[i].resource, NULL);
+   ctx->ssbo_mask = ctx->image_mask = 0;
+}
+
+void
+vlg_init_compute_functions(struct pipe_context *pctx)
+{
+   pctx->set_shader_buffers = vlg_set_shader_buffers;
+   pctx->set_shader_images = vlg_set_shader_images;
+   pctx->memory_barrier = vlg_memory_barrier;
+   pctx->launch_grid = vlg_launch_grid;
+}

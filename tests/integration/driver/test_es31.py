@@ -1,0 +1,66 @@
+"""OpenGL ES 3.1 on vlgpu (vlg_es31.c through EGL surfaceless): the context is ES 3.1 with
+GLSL ES 3.10 and the compute limits GL ES 3.1 asks for; a compute shader with an SSBO,
+shared memory and barrier(), an atomic counter and imageStore, whose image a draw then
+samples; an indirect dispatch (gl_NumWorkGroups from the buffer); texelFetch of every
+sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
+program. Every expected value is computed by vlg_es31.c on the host. The compute tests
+run in both simulator modes when the cycle-mode DISPATCH exists (docs/driver.md)."""
+
+import unittest
+
+import driverlib
+from driverlib import driver_problems, run_on
+
+
+def es31_program():
+    return driverlib.build_helper("vlg_es31.c", "vlg_es31", ["-lEGL", "-lGLESv2", "-lm"])
+
+
+class Es31Test(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.program = es31_program()
+
+    def run_tests(self, tests, functional):
+        env = {"VLGPU_DEBUG": "functional"} if functional else None
+        r = run_on("vlgpu", [str(self.program), *tests], env=env)
+        self.assertEqual(r.returncode, 0, f"vlg_es31 {' '.join(tests)}:\n{r.stdout}\n{r.stderr}")
+        self.assertEqual(driver_problems(r.stderr), [], r.stderr)
+        for t in tests:
+            self.assertIn(f"{t}: pass", r.stdout)
+        return r
+
+    def test_info_reports_es31_and_the_compute_limits(self):
+        out = self.run_tests(["info"], functional=True).stdout
+        fields = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+        self.assertRegex(fields["GL_VERSION"], r"^OpenGL ES 3\.1\b")
+        self.assertIn("GLSL ES 3.10", fields["GL_SHADING_LANGUAGE_VERSION"])
+        # GL ES 3.1 table 20.45 minimums
+        self.assertGreaterEqual(int(fields["MAX_COMPUTE_WORK_GROUP_INVOCATIONS"]), 128)
+        size = [int(v) for v in fields["MAX_COMPUTE_WORK_GROUP_SIZE"].split()]
+        self.assertTrue(size[0] >= 128 and size[1] >= 128 and size[2] >= 64, size)
+        count = [int(v) for v in fields["MAX_COMPUTE_WORK_GROUP_COUNT"].split()]
+        self.assertTrue(all(c >= 65535 for c in count), count)
+        self.assertGreaterEqual(int(fields["MAX_COMPUTE_SHARED_MEMORY_SIZE"]), 16384)
+        self.assertGreaterEqual(int(fields["MAX_COMPUTE_SHADER_STORAGE_BLOCKS"]), 4)
+        self.assertGreaterEqual(int(fields["MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS"]), 1)
+        self.assertGreaterEqual(int(fields["MAX_COMPUTE_IMAGE_UNIFORMS"]), 4)
+        self.assertEqual(int(fields["MAX_COLOR_TEXTURE_SAMPLES"]), 4)
+
+    def test_compute_functional(self):
+        self.run_tests(["compute", "indirect"], functional=True)
+
+    def test_msaa_texture_fetch_functional(self):
+        self.run_tests(["msaa"], functional=True)
+
+    def test_msaa_texture_fetch_cycle(self):
+        self.run_tests(["msaa"], functional=False)
+
+    def test_es2_flag_turns_es31_off(self):
+        r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("cannot create an OpenGL ES 3.1", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,501 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * vlg_es31: OpenGL ES 3.1 checks through EGL surfaceless (a pbuffer), every
+ * expected value computed here on the host from the inputs (never read back
+ * from the driver first):
+ *
+ *   info     GL_VERSION, GLSL version and the compute limits (printed)
+ *   compute  a compute shader with an SSBO, shared memory + barrier(), an
+ *            atomic counter and imageStore into an rgba8 texture; then a draw
+ *            that samples the texture (texelFetch) into the pbuffer, read back
+ *   indirect glDispatchComputeIndirect: gl_NumWorkGroups and the grid come
+ *            from a buffer
+ *   msaa     a triangle drawn into a 4-sample texture (glTexStorage2D-
+ *            Multisample), then a shader that counts, per pixel, the samples
+ *            texelFetch(sampler2DMS) finds covered, compared with the coverage
+ *            of the standard 4x sample positions computed here; textureSize
+ *
+ *    vlg_es31 [TEST...]      (default: info compute indirect msaa)
+ *
+ * Exit status: 0 when every test passed, 1 when one failed (the reason on
+ * stderr), 2 for EGL/usage errors or a context below ES 3.1.
+ * Build: cc vlg_es31.c -o vlg_es31 -lEGL -lGLESv2 -lm
+ */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <EGL/egl.h>
+#include <GLES3/gl31.h>
+
+static int failures;
+
+#define FAIL(...)                                                              \
+   do {                                                                        \
+      fprintf(stderr, "vlg_es31: FAIL: " __VA_ARGS__);                         \
+      fprintf(stderr, "\n");                                                   \
+      failures++;                                                              \
+   } while (0)
+
+static int
+check_gl(const char *where)
+{
+   GLenum e;
+   int n = 0;
+   while ((e = glGetError()) != GL_NO_ERROR) {
+      FAIL("GL error 0x%04x in %s", e, where);
+      n++;
+   }
+   return n;
+}
+
+static GLuint
+shader(GLenum type, const char *src)
+{
+   GLuint s = glCreateShader(type);
+   GLint ok = 0;
+   glShaderSource(s, 1, &src, NULL);
+   glCompileShader(s);
+   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+   if (!ok) {
+      char log[4096];
+      glGetShaderInfoLog(s, sizeof(log), NULL, log);
+      fprintf(stderr, "vlg_es31: shader does not compile:\n%s\n%s\n", src, log);
+      exit(1);
+   }
+   return s;
+}
+
+static GLuint
+link(GLuint a, GLuint b)
+{
+   GLuint p = glCreateProgram();
+   GLint ok = 0;
+   glAttachShader(p, a);
+   if (b)
+      glAttachShader(p, b);
+   glLinkProgram(p);
+   glGetProgramiv(p, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      char log[4096];
+      glGetProgramInfoLog(p, sizeof(log), NULL, log);
+      fprintf(stderr, "vlg_es31: program does not link:\n%s\n", log);
+      exit(1);
+   }
+   return p;
+}
+
+/* A deterministic input: a small LCG. */
+static uint32_t
+lcg(uint32_t *s)
+{
+   *s = *s * 1664525u + 1013904223u;
+   return *s >> 8;
+}
+
+static void
+test_info(void)
+{
+   GLint v[3];
+   printf("GL_VERSION %s\n", glGetString(GL_VERSION));
+   printf("GL_SHADING_LANGUAGE_VERSION %s\n", glGetString(GL_SHADING_LANGUAGE_VERSION));
+   glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, v);
+   printf("MAX_COMPUTE_WORK_GROUP_INVOCATIONS %d\n", v[0]);
+   for (int i = 0; i < 3; i++)
+      glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i, &v[i]);
+   printf("MAX_COMPUTE_WORK_GROUP_SIZE %d %d %d\n", v[0], v[1], v[2]);
+   for (int i = 0; i < 3; i++)
+      glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i, &v[i]);
+   printf("MAX_COMPUTE_WORK_GROUP_COUNT %d %d %d\n", v[0], v[1], v[2]);
+   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, v);
+   printf("MAX_COMPUTE_SHARED_MEMORY_SIZE %d\n", v[0]);
+   glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, v);
+   printf("MAX_COMPUTE_SHADER_STORAGE_BLOCKS %d\n", v[0]);
+   glGetIntegerv(GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS, v);
+   printf("MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS %d\n", v[0]);
+   glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, v);
+   printf("MAX_COMPUTE_IMAGE_UNIFORMS %d\n", v[0]);
+   glGetIntegerv(GL_MAX_COLOR_TEXTURE_SAMPLES, v);
+   printf("MAX_COLOR_TEXTURE_SAMPLES %d\n", v[0]);
+   glGetIntegerv(GL_MAX_DEPTH_TEXTURE_SAMPLES, v);
+   printf("MAX_DEPTH_TEXTURE_SAMPLES %d\n", v[0]);
+   glGetIntegerv(GL_MAX_INTEGER_SAMPLES, v);
+   printf("MAX_INTEGER_SAMPLES %d\n", v[0]);
+   check_gl("info");
+}
+
+/*
+ * compute: 4 workgroups of 64 invocations over 256 uints d[i]:
+ *   SSBO sums[wg] = sum of the workgroup's d (shared-memory tree reduction
+ *   with barrier()), big = atomic counter of the d[i] >= 2^23, out[i] =
+ *   d[i] * 3 + gl_LocalInvocationIndex, and the 16x16 rgba8 image pixel
+ *   (i % 16, i / 16) = (d & 255, d >> 8 & 255, wg * 64, 255) / 255.
+ * Then a full-pbuffer draw shows the image (texelFetch) and is read back.
+ */
+static const char *compute_src =
+   "#version 310 es\n"
+   "layout(local_size_x = 64) in;\n"
+   "layout(std430, binding = 0) buffer In { uint d[]; } inp;\n"
+   "layout(std430, binding = 1) buffer Out { uint sums[4]; uint o[]; } res;\n"
+   "layout(binding = 0) uniform atomic_uint big;\n"
+   "layout(rgba8, binding = 0) writeonly uniform highp image2D img;\n"
+   "shared uint partial[64];\n"
+   "void main() {\n"
+   "   uint l = gl_LocalInvocationIndex;\n"
+   "   uint i = gl_GlobalInvocationID.x;\n"
+   "   uint d = inp.d[i];\n"
+   "   partial[l] = d;\n"
+   "   barrier();\n"
+   "   for (uint s = 32u; s > 0u; s >>= 1) {\n"
+   "      if (l < s)\n"
+   "         partial[l] += partial[l + s];\n"
+   "      barrier();\n"
+   "   }\n"
+   "   if (l == 0u)\n"
+   "      res.sums[gl_WorkGroupID.x] = partial[0];\n"
+   "   if (d >= 8388608u)\n"
+   "      atomicCounterIncrement(big);\n"
+   "   res.o[i] = d * 3u + l;\n"
+   "   imageStore(img, ivec2(int(i % 16u), int(i / 16u)),\n"
+   "              vec4(float(d & 255u), float((d >> 8) & 255u), float(gl_WorkGroupID.x * 64u), 255.0) / 255.0);\n"
+   "}\n";
+
+static const char *show_vs =
+   "#version 310 es\n"
+   "in vec4 a_pos;\n"
+   "void main() { gl_Position = a_pos; }\n";
+static const char *show_fs =
+   "#version 310 es\n"
+   "precision highp float;\n"
+   "uniform highp sampler2D t;\n"
+   "out vec4 color;\n"
+   "void main() { color = texelFetch(t, ivec2(gl_FragCoord.xy), 0); }\n";
+
+static void
+draw_fullscreen(GLuint prog)
+{
+   static const float quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+   GLuint vbo;
+   glGenBuffers(1, &vbo);
+   glBindBuffer(GL_ARRAY_BUFFER, vbo);
+   glBufferData(GL_ARRAY_BUFFER, sizeof(quad), quad, GL_STATIC_DRAW);
+   glUseProgram(prog);
+   GLint loc = glGetAttribLocation(prog, "a_pos");
+   glVertexAttribPointer(loc, 2, GL_FLOAT, GL_FALSE, 0, 0);
+   glEnableVertexAttribArray(loc);
+   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+   glDisableVertexAttribArray(loc);
+   glDeleteBuffers(1, &vbo);
+}
+
+static void
+test_compute(void)
+{
+   enum { N = 256 };
+   uint32_t d[N], seed = 12345;
+   for (int i = 0; i < N; i++)
+      d[i] = lcg(&seed) & 0xffffff;
+
+   GLuint prog = link(shader(GL_COMPUTE_SHADER, compute_src), 0);
+   GLuint bufs[3];
+   glGenBuffers(3, bufs);
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bufs[0]);
+   glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(d), d, GL_STATIC_DRAW);
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, bufs[1]);
+   uint32_t fill[4 + N];
+   memset(fill, 0xee, sizeof(fill));
+   glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(fill), fill, GL_DYNAMIC_READ);
+   uint32_t zero = 0;
+   glBindBufferBase(GL_ATOMIC_COUNTER_BUFFER, 0, bufs[2]);
+   glBufferData(GL_ATOMIC_COUNTER_BUFFER, 4, &zero, GL_DYNAMIC_READ);
+
+   GLuint tex;
+   glGenTextures(1, &tex);
+   glBindTexture(GL_TEXTURE_2D, tex);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, 16, 16);
+   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+   glUseProgram(prog);
+   glDispatchCompute(4, 1, 1);
+   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_ATOMIC_COUNTER_BARRIER_BIT |
+                   GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+   if (check_gl("dispatch"))
+      return;
+
+   /* expected values */
+   uint32_t sums[4] = {0}, big = 0;
+   for (int i = 0; i < N; i++) {
+      sums[i / 64] += d[i];
+      big += d[i] >= 8388608u;
+   }
+   glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[1]);
+   const uint32_t *r = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, sizeof(fill), GL_MAP_READ_BIT);
+   if (!r) {
+      FAIL("cannot map the result SSBO");
+      return;
+   }
+   for (int w = 0; w < 4; w++)
+      if (r[w] != sums[w])
+         FAIL("compute: workgroup %d sum %u, expected %u", w, r[w], sums[w]);
+   int bad = 0;
+   for (int i = 0; i < N; i++)
+      if (r[4 + i] != d[i] * 3u + (uint32_t)(i % 64) && bad++ < 5)
+         FAIL("compute: o[%d] = %u, expected %u", i, r[4 + i], d[i] * 3u + (uint32_t)(i % 64));
+   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+   glBindBuffer(GL_ATOMIC_COUNTER_BUFFER, bufs[2]);
+   const uint32_t *c = glMapBufferRange(GL_ATOMIC_COUNTER_BUFFER, 0, 4, GL_MAP_READ_BIT);
+   if (!c || *c != big)
+      FAIL("compute: atomic counter %u, expected %u", c ? *c : 0u, big);
+   glUnmapBuffer(GL_ATOMIC_COUNTER_BUFFER);
+
+   /* the image as a texture in a draw */
+   GLuint show = link(shader(GL_VERTEX_SHADER, show_vs), shader(GL_FRAGMENT_SHADER, show_fs));
+   glViewport(0, 0, 16, 16);
+   glBindTexture(GL_TEXTURE_2D, tex);
+   glUseProgram(show);
+   glUniform1i(glGetUniformLocation(show, "t"), 0);
+   draw_fullscreen(show);
+   uint8_t px[16 * 16 * 4];
+   glReadPixels(0, 0, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, px);
+   check_gl("draw with the image");
+   bad = 0;
+   for (int i = 0; i < N; i++) {
+      const uint8_t *p = &px[4 * i]; /* row i / 16 from the bottom = image row i / 16 */
+      uint8_t e[4] = {d[i] & 255, (d[i] >> 8) & 255, (uint8_t)((i / 64) * 64), 255};
+      if (memcmp(p, e, 4) && bad++ < 5)
+         FAIL("compute: pixel (%d, %d) = (%u %u %u %u), expected (%u %u %u %u)", i % 16, i / 16,
+              p[0], p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+   }
+   glDeleteTextures(1, &tex);
+   glDeleteBuffers(3, bufs);
+}
+
+/* indirect: grid (3, 2, 1) from a buffer at offset 4; every invocation writes
+ * gl_NumWorkGroups and its workgroup id into its slot. */
+static const char *indirect_src =
+   "#version 310 es\n"
+   "layout(local_size_x = 2, local_size_y = 2) in;\n"
+   "layout(std430, binding = 0) buffer Out { uvec4 v[]; } o;\n"
+   "void main() {\n"
+   "   uint wg = gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;\n"
+   "   uint i = wg * 4u + gl_LocalInvocationIndex;\n"
+   "   o.v[i] = uvec4(gl_NumWorkGroups.xy, wg, gl_LocalInvocationID.x + 10u * gl_LocalInvocationID.y);\n"
+   "}\n";
+
+static void
+test_indirect(void)
+{
+   GLuint prog = link(shader(GL_COMPUTE_SHADER, indirect_src), 0);
+   GLuint bufs[2];
+   glGenBuffers(2, bufs);
+   const uint32_t grid[4] = {99, 3, 2, 1};
+   glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, bufs[0]);
+   glBufferData(GL_DISPATCH_INDIRECT_BUFFER, sizeof(grid), grid, GL_STATIC_DRAW);
+   enum { N = 3 * 2 * 4 + 4 };
+   uint32_t fill[4 * N];
+   memset(fill, 0xee, sizeof(fill));
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bufs[1]);
+   glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(fill), fill, GL_DYNAMIC_READ);
+   glUseProgram(prog);
+   glDispatchComputeIndirect(4);
+   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+   if (check_gl("indirect dispatch"))
+      return;
+   const uint32_t *r = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, sizeof(fill), GL_MAP_READ_BIT);
+   if (!r) {
+      FAIL("indirect: cannot map");
+      return;
+   }
+   for (unsigned i = 0; i < N; i++) {
+      uint32_t e[4] = {0xeeeeeeee, 0xeeeeeeee, 0xeeeeeeee, 0xeeeeeeee};
+      if (i < 24) {
+         unsigned l = i % 4;
+         e[0] = 3;
+         e[1] = 2;
+         e[2] = i / 4;
+         e[3] = (l % 2) + 10 * (l / 2);
+      }
+      if (memcmp(&r[4 * i], e, 16))
+         FAIL("indirect: v[%u] = (%u %u %u %u), expected (%u %u %u %u)", i, r[4 * i],
+              r[4 * i + 1], r[4 * i + 2], r[4 * i + 3], e[0], e[1], e[2], e[3]);
+   }
+   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+   glDeleteBuffers(2, bufs);
+}
+
+/*
+ * msaa: a W x H 4-sample RGBA8 texture cleared to black, one triangle in
+ * white; a second pass writes, per pixel, 64 * (number of samples whose
+ * texelFetch is white) and textureSize into the pbuffer. Expected coverage:
+ * the 4x standard pattern (docs/hw.md "Multisampling", D3D 4x: (0.375,
+ * 0.125) (0.875, 0.375) (0.125, 0.625) (0.625, 0.875) from the pixel's
+ * corner in memory order: the lower-left corner in GL window coordinates of
+ * a texture attachment), evaluated here against the triangle in window
+ * coordinates (no sample lies on an edge for these vertices).
+ */
+enum { MW = 16, MH = 16 };
+static const char *ms_fs =
+   "#version 310 es\n"
+   "precision highp float;\n"
+   "uniform highp sampler2DMS t;\n"
+   "out vec4 color;\n"
+   "void main() {\n"
+   "   ivec2 p = ivec2(gl_FragCoord.xy);\n"
+   "   int n = 0;\n"
+   "   for (int s = 0; s < 4; s++)\n"
+   "      n += texelFetch(t, p, s).r > 0.5 ? 1 : 0;\n"
+   "   ivec2 size = textureSize(t);\n"
+   "   color = vec4(float(n) * 64.0, float(size.x), float(size.y), 255.0) / 255.0;\n"
+   "}\n";
+static const char *white_fs =
+   "#version 310 es\n"
+   "precision highp float;\n"
+   "out vec4 color;\n"
+   "void main() { color = vec4(1.0); }\n";
+
+static double
+edge(double ax, double ay, double bx, double by, double px, double py)
+{
+   return (bx - ax) * (py - ay) - (by - ay) * (px - ax);
+}
+
+static void
+test_msaa(void)
+{
+   GLuint tex, fbo;
+   glGenTextures(1, &tex);
+   glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
+   glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 4, GL_RGBA8, MW, MH, GL_TRUE);
+   GLint samples = 0;
+   glGetTexLevelParameteriv(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_TEXTURE_SAMPLES, &samples);
+   if (samples != 4) {
+      FAIL("msaa: texture has %d samples, expected 4", samples);
+      return;
+   }
+   glGenFramebuffers(1, &fbo);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D_MULTISAMPLE, tex, 0);
+   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      FAIL("msaa: framebuffer incomplete");
+      return;
+   }
+   glViewport(0, 0, MW, MH);
+   glClearColor(0, 0, 0, 0);
+   glClear(GL_COLOR_BUFFER_BIT);
+   /* triangle in NDC; window x = (ndc + 1) * 8, window y (GL, up) likewise */
+   const float tri[] = {-0.93f, -0.81f, 0.87f, -0.41f, -0.23f, 0.89f};
+   GLuint white = link(shader(GL_VERTEX_SHADER, show_vs), shader(GL_FRAGMENT_SHADER, white_fs));
+   GLuint vbo;
+   glGenBuffers(1, &vbo);
+   glBindBuffer(GL_ARRAY_BUFFER, vbo);
+   glBufferData(GL_ARRAY_BUFFER, sizeof(tri), tri, GL_STATIC_DRAW);
+   glUseProgram(white);
+   GLint loc = glGetAttribLocation(white, "a_pos");
+   glVertexAttribPointer(loc, 2, GL_FLOAT, GL_FALSE, 0, 0);
+   glEnableVertexAttribArray(loc);
+   glDrawArrays(GL_TRIANGLES, 0, 3);
+   glDisableVertexAttribArray(loc);
+   glDeleteBuffers(1, &vbo);
+   check_gl("msaa draw");
+
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   GLuint ms = link(shader(GL_VERTEX_SHADER, show_vs), shader(GL_FRAGMENT_SHADER, ms_fs));
+   glUseProgram(ms);
+   glUniform1i(glGetUniformLocation(ms, "t"), 0);
+   glActiveTexture(GL_TEXTURE0);
+   glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, tex);
+   draw_fullscreen(ms);
+   uint8_t px[MW * MH * 4];
+   glReadPixels(0, 0, MW, MH, GL_RGBA, GL_UNSIGNED_BYTE, px);
+   check_gl("msaa read");
+
+   static const double pos[4][2] = {{0.375, 0.125}, {0.875, 0.375}, {0.125, 0.625}, {0.625, 0.875}};
+   double wx[3], wy[3];
+   for (int v = 0; v < 3; v++) {
+      wx[v] = (tri[2 * v] + 1.0) * MW / 2;
+      wy[v] = (tri[2 * v + 1] + 1.0) * MH / 2; /* GL window y, up */
+   }
+   int bad = 0, partial = 0;
+   for (int y = 0; y < MH; y++)
+      for (int x = 0; x < MW; x++) {
+         int n = 0;
+         for (int s = 0; s < 4; s++) {
+            /* a texture attachment has row 0 at GL window y 0 and the
+             * GPU's rows go "down" in memory order: the pattern's y offset
+             * is added to the row's lower GL y */
+            double sx = x + pos[s][0], sy = y + pos[s][1];
+            double e0 = edge(wx[0], wy[0], wx[1], wy[1], sx, sy);
+            double e1 = edge(wx[1], wy[1], wx[2], wy[2], sx, sy);
+            double e2 = edge(wx[2], wy[2], wx[0], wy[0], sx, sy);
+            n += (e0 > 0 && e1 > 0 && e2 > 0) || (e0 < 0 && e1 < 0 && e2 < 0);
+         }
+         partial += n > 0 && n < 4;
+         const uint8_t *p = &px[4 * (y * MW + x)];
+         int e = n * 64 > 255 ? 255 : n * 64;
+         if ((p[0] != e || p[1] != MW || p[2] != MH) && bad++ < 8)
+            FAIL("msaa: pixel (%d, %d) = (%u %u %u), expected (%d %d %d)", x, y, p[0], p[1], p[2],
+                 e, MW, MH);
+      }
+   printf("msaa: %d pixels partly covered\n", partial);
+   if (!partial)
+      FAIL("msaa: no partly covered pixel: the test checks nothing per sample");
+   glDeleteFramebuffers(1, &fbo);
+   glDeleteTextures(1, &tex);
+}
+
+int
+main(int argc, char **argv)
+{
+   EGLDisplay dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+   EGLint major, minor;
+   if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor)) {
+      fprintf(stderr, "vlg_es31: no EGL display (EGL_PLATFORM=surfaceless?)\n");
+      return 2;
+   }
+   const EGLint cfg_attr[] = {
+      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
+      EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE,
+   };
+   EGLConfig cfg;
+   EGLint n = 0;
+   if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1) {
+      fprintf(stderr, "vlg_es31: no RGBA8 ES3 pbuffer config\n");
+      return 2;
+   }
+   const EGLint pb_attr[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+   EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb_attr);
+   eglBindAPI(EGL_OPENGL_ES_API);
+   const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1,
+                              EGL_NONE};
+   EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attr);
+   if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx)) {
+      fprintf(stderr, "vlg_es31: cannot create an OpenGL ES 3.1 pbuffer context\n");
+      return 2;
+   }
+   fprintf(stderr, "vlg_es31: GL_RENDERER %s\n", glGetString(GL_RENDERER));
+
+   static const struct {
+      const char *name;
+      void (*run)(void);
+   } tests[] = {
+      {"info", test_info},
+      {"compute", test_compute},
+      {"indirect", test_indirect},
+      {"msaa", test_msaa},
+   };
+   for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+      int wanted = argc == 1;
+      for (int a = 1; a < argc; a++)
+         wanted |= strcmp(argv[a], tests[i].name) == 0;
+      if (!wanted)
+         continue;
+      int before = failures;
+      tests[i].run();
+      printf("%s: %s\n", tests[i].name, failures == before ? "pass" : "FAIL");
+   }
+   return failures ? 1 : 0;
+}

@@ -301,6 +301,17 @@ random_op(Rng &r, unsigned opcode, vlg_op &op)
       op.slot = (uint8_t)r.u(16);
       op.shadow = opcode != VLG_OP_TXF && opcode != VLG_OP_TXQ && r.b(30);
       break;
+   case VLG_FMT_MEM:
+      op.kind = (uint8_t)r.u(VLG_MEMKIND_COUNT);
+      if (op.kind == VLG_MEMKIND_BAR || op.kind == VLG_MEMKIND_FENCE) {
+         op.wmask = 0;
+         break;
+      }
+      op.shared = r.b(50);
+      op.dst = (uint8_t)random_reg(r);
+      op.src[0].index = (uint16_t)random_reg(r);
+      op.wmask = op.kind <= VLG_MEMKIND_ST ? (uint8_t)(1 + r.u(15)) : 0x1;
+      break;
    default:
       break;
    }

@@ -69,6 +69,14 @@ enum vlg_drm_param {
    VLG_DRM_PARAM_THREADGROUP_WIDTH,    /**< lanes */
    VLG_DRM_PARAM_MAX_TEXTURE_SIZE,     /**< texels per side */
    VLG_DRM_PARAM_MODE,                 /**< enum vlg_drm_mode */
+   /** Compute (docs/hw.md "Compute"): the largest workgroup in invocations
+    *  (thread_groups_per_spc x thread-group width; 128 by default), for any
+    *  shader of up to MAX_COMPUTE_REGS registers. */
+   VLG_DRM_PARAM_MAX_COMPUTE_INVOCATIONS,
+   /** Compute: shared memory one workgroup may use, bytes (compute_info.shared_size). */
+   VLG_DRM_PARAM_COMPUTE_SHARED_MEMORY,
+   /** Compute: vec4 registers per lane a compute shader may declare (shader_state.num_regs). */
+   VLG_DRM_PARAM_MAX_COMPUTE_REGS,
 };
 int vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value);
 

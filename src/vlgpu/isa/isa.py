@@ -58,6 +58,8 @@ SPECIAL_REGS = [
     ("LANE", 3, "lane index inside the thread group (int32)"),
     ("TGID", 4, "thread-group sequence number inside the draw (int32)"),
     ("HELPER", 5, "~0 if the lane is a helper lane (outside the primitive or killed), else 0"),
+    ("LID", 6, "compute: (local_invocation_id.x, .y, .z, local_invocation_index) as uint32, component c to component c (not replicated); 0 in other stages"),
+    ("WGID", 7, "compute: (workgroup_id.x, .y, .z, 0) as uint32, component c to component c (not replicated); 0 in other stages"),
 ]
 
 # ---------------------------------------------------------------------------
@@ -225,6 +227,18 @@ _format("tex", "main", "Process unit, texture: dst = sample of texture unit "
     ("rsv", 0, 0, "zero", "reserved"),
 ])
 
+_format("mem", "main", "Process unit, memory access of compute shaders: "
+        "load, store or 32-bit atomic on global memory (VRAM byte address) or on "
+        "the workgroup's shared memory (byte offset), and the workgroup barrier "
+        "and memory fence. Phase 1 only; docs/isa.md 'Memory (MEM)'.", [
+    ("op", 29, 24, "op", "opcode"),
+    ("kind", 23, 19, "enum:memkind", "operation"),
+    ("shared", 18, 18, "flag", "0: global memory, R[addr].x is a VRAM byte address; 1: shared memory, R[addr].x is a byte offset into the workgroup's shared memory"),
+    ("data", 17, 11, "reg", "data register R0..R127: LD destination, ST source, ATOM operand in .x (CMPXCHG comparison value in .y) and old value written to .x; 0 for BAR/FENCE"),
+    ("addr", 10, 4, "reg", "address register R0..R127, address/offset in component x (uint32, 4-byte aligned); 0 for BAR/FENCE"),
+    ("wmask", 3, 0, "mask", "LD/ST: component c is the dword at address + 4*c; ATOM: x (0x1); BAR/FENCE: 0"),
+])
+
 # -- Sub units (the second unit of a phase) ----------------------------------
 
 _format("ext", "sub", "Sub unit, mode EXT: extends an ALU Main (seed 004 "
@@ -325,6 +339,22 @@ ENUMS = {
         ("P", 1, "active lanes whose predicate Pp is set"),
         ("NP", 2, "active lanes whose predicate Pp is clear"),
     ],
+    "memkind": [
+        ("LD", 0, "load: R[data].c = dword at address + 4*c for the components of wmask"),
+        ("ST", 1, "store: dword at address + 4*c = R[data].c for the components of wmask"),
+        ("ATOM_ADD", 2, "atomic: mem = mem + R[data].x (modulo 2^32); R[data].x = old mem"),
+        ("ATOM_IMIN", 3, "atomic: mem = min(mem, R[data].x), signed; R[data].x = old"),
+        ("ATOM_UMIN", 4, "atomic: mem = min(mem, R[data].x), unsigned; R[data].x = old"),
+        ("ATOM_IMAX", 5, "atomic: mem = max(mem, R[data].x), signed; R[data].x = old"),
+        ("ATOM_UMAX", 6, "atomic: mem = max(mem, R[data].x), unsigned; R[data].x = old"),
+        ("ATOM_AND", 7, "atomic: mem = mem & R[data].x; R[data].x = old"),
+        ("ATOM_OR", 8, "atomic: mem = mem | R[data].x; R[data].x = old"),
+        ("ATOM_XOR", 9, "atomic: mem = mem ^ R[data].x; R[data].x = old"),
+        ("ATOM_XCHG", 10, "atomic: mem = R[data].x; R[data].x = old"),
+        ("ATOM_CMPXCHG", 11, "atomic: if mem == R[data].y then mem = R[data].x; R[data].x = old"),
+        ("BAR", 12, "workgroup barrier (GLSL barrier()): the thread group waits until every thread group of the workgroup reached it; orders memory too"),
+        ("FENCE", 13, "memory fence (memoryBarrier*()): this lane's earlier stores are visible before its later memory ops"),
+    ],
 }
 
 # ---------------------------------------------------------------------------
@@ -383,7 +413,8 @@ op("NOP", 0x00, "none", 0, [], 1, PB, "-", "-",
 op("MOV", 0x01, "alu1", 1, ["move"], 1, PB, "f", "MOV",
    "dst = A. Raw 32-bit move; negate/abs act on the sign bit only.")
 op("MVS", 0x02, "mvs", 0, ["move"], 1, PB, "-", "MVS",
-   "dst = special register (LC, A0, PRED, LANE, TGID, HELPER), replicated to every written component.")
+   "dst = special register (LC, A0, PRED, LANE, TGID, HELPER), replicated to every written component; "
+   "LID and WGID (compute) are vectors: component c from component c.")
 op("SEL", 0x03, "alu2", 3, ["move"], 1, PB, "b", "Move (reserved slot)",
    "dst = (C != 0) ? A : B per component, raw bits. Needs a TERN Sub for C.",
    result='same')
@@ -545,7 +576,12 @@ op("TG4", 0x3D, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "dst = (T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)) of component int R[coord].w (0..3, through the "
    "descriptor's swizzle). Shadow: the reference is in R[coord].w instead and each texel's "
    "comparison result (0 or 1) is returned. 2D, 2D-array and cube textures only.")
-# 0x3F reserved: the decoder rejects it as an undefined opcode.
+op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
+   "Compute-shader memory op of kind K (enum memkind) for the active lanes in lane order: "
+   "LD/ST/ATOM_* on global memory (R[addr].x = VRAM byte address) or, with .S, on the "
+   "workgroup's shared memory (R[addr].x = byte offset); BAR (workgroup barrier) and FENCE. "
+   "Helper lanes never store. Misaligned or out-of-range addresses and MEM outside a compute "
+   "shader are GPU faults. Latency is the minimum; the memory system adds more.")
 
 OPS_BY_NAME = {o.name: o for o in OPS}
 OPS_BY_VALUE = {o.value: o for o in OPS}

@@ -403,6 +403,20 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
       mod++;
       break;
    }
+   case VLG_FMT_MEM: {
+      if (mod >= nparts)
+         return perr_at(ps, mstart, "MEM needs a kind: MEM.LD, .ST, .ATOM_ADD, ..., .BAR, .FENCE");
+      int k = lookup_enum(vlg_memkind_names, VLG_MEMKIND_COUNT, parts[mod]);
+      if (k < 0)
+         return perr_at(ps, mstart, "unknown MEM kind '%s'", parts[mod]);
+      op->kind = (uint8_t)k;
+      mod++;
+      if (mod < nparts && (!strcasecmp(parts[mod], "S") || !strcasecmp(parts[mod], "SHARED"))) {
+         op->shared = true;
+         mod++;
+      }
+      break;
+   }
    default:
       break;
    }
@@ -556,6 +570,25 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
       op->src[0].index = (uint16_t)r;
       op->slot = (uint8_t)t;
       return true;
+   }
+   case VLG_FMT_MEM: {
+      unsigned r;
+      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE) {
+         op->wmask = 0;
+         return true;
+      }
+      /* MEM.K Rd.mask, [Ra] (an atomic without a mask means .x) */
+      const char *dstart = ps->p;
+      if (!parse_dst(ps, &op->dst, &op->wmask))
+         return false;
+      const bool no_mask = !memchr(dstart, '.', (size_t)(ps->p - dstart));
+      if (!expect(ps, ',', "between operands") || !expect(ps, '[', "to open the address") ||
+          !(skip_ws(ps), parse_numbered(ps, 'R', VLG_NUM_REGS - 1, &r, "the address register")))
+         return false;
+      op->src[0].index = (uint16_t)r;
+      if (op->kind >= VLG_MEMKIND_ATOM_ADD && no_mask)
+         op->wmask = 0x1;
+      return expect(ps, ']', "to close the address");
    }
    default:
       return perr_at(ps, mstart, "%s: format not supported by the assembler", info->name);

@@ -75,12 +75,15 @@ struct vlg_op {
    uint8_t adst;   /**< ADDR: enum vlg_adst */
    uint8_t akind;  /**< ADDR: enum vlg_akind */
    int32_t imm;    /**< PRED: unsigned immediate 0..127; ADDR: signed -1024..1023 */
-   uint8_t kind;   /**< BRC: enum vlg_brkind */
+   uint8_t kind;   /**< BRC: enum vlg_brkind; MEM: enum vlg_memkind */
    uint32_t target;/**< BRC JMP: absolute target address in units */
    bool rel;       /**< LDC/LDB: add A0 to the index/offset */
    uint16_t index; /**< LDC: global-buffer entry 0..511; LDB: offset in vec4 units 0..255 */
    uint8_t slot;   /**< LDB: buffer slot 0..15; TEX: texture unit 0..15 */
    bool shadow;    /**< TEX: depth compare */
+   /* MEM: @kind = enum vlg_memkind, @dst = data register, src[0].index =
+    * address register, @wmask, and: */
+   bool shared;    /**< MEM: shared memory (.S) instead of global memory */
 };
 
 /** A phase of an instruction: a Main op and an optional PAIR op. The EXT and

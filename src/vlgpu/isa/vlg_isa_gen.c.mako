@@ -340,6 +340,26 @@ check_op(const struct vlg_op *op, unsigned phase, bool is_pair, struct vlg_isa_e
       if (op->shadow && (op->opcode == VLG_OP_TXF || op->opcode == VLG_OP_TXQ))
          return fail(err, "%s: no depth compare on texel fetches and size queries", info->name);
       return true;
+   case VLG_FMT_MEM:
+      if (op->kind >= VLG_MEMKIND_COUNT || !vlg_memkind_names[op->kind])
+         return fail(err, "MEM: undefined kind %u", op->kind);
+      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE) {
+         if (op->wmask || op->dst || op->src[0].index || op->shared)
+            return fail(err, "MEM.%s takes no operands (data, addr, wmask and .S must be 0)",
+                        vlg_memkind_names[op->kind]);
+         return true;
+      }
+      if (op->dst >= VLG_NUM_REGS || op->src[0].index >= VLG_NUM_REGS)
+         return fail(err, "MEM: registers must be R0-R127");
+      if (op->kind == VLG_MEMKIND_LD || op->kind == VLG_MEMKIND_ST) {
+         if (op->wmask == 0 || op->wmask > 0xF)
+            return fail(err, "MEM.%s: write mask must name 1 to 4 components",
+                        vlg_memkind_names[op->kind]);
+      } else if (op->wmask != 0x1) {
+         return fail(err, "MEM.%s: an atomic works on component x only (mask .x)",
+                     vlg_memkind_names[op->kind]);
+      }
+      return true;
    default:
       return fail(err, "%s: unknown format", info->name);
    }
@@ -359,6 +379,10 @@ op_reg_write(const struct vlg_op *op, unsigned *reg)
    case VLG_FMT_TEX:
       *reg = op->dst;
       return op->wmask;
+   case VLG_FMT_MEM:
+      /* LD writes R[data].wmask, atomics R[data].x; ST, BAR, FENCE nothing. */
+      *reg = op->dst;
+      return op->kind == VLG_MEMKIND_ST || op->kind >= VLG_MEMKIND_BAR ? 0 : op->wmask;
    default:
       return 0;
    }
@@ -529,6 +553,10 @@ encode_main(const struct vlg_op *op, uint32_t *sub, bool *has_sub)
       return u | VLG_PUT(TEX_DST, op->dst) | VLG_PUT(TEX_COORD, a->index) |
              VLG_PUT(TEX_WMASK, op->wmask) | VLG_PUT(TEX_UNIT, op->slot) |
              VLG_PUT(TEX_SHADOW, op->shadow);
+   case VLG_FMT_MEM:
+      return u | VLG_PUT(MEM_KIND, op->kind) | VLG_PUT(MEM_SHARED, op->shared) |
+             VLG_PUT(MEM_DATA, op->dst) | VLG_PUT(MEM_ADDR, a->index) |
+             VLG_PUT(MEM_WMASK, op->wmask);
    default:
       assert(!"unknown format");
       return u;
@@ -806,6 +834,15 @@ decode_main(uint32_t u, const uint32_t *sub, unsigned phase, struct vlg_op *op,
       op->slot = (uint8_t)VLG_GET(u, TEX_UNIT);
       op->shadow = VLG_GET(u, TEX_SHADOW);
       return true;
+   case VLG_FMT_MEM:
+      op->kind = (uint8_t)VLG_GET(u, MEM_KIND);
+      if (!enum_ok(vlg_memkind_names, VLG_MEMKIND_COUNT, op->kind))
+         return fail(err, "MEM: undefined kind %u", op->kind);
+      op->shared = VLG_GET(u, MEM_SHARED);
+      op->dst = (uint8_t)VLG_GET(u, MEM_DATA);
+      op->src[0].index = (uint16_t)VLG_GET(u, MEM_ADDR);
+      op->wmask = (uint8_t)VLG_GET(u, MEM_WMASK);
+      return true;
    default:
       return fail(err, "unknown format");
    }
@@ -970,6 +1007,9 @@ op_equal(const struct vlg_op *a, const struct vlg_op *b, bool is_pair)
    case VLG_FMT_TEX:
       return a->dst == b->dst && a->wmask == b->wmask && a->src[0].index == b->src[0].index &&
              a->slot == b->slot && a->shadow == b->shadow;
+   case VLG_FMT_MEM:
+      return a->kind == b->kind && a->shared == b->shared && a->dst == b->dst &&
+             a->src[0].index == b->src[0].index && a->wmask == b->wmask;
    default:
       return false;
    }
@@ -1121,6 +1161,19 @@ print_op(FILE *fp, const struct vlg_op *op, bool label_targets)
       fprintf(fp, "%s%s R%u", info->name, op->shadow ? ".SHADOW" : "", op->dst);
       print_mask(fp, op->wmask);
       fprintf(fp, ", R%u, T%u", op->src[0].index, op->slot);
+      return;
+   case VLG_FMT_MEM:
+      fprintf(fp, "MEM.%s%s", vlg_memkind_names[op->kind], op->shared ? ".S" : "");
+      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE)
+         return;
+      fprintf(fp, " R%u", op->dst);
+      /* always print the mask: the atomics' .x is part of the canonical text */
+      fputc('.', fp);
+      for (unsigned c = 0; c < 4; c++) {
+         if (op->wmask & (1u << c))
+            fputc(comp_names[c], fp);
+      }
+      fprintf(fp, ", [R%u]", op->src[0].index);
       return;
    default:
       fprintf(fp, "(format %u?)", info->format);

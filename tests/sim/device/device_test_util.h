@@ -55,10 +55,11 @@ struct Device {
    vlg_drm_device *dev = nullptr;
 
    explicit Device(const char *dump_dir = nullptr, const char *dump_draws = nullptr,
-                   const char *stats_dir = nullptr, const char *overrides = nullptr)
+                   const char *stats_dir = nullptr, const char *overrides = nullptr,
+                   uint32_t mode = VLG_DRM_MODE_FUNCTIONAL)
    {
       vlg_drm_create_args a{};
-      a.mode = VLG_DRM_MODE_FUNCTIONAL;
+      a.mode = mode;
       a.dump_dir = dump_dir;
       a.dump_draws = dump_draws;
       a.stats_dir = stats_dir;

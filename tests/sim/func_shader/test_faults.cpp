@@ -44,7 +44,7 @@ fault_of(const Program &p, ThreadGroup &tg, const ShaderResources &res)
 
 TEST(ShaderFault, IllegalInstructionIsReportedWhenExecuted)
 {
-   /* 0xBF000000: E set, phase 0, opcode 0x3F (reserved). */
+   /* 0xBF000000: E set, phase 0, opcode 0x3F (MEM, a phase-1 op). */
    auto p = from_units(concat(assemble("NOP\n"), {0xBF000000u}));
    ThreadGroup tg(16, 4, VLG_SHADER_STAGE_VERTEX, 3);
    ShaderResources res;
@@ -52,7 +52,7 @@ TEST(ShaderFault, IllegalInstructionIsReportedWhenExecuted)
    EXPECT_TRUE(contains(what, "GPU fault in SPC: illegal instruction")) << what;
    EXPECT_TRUE(contains(what, "PC 1 (0x0001)")) << what;
    EXPECT_TRUE(contains(what, "0xBF000000")) << what;
-   EXPECT_TRUE(contains(what, "undefined opcode 0x3F")) << what;
+   EXPECT_TRUE(contains(what, "MEM is a phase-1 op; found in phase 0")) << what;
    EXPECT_TRUE(contains(what, "stage VERTEX, group 3")) << what;
    EXPECT_TRUE(contains(what, "live lanes 0xffff")) << what;
 }

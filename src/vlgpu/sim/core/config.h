@@ -41,6 +41,10 @@ namespace vlgpu::sim {
    X(uint32_t, thread_groups_per_spc, "thread_groups_per_spc", 8, 1, 256,                          \
      "Thread groups resident in one SPC at a time; the LTS dispatches a thread group only to an "  \
      "SPC with a free slot.")                                                                      \
+   X(uint32_t, shared_memory_bytes, "spc.shared_memory_bytes", 32768, 16384, 16777216,              \
+     "Shared memory of one SPC in bytes (compute shaders: a workgroup's compute_info.shared_size " \
+     "must fit; GL ES 3.1 MAX_COMPUTE_SHARED_MEMORY_SIZE is at least 16384). A workgroup also "    \
+     "needs ceil(invocations / thread_group_width) <= thread_groups_per_spc.")                     \
    X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", 128, 1, 128,                    \
      "Registers R0..R(n-1) available to each lane, each a vec4 of 32-bit values (the stream "      \
      "buffer: 128 in seed 003; the ISA's 7-bit register numbers address at most 128). A shader "   \

@@ -38,6 +38,8 @@ command_length(vlg_cmd_opcode op)
       return VLG_CMD_DUMP_LENGTH;
    case VLG_CMD_OPCODE_HALT:
       return VLG_CMD_HALT_LENGTH;
+   case VLG_CMD_OPCODE_DISPATCH:
+      return VLG_CMD_DISPATCH_LENGTH;
    }
    return 0;
 }
@@ -52,6 +54,8 @@ command_info(vlg_cmd_opcode op)
       return VLG_CMD_SYNC_info;
    case VLG_CMD_OPCODE_DUMP:
       return VLG_CMD_DUMP_info;
+   case VLG_CMD_OPCODE_DISPATCH:
+      return VLG_CMD_DISPATCH_info;
    default:
       return VLG_CMD_HALT_info;
    }
@@ -94,7 +98,7 @@ cp_decode_command(const Vram &vram, uint64_t queue_address, uint32_t queue_dword
    if (problems & VLG_HW_INVALID_ENUM)
       malformed(queue_address, offset_dw,
                 fmt::format("header 0x{:08x}: opcode {} is not a command (DRAW=1 SYNC=2 DUMP=3 "
-                            "HALT=4)",
+                            "HALT=4 DISPATCH=5)",
                             header, opcode));
    if (problems & VLG_HW_UNDESCRIBED_BITS)
       malformed(queue_address, offset_dw,
@@ -132,6 +136,9 @@ cp_decode_command(const Vram &vram, uint64_t queue_address, uint32_t queue_dword
       break;
    case VLG_CMD_OPCODE_DUMP:
       bad = VLG_CMD_DUMP_unpack(c.words, &c.dump);
+      break;
+   case VLG_CMD_OPCODE_DISPATCH:
+      bad = VLG_CMD_DISPATCH_unpack(c.words, &c.dispatch);
       break;
    case VLG_CMD_OPCODE_HALT: {
       VLG_CMD_HALT halt;

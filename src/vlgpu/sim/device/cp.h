@@ -25,6 +25,7 @@ struct Command {
    VLG_CMD_DRAW draw = {}; /**< valid for DRAW */
    VLG_CMD_SYNC sync = {}; /**< valid for SYNC */
    VLG_CMD_DUMP dump = {}; /**< valid for DUMP */
+   VLG_CMD_DISPATCH dispatch = {}; /**< valid for DISPATCH */
 };
 
 /**

@@ -137,6 +137,20 @@ class DeviceHost final : public GpuHost {
       writers_.erase(it);
    }
 
+   void on_dispatch(const DispatchReport &report, const Vram &) override
+   {
+      /* Per-draw dumps do not include DISPATCH commands yet (docs/dump.md). */
+      static bool warned = false;
+      if (!dev_.dump_dir.empty() && !warned) {
+         warned = true;
+         std::fprintf(stderr,
+                      "vlgpu: VLGPU_DUMP: DISPATCH commands are not dumped (first one at queue "
+                      "dword %u); replays of later draws may differ where they read what a "
+                      "compute shader wrote\n",
+                      report.cmd_offset_dw);
+      }
+   }
+
    uint64_t number(const DrawContext &ctx) const { return dev_.draws + ctx.index_in_queue; }
    const std::vector<std::string> &host_errors() const { return errors_; }
 
@@ -415,6 +429,15 @@ vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value)
       return 0;
    case VLG_DRM_PARAM_MODE:
       *value = uint64_t(dev->mode);
+      return 0;
+   case VLG_DRM_PARAM_MAX_COMPUTE_INVOCATIONS:
+      *value = vlgpu::sim::compute_limits(dev->cfg).max_invocations();
+      return 0;
+   case VLG_DRM_PARAM_COMPUTE_SHARED_MEMORY:
+      *value = vlgpu::sim::compute_limits(dev->cfg).shared_memory_bytes;
+      return 0;
+   case VLG_DRM_PARAM_MAX_COMPUTE_REGS:
+      *value = vlgpu::sim::compute_limits(dev->cfg).max_regs;
       return 0;
    default:
       return -EINVAL;

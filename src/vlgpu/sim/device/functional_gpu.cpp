@@ -33,6 +33,7 @@ class FunctionalGpu final : public Gpu {
       opt_.watchdog_instructions =
          cfg.watchdog_cycles_per_shader ? cfg.watchdog_cycles_per_shader : UINT64_MAX;
       opt_.programs = &programs_;
+      limits_ = compute_limits(cfg);
    }
 
    GpuMode mode() const override { return GpuMode::Functional; }
@@ -47,7 +48,7 @@ class FunctionalGpu final : public Gpu {
          res.faults.push_back(record(f, 0, -1));
          return res;
       }
-      uint32_t off = 0, draw_index = 0;
+      uint32_t off = 0, draw_index = 0, dispatch_index = 0;
       while (off < cmd_dwords) {
          Command c;
          try {
@@ -62,6 +63,9 @@ class FunctionalGpu final : public Gpu {
          switch (c.opcode) {
          case VLG_CMD_OPCODE_DRAW:
             run_draw(vram, cmd_address, cmd_dwords, c, draw_index++, host, res);
+            break;
+         case VLG_CMD_OPCODE_DISPATCH:
+            run_dispatch_cmd(vram, c, dispatch_index++, host, res);
             break;
          case VLG_CMD_OPCODE_SYNC:
             try {
@@ -125,11 +129,56 @@ class FunctionalGpu final : public Gpu {
       res.draws.push_back(std::move(rep));
    }
 
+   /* DISPATCH: functional mode runs it to completion, so every earlier draw
+    * has finished and every store is in VRAM when the next command starts. */
+   void run_dispatch_cmd(Vram &vram, const Command &c, uint32_t index, GpuHost &host,
+                         SubmitResult &res)
+   {
+      DispatchReport rep;
+      rep.cmd_offset_dw = c.offset_dw;
+      rep.index_in_queue = index;
+      rep.compute_info_address = c.dispatch.compute_info;
+      host.on_dispatch(rep, vram);
+      try {
+         rep.counters = run_dispatch(vram, rep.compute_info_address, opt_, limits_);
+      } catch (const GpuFault &f) {
+         rep.faulted = true;
+         rep.fault_module = f.module();
+         rep.fault = f.what();
+         FaultRecord fr = record(f, c.offset_dw, -1);
+         fr.dispatch_index = int32_t(index);
+         res.faults.push_back(fr);
+      } catch (const std::bad_alloc &) {
+         throw;
+      } catch (const std::exception &e) {
+         const GpuFault f("simulator", "internal error", e.what());
+         rep.faulted = true;
+         rep.fault_module = f.module();
+         rep.fault = f.what();
+         FaultRecord fr = record(f, c.offset_dw, -1);
+         fr.dispatch_index = int32_t(index);
+         res.faults.push_back(fr);
+      }
+      res.dispatches.push_back(std::move(rep));
+   }
+
    FuncOptions opt_;
+   ComputeLimits limits_;
    ProgramCache programs_;
 };
 
 } // namespace
+
+ComputeLimits
+compute_limits(const Config &cfg)
+{
+   ComputeLimits l;
+   l.width = cfg.thread_group_width;
+   l.max_thread_groups = cfg.thread_groups_per_spc;
+   l.max_regs = cfg.vec4_registers_per_lane;
+   l.shared_memory_bytes = cfg.shared_memory_bytes;
+   return l;
+}
 
 const char *
 gpu_mode_name(GpuMode m)

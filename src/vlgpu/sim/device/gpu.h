@@ -83,6 +83,7 @@
 
 #include "sim/core/config.h"
 #include "sim/func/gpu_fault.h"
+#include "sim/func/pipe/compute.h"
 #include "sim/func/pipe/functional.h"
 
 namespace vlgpu::sim {
@@ -137,17 +138,35 @@ struct DrawReport {
 };
 
 /** One fault met while running a queue. */
+/** One DISPATCH command (docs/hw.md "Compute"). */
+struct DispatchReport {
+   uint32_t cmd_offset_dw = 0;        /**< dword offset of the DISPATCH in the queue */
+   uint32_t index_in_queue = 0;       /**< DISPATCH commands before this one in the queue */
+   uint64_t compute_info_address = 0; /**< cmd_dispatch.compute_info */
+   bool faulted = false;
+   std::string fault_module; /**< GpuFault::module(), "" if none */
+   std::string fault;        /**< GpuFault::what(), "" if none */
+   uint64_t cycles = 0;      /**< cycle mode: cycles of the dispatch; 0 in functional mode */
+   ComputeStats counters;    /**< partial when the dispatch faulted */
+};
+
+/** The compute limits of a configuration (both modes): W, thread groups and
+ *  registers per SPC, shared memory (docs/hw.md "Compute"). */
+ComputeLimits compute_limits(const Config &cfg);
+
 struct FaultRecord {
    std::string module;      /**< GpuFault::module() */
    std::string summary;     /**< GpuFault::summary() */
    std::string text;        /**< GpuFault::what(): the full report */
    uint32_t cmd_offset_dw;  /**< dword offset of the command that faulted */
    int32_t draw_index = -1; /**< DrawContext::index_in_queue of a faulting DRAW, else -1 */
+   int32_t dispatch_index = -1; /**< DispatchReport::index_in_queue of a faulting DISPATCH, else -1 */
 };
 
 /** Result of Gpu::execute. */
 struct SubmitResult {
    std::vector<DrawReport> draws;   /**< one per DRAW command executed, in queue order */
+   std::vector<DispatchReport> dispatches; /**< one per DISPATCH command, in queue order */
    std::vector<FaultRecord> faults; /**< in the order they happened */
    uint32_t commands = 0;           /**< commands read (including faulting ones) */
    bool halted = false;             /**< a HALT command ended the queue */
@@ -172,6 +191,13 @@ class GpuHost {
    virtual void before_draw(const DrawContext &ctx, const Vram &vram) = 0;
    /** After the draw completed or faulted (@report.faulted). */
    virtual void after_draw(const DrawContext &ctx, const Vram &vram, const DrawReport &report) = 0;
+   /** Before a DISPATCH runs (@report holds its position and compute_info
+    *  address only). Default: nothing (per-draw dumps skip dispatches). */
+   virtual void on_dispatch(const DispatchReport &report, const Vram &vram)
+   {
+      (void)report;
+      (void)vram;
+   }
 };
 
 /** A GPU model that runs command queues (see the file comment). */

@@ -187,6 +187,13 @@ describe_command(const uint32_t *w, uint32_t avail, uint32_t &length)
                             c.rect.maxy);
       }
       break;
+   case VLG_CMD_OPCODE_DISPATCH:
+      if (h.length >= VLG_CMD_DISPATCH_LENGTH) {
+         VLG_CMD_DISPATCH c;
+         VLG_CMD_DISPATCH_unpack(w, &c);
+         return fmt::format("DISPATCH compute_info = 0x{:x} (not dumped)", c.compute_info);
+      }
+      break;
    case VLG_CMD_OPCODE_HALT:
       return "HALT";
    }

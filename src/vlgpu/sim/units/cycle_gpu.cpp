@@ -300,6 +300,49 @@ CycleGpu::recover(SubmitState &ss, const std::string &summary, const std::string
    cp_->start(ss);
 }
 
+/* DISPATCH in cycle mode (docs/simulator.md "Compute"): the CP has drained
+ * every earlier draw; the dispatch runs on the functional executor
+ * (run_dispatch: same workgroup order, same results as functional mode) and
+ * the CP stays busy for ceil(instructions issued / SPCs) cycles, at least 1.
+ * NOT modelled yet: workgroups on the SPCs' slots and scoreboards, MEM
+ * through the L2, shared-memory latency, barrier stalls. */
+void
+CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitResult &res)
+{
+   DispatchReport rep;
+   rep.cmd_offset_dw = ss.dispatch_offset;
+   rep.index_in_queue = ss.dispatches++;
+   rep.compute_info_address = ss.dispatch.dispatch.compute_info;
+   host.on_dispatch(rep, vram);
+   FuncOptions opt;
+   opt.thread_group_width = p_.core.thread_group_width;
+   opt.watchdog_instructions =
+      p_.core.watchdog_cycles_per_shader ? p_.core.watchdog_cycles_per_shader : UINT64_MAX;
+   opt.programs = &programs_;
+   const auto failed = [&](const GpuFault &f) {
+      rep.faulted = true;
+      rep.fault_module = f.module();
+      rep.fault = f.what();
+      FaultRecord fr{f.module(), f.summary(), f.what(), ss.dispatch_offset, -1};
+      fr.dispatch_index = int32_t(rep.index_in_queue);
+      res.faults.push_back(fr);
+   };
+   try {
+      rep.counters = run_dispatch(vram, rep.compute_info_address, opt, compute_limits(p_.core));
+   } catch (const GpuFault &f) {
+      failed(f);
+   } catch (const std::bad_alloc &) {
+      throw;
+   } catch (const std::exception &e) {
+      failed(GpuFault("simulator", "internal error", e.what()));
+   }
+   const uint64_t spcs = uint64_t(p_.core.gpcs) * p_.core.spcs_per_gpc;
+   rep.cycles = std::max<uint64_t>(1, (rep.counters.instructions + spcs - 1) / spcs);
+   ss.dispatch_cycles = rep.cycles;
+   ss.dispatch_mem_ops = rep.counters.mem_ops;
+   res.dispatches.push_back(std::move(rep));
+}
+
 SubmitResult
 CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost &host)
 {
@@ -392,6 +435,9 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
                FaultRecord{f.module(), f.summary(), f.what(), ss.dump_offset, -1});
             ss.dump_bytes = 0;
          }
+         break;
+      case SubmitState::Call::Dispatch:
+         run_dispatch_call(ss, vram, host, res);
          break;
       case SubmitState::Call::None:
          break;

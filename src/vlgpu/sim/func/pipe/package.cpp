@@ -108,8 +108,8 @@ check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
 }
 
 void
-check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const DrawPackage &pkg,
-             const std::string &block)
+check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsigned ntex,
+             unsigned num_vertex_elements, const std::string &block)
 {
    const VLG_SHADER_STATE &s = sp.state;
    const bool vs = stage == VLG_SHADER_STAGE_VERTEX;
@@ -143,11 +143,17 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const 
       check_range(vram, b.address, b.size, what, "uniform buffer");
    }
 
-   const unsigned ntex = std::min(vs ? pkg.draw.vs_num_textures : pkg.draw.fs_num_textures,
-                                  vs ? pkg.draw.vs_num_samplers : pkg.draw.fs_num_samplers);
    if (s.num_samplers > ntex)
-      bad(block, fmt::format("num_samplers = {} but the draw binds {} texture/sampler pairs",
-                             s.num_samplers, ntex));
+      bad(block, fmt::format("num_samplers = {} but the {} binds {} texture/sampler pairs",
+                             s.num_samplers,
+                             stage == VLG_SHADER_STAGE_COMPUTE ? "dispatch" : "draw", ntex));
+   if (stage == VLG_SHADER_STAGE_COMPUTE) {
+      /* compute shaders have no I/O maps: their system values come from MVS LID/WGID */
+      if (s.num_inputs || s.num_outputs)
+         bad(block, fmt::format("num_inputs = {}, num_outputs = {}: a compute shader has none",
+                                s.num_inputs, s.num_outputs));
+      return;
+   }
 
    /* Unused entries must be zero (docs/hw.md); VLG_SHADER_STATE_init gives
     * them mask = 0xf (the XML default), which is accepted too. */
@@ -184,10 +190,10 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, const 
       if (!ok)
          bad(block, fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem,
                                 vs ? "vertex" : "fragment"));
-      if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE && in.index >= pkg.draw.num_vertex_elements)
+      if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE && in.index >= num_vertex_elements)
          bad(block, fmt::format("inputs[{}] reads ATTRIBUTE {} but the draw has {} vertex "
                                 "elements",
-                                i, in.index, pkg.draw.num_vertex_elements));
+                                i, in.index, num_vertex_elements));
       if (in.semantic == VLG_INPUT_SEMANTIC_VARYING && in.interp == VLG_INTERP_CONSTANT)
          bad(block, fmt::format("inputs[{}] is VARYING {} with interp CONSTANT (CONSTANT is "
                                 "for system values)",
@@ -419,10 +425,59 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 
    pkg.vs.address = d.vs;
    pkg.vs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.vs, kCP, "vs shader_state");
-   check_shader(vram, pkg.vs, VLG_SHADER_STAGE_VERTEX, pkg, "vs shader_state");
+   check_shader(vram, pkg.vs, VLG_SHADER_STAGE_VERTEX, std::min(d.vs_num_textures, d.vs_num_samplers),
+                d.num_vertex_elements, "vs shader_state");
    pkg.fs.address = d.fs;
    pkg.fs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.fs, kCP, "fs shader_state");
-   check_shader(vram, pkg.fs, VLG_SHADER_STAGE_FRAGMENT, pkg, "fs shader_state");
+   check_shader(vram, pkg.fs, VLG_SHADER_STAGE_FRAGMENT, std::min(d.fs_num_textures, d.fs_num_samplers),
+                d.num_vertex_elements, "fs shader_state");
+   return pkg;
+}
+
+ComputePackage
+load_compute_package(const Vram &vram, uint64_t compute_info_address)
+{
+   ComputePackage pkg;
+   pkg.address = compute_info_address;
+   if (compute_info_address % 4 != 0)
+      bad("compute_info", fmt::format("address 0x{:x} is not dword aligned", compute_info_address));
+   VLG_COMPUTE_INFO &c = pkg.info =
+      read_hw_block<VLG_COMPUTE_INFO>(vram, compute_info_address, kCP, "compute_info");
+   if (c.indirect) {
+      /* glDispatchComputeIndirect: {x, y, z} replace grid_* (docs/hw.md "Compute") */
+      if (c.indirect % 4 != 0)
+         bad("compute_info", fmt::format("indirect 0x{:x} is not 4-byte aligned", c.indirect));
+      check_range(vram, c.indirect, 12, "compute_info", "indirect dispatch");
+      uint32_t w[3];
+      vram.read(c.indirect, w, 12, kCP);
+      c.grid_x = w[0];
+      c.grid_y = w[1];
+      c.grid_z = w[2];
+   }
+   if (c.block_x == 0 || c.block_y == 0 || c.block_z == 0)
+      bad("compute_info", fmt::format("block {}x{}x{}: every dimension must be at least 1",
+                                      c.block_x, c.block_y, c.block_z));
+   if (c.shared_size % 4 != 0)
+      bad("compute_info", fmt::format("shared_size = {} is not a multiple of 4", c.shared_size));
+   if (c.num_textures > kMaxTextures || c.num_samplers > kMaxTextures)
+      bad("compute_info", fmt::format("num_textures = {}, num_samplers = {} (at most 16 each)",
+                                      c.num_textures, c.num_samplers));
+   pkg.textures.resize(c.num_textures);
+   for (unsigned i = 0; i < c.num_textures; i++) {
+      const std::string what = fmt::format("cs_textures[{}]", i);
+      pkg.textures[i] = read_hw_block<VLG_TEXTURE>(
+         vram, c.textures + uint64_t(i) * VLG_TEXTURE_LENGTH * 4, kCP, what);
+      check_texture(vram, pkg.textures[i], what);
+   }
+   pkg.samplers.resize(c.num_samplers);
+   for (unsigned i = 0; i < c.num_samplers; i++)
+      pkg.samplers[i] = read_hw_block<VLG_SAMPLER>(
+         vram, c.samplers + uint64_t(i) * VLG_SAMPLER_LENGTH * 4, kCP,
+         fmt::format("cs_samplers[{}]", i));
+   pkg.cs.address = c.cs;
+   pkg.cs.state = read_hw_block<VLG_SHADER_STATE>(vram, c.cs, kCP, "cs shader_state");
+   check_shader(vram, pkg.cs, VLG_SHADER_STAGE_COMPUTE, std::min(c.num_textures, c.num_samplers),
+                0, "cs shader_state");
    return pkg;
 }
 

@@ -83,6 +83,26 @@ struct DrawPackage {
  */
 DrawPackage load_draw_package(const Vram &vram, uint64_t draw_info_address);
 
+/** Everything one DISPATCH needs, unpacked (docs/hw.md "Compute"). */
+struct ComputePackage {
+   uint64_t address = 0;       /**< VRAM byte address of the compute_info block */
+   VLG_COMPUTE_INFO info = {}; /**< compute_info; grid_* already replaced by the indirect words */
+   ShaderPackage cs;           /**< the compute shader (stage COMPUTE, no inputs/outputs) */
+   std::vector<VLG_TEXTURE> textures; /**< [num_textures] */
+   std::vector<VLG_SAMPLER> samplers; /**< [num_samplers] */
+};
+
+/**
+ * The CP's fetch of a DISPATCH: compute_info (with the indirect grid read),
+ * the cs shader_state, its uniform buffers, textures and samplers.
+ * Errors: GpuFault "CP", summary "malformed draw package: <block>" as for
+ * draws (zero block dimension, shared_size not a multiple of 4, a shader
+ * that is not COMPUTE or has inputs/outputs, blocks outside VRAM, ...).
+ * Workgroup limits (invocations, registers, shared memory) are the
+ * dispatcher's, which knows the configuration.
+ */
+ComputePackage load_compute_package(const Vram &vram, uint64_t compute_info_address);
+
 /**
  * The CP's end-of-draw occlusion-counter update (docs/hw.md
  * draw_info.occlusion_counter): adds @samples_passed (DrawStats::
@@ -123,6 +143,7 @@ VLG_PIPE_HW_BLOCK(TEXTURE)
 VLG_PIPE_HW_BLOCK(SAMPLER)
 VLG_PIPE_HW_BLOCK(SURFACE)
 VLG_PIPE_HW_BLOCK(BUFFER)
+VLG_PIPE_HW_BLOCK(COMPUTE_INFO)
 #undef VLG_PIPE_HW_BLOCK
 
 /** Implementation of read_hw_block (non-template part). */

@@ -30,9 +30,10 @@ namespace {
 const char *
 stage_name(vlg_shader_stage s)
 {
-   return s == VLG_SHADER_STAGE_FRAGMENT ? "FRAGMENT"
-          : s == VLG_SHADER_STAGE_VERTEX ? "VERTEX"
-                                         : "?";
+   return s == VLG_SHADER_STAGE_FRAGMENT  ? "FRAGMENT"
+          : s == VLG_SHADER_STAGE_VERTEX  ? "VERTEX"
+          : s == VLG_SHADER_STAGE_COMPUTE ? "COMPUTE"
+                                          : "?";
 }
 
 TexOp
@@ -121,6 +122,9 @@ struct Exec {
    const Instr *in = nullptr;
    std::vector<uint64_t> *trace = nullptr; /* StepResult::mem_addresses or null */
    MemKind mem = MemKind::None;
+   uint8_t memkind = 0;
+   bool mem_shared = false;
+   bool barrier = false;
 
    Exec(ThreadGroup &t, const Program &p, const ShaderResources &r)
        : tg(t), prog(p), res(r), W(t.width_), S(t.stride_), regs(t.regs_.data())
@@ -214,6 +218,7 @@ struct Exec {
    void ldc(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
    void ldb(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
    void tex(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
+   void mem_op(const DecodedOp &op, uint32_t (*r)[kMaxLanes]);
    void commit(unsigned dst, unsigned wmask, const uint32_t (*r)[kMaxLanes]);
    void start();
    void select();
@@ -505,6 +510,28 @@ Exec::mvs(const DecodedOp &op, uint32_t *const *r)
       for (unsigned l = 0; l < W; l++)
          v[l] = tg.group_id_;
       break;
+   case VLG_SREG_LID:
+   case VLG_SREG_WGID: {
+      /* vector-valued: component c from component c (docs/isa.md) */
+      const bool cs = tg.stage_ == VLG_SHADER_STAGE_COMPUTE;
+      const uint32_t bx = res.block[0] ? res.block[0] : 1, by = res.block[1] ? res.block[1] : 1;
+      FOR_COMPS(op.wmask)
+      {
+         for (unsigned l = 0; l < S; l++) {
+            uint32_t x = 0;
+            if (cs && l < W) {
+               if (op.sreg == VLG_SREG_WGID) {
+                  x = c < 3 ? res.workgroup[c] : 0;
+               } else {
+                  const uint32_t idx = tg.local_base_ + l;
+                  x = c == 0 ? idx % bx : c == 1 ? idx / bx % by : c == 2 ? idx / bx / by : idx;
+               }
+            }
+            r[c][l] = x;
+         }
+      }
+      return;
+   }
    default: { /* HELPER */
       const uint64_t h = tg.helper_ | tg.killed_;
       for (unsigned l = 0; l < W; l++)
@@ -796,6 +823,123 @@ Exec::advance_all(uint32_t next)
       tg.pc_[ctz64(m)] = next;
 }
 
+/* MEM (docs/isa.md "Memory (MEM)"): lanes in lane order, so atomics and
+ * overlapping stores of one instruction are deterministic. */
+void
+Exec::mem_op(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
+{
+   mem = MemKind::Mem;
+   memkind = op.memkind;
+   mem_shared = op.shared;
+   if (tg.stage_ != VLG_SHADER_STAGE_COMPUTE)
+      fault("MEM outside a compute shader",
+            "MEM (global/shared memory, barriers) is only defined for compute shaders");
+   if (op.memkind == VLG_MEMKIND_FENCE)
+      return; /* functional mode: memory ops already take effect in program order */
+   if (op.memkind == VLG_MEMKIND_BAR) {
+      if (active != running) {
+         char buf[160];
+         std::snprintf(buf, sizeof(buf),
+                       "MEM.BAR reached by lanes 0x%" PRIx64 " while lanes 0x%" PRIx64
+                       " are elsewhere: a barrier must be in uniform control flow",
+                       active, running & ~active);
+         fault("barrier in divergent control flow", buf);
+      }
+      barrier = true;
+      tg.at_barrier_ = true;
+      return;
+   }
+   /* helper and killed lanes never store (they do not exist in compute) */
+   const uint64_t lanes = active & ~tg.helper_ & ~tg.killed_;
+   const uint32_t *areg = reg(op.src[0].index, 0);
+   const unsigned wm = op.wmask;
+   for (uint64_t m = lanes; m; m &= m - 1) {
+      const unsigned l = ctz64(m);
+      const uint32_t base = areg[l];
+      uint32_t *word[4] = {nullptr, nullptr, nullptr, nullptr};
+      FOR_COMPS(wm)
+      {
+         const uint64_t a = uint64_t(base) + 4u * c;
+         char buf[200];
+         if (base & 3u) {
+            std::snprintf(buf, sizeof(buf), "lane %u: %s address 0x%08X is not 4-byte aligned", l,
+                          op.shared ? "shared-memory" : "global", base);
+            fault("MEM address misaligned", buf);
+         }
+         if (op.shared) {
+            if (a + 4 > res.shared_size || !res.shared) {
+               std::snprintf(buf, sizeof(buf),
+                             "lane %u: shared-memory offset 0x%" PRIx64
+                             " (component %c) is outside the workgroup's %u bytes",
+                             l, a, "xyzw"[c], res.shared_size);
+               fault("MEM shared memory access out of bounds", buf);
+            }
+            word[c] = res.shared + a / 4;
+         } else {
+            if (!res.global || !res.global->contains(a, 4)) {
+               std::snprintf(buf, sizeof(buf),
+                             "lane %u: global address 0x%" PRIx64
+                             " (component %c) is outside VRAM (%" PRIu64 " bytes)",
+                             l, a, "xyzw"[c], res.global ? res.global->size() : 0);
+               fault("MEM global access outside VRAM", buf);
+            }
+            word[c] = reinterpret_cast<uint32_t *>(res.global->data() + a);
+         }
+         if (trace)
+            trace->push_back(a);
+      }
+      switch (op.memkind) {
+      case VLG_MEMKIND_LD:
+         FOR_COMPS(wm) std::memcpy(&r[c][l], word[c], 4);
+         break;
+      case VLG_MEMKIND_ST:
+         FOR_COMPS(wm) std::memcpy(word[c], reg(op.dst, c) + l, 4);
+         break;
+      default: {
+         uint32_t old;
+         std::memcpy(&old, word[0], 4);
+         const uint32_t v = reg(op.dst, 0)[l];
+         uint32_t n;
+         switch (op.memkind) {
+         case VLG_MEMKIND_ATOM_ADD:
+            n = old + v;
+            break;
+         case VLG_MEMKIND_ATOM_IMIN:
+            n = int32_t(v) < int32_t(old) ? v : old;
+            break;
+         case VLG_MEMKIND_ATOM_UMIN:
+            n = v < old ? v : old;
+            break;
+         case VLG_MEMKIND_ATOM_IMAX:
+            n = int32_t(v) > int32_t(old) ? v : old;
+            break;
+         case VLG_MEMKIND_ATOM_UMAX:
+            n = v > old ? v : old;
+            break;
+         case VLG_MEMKIND_ATOM_AND:
+            n = old & v;
+            break;
+         case VLG_MEMKIND_ATOM_OR:
+            n = old | v;
+            break;
+         case VLG_MEMKIND_ATOM_XOR:
+            n = old ^ v;
+            break;
+         case VLG_MEMKIND_ATOM_XCHG:
+            n = v;
+            break;
+         default: /* CMPXCHG */
+            n = old == reg(op.dst, 1)[l] ? v : old;
+            break;
+         }
+         std::memcpy(word[0], &n, 4);
+         r[0][l] = old;
+         break;
+      }
+      }
+   }
+}
+
 void
 Exec::branch(const DecodedOp &op)
 {
@@ -941,6 +1085,9 @@ Exec::execute()
       case OpKind::Tex:
          tex(op, tg.res_[o]);
          break;
+      case OpKind::Mem:
+         mem_op(op, tg.res_[o]);
+         break;
       case OpKind::Brc:
          brc = &op;
          break;
@@ -951,7 +1098,8 @@ Exec::execute()
    for (unsigned o = 0; o < in->nops; o++) {
       const DecodedOp &op = in->ops[o];
       if (op.wmask && !(committed >> o & 1) && op.kind != OpKind::Pred && op.kind != OpKind::Addr &&
-          op.kind != OpKind::Brc && op.kind != OpKind::Nop)
+          op.kind != OpKind::Brc && op.kind != OpKind::Nop &&
+          !(op.kind == OpKind::Mem && (op.memkind == VLG_MEMKIND_ST || op.memkind >= VLG_MEMKIND_BAR)))
          commit(op.dst, op.wmask, tg.res_[o]);
    }
    if (brc)
@@ -977,11 +1125,18 @@ step(ThreadGroup &tg, const Program &prog, const ShaderResources &res, StepResul
    out.active = 0;
    out.mem = MemKind::None;
    out.mem_addresses.clear();
+   out.memkind = 0;
+   out.mem_shared = false;
+   out.barrier = false;
    Exec x(tg, prog, res);
    if (!tg.started())
       x.start();
    if (tg.done()) {
       out.ended = true;
+      return;
+   }
+   if (tg.at_barrier()) { /* waits for its workgroup: nothing issues */
+      out.ended = false;
       return;
    }
    x.trace = &out.mem_addresses;
@@ -993,6 +1148,9 @@ step(ThreadGroup &tg, const Program &prog, const ShaderResources &res, StepResul
    out.active = issued;
    out.ended = tg.done();
    out.mem = x.mem;
+   out.memkind = x.memkind;
+   out.mem_shared = x.mem_shared;
+   out.barrier = x.barrier;
 }
 
 StepResult
@@ -1013,7 +1171,7 @@ run(ThreadGroup &tg, const Program &prog, const ShaderResources &res)
       x.start();
    uint64_t last_active = 0;
    unsigned last_count = 0;
-   while (!tg.done()) {
+   while (!tg.done() && !tg.at_barrier()) {
       x.select();
       const uint64_t issued = x.active;
       x.execute();
@@ -1027,6 +1185,7 @@ run(ThreadGroup &tg, const Program &prog, const ShaderResources &res)
       for (unsigned o = 0; o < x.in->nops; o++) {
          for (unsigned m = vlg_op_table[x.in->ops[o].opcode].classes; m; m &= m - 1)
             rr.class_ops[__builtin_ctz(m)]++;
+         rr.mem_ops += x.in->ops[o].kind == OpKind::Mem;
       }
    }
    return rr;
@@ -1039,8 +1198,9 @@ ThreadGroup::reset(unsigned width, unsigned num_regs, vlg_shader_stage stage, ui
       throw std::invalid_argument("ThreadGroup: width must be 1..64 lanes");
    if (num_regs < 1 || num_regs > VLG_NUM_REGS)
       throw std::invalid_argument("ThreadGroup: num_regs must be 1..128");
-   if (stage != VLG_SHADER_STAGE_VERTEX && stage != VLG_SHADER_STAGE_FRAGMENT)
-      throw std::invalid_argument("ThreadGroup: stage must be VERTEX or FRAGMENT");
+   if (stage != VLG_SHADER_STAGE_VERTEX && stage != VLG_SHADER_STAGE_FRAGMENT &&
+       stage != VLG_SHADER_STAGE_COMPUTE)
+      throw std::invalid_argument("ThreadGroup: stage must be VERTEX, FRAGMENT or COMPUTE");
    if (stage == VLG_SHADER_STAGE_FRAGMENT && width % 4)
       throw std::invalid_argument("ThreadGroup: a fragment group is made of 2x2 quads: width must "
                                   "be a multiple of 4");
@@ -1053,6 +1213,8 @@ ThreadGroup::reset(unsigned width, unsigned num_regs, vlg_shader_stage stage, ui
    live_ = all_lanes();
    helper_ = killed_ = ended_ = 0;
    started_ = done_ = false;
+   at_barrier_ = false;
+   local_base_ = 0;
    uniform_ = true;
    upc_ = 0;
    executed_ = 0;

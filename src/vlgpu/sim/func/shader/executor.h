@@ -70,6 +70,17 @@ struct ShaderResources {
    BufferSlot buffers[VLG_NUM_BUFFERS];
    /** VRAM for LDB and texturing (required when the shader uses them). */
    const Vram *vram = nullptr;
+   /** Compute (MEM): global memory, the same VRAM as @vram but writable
+    *  (null: a global MEM op faults). */
+   Vram *global = nullptr;
+   /** Compute (MEM.S): the workgroup's shared memory, @shared_size bytes
+    *  (a multiple of 4; offsets at or past it fault). */
+   uint32_t *shared = nullptr;
+   uint32_t shared_size = 0;
+   /** Compute: workgroup size (LID = local index decomposed with it) and
+    *  this workgroup's id (WGID). */
+   uint32_t block[3] = {1, 1, 1};
+   uint32_t workgroup[3] = {0, 0, 0};
    /** Watchdog: the most instructions one thread group may issue; one more
     *  is a GpuFault "shader did not end". From the configuration. */
    uint64_t max_instructions = 1u << 22;
@@ -78,7 +89,7 @@ struct ShaderResources {
 };
 
 /** Kind of memory access an instruction issued. */
-enum class MemKind : uint8_t { None, Ldc, Ldb, Tex };
+enum class MemKind : uint8_t { None, Ldc, Ldb, Tex, Mem };
 
 /**
  * What one step() did, for the cycle-mode SPC: the static facts of the
@@ -95,7 +106,12 @@ struct StepResult {
    uint64_t active = 0;          /**< lanes that executed it (helpers included) */
    bool ended = false;           /**< the group is done after this step */
    MemKind mem = MemKind::None;
-   std::vector<uint64_t> mem_addresses; /**< VRAM byte addresses read (see above) */
+   std::vector<uint64_t> mem_addresses; /**< VRAM byte addresses read (see above); MEM: the
+                                             address (global) or offset (shared) of every
+                                             dword accessed, lane order */
+   uint8_t memkind = 0;  /**< MEM: enum vlg_memkind */
+   bool mem_shared = false; /**< MEM: shared memory (mem_addresses are offsets) */
+   bool barrier = false; /**< a MEM.BAR issued: the group now waits (ThreadGroup::at_barrier) */
 };
 
 /** Totals of run(), for statistics. */
@@ -103,6 +119,7 @@ struct RunResult {
    uint64_t instructions = 0;      /**< instructions issued (group-level, one per cycle slot) */
    uint64_t lane_instructions = 0; /**< sum over issued instructions of the lanes executing */
    uint64_t dual_issued = 0;       /**< issued instructions with both phases */
+   uint64_t mem_ops = 0;           /**< MEM ops issued (compute loads, stores, atomics, BAR, FENCE) */
    /** Ops issued per functional class, index = bit number of enum vlg_class
     *  (an op counts once in each class it occupies: MAD in mul and add). */
    uint64_t class_ops[kNumShaderClasses] = {};
@@ -121,7 +138,9 @@ void step(ThreadGroup &tg, const Program &prog, const ShaderResources &res, Step
 StepResult step(ThreadGroup &tg, const Program &prog, const ShaderResources &res);
 
 /**
- * Runs the group until it is done (functional mode), as fast as possible.
+ * Runs the group until it is done or, in a compute shader, has issued a
+ * MEM.BAR (ThreadGroup::at_barrier; release_barrier() and run() again to go
+ * on), as fast as possible.
  * Throws GpuFault (module "SPC"); the counts so far are lost then.
  */
 RunResult run(ThreadGroup &tg, const Program &prog, const ShaderResources &res);

@@ -34,6 +34,8 @@ kind_of(unsigned format)
       return OpKind::Ldb;
    case VLG_FMT_TEX:
       return OpKind::Tex;
+   case VLG_FMT_MEM:
+      return OpKind::Mem;
    default:
       return OpKind::Nop;
    }
@@ -115,6 +117,8 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
    op.rel = src.rel;
    op.slot = src.slot;
    op.shadow = src.shadow;
+   op.memkind = info->format == VLG_FMT_MEM ? src.kind : 0;
+   op.shared = src.shared;
    op.imm = src.imm;
    op.index = src.index;
    op.target_pc = src.target;
@@ -209,6 +213,29 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
       b.write(op.dst, op.wmask, info->latency);
       break;
    }
+   case OpKind::Mem:
+      in.mem = true;
+      switch (op.memkind) {
+      case VLG_MEMKIND_BAR:
+         in.barrier = true;
+         break;
+      case VLG_MEMKIND_FENCE:
+         break;
+      case VLG_MEMKIND_LD:
+         b.read(op.src[0].index, 0x1);
+         b.write(op.dst, op.wmask, info->latency);
+         break;
+      case VLG_MEMKIND_ST:
+         b.read(op.src[0].index, 0x1);
+         b.read(op.dst, op.wmask);
+         break;
+      default: /* atomics: operand in .x (CMPXCHG comparison in .y), old value to .x */
+         b.read(op.src[0].index, 0x1);
+         b.read(op.dst, op.memkind == VLG_MEMKIND_ATOM_CMPXCHG ? 0x3 : 0x1);
+         b.write(op.dst, 0x1, info->latency);
+         break;
+      }
+      break;
    case OpKind::Nop:
       break;
    }

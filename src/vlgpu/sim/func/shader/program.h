@@ -68,6 +68,7 @@ enum class OpKind : uint8_t {
    Ldc,  /**< LDC: global-buffer load */
    Ldb,  /**< LDB: buffer load from VRAM */
    Tex,  /**< texture family TEX TXB TXL TXD TXF TXQ */
+   Mem,  /**< MEM: compute load/store/atomic, BAR, FENCE (memkind) */
 };
 
 /** One op of an instruction (a phase's Main op or its PAIR op), pre-decoded. */
@@ -84,6 +85,8 @@ struct DecodedOp {
    DecodedSrc src[3];
    /* coordinate / process fields (vlg_op) */
    uint8_t sreg, cond, pred, asel, acomp, bcomp, bimm, adst, akind, brkind, rel, slot, shadow;
+   uint8_t memkind; /**< MEM: enum vlg_memkind (dst = data register, src[0].index = address register) */
+   uint8_t shared;  /**< MEM: shared memory instead of global memory */
    int32_t imm;        /**< PRED immediate 0..127, ADDR immediate -1024..1023 */
    uint16_t index;     /**< LDC entry 0..511, LDB offset in vec4 units 0..255 */
    uint32_t target_pc; /**< BRC.JMP: target unit address */
@@ -117,7 +120,8 @@ struct Instr {
    RegUse writes[4];     /**< R registers written, with the writing op's latency */
    uint8_t coord_reads;  /**< CoordReg bits read (P tested by BRC, A0 by LDC/LDB rel, ...) */
    uint8_t coord_writes; /**< CoordReg bits written (PRED, ADDR, ++LC) */
-   bool mem;             /**< has a memory op (LDC, LDB, texture) */
+   bool mem;             /**< has a memory op (LDC, LDB, texture, MEM) */
+   bool barrier;         /**< has a MEM.BAR (the thread group waits for its workgroup after it) */
    bool flow;            /**< has a BRC */
    DecodedOp ops[4];
 };

@@ -52,9 +52,10 @@ class ThreadGroup {
     * @width     lanes, 1..64; a multiple of 4 for VLG_SHADER_STAGE_FRAGMENT.
     * @num_regs  vec4 registers per lane, 1..128 (shader_state.num_regs);
     *            an instruction naming R(num_regs) or above faults.
-    * @stage     VLG_SHADER_STAGE_VERTEX or _FRAGMENT (DDX/DDY, KILL, quads).
-    * @group_id  thread-group sequence number inside the draw (MVS TGID and
-    *            fault reports).
+    * @stage     VLG_SHADER_STAGE_VERTEX, _FRAGMENT (DDX/DDY, KILL, quads) or
+    *            _COMPUTE (MEM, LID, WGID).
+    * @group_id  thread-group sequence number inside the draw, or inside the
+    *            workgroup for compute (MVS TGID and fault reports).
     * All lanes start live, not helpers, registers and coordinate registers 0.
     * std::invalid_argument on a bad width/num_regs/stage.
     */
@@ -91,6 +92,18 @@ class ThreadGroup {
    bool done() const { return done_; }
    /** True once the first instruction issued (the lanes' PCs are set then). */
    bool started() const { return started_; }
+   /** Compute: local_invocation_index of lane 0 (thread group k of a
+    *  workgroup holds indices k*W..k*W+W-1; MVS LID derives x, y, z from it
+    *  and ShaderResources::block). Default 0. */
+   void set_local_base(uint32_t base) { local_base_ = base; }
+   uint32_t local_base() const { return local_base_; }
+   /** Compute: true after the group issued a MEM.BAR and until
+    *  release_barrier(); run() returns and step() issues nothing meanwhile
+    *  (the workgroup scheduler releases it once every thread group of the
+    *  workgroup is at the barrier or done). */
+   bool at_barrier() const { return at_barrier_; }
+   void release_barrier() { at_barrier_ = false; }
+
    /** Instructions the group has issued so far (the watchdog's count). */
    uint64_t instructions() const { return executed_; }
 
@@ -153,6 +166,8 @@ class ThreadGroup {
 
    uint64_t live_ = 0, helper_ = 0, killed_ = 0, ended_ = 0;
    bool started_ = false, done_ = false;
+   bool at_barrier_ = false;
+   uint32_t local_base_ = 0;
    /* PCs are instruction indices of the Program. While `uniform_`, every
     * running lane is at upc_ and pc_[] is stale. */
    bool uniform_ = true;

@@ -160,6 +160,7 @@ Cp::tick(Cycle now)
    interlock_cycles_.set(now, w_interlock_);
    inflight_full_cycles_.set(now, w_full_);
    drain_cycles_.set(now, w_drain_);
+   dispatch_cycles_.set(now, st_ == St::DispatchRun);
    return a;
 }
 
@@ -394,6 +395,18 @@ Cp::step(Cycle now, bool busy)
          }
          next_command();
          break;
+      case VLG_CMD_OPCODE_DISPATCH:
+         /* every earlier draw has completed (SyncWait); the CycleGpu runs the
+          * dispatch and tells how long the CP stays busy with it */
+         ++dispatches_;
+         ss_->call = SubmitState::Call::Dispatch;
+         ss_->dispatch = cmd_;
+         ss_->dispatch_offset = off_;
+         ss_->dispatch_cycles = 0;
+         ss_->dispatch_mem_ops = 0;
+         dispatch_started_ = false;
+         st_ = St::DispatchRun;
+         break;
       case VLG_CMD_OPCODE_DUMP:
          if (!out_flush.can_push())
             return Activity::Stalled;
@@ -422,6 +435,17 @@ Cp::step(Cycle now, bool busy)
       ss_->dump_bytes = 0;
       st_ = St::DumpRead;
       txn_ = 0;
+      break;
+
+   case St::DispatchRun:
+      busy = true;
+      if (!dispatch_started_) { /* the Dispatch call was serviced */
+         dispatch_started_ = true;
+         dispatch_mem_ops_ += ss_->dispatch_mem_ops;
+         until_ = now + std::max<uint64_t>(1, ss_->dispatch_cycles);
+      }
+      if (now + 1 >= until_)
+         next_command();
       break;
 
    case St::DumpRead:

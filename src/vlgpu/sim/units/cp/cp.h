@@ -64,6 +64,7 @@ struct SubmitState {
       BeforeDraw, /**< a snapshot draw: the pipeline is drained, call before_draw() */
       DrawEnd,    /**< inflight.front() completed: DrawReport, after_draw() */
       Dump,       /**< DUMP `dump`: cp_dump_to_display (-> dump_bytes or a fault) */
+      Dispatch,   /**< DISPATCH `dispatch` (pipeline drained): run it (-> dispatch_cycles) */
    };
 
    Vram *vram = nullptr;
@@ -88,6 +89,11 @@ struct SubmitState {
    Command dump;          /**< Dump's command */
    uint32_t dump_offset = 0;
    uint64_t dump_bytes = 0; /**< Dump's answer: bytes copied (0 after a fault) */
+   Command dispatch;        /**< Dispatch's command */
+   uint32_t dispatch_offset = 0;
+   uint32_t dispatches = 0;      /**< DISPATCH commands read so far (index_in_queue of the next) */
+   uint64_t dispatch_cycles = 0; /**< Dispatch's answer: cycles the CP stays busy with it */
+   uint64_t dispatch_mem_ops = 0; /**< Dispatch's answer: MEM ops issued */
 };
 
 class Cp final : public Unit {
@@ -128,6 +134,7 @@ class Cp final : public Unit {
       SyncWait,    /* SYNC/DUMP/HALT/end: waiting for every draw */
       FlushWait,   /* DUMP: waiting for the L2 flush */
       DumpRead,    /* DUMP: waiting for the MC reads */
+      DispatchRun, /* DISPATCH: the dispatch's cycles (docs/simulator.md "Compute") */
       Done,
    };
 
@@ -182,6 +189,12 @@ class Cp final : public Unit {
       add_cycle_counter("drain_cycles", "cycles SYNC/DUMP/HALT or a snapshot draw waited for draws");
    bool w_interlock_ = false, w_full_ = false, w_drain_ = false; /* this tick's waits */
    Counter &dump_bytes_ = add_counter("dump_bytes", "bytes read by DUMP copies");
+   Counter &dispatches_ = add_counter("dispatches", "DISPATCH commands (compute grids)");
+   Counter &dispatch_mem_ops_ =
+      add_counter("dispatch_mem_ops", "MEM ops (compute loads, stores, atomics, barriers, fences)");
+   CycleCounter &dispatch_cycles_ =
+      add_cycle_counter("dispatch_cycles", "cycles the CP was running a DISPATCH");
+   bool dispatch_started_ = false;
 };
 
 } // namespace vlgpu::sim

@@ -1,0 +1,112 @@
+/*
+ * The functional compute dispatch (compute.h; docs/hw.md "Compute").
+ */
+#include "sim/func/pipe/compute.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <vector>
+
+#include "sim/func/pipe/package.h"
+#include "sim/func/pipe/stage_resources.h"
+#include "sim/func/shader/executor.h"
+
+namespace vlgpu::sim {
+
+ComputeStats
+run_dispatch(Vram &vram, uint64_t compute_info_address, const FuncOptions &opt,
+             const ComputeLimits &lim)
+{
+   const unsigned W = lim.width;
+   if (W < 1 || W > kMaxLanes)
+      throw std::invalid_argument("ComputeLimits::width must be 1..64");
+   ComputeStats st;
+   const ComputePackage pkg = load_compute_package(vram, compute_info_address);
+   const VLG_COMPUTE_INFO &ci = pkg.info;
+   const VLG_SHADER_STATE &cs = pkg.cs.state;
+
+   const uint64_t n = uint64_t(ci.block_x) * ci.block_y * ci.block_z;
+   const uint64_t groups = (n + W - 1) / W;
+   if (groups > lim.max_thread_groups || cs.num_regs > lim.max_regs)
+      throw GpuFault("CP", "workgroup does not fit an SPC",
+                     fmt::format("block {}x{}x{} = {} invocations with {} registers: {} thread "
+                                 "groups of {} lanes; an SPC holds {} thread groups ({} "
+                                 "invocations) of at most {} registers per lane",
+                                 ci.block_x, ci.block_y, ci.block_z, n, cs.num_regs, groups, W,
+                                 lim.max_thread_groups, lim.max_invocations(), lim.max_regs));
+   if (ci.shared_size > lim.shared_memory_bytes)
+      throw GpuFault("CP", "workgroup does not fit an SPC",
+                     fmt::format("shared_size = {} bytes; an SPC has {} bytes of shared memory "
+                                 "(spc.shared_memory_bytes)",
+                                 ci.shared_size, lim.shared_memory_bytes));
+
+   std::unique_ptr<ProgramCache> local_cache;
+   ProgramCache *cache = opt.programs;
+   if (!cache) {
+      local_cache = std::make_unique<ProgramCache>(4);
+      cache = local_cache.get();
+   }
+   const auto prog = cache->get(vram, cs.code, cs.code_size, cs.entry);
+   const std::vector<uint32_t> consts = read_consts(vram, cs);
+   const std::vector<TextureUnit> units = texture_units(pkg.textures, pkg.samplers);
+   ShaderResources res = stage_resources(VLG_SHADER_STAGE_COMPUTE, pkg.cs, consts, units, vram,
+                                         opt.watchdog_instructions);
+   std::vector<uint32_t> shared(ci.shared_size / 4);
+   res.global = &vram;
+   res.shared = shared.data();
+   res.shared_size = ci.shared_size;
+   res.block[0] = ci.block_x;
+   res.block[1] = ci.block_y;
+   res.block[2] = ci.block_z;
+
+   std::vector<ThreadGroup> tgs;
+   tgs.reserve(groups);
+   for (uint64_t k = 0; k < groups; k++)
+      tgs.emplace_back(W, cs.num_regs, VLG_SHADER_STAGE_COMPUTE, uint32_t(k));
+
+   const auto add = [&st](const RunResult &r) {
+      st.instructions += r.instructions;
+      st.lane_instructions += r.lane_instructions;
+      st.dual_issued += r.dual_issued;
+      st.mem_ops += r.mem_ops;
+   };
+   for (uint32_t z = 0; z < ci.grid_z; z++) {
+      for (uint32_t y = 0; y < ci.grid_y; y++) {
+         for (uint32_t x = 0; x < ci.grid_x; x++) {
+            res.workgroup[0] = x;
+            res.workgroup[1] = y;
+            res.workgroup[2] = z;
+            std::fill(shared.begin(), shared.end(), 0u); /* deterministic, docs/hw.md */
+            for (uint64_t k = 0; k < groups; k++) {
+               ThreadGroup &tg = tgs[k];
+               tg.reset(W, cs.num_regs, VLG_SHADER_STAGE_COMPUTE, uint32_t(k));
+               tg.set_local_base(uint32_t(k * W));
+               const uint64_t live = std::min<uint64_t>(W, n - k * W);
+               tg.set_live_mask(live == 64 ? ~uint64_t(0) : (uint64_t(1) << live) - 1);
+               st.invocations += live;
+            }
+            st.workgroups++;
+            st.thread_groups += groups;
+            for (;;) {
+               bool all_done = true;
+               for (ThreadGroup &tg : tgs) {
+                  if (!tg.done()) {
+                     add(run(tg, *prog, res));
+                     all_done &= tg.done();
+                  }
+               }
+               if (all_done)
+                  break;
+               /* every group is at the barrier or done: release the barrier */
+               st.barriers++;
+               for (ThreadGroup &tg : tgs)
+                  tg.release_barrier();
+            }
+         }
+      }
+   }
+   return st;
+}
+
+} // namespace vlgpu::sim

@@ -50,63 +50,109 @@ Omu::Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool)
 {
    if (line_bytes_ && !(line_bytes_ & (line_bytes_ - 1)))
       line_shift_ = __builtin_ctz(line_bytes_);
+   size_t rob = 1;
+   while (rob < p.omu_reorder_groups)
+      rob *= 2;
+   rob_.resize(rob);
+   rob_mask_ = rob - 1;
    for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
       in_fs.push_back(std::make_unique<InPort<std::unique_ptr<FsGroup>>>(
          *this, fmt::format("in_fs{}", k), fmt::format("finished FS groups from SPC {}", k)));
 }
 
-void
-Omu::touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bool read,
-                uint32_t &txn, std::vector<uint64_t> &fills, bool dirty)
+bool
+Omu::touch_line(uint64_t line, bool read, bool dirty, bool mark, uint32_t &txn,
+                std::vector<uint64_t> &fills)
 {
-   /* @txn == kMark: the quad was just merged: its lines are written (no
-    * read, no counting); else a prefetch: lines it reads are requested */
+   LineCache::Way *w = lookup(line);
+   if (w) {
+      if (!mark)
+         ++hits_;
+      w->dirty |= dirty;
+      return true;
+   }
+   if (mark && !dirty)
+      return true;
+   if (!mark)
+      ++misses_;
+   LineCache::Victim v;
+   w = cache_.allocate(line, v);
+   if (v.evicted && v.dirty) {
+      ++writebacks_;
+      mem.write(v.line * line_bytes_, line_bytes_);
+   }
+   if (w)
+      memo_[memo_index(line)] = w;
+   if (mark || !read) { /* overwritten whole: no read (write-validate) */
+      if (w) {
+         w->valid = true;
+         w->dirty = true;
+      } else {
+         mem.write(line * line_bytes_, line_bytes_);
+      }
+      return false;
+   }
+   if (!txn)
+      txn = mem.begin();
+   mem.read(txn, line * line_bytes_, line_bytes_);
+   if (w) {
+      w->pending = true;
+      w->dirty = dirty;
+      fills.push_back(line);
+   }
+   return false;
+}
+
+/*
+ * A quad whose line sequence (every surface's row spans, in order) is the
+ * previous quad's, where every touch of the previous quad was stable
+ * (touch_line), is only counted: its lookups would hit the same ways in the
+ * same order, which leaves them the most recently used in the same relative
+ * order as now (LRU compares the ways' ages only), and set no dirty bit that
+ * is not set already. So hits, misses, requests and the LRU order are
+ * exactly those of touching every line (the quads of a run or group are
+ * mostly neighbours on the same lines).
+ */
+template <typename QuadAt>
+void
+Omu::touch_quads(const TouchSurface *s, unsigned ns, unsigned n, QuadAt &&quad, uint32_t &txn,
+                 std::vector<uint64_t> &fills)
+{
    const bool mark = txn == kMark;
-   if (!bpp)
-      return;
-   for (int row = 0; row < 2; row++) {
-      const uint64_t a = address + uint64_t(y + row) * pitch + uint64_t(x) * bpp;
-      const uint64_t end = a + 2 * bpp - 1;
-      const uint64_t first = line_shift_ >= 0 ? a >> line_shift_ : a / line_bytes_;
-      const uint64_t last = line_shift_ >= 0 ? end >> line_shift_ : end / line_bytes_;
-      for (uint64_t line = first; line <= last; line++) {
-         LineCache::Way *w = lookup(line);
-         if (w) {
-            if (!mark)
-               ++hits_;
-            w->dirty |= dirty;
-            continue;
-         }
-         if (mark && !dirty)
-            continue;
-         if (!mark)
-            ++misses_;
-         LineCache::Victim v;
-         w = cache_.allocate(line, v);
-         if (v.evicted && v.dirty) {
-            ++writebacks_;
-            mem.write(v.line * line_bytes_, line_bytes_);
-         }
-         if (w)
-            memo_[memo_index(line)] = w;
-         if (mark || !read) { /* overwritten whole: no read (write-validate) */
-            if (w) {
-               w->valid = true;
-               w->dirty = true;
-            } else {
-               mem.write(line * line_bytes_, line_bytes_);
-            }
-            continue;
-         }
-         if (!txn)
-            txn = mem.begin();
-         mem.read(txn, line * line_bytes_, line_bytes_);
-         if (w) {
-            w->pending = true;
-            w->dirty = dirty;
-            fills.push_back(line);
+   const int sh = line_shift_;
+   const uint64_t lb = line_bytes_;
+   LineSpan buf[2][2 * kTouchSurfaces];
+   LineSpan *cur = buf[0], *prev = buf[1];
+   bool prev_stable = false;
+   for (unsigned k = 0; k < n; k++) {
+      const Quad &q = quad(k);
+      bool same = prev_stable;
+      for (unsigned i = 0; i < ns; i++) {
+         const TouchSurface &t = s[i];
+         for (int row = 0; row < 2; row++) {
+            const uint64_t a = t.address + uint64_t(q.y + row) * t.pitch + uint64_t(q.x) * t.bpp;
+            const uint64_t end = a + 2 * t.bpp - 1;
+            LineSpan &sp = cur[2 * i + row];
+            sp.first = sh >= 0 ? a >> sh : a / lb;
+            sp.last = sh >= 0 ? end >> sh : end / lb;
+            same = same && sp == prev[2 * i + row];
          }
       }
+      if (same) {
+         if (!mark)
+            for (unsigned i = 0; i < 2 * ns; i++)
+               hits_ += cur[i].last - cur[i].first + 1;
+         continue;
+      }
+      bool stable = true;
+      for (unsigned i = 0; i < ns; i++)
+         for (int row = 0; row < 2; row++) {
+            const LineSpan &sp = cur[2 * i + row];
+            for (uint64_t line = sp.first; line <= sp.last; line++)
+               stable &= touch_line(line, s[i].read, s[i].dirty, mark, txn, fills);
+         }
+      std::swap(cur, prev);
+      prev_stable = stable;
    }
 }
 
@@ -116,22 +162,22 @@ Omu::touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, 
    const DrawState &d = *g.draw;
    const OmuState &o = d.omu;
    const VLG_FRAMEBUFFER &fb = d.pkg.fb;
-   const bool late_zs = o.any_zs && !o.early_z;
-   for (unsigned k = 0; k < g.nquads; k++) {
-      const Quad &q = g.quads[k].q;
-      if (late_zs)
-         touch_quad(fb.zsbuf.address, fb.zsbuf.pitch, o.zs_step, q.x, q.y, true, txn, fills,
-                    dirty && (o.depth_write || o.stencil_test));
-      for (unsigned i = 0; i < o.nr_cbufs && i < kMaxColorBufs; i++) {
-         const OmuTarget &t = o.rt[i];
-         if (!t.written)
-            continue;
-         /* 4 samples: a pixel's line span (step bytes) may be partly covered */
-         const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf || o.samples > 1;
-         touch_quad(fb.cbufs[i].address, fb.cbufs[i].pitch, t.step, q.x, q.y, read, txn, fills,
-                    dirty);
-      }
+   TouchSurface s[kTouchSurfaces];
+   unsigned ns = 0;
+   if (o.any_zs && !o.early_z && o.zs_step) /* late depth/stencil */
+      s[ns++] = TouchSurface{fb.zsbuf.address, fb.zsbuf.pitch, o.zs_step, true,
+                             dirty && (o.depth_write || o.stencil_test)};
+   for (unsigned i = 0; i < o.nr_cbufs && i < kMaxColorBufs; i++) {
+      const OmuTarget &t = o.rt[i];
+      if (!t.written || !t.step)
+         continue;
+      /* 4 samples: a pixel's line span (step bytes) may be partly covered */
+      const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf || o.samples > 1;
+      s[ns++] = TouchSurface{fb.cbufs[i].address, fb.cbufs[i].pitch, t.step, read, dirty};
    }
+   if (ns)
+      touch_quads(
+         s, ns, g.nquads, [&](unsigned k) -> const Quad & { return g.quads[k].q; }, txn, fills);
 }
 
 void
@@ -139,10 +185,12 @@ Omu::touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bo
 {
    const DrawState &d = *r.draw;
    const VLG_SURFACE &zs = d.pkg.fb.zsbuf;
-   const bool writes = d.omu.depth_write || d.omu.stencil_test;
-   for (unsigned i = 0; i < r.n; i++)
-      touch_quad(zs.address, zs.pitch, d.omu.zs_step, r.q[i].x, r.q[i].y, true, txn, fills,
-                 dirty && writes);
+   if (!d.omu.zs_step)
+      return;
+   const TouchSurface s{zs.address, zs.pitch, d.omu.zs_step, true,
+                        dirty && (d.omu.depth_write || d.omu.stencil_test)};
+   touch_quads(
+      &s, 1, r.n, [&](unsigned k) -> const Quad & { return r.q[k]; }, txn, fills);
 }
 
 void
@@ -169,6 +217,8 @@ Omu::complete_fills()
          continue;
       }
       filled(pending_[i].fills);
+      pending_[i].fills.clear();
+      spare_fills_.push_back(std::move(pending_[i].fills));
       pending_[i] = std::move(pending_.back());
       pending_.pop_back();
    }
@@ -190,10 +240,12 @@ Omu::early_stage(Cycle now, bool &blocked)
       }
       e.test = !e.run.last && d.loaded && !d.clear && d.omu.early_z && !d.aborted(now);
       if (e.test) {
-         std::vector<uint64_t> fills;
+         std::vector<uint64_t> fills = take_fills();
          touch_run(e.run, e.txn, fills, false);
          if (e.txn)
             pending_.push_back(Pending{e.txn, std::move(fills)});
+         else if (fills.capacity())
+            spare_fills_.push_back(std::move(fills));
       }
       early_q_.push_back(std::move(e));
       moved = true;
@@ -247,6 +299,24 @@ Omu::early_stage(Cycle now, bool &blocked)
 /* ---- late stage --------------------------------------------------------- */
 
 void
+Omu::rob_insert(RobEntry e)
+{
+   const uint64_t seq = e.g->seq;
+   while (rob_[seq & rob_mask_].g) {
+      /* occupied by another group: double the ring (keeps every entry) */
+      std::vector<RobEntry> old = std::move(rob_);
+      rob_.clear();
+      rob_.resize(old.size() * 2);
+      rob_mask_ = rob_.size() - 1;
+      for (RobEntry &o : old)
+         if (o.g)
+            rob_[o.g->seq & rob_mask_] = std::move(o);
+   }
+   rob_[seq & rob_mask_] = std::move(e);
+   rob_count_++;
+}
+
+void
 Omu::retire_group(FsGroup &g)
 {
    DrawState &d = *g.draw;
@@ -277,10 +347,12 @@ Omu::late_stage(Cycle now, bool &blocked)
       std::unique_ptr<FsGroup> g = in->pop();
       RobEntry e;
       if (!g->skip && !g->draw->aborted(now)) {
-         std::vector<uint64_t> fills;
+         std::vector<uint64_t> fills = take_fills();
          touch_group(*g, e.txn, fills, false);
          if (e.txn)
             pending_.push_back(Pending{e.txn, std::move(fills)});
+         else if (fills.capacity())
+            spare_fills_.push_back(std::move(fills));
       }
       const uint64_t seq = g->seq;
       /* an older group of this GPC is still missing: the SPCs finished out
@@ -288,8 +360,8 @@ Omu::late_stage(Cycle now, bool &blocked)
       if (seq > arrived_upto_)
          ++reordered_;
       e.g = std::move(g);
-      rob_.emplace(seq, std::move(e));
-      while (rob_.count(arrived_upto_))
+      rob_insert(std::move(e));
+      while (rob_find(arrived_upto_))
          arrived_upto_++;
       moved = true;
    }
@@ -302,10 +374,10 @@ Omu::late_stage(Cycle now, bool &blocked)
    /* groups retire in sequence order; a draw ends where its mark says */
    const bool draw_end = !marks_.empty() && next_seq_ == marks_.front().end_seq;
    if (!draw_end) {
-      auto it = rob_.find(next_seq_);
-      if (it == rob_.end())
+      RobEntry *it = rob_find(next_seq_);
+      if (!it)
          return moved;
-      RobEntry &e = it->second;
+      RobEntry &e = *it;
       if (e.txn && !mem.done(e.txn))
          return moved; /* its lines are not all in */
       FsGroup &g = *e.g;
@@ -321,7 +393,8 @@ Omu::late_stage(Cycle now, bool &blocked)
       }
       ++groups_;
       pool_.put(std::move(g.tg));
-      rob_.erase(it);
+      e = RobEntry{};
+      rob_count_--;
       next_seq_++;
       credits_++;
       return true;
@@ -400,8 +473,7 @@ Omu::tick(Cycle now)
 bool
 Omu::drained() const
 {
-   return !wedged_ && early_q_.empty() && rob_.empty() && marks_.empty() && mem.idle() &&
-          !credits_;
+   return !wedged_ && early_q_.empty() && !rob_count_ && marks_.empty() && mem.idle() && !credits_;
 }
 
 std::string
@@ -421,7 +493,7 @@ Omu::stall_report() const
          r += " waiting for its depth/stencil lines";
    }
    r += fmt::format("; late stage: next FS group {}, {} in the reorder buffer", next_seq_,
-                    rob_.size());
+                    rob_count_);
    if (!marks_.empty())
       r += fmt::format(", draw {} ends at group {}", marks_.front().draw->seq,
                        marks_.front().end_seq);

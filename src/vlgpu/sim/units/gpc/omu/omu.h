@@ -39,7 +39,6 @@
 #pragma once
 
 #include <deque>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,10 +78,35 @@ class Omu final : public Unit {
    /** touch_*'s @txn value for "mark the lines written" (no request). */
    static constexpr uint32_t kMark = ~0u;
 
-   /** Look up the lines of a quad at (x, y) of a surface; lines to read are
-    *  requested in @txn (allocated when first needed) and listed in @fills. */
-   void touch_quad(uint64_t address, uint32_t pitch, uint32_t bpp, int x, int y, bool read,
-                   uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
+   /** A surface a group or run touches: its lines are read before they are
+    *  written (@read), the written lines become dirty (@dirty). */
+   struct TouchSurface {
+      uint64_t address;
+      uint32_t pitch, bpp;
+      bool read, dirty;
+   };
+   /** At most: depth/stencil and every colour buffer. */
+   static constexpr unsigned kTouchSurfaces = 1 + kMaxColorBufs;
+   /** The lines [first, last] of one row of a quad in one surface. */
+   struct LineSpan {
+      uint64_t first, last;
+      bool operator==(const LineSpan &o) const { return first == o.first && last == o.last; }
+   };
+   /**
+    * Look up the lines of the @n quads @quad(0..n-1) (const Quad &) of the
+    * surfaces @s[0..@ns), quad by quad, each quad's surfaces in order, each
+    * surface's rows 0 and 1: lines to read are requested in @txn (allocated
+    * when first needed) and listed in @fills; @txn == kMark: the quads were
+    * just merged, their lines are written (no read, no counting).
+    */
+   template <typename QuadAt>
+   void touch_quads(const TouchSurface *s, unsigned ns, unsigned n, QuadAt &&quad, uint32_t &txn,
+                    std::vector<uint64_t> &fills);
+   /** One line of touch_quads; true if touching it again right now would
+    *  change nothing but the hit count (it hit, or it is a write-only mark
+    *  of a line the cache does not hold). */
+   bool touch_line(uint64_t line, bool read, bool dirty, bool mark, uint32_t &txn,
+                   std::vector<uint64_t> &fills);
    void touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
    void touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bool dirty);
    void filled(const std::vector<uint64_t> &fills);
@@ -130,6 +154,17 @@ class Omu final : public Unit {
       uint32_t txn = 0;
    };
    std::vector<Pending> pending_;
+   /** Cleared fill lists of answered transactions, reused (no allocation
+    *  per run or group). */
+   std::vector<std::vector<uint64_t>> spare_fills_;
+   std::vector<uint64_t> take_fills()
+   {
+      if (spare_fills_.empty())
+         return {};
+      std::vector<uint64_t> v = std::move(spare_fills_.back());
+      spare_fills_.pop_back();
+      return v;
+   }
    /** Runs the early stage holds (prefetching) at once. */
    static constexpr size_t kEarlyDepth = 16;
    std::deque<EarlyEntry> early_q_;
@@ -138,7 +173,19 @@ class Omu final : public Unit {
    std::deque<const DrawState *> late_zs_; /* draws whose late stage touches depth/stencil */
 
    /* late stage */
-   std::map<uint64_t, RobEntry> rob_;
+   /** The reorder buffer: groups by sequence number in a ring of a power
+    *  of two >= omu.reorder_groups entries (slot seq & mask; the PE's
+    *  credits keep the groups in flight within that many of next_seq_; a
+    *  group that would land on an occupied slot doubles the ring). */
+   std::vector<RobEntry> rob_;
+   uint64_t rob_mask_ = 0;
+   size_t rob_count_ = 0;
+   RobEntry *rob_find(uint64_t seq)
+   {
+      RobEntry &e = rob_[seq & rob_mask_];
+      return e.g && e.g->seq == seq ? &e : nullptr;
+   }
+   void rob_insert(RobEntry e);
    std::deque<DrawMark> marks_;
    uint64_t next_seq_ = 0;
    /** Every group below this sequence number has arrived (>= next_seq_):

@@ -105,21 +105,10 @@ Module::add_counter(std::string counter_name, std::string doc)
    return counters_.emplace_back(std::move(counter_name), std::move(doc));
 }
 
-Cycle
-Module::now() const
-{
-   return ctx_ ? ctx_->now : 0;
-}
-
 void
-Module::wake_at(Cycle c)
+Module::notify_engine(Cycle c)
 {
-   const Cycle n = now();
-   if (c <= n)
-      c = n + 1;
-   if (c < alarm_)
-      alarm_ = c;
-   if (asleep_ && engine_)
+   if (engine_)
       engine_->notify(*this, c);
 }
 

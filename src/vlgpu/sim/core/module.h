@@ -158,14 +158,24 @@ class Module {
    Counter &add_counter(std::string name, std::string doc = {});
 
    /** The current cycle (same as tick()'s argument during a tick). */
-   Cycle now() const;
+   Cycle now() const { return ctx_ ? ctx_->now : 0; }
 
    /**
     * Ask to be ticked at cycle `c` (> now; earlier values mean now + 1)
     * even if asleep. Only the earliest pending alarm is kept, and any tick
     * at or after it consumes it: re-arm if you still need it.
     */
-   void wake_at(Cycle c);
+   void wake_at(Cycle c)
+   {
+      /* inline: the SPCs re-arm their alarm on most ticks */
+      const Cycle n = now();
+      if (c <= n)
+         c = n + 1;
+      if (c < alarm_)
+         alarm_ = c;
+      if (asleep_)
+         notify_engine(c);
+   }
 
    /**
     * Go to sleep after this tick, whatever it returns, and do not tick
@@ -205,6 +215,8 @@ class Module {
    std::deque<Counter> counters_;
 
    /* Engine-managed scheduling state. */
+   /** wake_at() of a sleeping module: tell the engine. */
+   void notify_engine(Cycle c);
    Engine *engine_ = nullptr;
    SimContext *ctx_ = nullptr;
    uint32_t index_ = 0;

@@ -87,4 +87,29 @@ MemClient::MemClient(Module &m, const std::string &name)
 {
 }
 
+void
+MemClient::send_one()
+{
+   out.push(pending_.front());
+   pending_.pop_front();
+   ++requests_;
+}
+
+void
+MemClient::receive_one()
+{
+   const MemResp r = in.pop();
+   Slot &s = ring_[r.tag & kRingMask];
+   if (s.txn == r.tag) {
+      if (s.count && --s.count == 0)
+         outstanding_--;
+   } else if (!overflow_.empty()) {
+      auto it = overflow_.find(r.tag);
+      if (it != overflow_.end() && --it->second == 0) {
+         overflow_.erase(it);
+         outstanding_--;
+      }
+   }
+}
+
 } // namespace vlgpu::sim

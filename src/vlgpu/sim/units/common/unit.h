@@ -256,14 +256,13 @@ class MemClient {
       return overflow_.empty() || overflow_.find(txn) == overflow_.end();
    }
 
-   /** Push the oldest queued request if the queue takes it. */
+   /** Push the oldest queued request if the queue takes it. (The checks
+    *  inline: most modules call this every tick with nothing to send.) */
    bool send()
    {
       if (pending_.empty() || !out.can_push())
          return false;
-      out.push(pending_.front());
-      pending_.pop_front();
-      ++requests_;
+      send_one();
       return true;
    }
    /** Pop one response if there is one; true if popped. */
@@ -271,18 +270,7 @@ class MemClient {
    {
       if (!in.can_pop())
          return false;
-      const MemResp r = in.pop();
-      Slot &s = ring_[r.tag & kRingMask];
-      if (s.txn == r.tag) {
-         if (s.count && --s.count == 0)
-            outstanding_--;
-      } else if (!overflow_.empty()) {
-         auto it = overflow_.find(r.tag);
-         if (it != overflow_.end() && --it->second == 0) {
-            overflow_.erase(it);
-            outstanding_--;
-         }
-      }
+      receive_one();
       return true;
    }
    /** Requests queued and not yet sent. */
@@ -300,6 +288,8 @@ class MemClient {
    struct Slot {
       uint32_t txn = 0, count = 0;
    };
+   void send_one();
+   void receive_one();
    void add(uint32_t txn)
    {
       Slot &s = ring_[txn & kRingMask];

@@ -4,8 +4,10 @@
  * unit_configs.h and one more) must leave bit-identical VRAM (stream-output buffers,
  * filled sizes, query counters, pixels), and both must hold what GL ES 3.0
  * §2.15.2 says, computed here from the vertex data: a strip with a restart
- * and a fan decomposed in GL's order (whatever the provoking-vertex
- * convention), a line loop closed, points, no partial primitive once a
+ * and a fan decomposed in the order that keeps the provoking vertex where the
+ * convention puts it (first vertex here: desktop glProvokingVertex; Gallium's
+ * draw_so_emit_tmp.h, Piglit ext_transform_feedback-tessellation *
+ * flat_first), a line loop closed, points, no partial primitive once a
  * buffer is full, a start offset, appending across draws, rasterizer
  * discard after stream output; in cycle mode the writes go to the L2.
  */
@@ -59,7 +61,7 @@ build(SoScene &x)
    x.counters = t.put(zeros.data(), 32, 8);
 
    /* draw 1: indexed strip with a restart, provoking vertex first (the
-    * stream-output order must not follow it); position -> buffer 0,
+    * stream-output order follows it); position -> buffer 0,
     * colour.yz -> buffer 1 dwords 1..2 */
    s.next_draw();
    for (int i = 0; i < 12; i++) {
@@ -122,7 +124,7 @@ build(SoScene &x)
    for (int i = 0; i < 5; i++)
       x.fan.insert(x.fan.end(), {0.1f * float(i), -0.2f * float(i * i), 0.5f, 1, 1, 1, 1, 1});
    t.draw.prim = VLG_PRIM_TRIANGLE_FAN;
-   t.pipe.rasterizer.flatshade_first = true; /* must not change the order */
+   t.pipe.rasterizer.flatshade_first = true; /* (i+1, i+2, 0) order */
    color_pipeline(t, x.fan);
    VLG_STREAM_OUTPUT so2;
    VLG_STREAM_OUTPUT_init(&so2);
@@ -152,15 +154,19 @@ build(SoScene &x)
    s.finish();
 }
 
-/* GL ES 3.0 §2.15.2 order of a strip's triangles, restart = ~0u */
+/* Order of a strip's triangles, restart = ~0u: GL ES 3.0 §2.15.2 (last
+ * vertex provoking: odd triangles (k+1, k, k+2)) or, with the first vertex
+ * provoking, odd triangles (k, k+2, k+1) (draw_decompose_tmp.h). */
 std::vector<uint32_t>
-strip_vertices(const std::vector<uint32_t> &idx)
+strip_vertices(const std::vector<uint32_t> &idx, bool flatshade_first)
 {
    std::vector<uint32_t> out, run;
    auto flush = [&] {
       for (size_t k = 0; k + 2 < run.size(); k++) {
          if (k % 2 == 0)
             out.insert(out.end(), {run[k], run[k + 1], run[k + 2]});
+         else if (flatshade_first)
+            out.insert(out.end(), {run[k], run[k + 2], run[k + 1]});
          else
             out.insert(out.end(), {run[k + 1], run[k], run[k + 2]});
       }
@@ -190,7 +196,8 @@ expected(const SoScene &x, std::vector<uint32_t> &b0, std::vector<uint32_t> &b1)
 {
    b0.assign(x.size[0] / 4, 0xabababab);
    b1.assign(x.size[1] / 4, 0xabababab);
-   const std::vector<uint32_t> tri = strip_vertices({0, 1, 2, 3, 4, ~0u, 6, 7, 8, 9, 10, 11});
+   const std::vector<uint32_t> tri =
+      strip_vertices({0, 1, 2, 3, 4, ~0u, 6, 7, 8, 9, 10, 11}, true);
    /* 16 bytes per vertex, 240 bytes in buffer 0: 15 vertices = 5 triangles */
    const size_t written = std::min<size_t>(tri.size(), 15);
    for (size_t k = 0; k < written; k++) {
@@ -208,12 +215,13 @@ expected(const SoScene &x, std::vector<uint32_t> &b0, std::vector<uint32_t> &b1)
    }
 }
 
-/** Buffer 2: the fan's triangles (0, i+1, i+2) from byte 32, then the points. */
+/** Buffer 2: the fan's triangles from byte 32 in the first-vertex order
+ *  (i+1, i+2, 0), then the points. */
 std::vector<uint32_t>
 expected_b2(const SoScene &x)
 {
    std::vector<uint32_t> b(x.size[2] / 4, 0xabababab);
-   const uint32_t fan[9] = {0, 1, 2, 0, 2, 3, 0, 3, 4};
+   const uint32_t fan[9] = {1, 2, 0, 2, 3, 0, 3, 4, 0};
    size_t w = 32 / 4;
    for (uint32_t v : fan)
       for (int c = 0; c < 2; c++)

@@ -3,8 +3,8 @@ GLSL ES 3.10 and the compute limits GL ES 3.1 asks for; a compute shader with an
 shared memory and barrier(), an atomic counter and imageStore, whose image a draw then
 samples; an indirect dispatch (gl_NumWorkGroups from the buffer); texelFetch of every
 sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
-program. Every expected value is computed by vlg_es31.c on the host. The compute tests
-run in both simulator modes when the cycle-mode DISPATCH exists (docs/driver.md)."""
+program. Every expected value is computed by vlg_es31.c on the host. Everything runs in
+both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
 
 import unittest
 
@@ -49,6 +49,9 @@ class Es31Test(unittest.TestCase):
 
     def test_compute_functional(self):
         self.run_tests(["compute", "indirect"], functional=True)
+
+    def test_compute_cycle(self):
+        self.run_tests(["compute", "indirect"], functional=False)
 
     def test_msaa_texture_fetch_functional(self):
         self.run_tests(["msaa"], functional=True)

@@ -429,7 +429,7 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
  * simulated GPU (VLG_DRM_PARAM_MAX_COMPUTE_INVOCATIONS etc.): it runs a
  * workgroup as ceil(n / W) thread groups resident in one SPC at once, so
  * the largest workgroup holds for shaders of up to max_compute_regs
- * registers (128 invocations and 64 registers by default; vlg_compute.c
+ * registers (128 invocations and 128 registers by default; vlg_compute.c
  * skips dispatches of shaders above that with a message); shared memory
  * 32 KiB by default [16 KiB].
  */

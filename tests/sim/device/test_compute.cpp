@@ -11,6 +11,8 @@
 #include <numeric>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 namespace vlgpu::test {
 namespace {
 
@@ -154,6 +156,21 @@ done:
       const uint32_t want = std::accumulate(in.begin() + w * kN, in.begin() + (w + 1) * kN, 0u);
       EXPECT_EQ(rd(*d, a_out + 4 * w), want) << "workgroup " << w;
    }
+   /* statistics: per workgroup 4 thread groups of 16; MEM issued per thread
+    * group: LD + ST.S + BAR, then 6 x BAR, the step bodies (3 MEM each) of
+    * the groups holding a lane below s (s = 32: groups 0 and 1; 16..1: group
+    * 0), and the final ST of group 0: 12 + 24 + 2*3 + 5*3 + 1 = 58 */
+   const nlohmann::json j = nlohmann::json::parse(vlg_drm_get_stats_json(d->dev));
+   ASSERT_EQ(j["dispatches"].size(), 1u) << j.dump();
+   const nlohmann::json &c = j["dispatches"][0]["counters"];
+   EXPECT_EQ(c["workgroups"], kWg);
+   EXPECT_EQ(c["thread_groups"], kWg * 4);
+   EXPECT_EQ(c["invocations"], kWg * kN);
+   EXPECT_EQ(c["barriers"], kWg * 7);
+   EXPECT_EQ(c["mem_ops"], kWg * 58);
+   EXPECT_TRUE(j["dispatches"][0]["fault"].is_null());
+   if (GetParam() == VLG_DRM_MODE_CYCLE)
+      EXPECT_GE(j["dispatches"][0]["cycles"].get<uint64_t>(), 1u);
 }
 
 /* Every invocation of a 4x3x2 grid of 5x3x1 workgroups adds 1 to one

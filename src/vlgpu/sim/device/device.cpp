@@ -248,6 +248,10 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
       draws.push_back(std::move(dj));
    }
    j["draws"] = std::move(draws);
+   nlohmann::ordered_json dispatches = nlohmann::ordered_json::array();
+   for (const DispatchReport &d : r.dispatches)
+      dispatches.push_back(dispatch_report_json(d));
+   j["dispatches"] = std::move(dispatches);
    nlohmann::ordered_json faults = nlohmann::ordered_json::array();
    for (const FaultRecord &f : r.faults)
       faults.push_back(
@@ -255,7 +259,9 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
           {"summary", f.summary},
           {"cmd_offset_dw", f.cmd_offset_dw},
           {"draw", f.draw_index >= 0 ? nlohmann::ordered_json(first_draw + uint64_t(f.draw_index))
-                                     : nlohmann::ordered_json(nullptr)}});
+                                     : nlohmann::ordered_json(nullptr)},
+          {"dispatch", f.dispatch_index >= 0 ? nlohmann::ordered_json(f.dispatch_index)
+                                             : nlohmann::ordered_json(nullptr)}});
    j["faults"] = std::move(faults);
    j["host_errors"] = host_errors;
    if (full)

@@ -269,6 +269,30 @@ draw_stats_json(const DrawStats &s)
 }
 
 nlohmann::ordered_json
+dispatch_report_json(const DispatchReport &r)
+{
+   nlohmann::ordered_json j;
+   j["index_in_queue"] = r.index_in_queue;
+   j["cmd_offset_dw"] = r.cmd_offset_dw;
+   j["compute_info"] = fmt::format("0x{:x}", r.compute_info_address);
+   j["cycles"] = r.cycles;
+   const ComputeStats &c = r.counters;
+   j["counters"] = {{"workgroups", c.workgroups},
+                    {"thread_groups", c.thread_groups},
+                    {"invocations", c.invocations},
+                    {"instructions", c.instructions},
+                    {"lane_instructions", c.lane_instructions},
+                    {"dual_issued", c.dual_issued},
+                    {"barriers", c.barriers},
+                    {"mem_ops", c.mem_ops}};
+   if (r.faulted)
+      j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
+   else
+      j["fault"] = nullptr;
+   return j;
+}
+
+nlohmann::ordered_json
 draw_report_json(const DrawReport &r)
 {
    nlohmann::ordered_json j;

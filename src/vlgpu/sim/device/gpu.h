@@ -245,4 +245,9 @@ nlohmann::ordered_json draw_stats_json(const DrawStats &s);
 /** A DrawReport as JSON: position, cycles, counters, modules, fault. */
 nlohmann::ordered_json draw_report_json(const DrawReport &r);
 
+/** A DispatchReport as JSON: index_in_queue, cmd_offset_dw, compute_info,
+ *  cycles, counters {workgroups, thread_groups, invocations, instructions,
+ *  lane_instructions, dual_issued, barriers, mem_ops}, fault. */
+nlohmann::ordered_json dispatch_report_json(const DispatchReport &r);
+
 } // namespace vlgpu::sim

@@ -61,12 +61,22 @@ class PiglitSubsetTest(unittest.TestCase):
         self.assertIn("bad.txt:1:", r.stderr)
 
 
+# Subset tests left out of the cycle-mode runs, with the reason.
+CYCLE_MODE_SKIP = {
+    # its vertex shader loops ~115 000 instructions per vertex on purpose (to vary the
+    # completion order); one thread group then outlives the SPC watchdog of 10^6 cycles
+    # (watchdog.cycles_per_shader, docs/simulator.md) and the draw faults
+    "spec@ext_transform_feedback@order arrays triangles",
+}
+
+
 def check_subset_in_cycle_mode(test, needle, minimum, what):
     """Run the subset.txt tests whose name contains `needle` and that are
     expected to pass, on the cycle-mode modules, and require them all to pass
-    (the subset's own run is in functional mode)."""
+    (the subset's own run is in functional mode); CYCLE_MODE_SKIP says which not."""
     lines = [line for line in SUBSET.read_text().splitlines()
-             if needle in line and line.startswith("pass ")]
+             if needle in line and line.startswith("pass ")
+             and line[len("pass "):].split("  #")[0].strip() not in CYCLE_MODE_SKIP]
     test.assertGreaterEqual(len(lines), minimum, f"subset.txt lost its {what} tests")
     with tempfile.TemporaryDirectory(prefix="vlgpu-piglit-cycle-") as tmp:
         f = Path(tmp) / "selected.txt"

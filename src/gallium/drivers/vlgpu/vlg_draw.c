@@ -192,9 +192,11 @@ vlg_emit_consts(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
       for (unsigned k = 0; k < c->count; k++) {
          const unsigned s = c->src + k;
          const unsigned du = cs->driver_uniform_base * 4;
-         if (s >= du)
-            image[c->dst + k] = driver_uniforms && s - du < VLG_DU_SLOTS * 4
-                                   ? driver_uniforms[s - du] : 0;
+         /* only compute shaders have driver uniforms; a graphics shader's
+          * copy map reads constant buffer 0 whatever the slot */
+         if (driver_uniforms && s >= du)
+            image[c->dst + k] = s - du < VLG_DU_SLOTS * 4 ? driver_uniforms[s - du]
+                                                          : 0;
          else
             image[c->dst + k] = s < src_dwords ? src[s] : 0;
       }

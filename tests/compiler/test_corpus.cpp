@@ -149,6 +149,42 @@ TEST(Corpus, ShaderTestAddsVersion300)
    EXPECT_NE(p.sources[1].text.find("out highp vec4 c;"), std::string::npos);
 }
 
+/* GLSL ES 3.10 compute shaders: a [compute shader] section and a loose .comp
+ * become MESA_SHADER_COMPUTE sources that compile (record stage "CS"). */
+TEST(Corpus, ComputeShadersAreCollectedAndCompile)
+{
+   static const char kCs[] =
+      "#version 310 es\nlayout(local_size_x = 64) in;\n"
+      "layout(std430, binding = 0) buffer B { uint v[]; };\n"
+      "void main() { v[gl_LocalInvocationIndex] = gl_WorkGroupID.x; }\n";
+   TempDir d;
+   d.write("c/fill.comp", kCs);
+   d.write("t/cs.shader_test",
+           std::string("[require]\nGL ES >= 3.1\nGLSL ES >= 3.10\n\n[compute shader]\n") + kCs +
+              "\n[test]\ncompute 1 1 1\n");
+   std::vector<CorpusProgram> es;
+   std::string err;
+   CollectOptions eo;
+   eo.es_only = true;
+   ASSERT_TRUE(collect_programs({d.path.string()}, eo, es, err)) << err;
+   ASSERT_EQ(es.size(), 2u);
+   for (const CorpusProgram &p : es) {
+      EXPECT_TRUE(p.unsupported_stages.empty()) << p.name;
+      ASSERT_EQ(p.sources.size(), 1u) << p.name;
+      EXPECT_EQ(p.sources[0].stage, MESA_SHADER_COMPUTE) << p.name;
+   }
+   std::vector<Config> cfg = switch_configs();
+   cfg.resize(1);
+   std::vector<Results> out;
+   run_corpus(es, cfg, out, nullptr);
+   ASSERT_EQ(out[0].size(), 2u);
+   for (const ShaderRecord &r : out[0]) {
+      EXPECT_EQ(r.stage, "CS") << r.name;
+      EXPECT_EQ(r.status, ShaderRecord::Ok) << r.name << ": " << r.error;
+      EXPECT_GT(r.stats.units, 0u) << r.name;
+   }
+}
+
 TEST(Corpus, ResultLinesRoundTrip)
 {
    Results r = {rec("dir/odd - name: x.shader_test", "VS", 17, 27, 38, 6, 3),

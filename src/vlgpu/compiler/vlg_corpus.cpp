@@ -96,7 +96,7 @@ bool
 is_shader_file(const std::string &p)
 {
    return ends_with(p, ".vert") || ends_with(p, ".vs") || ends_with(p, ".frag") ||
-          ends_with(p, ".fs") || ends_with(p, ".shader_test");
+          ends_with(p, ".fs") || ends_with(p, ".comp") || ends_with(p, ".shader_test");
 }
 
 /* Collapse a (multi-line) message into one line of at most 400 characters. */
@@ -132,11 +132,13 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
       /* shader_runner adds the #version the [require] section asks for */
       if (body.find("#version") == std::string::npos && glsl_es_version == "300" && !desktop)
          body = "#version 300 es\n" + body;
-      if (section == "vertex shader" || section == "fragment shader")
-         prog.sources.push_back(
-            {name + ":[" + section + "]", name,
-             section == "vertex shader" ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT, body,
-             desktop});
+      if (section == "vertex shader" || section == "fragment shader" ||
+          section == "compute shader")
+         prog.sources.push_back({name + ":[" + section + "]", name,
+                                 section == "vertex shader"     ? MESA_SHADER_VERTEX
+                                 : section == "fragment shader" ? MESA_SHADER_FRAGMENT
+                                                                : MESA_SHADER_COMPUTE,
+                                 body, desktop});
       else if (section == "vertex shader passthrough")
          prog.sources.push_back(
             {name + ":[vertex shader passthrough]", name, MESA_SHADER_VERTEX,
@@ -151,8 +153,6 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
          prog.unsupported_stages.push_back("TCS");
       else if (section == "tessellation evaluation shader")
          prog.unsupported_stages.push_back("TES");
-      else if (section == "compute shader")
-         prog.unsupported_stages.push_back("CS");
       body.clear();
    };
    while (std::getline(in, line)) {
@@ -169,7 +169,8 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
       if (section == "require" && line.find("GLSL") != std::string::npos &&
           line.find("GLSL ES") == std::string::npos && line.find("GLSL >=") != std::string::npos)
          desktop = true;
-      if (section == "vertex shader" || section == "fragment shader")
+      if (section == "vertex shader" || section == "fragment shader" ||
+          section == "compute shader")
          body += line + "\n";
    }
    flush();
@@ -193,7 +194,8 @@ shader_test_is_es(const std::string &text)
           (t.find("GL ES") != std::string::npos || t.find("GLSL ES") != std::string::npos) &&
           !starts_with(t, "#"))
          es = true;
-      if ((section == "vertex shader" || section == "fragment shader") &&
+      if ((section == "vertex shader" || section == "fragment shader" ||
+           section == "compute shader") &&
           starts_with(t, "#version") && version_is_es(version_of(t)))
          es = true;
    }
@@ -253,7 +255,7 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
       } else if (is_shader_file(p)) {
          files.push_back({p, p});
       } else {
-         err += p + ": not a directory and not a shader file (.vert .vs .frag .fs .shader_test)\n";
+         err += p + ": not a directory and not a shader file (.vert .vs .frag .fs .comp .shader_test)\n";
          ok = false;
       }
    }
@@ -276,7 +278,10 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
             out.push_back(prog);
          continue;
       }
-      bool vs = ends_with(path, ".vert") || ends_with(path, ".vs");
+      const gl_shader_stage stage =
+         ends_with(path, ".vert") || ends_with(path, ".vs") ? MESA_SHADER_VERTEX
+         : ends_with(path, ".comp")                         ? MESA_SHADER_COMPUTE
+                                                            : MESA_SHADER_FRAGMENT;
       if (o.es_only && (!version_is_es(version_of(text)) ||
                         std::regex_search(text, std::regex("expect_result:\\s*fail"))))
          continue;
@@ -284,8 +289,7 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
          std::string dir = fs::path(path).parent_path().string();
          text = glmark2_complete(dir.empty() ? "." : dir, fs::path(path).filename().string(), text);
       }
-      loose.push_back({name, name.substr(0, name.rfind('.')),
-                       vs ? MESA_SHADER_VERTEX : MESA_SHADER_FRAGMENT, text, false});
+      loose.push_back({name, name.substr(0, name.rfind('.')), stage, text, false});
    }
    std::vector<bool> used(loose.size(), false);
    for (size_t i = 0; i < loose.size(); i++) {
@@ -354,7 +358,10 @@ switches_text(const vlg_compile_options &o)
 static const char *
 stage_name(gl_shader_stage s)
 {
-   return s == MESA_SHADER_VERTEX ? "VS" : s == MESA_SHADER_FRAGMENT ? "FS" : "?";
+   return s == MESA_SHADER_VERTEX     ? "VS"
+          : s == MESA_SHADER_FRAGMENT ? "FS"
+          : s == MESA_SHADER_COMPUTE  ? "CS"
+                                      : "?";
 }
 
 double
@@ -397,7 +404,7 @@ run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &c
          r.name = p.name;
          r.stage = st;
          r.status = ShaderRecord::Failed;
-         r.error = "stage not supported (vertex and fragment shaders only)";
+         r.error = "stage not supported (vertex, fragment and compute shaders only)";
          recs.push_back(r);
       }
       if (!p.sources.empty()) {

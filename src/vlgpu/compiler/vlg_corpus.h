@@ -33,7 +33,7 @@ struct CorpusSource {
 };
 
 /** One program: the shaders linked together, plus stages vlgpu does not
- *  have (geometry, tessellation, compute sections of a .shader_test), which
+ *  have (geometry and tessellation sections of a .shader_test), which
  *  are recorded as failures. */
 struct CorpusProgram {
    std::string name; /**< the file (.shader_test) or the stem (.vert/.frag) */

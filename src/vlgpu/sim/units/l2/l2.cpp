@@ -28,6 +28,16 @@ L2::L2(std::string name, const UnitParams &p, const std::vector<std::string> &cl
       clients_.push_back(std::move(cl));
    }
    mshr_.resize(mshrs_);
+   if (clients_.size() > 64)
+      throw ConfigError(fmt::format("{}: {} clients (at most 64)", this->name(), clients_.size()));
+}
+
+void
+L2::on_finalize()
+{
+   in_queues_.clear();
+   for (const Client &c : clients_)
+      in_queues_.push_back(c.in->queue());
 }
 
 L2::Mshr *
@@ -52,6 +62,7 @@ void
 L2::respond(uint32_t c, uint32_t tag, Cycle at)
 {
    std::deque<Ready> &q = clients_[c].ready;
+   ready_mask_ |= uint64_t(1) << c;
    if (q.empty() || q.back().at <= at) {
       q.push_back(Ready{at, tag});
       return;
@@ -190,25 +201,37 @@ L2::tick(Cycle now)
     * queue to the MC is long (write-backs pile up behind a slow MC) */
    const uint32_t n = uint32_t(clients_.size());
    uint32_t taken = 0;
-   if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
+   /* the clients with a non-empty input queue (an empty one cannot be
+    * popped: skipping it changes nothing) */
+   uint64_t nonempty = 0;
+   for (uint32_t c = 0; c < n; c++)
+      nonempty |= uint64_t(!in_queues_[c]->empty()) << c;
+   if (!nonempty) {
+      /* nothing to look up */
+   } else if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
       /* the round-robin start depends on the cycle, not on how often the
-       * L2 was ticked (sleeping must not change results) */
-      uint32_t c = n ? uint32_t(now % n) : 0;
-      for (uint32_t k = 0; k < n && taken < per_cycle_; k++, c = c + 1 == n ? 0 : c + 1) {
-         Client &cl = clients_[c];
-         if (!cl.in->can_pop())
-            continue;
-         if (accept(c, cl.in->peek(), now)) {
-            cl.in->pop();
-            taken++;
-            busy = true;
-         } else {
-            blocked = true;
+       * L2 was ticked (sleeping must not change results): clients
+       * start..n-1, then 0..start-1, non-empty ones only */
+      const uint32_t start = uint32_t(now % n);
+      const uint64_t hi = nonempty >> start << start;
+      for (uint64_t part : {hi, nonempty & ~hi}) {
+         for (; part && taken < per_cycle_; part &= part - 1) {
+            const uint32_t c = uint32_t(__builtin_ctzll(part));
+            Client &cl = clients_[c];
+            if (!cl.in->can_pop())
+               continue;
+            if (accept(c, cl.in->peek(), now)) {
+               cl.in->pop();
+               taken++;
+               busy = true;
+            } else {
+               blocked = true;
+            }
          }
       }
    } else {
-      for (const Client &cl : clients_)
-         blocked |= cl.in->can_pop();
+      for (uint64_t m = nonempty; m; m &= m - 1)
+         blocked |= clients_[__builtin_ctzll(m)].in->can_pop();
    }
    mshr_full_.set(now, blocked);
 
@@ -221,14 +244,18 @@ L2::tick(Cycle now)
 
    /* responses whose time has come */
    Cycle next = kNever;
-   for (Client &cl : clients_) {
-      if (!cl.ready.empty() && cl.ready.front().at <= now && cl.out->can_push()) {
+   for (uint64_t m = ready_mask_; m; m &= m - 1) {
+      const uint32_t c = uint32_t(__builtin_ctzll(m));
+      Client &cl = clients_[c];
+      if (cl.ready.front().at <= now && cl.out->can_push()) {
          cl.out->push(MemResp{cl.ready.front().tag, false});
          cl.ready.pop_front();
          busy = true;
       }
       if (!cl.ready.empty())
          next = std::min(next, std::max(cl.ready.front().at, now + 1));
+      else
+         ready_mask_ &= ~(uint64_t(1) << c);
    }
 
    if (flushing_ && to_mc_.empty() && flush_outstanding_ == 0 && out_flush.can_push()) {

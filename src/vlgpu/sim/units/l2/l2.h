@@ -51,6 +51,7 @@ class L2 final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
+   void on_finalize() override;
    std::string stall_report() const override;
 
    const LineCache &cache() const { return cache_; }
@@ -85,6 +86,11 @@ class L2 final : public Unit {
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
    LineCache cache_;
    std::vector<Client> clients_;
+   /* host speed (results unchanged): the clients' input queues, polled as
+    * one bit mask of non-empty queues per tick (bit c: client c), and a bit
+    * mask of the clients whose `ready` list is not empty */
+   std::vector<const QueueBase *> in_queues_;
+   uint64_t ready_mask_ = 0;
    /** The MSHRs (l2.mshrs entries, searched linearly: few). */
    Mshr *mshr_of_line(uint64_t line);
    Mshr *mshr_of_tag(uint32_t tag);

@@ -257,53 +257,13 @@ Spc::check_next(Slot &s, Cycle now, Reason &why)
    return true;
 }
 
+/* the L1 lookups and the scoreboard of an instruction that reads the lines
+ * in lines_ (issue()) */
 void
-Spc::issue(Slot &s, Cycle now)
+Spc::issue_lines(Slot &s, const Instr &inr, Cycle now)
 {
-   ThreadGroup &tg = *s.tg;
-   StepResult &r = *step_;
-   s.next_ok = false;
-   if (!guarded(*s.draw, [&] { step(tg, *s.prog, *s.res, r); })) {
-      s.dead = true;
-      return;
-   }
-   const Instr *in = r.instr;
-   if (!in) {
-      s.ended = true;
-      return;
-   }
-   const unsigned lanes = unsigned(__builtin_popcountll(r.active));
-   s.instructions++;
-   s.lane_instructions += lanes;
-   s.dual += in->dual;
-   ++instructions_;
-   lane_instr_ += lanes;
-   if (VLG_UNLIKELY(log_ != nullptr))
-      log_->push_back(IssueRecord{now, in->pc, tg.group_id(), tg.is_fragment(), in->dual});
-   if (in->dual)
-      ++dual_;
-
-   /* scoreboard: results ready at issue + latency */
+   const Instr *in = &inr;
    Cycle *ready = s.ready.data();
-   const bool memop = r.mem == MemKind::Ldb || r.mem == MemKind::Tex;
-   lines_.clear();
-   if (memop) {
-      ++mem_instr_;
-      /* distinct lines, in order of first use: a small direct-mapped filter
-       * catches the repeats (texel quads share lines), a scan the rest */
-      uint64_t seen[64];
-      std::fill(std::begin(seen), std::end(seen), ~uint64_t(0));
-      for (uint64_t addr : r.mem_addresses) {
-         const uint64_t l = addr >> line_shift_;
-         uint64_t &slot = seen[(l ^ (l >> 6)) & 63];
-         if (slot == l)
-            continue;
-         if (slot != ~uint64_t(0) && std::find(lines_.begin(), lines_.end(), l) != lines_.end())
-            continue;
-         slot = l;
-         lines_.push_back(l);
-      }
-   }
    PendingMem pm;
    pm.txn = 0;
    pm.nwrites = 0;
@@ -371,6 +331,68 @@ Spc::issue(Slot &s, Cycle now)
          pm.ready_min = std::max<Cycle>(pm.ready_min, now + in->writes[i].latency);
       pm.ready_min = std::max(pm.ready_min, mem_min);
       s.pend.push_back(std::move(pm));
+   }
+}
+
+void
+Spc::issue(Slot &s, Cycle now)
+{
+   ThreadGroup &tg = *s.tg;
+   StepResult &r = *step_;
+   s.next_ok = false;
+   if (!guarded(*s.draw, [&] { step(tg, *s.prog, *s.res, r); })) {
+      s.dead = true;
+      return;
+   }
+   const Instr *in = r.instr;
+   if (!in) {
+      s.ended = true;
+      return;
+   }
+   const unsigned lanes = unsigned(__builtin_popcountll(r.active));
+   s.instructions++;
+   s.lane_instructions += lanes;
+   s.dual += in->dual;
+   ++instructions_;
+   lane_instr_ += lanes;
+   if (VLG_UNLIKELY(log_ != nullptr))
+      log_->push_back(IssueRecord{now, in->pc, tg.group_id(), tg.is_fragment(), in->dual});
+   if (in->dual)
+      ++dual_;
+
+   /* scoreboard: results ready at issue + latency */
+   Cycle *ready = s.ready.data();
+   const bool memop = r.mem == MemKind::Ldb || r.mem == MemKind::Tex;
+   lines_.clear();
+   if (memop) {
+      ++mem_instr_;
+      /* distinct lines, in order of first use: a small direct-mapped filter
+       * catches the repeats (texel quads share lines), a scan the rest */
+      uint64_t seen[64];
+      std::fill(std::begin(seen), std::end(seen), ~uint64_t(0));
+      for (uint64_t addr : r.mem_addresses) {
+         const uint64_t l = addr >> line_shift_;
+         uint64_t &slot = seen[(l ^ (l >> 6)) & 63];
+         if (slot == l)
+            continue;
+         if (slot != ~uint64_t(0) && std::find(lines_.begin(), lines_.end(), l) != lines_.end())
+            continue;
+         slot = l;
+         lines_.push_back(l);
+      }
+   }
+   if (lines_.empty()) {
+      /* no line to wait for (most instructions): results at issue + latency */
+      for (unsigned i = 0; i < in->nwrites; i++) {
+         const RegUse &w = in->writes[i];
+         const Cycle at = now + w.latency;
+         for (unsigned m = w.mask & 0xf; m; m &= m - 1)
+            ready[w.reg * 4 + unsigned(__builtin_ctz(m))] = at;
+         s.reg_ready[w.reg] = std::max(s.reg_ready[w.reg], at);
+         s.max_ready = std::max(s.max_ready, at);
+      }
+   } else {
+      issue_lines(s, *in, now);
    }
    for (unsigned m = in->coord_writes & 0x3f; m; m &= m - 1)
       s.coord_ready[__builtin_ctz(m)] = now + 1;
@@ -518,36 +540,37 @@ Spc::tick(Cycle now)
       busy = true;
    }
 
-   /* a finished group leaves (one per cycle) */
+   /* One pass over the resident groups finds the group that leaves (the
+    * oldest finished one whose results are ready; one per cycle) and the
+    * one that issues (the oldest that can). Per group the leave check sees
+    * the state before its issue checks, which change only that group (and
+    * the shared instruction cache and memory requests, in the same order
+    * as before), so this equals a leave pass followed by an issue pass:
+    * the group that leaves is finished, so it neither issues nor decides
+    * `why`; `wake` and the watchdog alarm are used only in a cycle where
+    * nothing left or issued. */
    bool out_blocked = false;
    Cycle wake = kNever;
-   const Slot *oldest_done = nullptr;
-   for (uint32_t si : live_) {
-      Slot &s = slots_[si];
-      if (!(s.ended || s.dead) || !s.pend.empty() || s.ifetch_txn)
-         continue;
-      if (!s.dead && s.max_ready > now) {
-         wake = std::min(wake, s.max_ready);
-         continue;
-      }
-      if (!oldest_done || s.age < oldest_done->age)
-         oldest_done = &s;
-   }
-   if (oldest_done) {
-      if (retire(const_cast<Slot &>(*oldest_done), now))
-         busy = true;
-      else
-         out_blocked = true;
-   }
-
-   /* issue: the oldest group that can */
+   Cycle oldest_start = kNever; /* of the groups still running */
+   Slot *oldest_done = nullptr;
    Slot *pick = nullptr;
    Reason why = kEmpty;
-   bool any = false;
    for (uint32_t si : live_) {
       Slot &s = slots_[si];
-      any = true;
-      if ((pick && s.age > pick->age))
+      const bool done = s.ended || s.dead;
+      if (done) {
+         if (s.pend.empty() && !s.ifetch_txn) {
+            if (!s.dead && s.max_ready > now) {
+               wake = std::min(wake, s.max_ready);
+            } else {
+               wake = std::min(wake, now + 1);
+               if (!oldest_done || s.age < oldest_done->age)
+                  oldest_done = &s;
+            }
+         }
+         continue; /* ready_to_issue() is false for it, with no effect */
+      }
+      if (pick && s.age > pick->age)
          continue;
       Reason w = kMemory;
       if (ready_to_issue(s, now, w)) {
@@ -559,10 +582,19 @@ Spc::tick(Cycle now)
          } else if (why != kScoreboard) {
             why = kMemory;
          }
+         oldest_start = std::min(oldest_start, s.start);
+      } else if (s.pend.empty() && !s.ifetch_txn) {
+         /* became dead now (aborted draw, watchdog) */
+         wake = std::min(wake, now + 1);
       }
-      if ((s.dead || s.ended) && s.pend.empty() && !s.ifetch_txn)
-         wake = std::min(wake, std::max(s.dead ? now + 1 : s.max_ready, now + 1));
    }
+   if (oldest_done) {
+      if (retire(*oldest_done, now))
+         busy = true;
+      else
+         out_blocked = true;
+   }
+   const bool any = !live_.empty();
    if (pick) {
       issue(*pick, now);
       busy = true;
@@ -596,10 +628,8 @@ Spc::tick(Cycle now)
     * watchdog even if nothing else happens */
    if (wake != kNever)
       wake_at(std::max(wake, now + 1));
-   if (p_.core.watchdog_cycles_per_shader)
-      for (uint32_t si : live_)
-         if (const Slot &s = slots_[si]; !s.dead && !s.ended)
-            wake_at(std::max(now + 1, s.start + p_.core.watchdog_cycles_per_shader + 1));
+   if (p_.core.watchdog_cycles_per_shader && oldest_start != kNever)
+      wake_at(std::max(now + 1, oldest_start + p_.core.watchdog_cycles_per_shader + 1));
    if (out_blocked || (mem.queued() && !mem.out.can_push()))
       return Activity::Stalled;
    if (!any)

@@ -57,6 +57,7 @@
 namespace vlgpu::sim {
 
 class Program;
+struct Instr;
 struct ShaderResources;
 struct StepResult;
 
@@ -147,6 +148,7 @@ class Spc final : public Unit {
    bool ready_to_issue(Slot &s, Cycle now, Reason &why);
    bool check_next(Slot &s, Cycle now, Reason &why);
    void issue(Slot &s, Cycle now);
+   void issue_lines(Slot &s, const Instr &in, Cycle now);
    bool retire(Slot &s, Cycle now);
    void complete_memory(Cycle now);
    void watchdog(Slot &s, Cycle now);

@@ -47,7 +47,7 @@ class DebugEs2Test(unittest.TestCase):
                       env_update={"VLGPU_DEBUG": debug}, env_remove=["DISPLAY"])
 
     def test_es2_flag_refuses_es3_context(self):
-        # Default: ES 3.1 (compute, docs/driver.md "Towards OpenGL ES 3.1").
+        # Default: ES 3.1 (compute, docs/driver.md "OpenGL ES 3.1").
         r = self.gles3("")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("OpenGL version string: OpenGL ES 3.1", r.stdout)

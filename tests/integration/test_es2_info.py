@@ -24,7 +24,7 @@ class Es2InfoTest(unittest.TestCase):
         self.assertIsNotNone(renderer, r.stdout)
         self.assertIn("vlgpu", renderer)
         # ES 3.1 exactly (compute shaders, SSBOs, images, atomic counters and
-        # multisample textures, docs/driver.md "Towards OpenGL ES 3.1"), GLSL ES 3.10;
+        # multisample textures, docs/driver.md "OpenGL ES 3.1"), GLSL ES 3.10;
         # not 3.2 (no geometry/tessellation shaders).
         self.assertRegex(version or "", r"^OpenGL ES 3\.1\b")
         self.assertIn("GLSL ES 3.10", field(r.stdout, "GL_SHADING_LANGUAGE_VERSION") or "")

@@ -263,6 +263,7 @@ Engine::finalize()
          (p->dir() == PortDir::In ? m->in_queues_ : m->out_queues_).push_back(p->queue());
    }
    finalized_ = true;
+   ring_ok_ = module_ptrs_.size() <= 64;
    for (Module *m : module_ptrs_)
       m->on_finalize();
 }
@@ -293,8 +294,50 @@ Engine::notify(Module &m, Cycle c)
       return;
    if (c < m.wake_cycle_) {
       m.wake_cycle_ = c;
-      timers_.push(Timer{c, m.index_});
+      if (ring_ok_ && c > ctx_.now && c - ctx_.now < kRingCycles) {
+         const unsigned slot = unsigned(c % kRingCycles);
+         ring_[slot] |= uint64_t(1) << m.index_;
+         ring_used_ |= uint64_t(1) << slot;
+      } else {
+         timers_.push(Timer{c, m.index_});
+      }
    }
+}
+
+void
+Engine::wake_ring(Cycle now)
+{
+   const unsigned slot = unsigned(now % kRingCycles);
+   uint64_t bits = ring_[slot];
+   ring_[slot] = 0;
+   ring_used_ &= ~(uint64_t(1) << slot);
+   for (; bits; bits &= bits - 1) {
+      Module &m = *module_ptrs_[__builtin_ctzll(bits)];
+      if (m.asleep_ && m.wake_cycle_ == now)
+         wake_now(m, now);
+   }
+}
+
+Cycle
+Engine::next_ring()
+{
+   const Cycle now = ctx_.now;
+   while (ring_used_) {
+      const unsigned base = unsigned(now % kRingCycles);
+      const uint64_t rot = base ? ring_used_ >> base | ring_used_ << (kRingCycles - base)
+                                : ring_used_;
+      const unsigned d = unsigned(__builtin_ctzll(rot));
+      const Cycle c = now + d;
+      const unsigned slot = unsigned(c % kRingCycles);
+      for (uint64_t bits = ring_[slot]; bits; bits &= bits - 1) {
+         const Module &m = *module_ptrs_[__builtin_ctzll(bits)];
+         if (m.asleep_ && m.wake_cycle_ == c)
+            return c;
+      }
+      ring_[slot] = 0; /* only stale entries */
+      ring_used_ &= ~(uint64_t(1) << slot);
+   }
+   return kNever;
 }
 
 void
@@ -490,12 +533,14 @@ Engine::run_loop(const std::function<bool()> *done, Cycle max_cycles)
    for (;;) {
       if (now >= limit)
          return finish(StopReason::CycleLimit);
+      if (ring_used_ >> (now % kRingCycles) & 1)
+         wake_ring(now);
       if (!timers_.empty() && timers_.top().cycle <= now)
          wake_due(now);
 
       if (VLG_UNLIKELY(awake_count_ == 0)) {
          /* Everybody sleeps: jump to the earliest wake-up. */
-         const Cycle next = next_timer();
+         const Cycle next = std::min(next_timer(), next_ring());
          if (next == kNever) {
             if (all_done())
                return finish(StopReason::Idle);

@@ -229,6 +229,19 @@ class Engine {
    uint32_t awake_count_ = 0;
    uint32_t busy_sleepers_ = 0;
    std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+   /* Host speed (same wake-ups as the heap alone): a wake-up 1 to
+    * kRingCycles - 1 cycles ahead is a bit in ring_[cycle % kRingCycles]
+    * (bit = module index; engines of at most 64 modules), later ones go to
+    * timers_. ring_used_ has bit s set when ring_[s] is not 0. Every cycle
+    * is either run (wake_ring) or jumped over with no entry in its slot, so
+    * a slot only ever holds wake-ups of one cycle. */
+   static constexpr unsigned kRingCycles = 64;
+   uint64_t ring_[kRingCycles] = {};
+   uint64_t ring_used_ = 0;
+   bool ring_ok_ = false; /* at most 64 modules (set by finalize) */
+   void wake_ring(Cycle now);
+   /** Earliest valid wake-up in the ring (stale slots cleared), kNever if none. */
+   Cycle next_ring();
    uint64_t total_ticks_ = 0;
    Cycle stats_begin_ = 0;
    Cycle run_begin_ = 0;

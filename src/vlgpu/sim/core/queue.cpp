@@ -41,7 +41,7 @@ QueueBase::visible() const
 }
 
 Cycle
-QueueBase::next_arrival(Cycle now) const
+QueueBase::next_arrival_stored(Cycle now) const
 {
    uint32_t i = head_;
    for (uint32_t n = 0; n < size_; n++) {

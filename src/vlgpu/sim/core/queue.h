@@ -116,7 +116,13 @@ class QueueBase {
 
    /** Earliest ready cycle > now among stored entries (kNever if none):
     *  when a sleeping reader must be woken. */
-   Cycle next_arrival(Cycle now) const;
+   Cycle next_arrival(Cycle now) const
+   {
+      /* inline test: most inputs of a module going to sleep are empty */
+      return size_ ? next_arrival_stored(now) : kNever;
+   }
+   /** next_arrival() of a non-empty queue. */
+   Cycle next_arrival_stored(Cycle now) const;
    /** A slot was freed this cycle in a queue that was full for the writer:
     *  the writer must be ticked next cycle. */
    bool freed_full_slot(Cycle now) const

@@ -176,21 +176,29 @@ static const char *show_fs =
    "out vec4 color;\n"
    "void main() { color = texelFetch(t, ivec2(gl_FragCoord.xy), 0); }\n";
 
+/* Draw @count 2D vertices (x, y pairs in NDC) of @xy as @mode with @prog,
+ * whose position attribute is "a_pos", from a temporary vertex buffer. */
 static void
-draw_fullscreen(GLuint prog)
+draw_2d(GLuint prog, GLenum mode, const float *xy, GLsizei count)
 {
-   static const float quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
    GLuint vbo;
    glGenBuffers(1, &vbo);
    glBindBuffer(GL_ARRAY_BUFFER, vbo);
-   glBufferData(GL_ARRAY_BUFFER, sizeof(quad), quad, GL_STATIC_DRAW);
+   glBufferData(GL_ARRAY_BUFFER, count * 2 * sizeof(float), xy, GL_STATIC_DRAW);
    glUseProgram(prog);
    GLint loc = glGetAttribLocation(prog, "a_pos");
    glVertexAttribPointer(loc, 2, GL_FLOAT, GL_FALSE, 0, 0);
    glEnableVertexAttribArray(loc);
-   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+   glDrawArrays(mode, 0, count);
    glDisableVertexAttribArray(loc);
    glDeleteBuffers(1, &vbo);
+}
+
+static void
+draw_fullscreen(GLuint prog)
+{
+   static const float quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+   draw_2d(prog, GL_TRIANGLE_STRIP, quad, 4);
 }
 
 static void
@@ -389,17 +397,7 @@ test_msaa(void)
    /* triangle in NDC; window x = (ndc + 1) * 8, window y (GL, up) likewise */
    const float tri[] = {-0.93f, -0.81f, 0.87f, -0.41f, -0.23f, 0.89f};
    GLuint white = link(shader(GL_VERTEX_SHADER, show_vs), shader(GL_FRAGMENT_SHADER, white_fs));
-   GLuint vbo;
-   glGenBuffers(1, &vbo);
-   glBindBuffer(GL_ARRAY_BUFFER, vbo);
-   glBufferData(GL_ARRAY_BUFFER, sizeof(tri), tri, GL_STATIC_DRAW);
-   glUseProgram(white);
-   GLint loc = glGetAttribLocation(white, "a_pos");
-   glVertexAttribPointer(loc, 2, GL_FLOAT, GL_FALSE, 0, 0);
-   glEnableVertexAttribArray(loc);
-   glDrawArrays(GL_TRIANGLES, 0, 3);
-   glDisableVertexAttribArray(loc);
-   glDeleteBuffers(1, &vbo);
+   draw_2d(white, GL_TRIANGLES, tri, 3);
    check_gl("msaa draw");
 
    glBindFramebuffer(GL_FRAMEBUFFER, 0);

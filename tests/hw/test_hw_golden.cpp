@@ -175,8 +175,11 @@ TEST(HwGolden, DrawInfoIndexedTriangles)
    d.occlusion_counter = 0x123456780ull;
    d.stream_output = 0xabcdef00ull;
    d.resolve_dst = 0x2000000040ull;
+   d.gs = 0x3000000080ull;
+   d.gs_num_textures = 2;
+   d.gs_num_samplers = 3;
    uint32_t dw[VLG_DRAW_INFO_LENGTH];
-   ASSERT_EQ(VLG_DRAW_INFO_LENGTH, 48); /* ... resolve_dst 44-45, indirect 46-47 */
+   ASSERT_EQ(VLG_DRAW_INFO_LENGTH, 55); /* ... resolve_dst 44-45, indirect 46-47, gs 48-54 */
    VLG_DRAW_INFO_pack(dw, &d);
    /* prim TRIANGLES 4<<4 = 0x40, vertices_per_prim 3<<8 = 0x300,
     * index_size U16 2<<12 = 0x2000, primitive_restart 1<<15 = 0x8000 */
@@ -191,6 +194,9 @@ TEST(HwGolden, DrawInfoIndexedTriangles)
    EXPECT_EQ(dw[44], 0x40u); /* resolve_dst, low word first */
    EXPECT_EQ(dw[45], 0x20u);
    EXPECT_EQ(dw[46], 0u); /* indirect */
+   EXPECT_EQ(dw[48], 0x80u); /* gs, low word first */
+   EXPECT_EQ(dw[49], 0x30u);
+   EXPECT_EQ(dw[54], 0x0302u); /* gs_num_textures 2, gs_num_samplers 3 << 8 */
 }
 
 TEST(HwGolden, SamplerAndTexture)

@@ -155,8 +155,8 @@ TEST(HwParse, RangeAndSyntaxErrors)
       {"base_vertex = 2147483648",
        "value 2147483648 out of range for 32-bit int field 'base_vertex' "
        "(-2147483648..2147483647)"},
-      {"vertices_per_prim = 4",
-       "value 4 out of range for 2-bit uint field 'vertices_per_prim' (0..0x3)"},
+      {"vertices_per_prim = 16",
+       "value 16 out of range for 4-bit uint field 'vertices_per_prim' (0..0xf)"},
       {"primitive_restart = yes",
        "bad value 'yes' for bool field 'primitive_restart': expected true or false"},
       {"clear_depth = 1e39", "value 1e39 out of range for fp32 field 'clear_depth'"},

@@ -354,6 +354,8 @@ ENUMS = {
         ("ATOM_CMPXCHG", 11, "atomic: if mem == R[data].y then mem = R[data].x; R[data].x = old"),
         ("BAR", 12, "workgroup barrier (GLSL barrier()): the thread group waits until every thread group of the workgroup reached it; orders memory too"),
         ("FENCE", 13, "memory fence (memoryBarrier*()): this lane's earlier stores are visible before its later memory ops"),
+        ("EMIT", 14, "geometry shader EmitVertex(): each active lane appends one vertex, the current values of the registers of the shader_state output map, to its current output strip (GL 3.2 core §2.12.4); a lane's emits beyond shader_state.gs_max_vertices are dropped; data/addr/wmask 0"),
+        ("CUT", 15, "geometry shader EndPrimitive(): each active lane ends its current output strip, the next EMIT starts a new one (the end of the thread ends it too); data/addr/wmask 0"),
     ],
 }
 
@@ -579,7 +581,8 @@ op("TG4", 0x3D, "tex", 0, ["mem"], 20, P1, "-", "MEM",
 op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
    "Compute-shader memory op of kind K (enum memkind) for the active lanes in lane order: "
    "LD/ST/ATOM_* on global memory (R[addr].x = VRAM byte address) or, with .S, on the "
-   "workgroup's shared memory (R[addr].x = byte offset); BAR (workgroup barrier) and FENCE. "
+   "workgroup's shared memory (R[addr].x = byte offset); BAR (workgroup barrier) and FENCE; "
+   "EMIT/CUT (geometry shader vertex output). "
    "Helper lanes never store. Misaligned or out-of-range addresses and MEM outside a compute "
    "shader are GPU faults. Latency is the minimum; the memory system adds more.")
 

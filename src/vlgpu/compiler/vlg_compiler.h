@@ -45,7 +45,7 @@ struct nir_shader_compiler_options;
 #define VLG_COMPILER_MAX_IO 32
 
 /**
- * NIR options for stage @stage (MESA_SHADER_VERTEX, _FRAGMENT or _COMPUTE):
+ * NIR options for stage @stage (MESA_SHADER_VERTEX, _GEOMETRY, _FRAGMENT or _COMPUTE):
  * what st/mesa and the NIR optimisation loop must lower before the backend
  * sees a shader, derived from the VL-IW op set (docs/isa.md §5): no divide,
  * pow, ceil/trunc/round-even, unsigned min/max, bitfield ops or pack/unpack
@@ -147,11 +147,12 @@ struct vlg_compiled_shader {
    struct VLG_SHADER_INPUT inputs[VLG_COMPILER_MAX_IO]; /**< hw input map, ready to pack */
    int input_locations[VLG_COMPILER_MAX_IO];            /**< NIR slot of each input: gl_vert_attrib
                                                            (ATTRIBUTE), gl_varying_slot (VARYING, FRAG_COORD,
-                                                           FACE, POINT_COORD) or gl_system_value (VERTEX_ID,
-                                                           INSTANCE_ID) */
+                                                           FACE, POINT_COORD; GS: POSITION, POINT_SIZE,
+                                                           VARYING) or gl_system_value (VERTEX_ID,
+                                                           INSTANCE_ID, PRIMITIVE_ID) */
    unsigned num_outputs;
    struct VLG_SHADER_OUTPUT outputs[VLG_COMPILER_MAX_IO]; /**< hw output map */
-   int output_locations[VLG_COMPILER_MAX_IO]; /**< gl_varying_slot (VS) or gl_frag_result (FS) */
+   int output_locations[VLG_COMPILER_MAX_IO]; /**< gl_varying_slot (VS, GS) or gl_frag_result (FS) */
 
    uint32_t (*consts)[4]; /**< global-buffer image, num_consts entries: compiler constants; uniform
                              dwords 0 */
@@ -169,6 +170,18 @@ struct vlg_compiled_shader {
    uint32_t ssbos_used;        /**< bit i: shader buffer i is accessed */
    uint32_t images_used;       /**< bit i: image unit i is accessed */
 
+   /* Geometry shaders (stage MESA_SHADER_GEOMETRY; shader_state.gs_*, docs/hw.md "Geometry
+    * shaders", docs/compiler.md "Geometry shaders"); 0 for other stages */
+   unsigned gs_vertices_in;      /**< vertices per input primitive (info.gs.vertices_in): 1 points,
+                                    2 lines, 3 triangles, 4 lines_adjacency, 6 triangles_adjacency */
+   enum vlg_prim gs_output_prim; /**< VLG_PRIM_POINTS, VLG_PRIM_LINE_STRIP or
+                                    VLG_PRIM_TRIANGLE_STRIP (info.gs.output_primitive) */
+   unsigned gs_max_vertices;     /**< layout(max_vertices) (info.gs.vertices_out), 1..256 */
+   unsigned gs_input_stride;     /**< registers between the copies of one per-vertex input
+                                    (semantics POSITION, POINT_SIZE, VARYING) of input vertex v
+                                    and v + 1: the input-map entry's reg is vertex 0's copy, vertex
+                                    v's is reg + v * gs_input_stride */
+
    unsigned num_samplers;  /**< texture units T0..T(num_samplers-1) the shader may sample */
    uint32_t samplers_used; /**< bit i: unit i is sampled */
    uint32_t buffers_used;  /**< bit n: LDB reads buffer slot Bn, which is to hold Gallium constant
@@ -184,7 +197,7 @@ struct vlg_compiled_shader {
 };
 
 /**
- * Compile @nir (a vertex, fragment or compute shader; not modified: the compiler works
+ * Compile @nir (a vertex, geometry, fragment or compute shader; not modified: the compiler works
  * on a clone). On failure returns NULL and, if @error is not NULL, a
  * malloc'ed message naming the shader and the reason (unsupported NIR
  * operation, register pressure above 128 with the pressure, global buffer

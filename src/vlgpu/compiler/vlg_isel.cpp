@@ -1272,8 +1272,14 @@ Isel::emit_tex(nir_tex_instr *tex)
       if (tex->is_array)
          unsupported("cube map arrays");
       break;
+   case GLSL_SAMPLER_DIM_BUF:
+      /* samplerBuffer (GL 3.1): texelFetch and textureSize only, on the
+       * texture unit's BUFFER target (docs/hw.md texture_target) */
+      if (op != VLG_OP_TXF && op != VLG_OP_TXQ)
+         unsupported("sampling a buffer texture");
+      break;
    default:
-      unsupported("this sampler dimension (buffer, MS, rect, external)");
+      unsupported("this sampler dimension (MS, external)");
    }
    if (tex->texture_index >= VLG_NUM_TEX_UNITS)
       throw CompileError("texture unit " + std::to_string(tex->texture_index) + " above 15");

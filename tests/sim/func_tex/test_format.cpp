@@ -204,7 +204,17 @@ TEST(FormatTable, UnsupportedConversionsAreGpuFaults)
    }
    EXPECT_THROW(format_unpack_rgba(static_cast<vlg_format>(200), px, w), GpuFault);
    EXPECT_THROW(format_pack_rgba(static_cast<vlg_format>(200), w, px), GpuFault);
-   EXPECT_THROW(format_fetch_vertex(VLG_FORMAT_B8G8R8A8_UNORM, px, w), GpuFault);
+   EXPECT_THROW(format_fetch_vertex(VLG_FORMAT_B8G8R8X8_UNORM, px, w), GpuFault);
+   /* B8G8R8A8_UNORM is a vertex format (GL 3.2 EXT_vertex_array_bgra): memory
+    * B, G, R, A = 0, 51, 102, 255 fetches R, G, B, A = 0.4, 0.2, 0, 1 */
+   const uint8_t bgra[4] = {0, 51, 102, 255};
+   format_fetch_vertex(VLG_FORMAT_B8G8R8A8_UNORM, bgra, w);
+   float f[4];
+   std::memcpy(f, w, sizeof(f));
+   EXPECT_FLOAT_EQ(f[0], 0.4f);
+   EXPECT_FLOAT_EQ(f[1], 0.2f);
+   EXPECT_EQ(f[2], 0.0f);
+   EXPECT_EQ(f[3], 1.0f);
    EXPECT_THROW(format_unpack_depth(VLG_FORMAT_R8G8B8A8_UNORM, px), GpuFault);
    EXPECT_THROW(format_unpack_depth(VLG_FORMAT_S8_UINT, px), GpuFault);
    EXPECT_THROW(format_unpack_stencil(VLG_FORMAT_R32_FLOAT, px), GpuFault);

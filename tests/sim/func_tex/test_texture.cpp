@@ -718,6 +718,64 @@ TEST(TexQuery, Sizes)
    EXPECT_EQ(txq(o, 0), (A{16, 0, 0, 1}));
 }
 
+/* A BUFFER texture (texel buffer, GL 3.1 ARB_texture_buffer_object) of
+ * R16G16_UNORM: texel i at address + level[0].offset + 4 i; width | height
+ * << 16 texels (docs/hw.md texture_target). */
+TEST(TexBuffer, FetchQueryAndFaults)
+{
+   Vram vram(1 << 20);
+   VLG_TEXTURE tex;
+   VLG_SAMPLER samp;
+   VLG_TEXTURE_init(&tex);
+   VLG_SAMPLER_init(&samp);
+   tex.target = VLG_TEXTURE_TARGET_BUFFER;
+   tex.format = VLG_FORMAT_R16G16_UNORM;
+   const uint32_t texels = 70000; /* above 65535: height holds the high bits */
+   tex.width = texels & 0xffff;
+   tex.height = texels >> 16;
+   tex.address = 0x1000;
+   tex.level[0].offset = 0x20;
+   tex.level[0].row_pitch = texels * 4;
+   /* texel i = (i mod 65536, 65535 - (i mod 65536)) as little-endian 16-bit words */
+   for (uint32_t i = 0; i < texels; i++) {
+      uint8_t *p = vram.data() + 0x1020 + 4 * i;
+      const uint16_t r = uint16_t(i), g = uint16_t(65535 - uint16_t(i));
+      std::memcpy(p, &r, 2);
+      std::memcpy(p + 2, &g, 2);
+   }
+   auto run = [&](TexOp op, uint32_t x) {
+      TexLaneIn in{};
+      in.coord[0] = x;
+      uint32_t out[1][4] = {};
+      texture_sample(vram, tex, samp, op, false, false, 1, 1, &in, out, nullptr);
+      return std::array<uint32_t, 4>{out[0][0], out[0][1], out[0][2], out[0][3]};
+   };
+   /* unorm16: v / 65535 (GL 3.2 core §2.1.6.1); missing blue reads 0, alpha 1 */
+   auto t = run(TexOp::Txf, 0);
+   EXPECT_EQ(bf(t[0]), 0.0f);
+   EXPECT_EQ(bf(t[1]), 1.0f);
+   EXPECT_EQ(bf(t[2]), 0.0f);
+   EXPECT_EQ(bf(t[3]), 1.0f);
+   t = run(TexOp::Txf, 69999); /* 69999 mod 65536 = 4463 */
+   EXPECT_FLOAT_EQ(bf(t[0]), 4463.0f / 65535.0f);
+   EXPECT_FLOAT_EQ(bf(t[1]), (65535.0f - 4463.0f) / 65535.0f);
+   /* out of range: (0, 0, 0, 0) */
+   EXPECT_EQ(run(TexOp::Txf, 70000), (std::array<uint32_t, 4>{0, 0, 0, 0}));
+   EXPECT_EQ(run(TexOp::Txf, uint32_t(-1)), (std::array<uint32_t, 4>{0, 0, 0, 0}));
+   /* TXQ: x = texels, one level */
+   EXPECT_EQ(run(TexOp::Txq, 0), (std::array<uint32_t, 4>{70000, 0, 0, 1}));
+   /* sampling ops fault */
+   EXPECT_THROW(run(TexOp::Tex, 0), GpuFault);
+   /* an empty buffer reads zeros, its size is 0 */
+   tex.width = tex.height = 0;
+   EXPECT_EQ(run(TexOp::Txf, 0), (std::array<uint32_t, 4>{0, 0, 0, 0}));
+   EXPECT_EQ(run(TexOp::Txq, 0), (std::array<uint32_t, 4>{0, 0, 0, 1}));
+   /* more than one level is a bad descriptor */
+   tex.width = 4;
+   tex.num_levels = 2;
+   EXPECT_THROW(run(TexOp::Txf, 0), GpuFault);
+}
+
 /* ------------------------------------- swizzle, sRGB, integers, misc -- */
 
 TEST(TexSwizzle, ComponentsZeroAndOne)

@@ -55,6 +55,12 @@ TexLevel
 texture_level_size(const VLG_TEXTURE &t, unsigned level)
 {
    TexLevel l;
+   if (t.target == VLG_TEXTURE_TARGET_BUFFER) { /* one row of width | height << 16 texels */
+      l.width = std::max(1u, unsigned(t.width) | unsigned(t.height) << 16);
+      l.height = l.layers = 1;
+      l.bytes_per_layer_row = uint64_t(l.width) * vlg_format_bytes(t.format);
+      return l;
+   }
    l.width = std::max(1u, unsigned(t.width) >> level);
    l.height = std::max(1u, unsigned(t.height) >> level);
    l.layers = t.target == VLG_TEXTURE_TARGET_3D ? std::max(1u, unsigned(t.depth) >> level)

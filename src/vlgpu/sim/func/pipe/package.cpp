@@ -85,7 +85,8 @@ check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
    if (t.first_level > t.last_level || t.last_level >= t.num_levels)
       bad(block, fmt::format("first_level = {}, last_level = {} with num_levels = {}",
                              t.first_level, t.last_level, t.num_levels));
-   if (t.width == 0 || t.height == 0 || t.depth == 0 || t.array_size == 0)
+   const bool buffer = t.target == VLG_TEXTURE_TARGET_BUFFER; /* width | height << 16 texels */
+   if (!buffer && (t.width == 0 || t.height == 0 || t.depth == 0 || t.array_size == 0))
       bad(block, fmt::format("empty texture ({}x{}x{}, {} layers)", t.width, t.height, t.depth,
                              t.array_size));
    if (t.target == VLG_TEXTURE_TARGET_CUBE && t.array_size != 6)
@@ -93,9 +94,11 @@ check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
    const unsigned bpp = vlg_format_bytes(t.format);
    for (unsigned l = t.first_level; l <= t.last_level; l++) {
       const VLG_TEXTURE_LEVEL &lv = t.level[l];
-      const uint64_t w = std::max(1u, t.width >> l), h = std::max(1u, t.height >> l);
-      const uint64_t layers =
-         t.target == VLG_TEXTURE_TARGET_3D ? std::max(1u, t.depth >> l) : t.array_size;
+      const uint64_t w = buffer ? uint64_t(t.width | t.height << 16) : std::max(1u, t.width >> l);
+      const uint64_t h = buffer ? 1 : std::max(1u, t.height >> l);
+      const uint64_t layers = buffer                               ? 1
+                              : t.target == VLG_TEXTURE_TARGET_3D ? std::max(1u, t.depth >> l)
+                                                                  : t.array_size;
       if (lv.row_pitch < w * bpp)
          bad(block, fmt::format("level[{}].row_pitch = {} < {} texels x {} bytes", l, lv.row_pitch,
                                 w, bpp));

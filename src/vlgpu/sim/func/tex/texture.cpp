@@ -571,6 +571,17 @@ is_1d(vlg_texture_target t)
    return t == VLG_TEXTURE_TARGET_1D || t == VLG_TEXTURE_TARGET_1D_ARRAY;
 }
 
+/* Largest BUFFER texture: Mesa's limit for GL_MAX_TEXTURE_BUFFER_SIZE
+ * (st_extensions.c clamps PIPE_CAP_MAX_TEXEL_BUFFER_ELEMENTS_UINT to it). */
+constexpr uint32_t kMaxBufferTexels = 1u << 27;
+
+/* Texels of a BUFFER texture: width | height << 16 (vlgpu_hw.xml texture_target). */
+uint32_t
+buffer_texels(const VLG_TEXTURE &t)
+{
+   return t.width | t.height << 16;
+}
+
 /* Descriptor checks shared by texture_sample and texture_validate. */
 void
 check_texture(const VLG_TEXTURE &t)
@@ -588,10 +599,22 @@ check_texture(const VLG_TEXTURE &t)
    for (unsigned i = 0; i < 4; i++)
       if (!vlg_swizzle_is_valid(sw[i]))
          bad_descriptor("texture", fmt("swizzle_%c = %u is not a swizzle", "rgba"[i], sw[i]));
+   const char *tn = target_name(t.target);
+   if (t.target == VLG_TEXTURE_TARGET_BUFFER) {
+      if (t.depth != 1 || t.array_size != 1 || t.num_levels != 1 || t.first_level != 0 ||
+          t.last_level != 0)
+         bad_descriptor("texture", fmt("BUFFER texture with depth %u, array_size %u, levels %u "
+                                       "(%u..%u): must be 1, 1, 1 (0..0)",
+                                       t.depth, t.array_size, t.num_levels, t.first_level,
+                                       t.last_level));
+      if (buffer_texels(t) > kMaxBufferTexels)
+         bad_descriptor("texture", fmt("BUFFER texture of %u texels (at most %u)", buffer_texels(t),
+                                       kMaxBufferTexels));
+      return;
+   }
    if (t.width == 0 || t.height == 0 || t.depth == 0 || t.array_size == 0)
       bad_descriptor("texture", fmt("zero size: %ux%ux%u, %u layers", t.width, t.height, t.depth,
                                     t.array_size));
-   const char *tn = target_name(t.target);
    if (is_1d(t.target) && t.height != 1)
       bad_descriptor("texture", fmt("%s texture with height %u (must be 1)", tn, t.height));
    if (t.target != VLG_TEXTURE_TARGET_3D && t.depth != 1)
@@ -631,6 +654,11 @@ check_sampler(const VLG_SAMPLER &s)
 void
 level_size(const VLG_TEXTURE &t, unsigned L, int &w, int &h, int &d)
 {
+   if (t.target == VLG_TEXTURE_TARGET_BUFFER) {
+      w = static_cast<int>(buffer_texels(t));
+      h = d = 1;
+      return;
+   }
    w = static_cast<int>(t.width >> L ? t.width >> L : 1);
    h = is_1d(t.target) ? 1 : static_cast<int>(t.height >> L ? t.height >> L : 1);
    if (t.target == VLG_TEXTURE_TARGET_3D)
@@ -653,6 +681,11 @@ map_levels(const Vram &vram, Unit &u)
       const uint64_t extent = static_cast<uint64_t>(v.d - 1) * v.stride +
                               static_cast<uint64_t>(v.h - 1) * v.pitch +
                               static_cast<uint64_t>(v.w) * u.bpp;
+      if (extent == 0) { /* an empty BUFFER texture: nothing to read */
+         v.addr = t.address;
+         v.base = nullptr;
+         continue;
+      }
       const uint64_t off = t.level[L].offset;
       if (t.address > UINT64_MAX - off || !vram.contains(t.address + off, extent)) {
          throw GpuFault("TEX", "texture level outside VRAM",
@@ -1128,6 +1161,7 @@ fetch_lane(const Unit &u, const TexLaneIn &in, uint32_t out[4])
       const LevelView &l = u.lv[u.first + static_cast<unsigned>(lod)];
       int tx = x, ty = y, tz = z;
       switch (u.tex.target) {
+      case VLG_TEXTURE_TARGET_BUFFER:
       case VLG_TEXTURE_TARGET_1D:
          ty = 0;
          tz = 0;
@@ -1163,6 +1197,7 @@ query_lane(const Unit &u, const TexLaneIn &in, uint32_t out[4])
    level_size(u.tex, u.first + static_cast<unsigned>(lod), w, h, d);
    out[0] = static_cast<uint32_t>(w);
    switch (u.tex.target) {
+   case VLG_TEXTURE_TARGET_BUFFER:
    case VLG_TEXTURE_TARGET_1D:
       break;
    case VLG_TEXTURE_TARGET_1D_ARRAY:
@@ -1212,6 +1247,9 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
       lane_mask &= (uint64_t(1) << num_lanes) - 1;
 
    const bool sampling = op != TexOp::Txf && op != TexOp::Txq;
+   if (sampling && tex.target == VLG_TEXTURE_TARGET_BUFFER)
+      throw GpuFault("TEX", "sampling a BUFFER texture",
+                     "texel buffers are read with TXF and TXQ only (vlgpu_hw.xml texture_target)");
    Unit u(tex, samp);
    prepare(vram, u, sampling, op != TexOp::Txq);
    u.trace = trace;

@@ -38,7 +38,9 @@ texture_range(const VLG_TEXTURE &t)
    const unsigned levels = std::min<unsigned>(t.num_levels, 15);
    for (unsigned i = 0; i < levels; i++) {
       const VLG_TEXTURE_LEVEL &l = t.level[i];
-      const uint64_t h = std::max<uint64_t>(1, uint64_t(t.height) >> i);
+      const uint64_t h = t.target == VLG_TEXTURE_TARGET_BUFFER /* width | height << 16 texels */
+                            ? 1
+                            : std::max<uint64_t>(1, uint64_t(t.height) >> i);
       const uint64_t d = std::max<uint64_t>(1, uint64_t(t.depth) >> i);
       const uint64_t layers = std::max<uint64_t>({d, uint64_t(t.array_size), 1});
       const uint64_t bytes =

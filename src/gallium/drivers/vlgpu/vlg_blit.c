@@ -161,6 +161,7 @@ vlg_blitter_save(struct vlg_context *ctx)
    util_blitter_save_vertex_buffer_slot(blitter, ctx->vertex_buffers);
    util_blitter_save_vertex_elements(blitter, ctx->vertex_elements);
    util_blitter_save_vertex_shader(blitter, ctx->vs);
+   util_blitter_save_geometry_shader(blitter, ctx->gs);
    util_blitter_save_so_targets(blitter, ctx->num_so_targets, ctx->so_targets);
    util_blitter_save_rasterizer(blitter, ctx->rasterizer);
    util_blitter_save_viewport(blitter, &ctx->viewport);

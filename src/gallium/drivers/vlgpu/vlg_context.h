@@ -60,6 +60,10 @@ struct vlg_sampler_view {
    /** false when the GPU cannot sample this view (format, target): the
     *  unit then reads the screen's dummy texture and a warning is given. */
    bool valid;
+   /** A texel buffer view (PIPE_BUFFER): words hold address 0, and the
+    *  buffer's current VRAM address is added when a draw packs the
+    *  descriptor (a discarding map gives the buffer new storage). */
+   bool buffer;
 };
 
 /** A render target or depth/stencil view and its surface descriptor
@@ -103,6 +107,8 @@ struct vlg_context {
    struct vlg_rasterizer_state *rasterizer;
    struct vlg_vertex_elements_state *vertex_elements;
    struct vlg_shader_state *vs;
+   /** Bound geometry shader or NULL (GL 3.2; draw_info.gs). */
+   struct vlg_shader_state *gs;
    struct vlg_shader_state *fs;
    /** Compute (vlg_compute.c): the bound compute shader, and the shader
     *  buffers and images of the compute stage (graphics stages have none:

@@ -99,6 +99,12 @@ vlg_vertices_per_prim(enum pipe_prim_type prim)
    case PIPE_PRIM_LINE_LOOP:
    case PIPE_PRIM_LINE_STRIP:
       return 2;
+   case PIPE_PRIM_LINES_ADJACENCY:
+   case PIPE_PRIM_LINE_STRIP_ADJACENCY:
+      return 4;
+   case PIPE_PRIM_TRIANGLES_ADJACENCY:
+   case PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      return 6;
    default:
       return 3;
    }
@@ -106,11 +112,12 @@ vlg_vertices_per_prim(enum pipe_prim_type prim)
 
 /* The blocks every draw of one draw_vbo call shares. */
 struct vlg_draw_blocks {
-   uint64_t pipe_state, vs, fs, framebuffer;
+   uint64_t pipe_state, vs, fs, gs, framebuffer;
    uint64_t vertex_elements, vertex_buffers;
    unsigned num_vertex_elements, num_vertex_buffers;
-   uint64_t textures[2], samplers[2];
-   unsigned num_textures[2];
+   /* [0] VS, [1] FS, [2] GS */
+   uint64_t textures[3], samplers[3];
+   unsigned num_textures[3];
 };
 
 static bool
@@ -348,8 +355,15 @@ vlg_emit_stage_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
             ? vlg_sampler_view(stage->views[i]) : NULL;
 
       if (view && view->valid) {
+         struct vlg_bo *bo = vlg_resource(view->base.texture)->bo;
          memcpy(tex + i * VLG_TEXTURE_LENGTH, view->words, sizeof(view->words));
-         vlg_batch_add_bo(&ctx->batch, vlg_resource(view->base.texture)->bo);
+         if (view->buffer) {
+            struct VLG_TEXTURE t;
+            VLG_TEXTURE_unpack(view->words, &t);
+            t.address = bo->address;
+            VLG_TEXTURE_pack(tex + i * VLG_TEXTURE_LENGTH, &t);
+         }
+         vlg_batch_add_bo(&ctx->batch, bo);
       } else {
          vlg_dummy_texture(ctx, tex + i * VLG_TEXTURE_LENGTH);
       }
@@ -444,6 +458,12 @@ vlg_emit_draw_blocks(struct vlg_context *ctx, struct vlg_draw_blocks *blocks)
        !vlg_emit_textures(ctx, ctx->fs, blocks, 1) ||
        !vlg_emit_vertex_input(ctx, blocks))
       return false;
+   blocks->gs = 0;
+   blocks->textures[2] = blocks->samplers[2] = 0;
+   blocks->num_textures[2] = 0;
+   if (ctx->gs && (!vlg_emit_shader(ctx, ctx->gs, NULL, &blocks->gs) ||
+                   !vlg_emit_textures(ctx, ctx->gs, blocks, 2)))
+      return false;
 
    blocks->framebuffer = vlg_batch_upload(&ctx->batch, ctx->fb_words,
                                           sizeof(ctx->fb_words), 16);
@@ -472,7 +492,7 @@ vlg_draw_unrunnable(struct vlg_context *ctx)
 {
    if (!ctx->vs || !ctx->fs)
       return "no vertex or fragment shader bound";
-   if (!ctx->vs->cs || !ctx->fs->cs)
+   if (!ctx->vs->cs || !ctx->fs->cs || (ctx->gs && !ctx->gs->cs))
       return "a bound shader did not compile";
    if (!ctx->rasterizer || !ctx->dsa || !ctx->blend)
       return "rasterizer, depth/stencil/alpha or blend state missing";
@@ -531,9 +551,18 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       mesa_logw_once("draw skipped: %s", why);
       return;
    }
-   /* PIPE_CAP_SUPPORTED_PRIM_MODES has the 7 GL ES types: u_vbuf converts
-    * the others. */
-   assert(info->mode <= PIPE_PRIM_TRIANGLE_FAN);
+   /* PIPE_CAP_SUPPORTED_PRIM_MODES has the 7 GL ES types and the four
+    * adjacency types (u_vbuf converts quads and polygons); GL only lets
+    * adjacency types reach a draw with a geometry shader (GL 3.2 core
+    * §2.12.1: INVALID_OPERATION otherwise). */
+   assert(info->mode <= PIPE_PRIM_TRIANGLE_FAN ||
+          (info->mode >= PIPE_PRIM_LINES_ADJACENCY &&
+           info->mode <= PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY));
+   if (info->mode > PIPE_PRIM_TRIANGLE_FAN && !ctx->gs) {
+      mesa_logw_once("draw skipped: adjacency primitives without a "
+                     "geometry shader");
+      return;
+   }
 
    struct vlg_draw_blocks blocks;
    if (!vlg_emit_draw_blocks(ctx, &blocks))
@@ -598,6 +627,10 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       di.fs_textures = blocks.textures[1];
       di.fs_samplers = blocks.samplers[1];
       di.fs_num_textures = di.fs_num_samplers = blocks.num_textures[1];
+      di.gs = blocks.gs;
+      di.gs_textures = blocks.textures[2];
+      di.gs_samplers = blocks.samplers[2];
+      di.gs_num_textures = di.gs_num_samplers = blocks.num_textures[2];
 
       uint64_t address;
       uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,

@@ -56,12 +56,13 @@ vlg_format_supported(enum pipe_format format, unsigned bind, bool is_buffer)
    bind &= ~VLG_BIND_ANY_FORMAT;
 
    if (is_buffer) {
-      /* Buffers hold raw bytes; only attribute and index fetch interpret
-       * them.  No texture buffers, stream output, shader storage, and no
-       * uniform blocks (the hardware words have no buffer descriptor for
-       * LDB yet: docs/driver.md). */
+      /* Buffers hold raw bytes; attribute and index fetch and texel
+       * buffers (the texture unit's BUFFER target, any format it can
+       * sample) interpret them. */
       if (bind & ~(PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER |
-                   PIPE_BIND_CONSTANT_BUFFER))
+                   PIPE_BIND_CONSTANT_BUFFER | PIPE_BIND_SAMPLER_VIEW))
+         return false;
+      if ((bind & PIPE_BIND_SAMPLER_VIEW) && !(usage & VLG_FORMAT_USAGE_TEX))
          return false;
       if ((bind & PIPE_BIND_VERTEX_BUFFER) &&
           !(usage & VLG_FORMAT_USAGE_VERTEX))

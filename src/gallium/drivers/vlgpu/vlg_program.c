@@ -38,6 +38,8 @@ static_assert((int)VLG_SHADER_STAGE_FRAGMENT == (int)PIPE_SHADER_FRAGMENT,
               "shader_stage");
 static_assert((int)VLG_SHADER_STAGE_COMPUTE == (int)PIPE_SHADER_COMPUTE,
               "shader_stage");
+static_assert((int)VLG_SHADER_STAGE_GEOMETRY == (int)PIPE_SHADER_GEOMETRY,
+              "shader_stage");
 
 const void *
 vlg_program_get_compiler_options(struct pipe_screen *pscreen,
@@ -54,6 +56,7 @@ static const char *
 vlg_stage_name(enum pipe_shader_type stage)
 {
    return stage == PIPE_SHADER_VERTEX     ? "VS"
+          : stage == PIPE_SHADER_GEOMETRY ? "GS"
           : stage == PIPE_SHADER_COMPUTE ? "CS"
                                          : "FS";
 }
@@ -97,8 +100,9 @@ vlg_create_shader_state(struct pipe_context *pctx,
    };
    char *error = NULL;
    so->cs = vlg_compile_nir(nir, &opts, &error);
-   /* Transform feedback: which VS output registers go where (vlg_so.c). */
-   if (stage == PIPE_SHADER_VERTEX)
+   /* Transform feedback: which output registers of the last vertex stage
+    * (VS, or the GS when one is bound) go where (vlg_so.c). */
+   if (stage == PIPE_SHADER_VERTEX || stage == PIPE_SHADER_GEOMETRY)
       vlg_so_pack_shader(so, &cso->stream_output, nir);
    ralloc_free(nir);
 
@@ -135,6 +139,12 @@ vlg_create_shader_state(struct pipe_context *pctx,
    ss->code = so->code_bo->address;
    ss->code_size = cs->code_size;
    ss->entry = cs->entry;
+   /* Geometry shaders: input primitive size, output strips (docs/hw.md
+    * "Geometry shaders"). */
+   ss->gs_vertices_in = cs->gs_vertices_in;
+   ss->gs_output_prim = cs->gs_output_prim;
+   ss->gs_input_stride = cs->gs_input_stride;
+   ss->gs_max_vertices = cs->gs_max_vertices;
    memcpy(ss->inputs, cs->inputs, cs->num_inputs * sizeof(cs->inputs[0]));
    memcpy(ss->outputs, cs->outputs, cs->num_outputs * sizeof(cs->outputs[0]));
 
@@ -160,6 +170,16 @@ vlg_create_vs_state(struct pipe_context *pctx,
                     const struct pipe_shader_state *cso)
 {
    return vlg_create_shader_state(pctx, cso, PIPE_SHADER_VERTEX);
+}
+
+/* Geometry shaders (GL 3.2 core §2.12): run by the GE once per assembled
+ * primitive on the SPCs, EMIT/CUT build the output strips (draw_info.gs,
+ * vlg_draw.c). */
+static void *
+vlg_create_gs_state(struct pipe_context *pctx,
+                    const struct pipe_shader_state *cso)
+{
+   return vlg_create_shader_state(pctx, cso, PIPE_SHADER_GEOMETRY);
 }
 
 static void *
@@ -204,6 +224,8 @@ vlg_init_program_functions(struct pipe_context *pctx)
    pctx->delete_vs_state = vlg_delete_shader_state;
    pctx->create_fs_state = vlg_create_fs_state;
    pctx->delete_fs_state = vlg_delete_shader_state;
-   /* bind_vs_state / bind_fs_state are in vlg_state.c with the rest of the
-    * bound state. */
+   pctx->create_gs_state = vlg_create_gs_state;
+   pctx->delete_gs_state = vlg_delete_shader_state;
+   /* bind_vs_state / bind_fs_state / bind_gs_state are in vlg_state.c with
+    * the rest of the bound state. */
 }

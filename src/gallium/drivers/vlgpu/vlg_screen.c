@@ -79,7 +79,11 @@ vlg_screen_get_device_vendor(struct pipe_screen *pscreen)
     BITFIELD_BIT(PIPE_PRIM_LINE_LOOP) | BITFIELD_BIT(PIPE_PRIM_LINE_STRIP) |  \
     BITFIELD_BIT(PIPE_PRIM_TRIANGLES) |                                       \
     BITFIELD_BIT(PIPE_PRIM_TRIANGLE_STRIP) |                                  \
-    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_FAN))
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_FAN) |                                    \
+    BITFIELD_BIT(PIPE_PRIM_LINES_ADJACENCY) |                                 \
+    BITFIELD_BIT(PIPE_PRIM_LINE_STRIP_ADJACENCY) |                            \
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLES_ADJACENCY) |                             \
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY))
 
 /* Compute shaders, SSBOs and images: off with VLGPU_DEBUG=es2 (ES 3.0). */
 static bool
@@ -110,7 +114,16 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * (GLSL 1.20, no stream output, no array textures) for comparisons. */
    case PIPE_CAP_GLSL_FEATURE_LEVEL:
    case PIPE_CAP_GLSL_FEATURE_LEVEL_COMPATIBILITY:
-      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 120 : 130;
+      /* GLSL 1.50: geometry shaders (draw_info.gs, docs/hw.md "Geometry
+       * shaders") and texel buffers give desktop OpenGL 3.2. */
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 120 : 150;
+
+   /* Geometry shaders: a lane's output strips hold at most 256 vertices
+    * (shader_state.gs_max_vertices); GL 3.2's minimums (table 6.43). */
+   case PIPE_CAP_MAX_GEOMETRY_OUTPUT_VERTICES:
+      return 256;
+   case PIPE_CAP_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS:
+      return 1024;
 
    /* Desktop OpenGL 3.0 (main/version.c compute_version) also needs
     * ARB_color_buffer_float and NV_conditional_render.  Colour clamping:
@@ -125,6 +138,17 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_VERTEX_COLOR_CLAMPED:
    case PIPE_CAP_FRAGMENT_COLOR_CLAMPED:
       return 0;
+
+   /* Desktop OpenGL 3.1: texel buffers (ARB_texture_buffer_object,
+    * ARB_texture_buffer_range) are the texture unit's BUFFER target, read
+    * by TXF/TXQ (docs/hw.md texture_target; vlg_state.c
+    * vlg_create_sampler_view). */
+   case PIPE_CAP_TEXTURE_BUFFER_OBJECTS:
+      return 1;
+   case PIPE_CAP_MAX_TEXEL_BUFFER_ELEMENTS_UINT:
+      return VLG_MAX_TEXEL_BUFFER_ELEMENTS;
+   case PIPE_CAP_TEXTURE_BUFFER_OFFSET_ALIGNMENT:
+      return 16;
 
    /* EXT_transform_feedback: draw_info.stream_output, written by the
     * geometry stage in both simulator modes (docs/hw.md "Stream output",
@@ -341,8 +365,10 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
    /* Vertex, fragment and compute stages; 0 instructions = stage
     * unsupported (compute too with VLGPU_DEBUG=es2). */
    const bool compute = shader == PIPE_SHADER_COMPUTE;
+   const bool geometry = shader == PIPE_SHADER_GEOMETRY;
    if (shader != PIPE_SHADER_VERTEX && shader != PIPE_SHADER_FRAGMENT &&
-       !(compute && vlg_compute_enabled()))
+       !(compute && vlg_compute_enabled()) &&
+       !(geometry && !vlg_debug_enabled(VLG_DEBUG_ES2)))
       return 0;
 
    switch (param) {
@@ -374,12 +400,14 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
       return 32;
 
    case PIPE_SHADER_CAP_MAX_INPUTS:
+      /* GS: per input vertex, like the FS's varyings. */
       return shader == PIPE_SHADER_VERTEX ? VLG_MAX_VERTEX_ATTRIBS
                                           : VLG_MAX_VARYINGS;
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
-      /* VS: position, point size and the varyings; FS: colours + depth. */
-      return shader == PIPE_SHADER_VERTEX ? VLG_MAX_VARYINGS + 2
-                                          : VLG_MAX_RENDER_TARGETS + 1;
+      /* VS, GS: position, point size and the varyings; FS: colours +
+       * depth. */
+      return shader == PIPE_SHADER_FRAGMENT ? VLG_MAX_RENDER_TARGETS + 1
+                                            : VLG_MAX_VARYINGS + 2;
 
    /* Uniforms live in the global buffer (C0..C511) next to the compiler's
     * literals: VLG_MAX_UNIFORM_VECS of it for uniforms.  Constant buffers

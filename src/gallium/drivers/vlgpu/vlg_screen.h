@@ -25,6 +25,9 @@ struct vlg_stats;
 #define VLG_MAX_VARYINGS            16  /* VARYING 0..31 of the I/O maps; GLSL
                                            VAR0..VAR15 map to 0..15 */
 #define VLG_MAX_SAMPLERS            16  /* texture/sampler pairs per stage */
+#define VLG_MAX_TEXEL_BUFFER_ELEMENTS (1u << 27) /* texels of a BUFFER texture
+                                                   (texture.cpp kMaxBufferTexels,
+                                                   Mesa's own clamp) */
 #define VLG_MAX_RENDER_TARGETS      4   /* framebuffer.cbufs[4] */
 #define VLG_MAX_UNIFORM_VEC4        512 /* global buffer C0..C511 */
 /* Default-block uniforms per stage, in vec4s: GL ES 3.0's minimum of 256

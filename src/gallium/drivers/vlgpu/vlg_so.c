@@ -183,7 +183,9 @@ vlg_so_emit(struct vlg_context *ctx, uint64_t *address)
    if (!vlg_so_active(ctx))
       return true;
 
-   const struct vlg_shader_state *vs = ctx->vs;
+   /* The last vertex stage's outputs are captured: the GS's when one is
+    * bound (GL 3.2 core §2.16). */
+   const struct vlg_shader_state *vs = ctx->gs ? ctx->gs : ctx->vs;
    struct VLG_STREAM_OUTPUT so;
    VLG_STREAM_OUTPUT_init(&so);
 

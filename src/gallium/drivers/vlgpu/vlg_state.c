@@ -347,6 +347,12 @@ vlg_bind_fs_state(struct pipe_context *pctx, void *hwcso)
    vlg_context(pctx)->fs = hwcso;
 }
 
+static void
+vlg_bind_gs_state(struct pipe_context *pctx, void *hwcso)
+{
+   vlg_context(pctx)->gs = hwcso;
+}
+
 /*
  * Sampler views: texture descriptors.
  */
@@ -375,6 +381,42 @@ vlg_texture_target(enum pipe_texture_target target, bool *ok)
    }
 }
 
+/* Texel buffers of the legacy one- and two-channel formats (GL_ALPHA16,
+ * GL_LUMINANCE8_ALPHA8, GL_INTENSITY32F... of ARB_texture_buffer_object in
+ * compatibility contexts) have no format of their own in the texture unit:
+ * read the red (red-green) format whose channels are stored the same way
+ * and move them with the swizzle of the legacy format's description.
+ * Returns PIPE_FORMAT_NONE when there is none. */
+static enum pipe_format
+vlg_texel_buffer_equivalent(enum pipe_format format, unsigned char swizzle[4])
+{
+   const struct util_format_description *d = util_format_description(format);
+
+   if (!d || d->layout != UTIL_FORMAT_LAYOUT_PLAIN || d->nr_channels > 2)
+      return PIPE_FORMAT_NONE;
+   for (unsigned c = 1; c < PIPE_FORMAT_COUNT; c++) {
+      const struct util_format_description *e =
+         util_format_description((enum pipe_format)c);
+      if (!e || e->layout != UTIL_FORMAT_LAYOUT_PLAIN ||
+          e->nr_channels != d->nr_channels ||
+          e->block.bits != d->block.bits ||
+          e->colorspace != d->colorspace)
+         continue;
+      bool same = true;
+      for (unsigned i = 0; i < d->nr_channels; i++) {
+         same &= memcmp(&e->channel[i], &d->channel[i],
+                        sizeof(d->channel[i])) == 0 &&
+                 e->swizzle[i] == PIPE_SWIZZLE_X + i;
+      }
+      if (!same || !(vlg_format_usage(vlg_format_from_pipe(c)) &
+                     VLG_FORMAT_USAGE_TEX))
+         continue;
+      memcpy(swizzle, d->swizzle, 4);
+      return (enum pipe_format)c;
+   }
+   return PIPE_FORMAT_NONE;
+}
+
 static struct pipe_sampler_view *
 vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
                         const struct pipe_sampler_view *tmpl)
@@ -391,15 +433,54 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
    pipe_reference_init(&view->reference, 1);
    view->context = pctx;
 
-   if (prsc->target == PIPE_BUFFER) {
-      mesa_logw_once("texture buffers are not supported by the GPU");
-      return view;
-   }
-
    struct vlg_resource *rsc = vlg_resource(prsc);
    struct VLG_TEXTURE t;
    bool target_ok;
    VLG_TEXTURE_init(&t);
+
+   if (prsc->target == PIPE_BUFFER) {
+      /* Texel buffer (GL 3.1 ARB_texture_buffer_object): the texture
+       * unit's BUFFER target reads width | height << 16 texels from
+       * address + level[0].offset (docs/hw.md texture_target). */
+      t.target = VLG_TEXTURE_TARGET_BUFFER;
+      t.format = (enum vlg_format)vlg_format_from_pipe(tmpl->format);
+      const unsigned char view_swizzle[4] = {
+         tmpl->swizzle_r, tmpl->swizzle_g, tmpl->swizzle_b, tmpl->swizzle_a};
+      unsigned char swizzle[4] = {PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
+                                  PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W};
+      if (!(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX)) {
+         const enum pipe_format eq =
+            vlg_texel_buffer_equivalent(tmpl->format, swizzle);
+         if (eq != PIPE_FORMAT_NONE)
+            t.format = (enum vlg_format)vlg_format_from_pipe(eq);
+      }
+      unsigned char final_swizzle[4];
+      util_format_compose_swizzles(swizzle, view_swizzle, final_swizzle);
+      if (!(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX)) {
+         mesa_logw("the GPU cannot read %s texel buffers; the unit reads "
+                   "(0, 0, 0, 1)", util_format_short_name(tmpl->format));
+         return view;
+      }
+      const unsigned bpp = vlg_format_bytes(t.format);
+      const unsigned offset = MIN2(tmpl->u.buf.offset, prsc->width0);
+      const unsigned texels =
+         MIN2(MIN2(tmpl->u.buf.size, prsc->width0 - offset) / bpp,
+              VLG_MAX_TEXEL_BUFFER_ELEMENTS);
+      t.width = texels & 0xffff;
+      t.height = texels >> 16;
+      t.depth = t.array_size = t.num_levels = 1;
+      t.address = 0; /* + the buffer's address when a draw packs it */
+      t.level[0].offset = offset;
+      t.level[0].row_pitch = texels * bpp;
+      t.swizzle_r = (enum vlg_swizzle)final_swizzle[0];
+      t.swizzle_g = (enum vlg_swizzle)final_swizzle[1];
+      t.swizzle_b = (enum vlg_swizzle)final_swizzle[2];
+      t.swizzle_a = (enum vlg_swizzle)final_swizzle[3];
+      VLG_TEXTURE_pack(so->words, &t);
+      so->valid = so->buffer = true;
+      return view;
+   }
+
    t.target = vlg_texture_target(tmpl->target, &target_ok);
    t.format = (enum vlg_format)vlg_format_from_pipe(tmpl->format);
    if (!target_ok || !(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX)) {
@@ -750,6 +831,7 @@ vlg_init_state_functions(struct pipe_context *pctx)
 
    pctx->bind_vs_state = vlg_bind_vs_state;
    pctx->bind_fs_state = vlg_bind_fs_state;
+   pctx->bind_gs_state = vlg_bind_gs_state;
 
    pctx->create_sampler_view = vlg_create_sampler_view;
    pctx->sampler_view_destroy = vlg_sampler_view_destroy;

@@ -573,7 +573,8 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
    }
    case VLG_FMT_MEM: {
       unsigned r;
-      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE) {
+      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE ||
+          op->kind == VLG_MEMKIND_EMIT || op->kind == VLG_MEMKIND_CUT) {
          op->wmask = 0;
          return true;
       }

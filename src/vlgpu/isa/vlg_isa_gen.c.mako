@@ -343,7 +343,8 @@ check_op(const struct vlg_op *op, unsigned phase, bool is_pair, struct vlg_isa_e
    case VLG_FMT_MEM:
       if (op->kind >= VLG_MEMKIND_COUNT || !vlg_memkind_names[op->kind])
          return fail(err, "MEM: undefined kind %u", op->kind);
-      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE) {
+      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE ||
+          op->kind == VLG_MEMKIND_EMIT || op->kind == VLG_MEMKIND_CUT) {
          if (op->wmask || op->dst || op->src[0].index || op->shared)
             return fail(err, "MEM.%s takes no operands (data, addr, wmask and .S must be 0)",
                         vlg_memkind_names[op->kind]);
@@ -1164,7 +1165,8 @@ print_op(FILE *fp, const struct vlg_op *op, bool label_targets)
       return;
    case VLG_FMT_MEM:
       fprintf(fp, "MEM.%s%s", vlg_memkind_names[op->kind], op->shared ? ".S" : "");
-      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE)
+      if (op->kind == VLG_MEMKIND_BAR || op->kind == VLG_MEMKIND_FENCE ||
+          op->kind == VLG_MEMKIND_EMIT || op->kind == VLG_MEMKIND_CUT)
          return;
       fprintf(fp, " R%u", op->dst);
       /* always print the mask: the atomics' .x is part of the canonical text */

@@ -100,6 +100,12 @@ TEST(Corpus, CollectPairsStemsAndFiltersEs)
    d.write("t/gs.shader_test", "[require]\nGL ES >= 3.2\n\n[vertex shader passthrough]\n\n"
                                "[geometry shader]\n#version 320 es\nvoid main() {}\n"
                                "[fragment shader]\n#version 320 es\nvoid main() {}\n");
+   d.write("t/tcs.shader_test", "[require]\nGLSL >= 4.00\n\n[vertex shader passthrough]\n\n"
+                                "[tessellation control shader]\n#version 400\nvoid main() {}\n");
+   d.write("c/tri.vert", "#version 150\nvoid main() { gl_Position = vec4(0.0); }\n");
+   d.write("c/tri.geom", "#version 150\nlayout(triangles) in;\n"
+                         "layout(points, max_vertices = 1) out;\nvoid main() { EmitVertex(); }\n");
+   d.write("c/tri.frag", "#version 150\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n");
    d.write("t/notes.txt", "not a shader");
 
    std::vector<CorpusProgram> all, es;
@@ -118,12 +124,22 @@ TEST(Corpus, CollectPairsStemsAndFiltersEs)
    ASSERT_TRUE(by.count("b/alone.frag"));
    EXPECT_EQ(by["b/alone.frag"]->sources.size(), 1u);
    ASSERT_TRUE(by.count("t/gs.shader_test"));
-   EXPECT_EQ(by["t/gs.shader_test"]->sources.size(), 2u); /* passthrough VS + FS */
-   ASSERT_EQ(by["t/gs.shader_test"]->unsupported_stages.size(), 1u);
-   EXPECT_EQ(by["t/gs.shader_test"]->unsupported_stages[0], "GS");
+   ASSERT_EQ(by["t/gs.shader_test"]->sources.size(), 3u); /* passthrough VS + GS + FS */
+   EXPECT_EQ(by["t/gs.shader_test"]->sources[1].stage, MESA_SHADER_GEOMETRY);
+   EXPECT_TRUE(by["t/gs.shader_test"]->unsupported_stages.empty());
+   ASSERT_TRUE(by.count("t/tcs.shader_test"));
+   ASSERT_EQ(by["t/tcs.shader_test"]->unsupported_stages.size(), 1u);
+   EXPECT_EQ(by["t/tcs.shader_test"]->unsupported_stages[0], "TCS");
+   ASSERT_TRUE(by.count("c/tri")); /* .vert + .geom + .frag grouped by stem */
+   ASSERT_EQ(by["c/tri"]->sources.size(), 3u);
+   std::set<int> tri_stages;
+   for (const CorpusSource &s : by["c/tri"]->sources)
+      tri_stages.insert(s.stage);
+   EXPECT_EQ(tri_stages, (std::set<int>{MESA_SHADER_VERTEX, MESA_SHADER_GEOMETRY,
+                                        MESA_SHADER_FRAGMENT}));
    ASSERT_TRUE(by.count("t/desk.shader_test"));
    EXPECT_TRUE(by["t/desk.shader_test"]->sources[1].desktop);
-   EXPECT_EQ(all.size(), 8u);
+   EXPECT_EQ(all.size(), 10u);
 
    std::set<std::string> es_names;
    for (const CorpusProgram &p : es)

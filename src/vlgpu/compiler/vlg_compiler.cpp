@@ -76,11 +76,13 @@ stage_abbrev(unsigned stage)
    return stage == MESA_SHADER_VERTEX     ? "VS"
           : stage == MESA_SHADER_FRAGMENT ? "FS"
           : stage == MESA_SHADER_COMPUTE  ? "CS"
+          : stage == MESA_SHADER_GEOMETRY ? "GS"
                                           : "?";
 }
 
-static const char *const in_sem_names[] = {"ATTRIBUTE",   "VARYING",   "FRAG_COORD", "FACE",
-                                           "POINT_COORD", "VERTEX_ID", "INSTANCE_ID"};
+static const char *const in_sem_names[] = {"ATTRIBUTE",   "VARYING",     "FRAG_COORD", "FACE",
+                                           "POINT_COORD", "VERTEX_ID",   "INSTANCE_ID", "POSITION",
+                                           "POINT_SIZE",  "PRIMITIVE_ID"};
 static const char *const out_sem_names[] = {"POSITION", "VARYING", "POINT_SIZE",
                                             "COLOR",    "DEPTH",   "SAMPLE_MASK"};
 static const char *const interp_names[] = {"PERSPECTIVE", "LINEAR", "FLAT", "CONSTANT"};
@@ -94,11 +96,18 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
    if (!fp)
       return "";
    fprintf(fp, "; %s (%s)\n", name, stage_abbrev(cs->stage));
+   if (cs->stage == MESA_SHADER_GEOMETRY)
+      fprintf(fp, "; gs vertices_in %u, output_prim %s, max_vertices %u, input_stride %u\n",
+              cs->gs_vertices_in,
+              cs->gs_output_prim == VLG_PRIM_POINTS       ? "POINTS"
+              : cs->gs_output_prim == VLG_PRIM_LINE_STRIP ? "LINE_STRIP"
+                                                           : "TRIANGLE_STRIP",
+              cs->gs_max_vertices, cs->gs_input_stride);
    for (unsigned i = 0; i < cs->num_inputs; i++) {
       const struct VLG_SHADER_INPUT &in = cs->inputs[i];
       fprintf(fp, "; input  R%u.%s%s%s%s <- %s %u%s%s\n", in.reg, in.mask & 1 ? "x" : "",
               in.mask & 2 ? "y" : "", in.mask & 4 ? "z" : "", in.mask & 8 ? "w" : "",
-              in.semantic < 7 ? in_sem_names[in.semantic] : "?", in.index,
+              in.semantic < 10 ? in_sem_names[in.semantic] : "?", in.index,
               cs->stage == MESA_SHADER_FRAGMENT ? " " : "",
               cs->stage == MESA_SHADER_FRAGMENT ? interp_names[in.interp & 3] : "");
    }
@@ -185,6 +194,9 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       }
       const unsigned wg[3] = {nir->info.workgroup_size[0], nir->info.workgroup_size[1],
                               nir->info.workgroup_size[2]};
+      const unsigned gs_vertices_in = nir->info.gs.vertices_in;
+      const unsigned gs_out_prim = nir->info.gs.output_primitive;
+      const unsigned gs_max_vertices = nir->info.gs.vertices_out;
       select_instructions(nir, io, S);
       ralloc_free(nir);
       nir = nullptr;
@@ -266,6 +278,17 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
          cs->shared_size = (io.shared_size + 3) & ~3u;
          cs->ssbos_used = io.ssbos_used;
          cs->images_used = io.images_used;
+      }
+      if (S.stage == MESA_SHADER_GEOMETRY) {
+         cs->gs_vertices_in = gs_vertices_in;
+         cs->gs_output_prim = gs_out_prim == SHADER_PRIM_POINTS       ? VLG_PRIM_POINTS
+                              : gs_out_prim == SHADER_PRIM_LINE_STRIP ? VLG_PRIM_LINE_STRIP
+                                                                      : VLG_PRIM_TRIANGLE_STRIP;
+         cs->gs_max_vertices = gs_max_vertices;
+         cs->gs_input_stride = S.gs_input_stride;
+         if (gs_max_vertices < 1 || gs_max_vertices > 256)
+            throw CompileError("geometry shader max_vertices " + std::to_string(gs_max_vertices) +
+                               " outside 1..256");
       }
       cs->samplers_used = S.samplers_used;
       cs->buffers_used = S.buffers_used;

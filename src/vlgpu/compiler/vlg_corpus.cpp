@@ -96,7 +96,8 @@ bool
 is_shader_file(const std::string &p)
 {
    return ends_with(p, ".vert") || ends_with(p, ".vs") || ends_with(p, ".frag") ||
-          ends_with(p, ".fs") || ends_with(p, ".comp") || ends_with(p, ".shader_test");
+          ends_with(p, ".fs") || ends_with(p, ".comp") || ends_with(p, ".geom") ||
+          ends_with(p, ".gs") || ends_with(p, ".shader_test");
 }
 
 /* Collapse a (multi-line) message into one line of at most 400 characters. */
@@ -133,10 +134,11 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
       if (body.find("#version") == std::string::npos && glsl_es_version == "300" && !desktop)
          body = "#version 300 es\n" + body;
       if (section == "vertex shader" || section == "fragment shader" ||
-          section == "compute shader")
+          section == "compute shader" || section == "geometry shader")
          prog.sources.push_back({name + ":[" + section + "]", name,
                                  section == "vertex shader"     ? MESA_SHADER_VERTEX
                                  : section == "fragment shader" ? MESA_SHADER_FRAGMENT
+                                 : section == "geometry shader" ? MESA_SHADER_GEOMETRY
                                                                 : MESA_SHADER_COMPUTE,
                                  body, desktop});
       else if (section == "vertex shader passthrough")
@@ -147,8 +149,6 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
                   "piglit_vertex; }\n"
                 : "attribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n",
              desktop});
-      else if (section == "geometry shader")
-         prog.unsupported_stages.push_back("GS");
       else if (section == "tessellation control shader")
          prog.unsupported_stages.push_back("TCS");
       else if (section == "tessellation evaluation shader")
@@ -170,7 +170,7 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
           line.find("GLSL ES") == std::string::npos && line.find("GLSL >=") != std::string::npos)
          desktop = true;
       if (section == "vertex shader" || section == "fragment shader" ||
-          section == "compute shader")
+          section == "compute shader" || section == "geometry shader")
          body += line + "\n";
    }
    flush();
@@ -195,7 +195,7 @@ shader_test_is_es(const std::string &text)
           !starts_with(t, "#"))
          es = true;
       if ((section == "vertex shader" || section == "fragment shader" ||
-           section == "compute shader") &&
+           section == "compute shader" || section == "geometry shader") &&
           starts_with(t, "#version") && version_is_es(version_of(t)))
          es = true;
    }
@@ -255,12 +255,13 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
       } else if (is_shader_file(p)) {
          files.push_back({p, p});
       } else {
-         err += p + ": not a directory and not a shader file (.vert .vs .frag .fs .comp .shader_test)\n";
+         err += p + ": not a directory and not a shader file (.vert .vs .frag .fs .comp .geom .gs "
+                    ".shader_test)\n";
          ok = false;
       }
    }
 
-   /* .vert/.frag files: pair by stem, in order of first appearance */
+   /* .vert/.geom/.frag files: group by stem, in order of first appearance */
    std::vector<CorpusSource> loose;
    for (auto &[path, name] : files) {
       std::string text;
@@ -281,6 +282,7 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
       const gl_shader_stage stage =
          ends_with(path, ".vert") || ends_with(path, ".vs") ? MESA_SHADER_VERTEX
          : ends_with(path, ".comp")                         ? MESA_SHADER_COMPUTE
+         : ends_with(path, ".geom") || ends_with(path, ".gs") ? MESA_SHADER_GEOMETRY
                                                             : MESA_SHADER_FRAGMENT;
       if (o.es_only && (!version_is_es(version_of(text)) ||
                         std::regex_search(text, std::regex("expect_result:\\s*fail"))))
@@ -299,12 +301,16 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
       CorpusProgram prog;
       prog.name = loose[i].stem;
       prog.sources.push_back(loose[i]);
-      for (size_t j = i + 1; j < loose.size(); j++)
-         if (!used[j] && loose[j].stem == loose[i].stem && loose[j].stage != loose[i].stage) {
+      /* one file per stage (.vert, .geom, .frag) */
+      for (size_t j = i + 1; j < loose.size(); j++) {
+         bool have = false;
+         for (const CorpusSource &s : prog.sources)
+            have = have || s.stage == loose[j].stage;
+         if (!used[j] && loose[j].stem == loose[i].stem && !have) {
             used[j] = true;
             prog.sources.push_back(loose[j]);
-            break;
          }
+      }
       if (prog.sources.size() == 1)
          prog.name = loose[i].name;
       out.push_back(prog);
@@ -361,6 +367,7 @@ stage_name(gl_shader_stage s)
    return s == MESA_SHADER_VERTEX     ? "VS"
           : s == MESA_SHADER_FRAGMENT ? "FS"
           : s == MESA_SHADER_COMPUTE  ? "CS"
+          : s == MESA_SHADER_GEOMETRY ? "GS"
                                       : "?";
 }
 
@@ -404,7 +411,7 @@ run_corpus(const std::vector<CorpusProgram> &progs, const std::vector<Config> &c
          r.name = p.name;
          r.stage = st;
          r.status = ShaderRecord::Failed;
-         r.error = "stage not supported (vertex, fragment and compute shaders only)";
+         r.error = "stage not supported (vertex, geometry, fragment and compute shaders only)";
          recs.push_back(r);
       }
       if (!p.sources.empty()) {

@@ -26,15 +26,15 @@ namespace vlgpu {
 /** One shader source of a program. */
 struct CorpusSource {
    std::string name; /**< for messages: file, or file:[section] */
-   std::string stem; /**< pairing key: a .vert and a .frag with one stem are one program */
+   std::string stem; /**< pairing key: a .vert, .geom and .frag with one stem are one program */
    gl_shader_stage stage = MESA_SHADER_VERTEX;
    std::string text;
    bool desktop = false; /**< desktop GLSL ([require] GLSL >= x without ES) */
 };
 
 /** One program: the shaders linked together, plus stages vlgpu does not
- *  have (geometry and tessellation sections of a .shader_test), which
- *  are recorded as failures. */
+ *  have (tessellation sections of a .shader_test), which are recorded as
+ *  failures. */
 struct CorpusProgram {
    std::string name; /**< the file (.shader_test) or the stem (.vert/.frag) */
    std::vector<CorpusSource> sources;

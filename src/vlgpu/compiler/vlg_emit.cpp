@@ -140,7 +140,7 @@ lower_plain(const Instr &I)
       break;
    case VLG_FMT_MEM:
       op.kind = I.kind;
-      if (I.kind == VLG_MEMKIND_BAR || I.kind == VLG_MEMKIND_FENCE) {
+      if (I.is_mem_no_operands()) {
          op.wmask = 0;
          break;
       }

@@ -55,9 +55,9 @@ init_context(struct gl_context *ctx, bool desktop)
    _mesa_glsl_builtin_functions_init_or_ref();
    /* ES 3.1 (GLSL ES 3.10: compute shaders, SSBOs, images, atomic
     * counters) with the compute limits the driver advertises
-    * (vlg_screen.c); desktop GLSL 1.30 */
-   ctx->Version = desktop ? 30 : 31;
-   ctx->Const.GLSLVersion = desktop ? 130 : 310;
+    * (vlg_screen.c); desktop GLSL 1.50 (GL 3.2: geometry shaders) */
+   ctx->Version = desktop ? 32 : 31;
+   ctx->Const.GLSLVersion = desktop ? 150 : 310;
    ctx->Const.GLSLVersionCompat = desktop ? 130 : 310;
    if (desktop) {
       ctx->Const.MaxClipPlanes = 8;
@@ -88,6 +88,8 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Const.MaxUniformBufferBindings = 84;
    ctx->Const.MaxVertexStreams = 4;
    ctx->Const.MaxTransformFeedbackBuffers = 4;
+   ctx->Const.MaxTransformFeedbackInterleavedComponents = 64; /* GL 3.2 minimums */
+   ctx->Const.MaxTransformFeedbackSeparateComponents = 4;
    ctx->Const.Program[MESA_SHADER_VERTEX].MaxAttribs = 16;
    ctx->Const.Program[MESA_SHADER_VERTEX].MaxTextureImageUnits = 16;
    ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformComponents = 1024;
@@ -100,6 +102,20 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxInputComponents = 64;
    ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformBlocks = 12;
    ctx->Const.MaxVarying = 16;
+   {
+      /* geometry shaders (GL 3.2 minimums; max_vertices up to the
+       * hardware's 256, docs/hw.md shader_state.gs_max_vertices) */
+      struct gl_program_constants *gs = &ctx->Const.Program[MESA_SHADER_GEOMETRY];
+      gs->MaxTextureImageUnits = 16;
+      gs->MaxUniformComponents = 1024;
+      gs->MaxCombinedUniformComponents = 1024;
+      gs->MaxInputComponents = 64;
+      gs->MaxOutputComponents = 128;
+      gs->MaxUniformBlocks = 12;
+      ctx->Const.MaxGeometryOutputVertices = 256;
+      ctx->Const.MaxGeometryTotalOutputComponents = 1024;
+      ctx->Const.MaxGeometryShaderInvocations = 1;
+   }
    {
       struct gl_program_constants *cs = &ctx->Const.Program[MESA_SHADER_COMPUTE];
       cs->MaxTextureImageUnits = 16;
@@ -157,6 +173,10 @@ front_nir(struct gl_context *ctx, struct gl_shader_program *prog, gl_shader_stag
    const nir_shader_compiler_options *options = vlg_compiler_nir_options(stage);
    nir_shader *nir = glsl_to_nir(&ctx->Const, prog, stage, options);
    nir->info.name = ralloc_strdup(nir, name);
+   if (stage == MESA_SHADER_GEOMETRY)
+      /* st_nir_preprocess: outputs are temporaries copied to the output
+       * variables before each EmitVertex(), inputs copied at the start */
+      NIR_PASS_V(nir, nir_lower_io_to_temporaries, nir_shader_get_entrypoint(nir), true, true);
    NIR_PASS_V(nir, nir_lower_global_vars_to_local);
    NIR_PASS_V(nir, nir_split_var_copies);
    NIR_PASS_V(nir, nir_lower_var_copies);
@@ -177,7 +197,9 @@ finish_nir(nir_shader *nir, struct gl_shader_program *prog,
    /* Varyings the NIR linker left without a location (separable
     * single-stage programs): a generic slot per name, shared by the stages
     * of one program. */
-   nir_variable_mode vmode = stage == MESA_SHADER_VERTEX ? nir_var_shader_out : nir_var_shader_in;
+   nir_variable_mode vmode = stage == MESA_SHADER_VERTEX     ? nir_var_shader_out
+                             : stage == MESA_SHADER_GEOMETRY ? nir_var_shader_in | nir_var_shader_out
+                                                             : nir_var_shader_in;
    nir_foreach_variable_with_modes (var, nir, vmode) {
       if (var->data.location >= 0 && var->data.location < VARYING_SLOT_MAX)
          continue;
@@ -189,7 +211,10 @@ finish_nir(nir_shader *nir, struct gl_shader_program *prog,
          for (auto &v : varying_slots)
             next = std::max(next, v.second + 1);
          it = varying_slots.emplace(var->name, next).first;
-         unsigned slots = glsl_count_attribute_slots(var->type, false);
+         const struct glsl_type *type = var->type;
+         if (nir_is_arrayed_io(var, stage)) /* GS inputs: one copy per vertex */
+            type = glsl_get_array_element(type);
+         unsigned slots = glsl_count_attribute_slots(type, false);
          for (unsigned k = 1; k < slots; k++)
             varying_slots.emplace(std::string(var->name) + "[" + std::to_string(k) + "]", next + k);
       }
@@ -206,6 +231,9 @@ finish_nir(nir_shader *nir, struct gl_shader_program *prog,
          uint64_t below = nir->info.inputs_read & BITFIELD64_MASK(var->data.location);
          var->data.driver_location = util_bitcount64(below);
       }
+   } else if (stage == MESA_SHADER_GEOMETRY) {
+      /* st_nir_assign_varying_locations (per-vertex arrays count once) */
+      nir_assign_io_var_locations(nir, nir_var_shader_in, &nir->num_inputs, stage);
    } else {
       unsigned n;
       nir_assign_var_locations(nir, nir_var_shader_in, &n, type_size_vec4);
@@ -243,6 +271,13 @@ bool
 glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
                   std::string &log)
 {
+   return glsl_to_vlgpu_nir(srcs, out, log, {});
+}
+
+bool
+glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
+                  std::string &log, const std::vector<std::string> &xfb_varyings)
+{
    static struct gl_context ctx_storage;
    struct gl_context *ctx = &ctx_storage;
    bool desktop = false;
@@ -264,6 +299,14 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
    prog->FragDataBindings = new string_to_uint_map;
    prog->FragDataIndexBindings = new string_to_uint_map;
    prog->SeparateShader = srcs.size() == 1;
+   if (!xfb_varyings.empty()) {
+      prog->TransformFeedback.BufferMode = GL_INTERLEAVED_ATTRIBS;
+      prog->TransformFeedback.NumVarying = xfb_varyings.size();
+      prog->TransformFeedback.VaryingNames =
+         ralloc_array(prog, GLchar *, xfb_varyings.size());
+      for (size_t i = 0; i < xfb_varyings.size(); i++)
+         prog->TransformFeedback.VaryingNames[i] = ralloc_strdup(prog, xfb_varyings[i].c_str());
+   }
    exec_list_make_empty(&prog->EmptyUniformLocations);
 
    bool good = !srcs.empty();
@@ -272,8 +315,9 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
       struct gl_shader *sh = rzalloc(prog, struct gl_shader);
       prog->Shaders[prog->NumShaders++] = sh;
       sh->Type = s.stage == MESA_SHADER_VERTEX     ? GL_VERTEX_SHADER
-                 : s.stage == MESA_SHADER_COMPUTE ? GL_COMPUTE_SHADER
-                                                  : GL_FRAGMENT_SHADER;
+                 : s.stage == MESA_SHADER_COMPUTE  ? GL_COMPUTE_SHADER
+                 : s.stage == MESA_SHADER_GEOMETRY ? GL_GEOMETRY_SHADER
+                                                   : GL_FRAGMENT_SHADER;
       sh->Stage = s.stage;
       sh->Source = ralloc_strdup(prog, s.text.c_str());
       _mesa_glsl_compile_shader(ctx, sh, false, false, true);
@@ -309,6 +353,12 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
          struct gl_linked_shader *sh = prog->_LinkedShaders[i];
          if (!sh)
             continue;
+         if (i == MESA_SHADER_GEOMETRY) {
+            /* _mesa_copy_linked_program_data (st_glsl_to_nir.cpp calls it) */
+            sh->Program->info.gs.vertices_in = prog->Geom.VerticesIn;
+            sh->Program->info.gs.uses_end_primitive = prog->Geom.UsesEndPrimitive;
+            sh->Program->info.gs.active_stream_mask = prog->Geom.ActiveStreamMask;
+         }
          lower_packing_builtins(sh->ir, true, false, true);
          do_mat_op_to_vec(sh->ir);
          lower_instructions(sh->ir, false, false, false, false, false);

@@ -22,9 +22,9 @@ namespace vlgpu {
 
 struct GlslSource {
    std::string name;      /**< for messages and nir->info.name */
-   gl_shader_stage stage; /**< MESA_SHADER_VERTEX, MESA_SHADER_FRAGMENT or MESA_SHADER_COMPUTE */
+   gl_shader_stage stage; /**< MESA_SHADER_VERTEX, _GEOMETRY, _FRAGMENT or _COMPUTE */
    std::string text;      /**< GLSL ES 1.00, or 3.00 with "#version 300 es" */
-   /** Desktop GLSL (1.10 .. 1.30, compatibility profile): piglit's desktop
+   /** Desktop GLSL (1.10 .. 1.50; compatibility profile up to 1.40): piglit's desktop
     *  tests, which st/mesa also hands to the driver. Also chosen when the
     *  text starts with a non-ES #version other than 100. */
    bool desktop = false;
@@ -43,6 +43,11 @@ struct GlslSource {
  */
 bool glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
                        std::string &log);
+/** The same with glTransformFeedbackVaryings(@xfb_varyings, GL_INTERLEAVED_ATTRIBS) before
+ *  linking: the named outputs of the last vertex stage stay (piglit's geometry-shader tests
+ *  capture their results so, without a fragment shader). */
+bool glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *> &out,
+                       std::string &log, const std::vector<std::string> &xfb_varyings);
 
 /** Index in @srcs of the first source of @stage (0 if none). */
 inline size_t

@@ -7,6 +7,8 @@
  */
 #include "vlg_ir.h"
 
+#include "compiler/shader_enums.h"
+
 #include <cstring>
 
 namespace vlgpu {
@@ -181,7 +183,7 @@ src_read_positions(const Instr &I, unsigned s)
          return 1u << I.acomp;
       return 0;
    case VLG_FMT_MEM:
-      if (I.kind == VLG_MEMKIND_BAR || I.kind == VLG_MEMKIND_FENCE)
+      if (I.is_mem_no_operands())
          return 0;
       if (s == 1)
          return 0x1; /* address in .x */
@@ -225,7 +227,9 @@ instr_reads(const Shader &S, const Instr &I, std::vector<RegAccess> &out)
       }
       return;
    }
-   if (I.is_end()) {
+   /* the hardware reads the output map at the end of a VS/FS thread, at each
+    * EMIT of a GS (a GS thread's end emits nothing) */
+   if ((I.is_end() && S.stage != MESA_SHADER_GEOMETRY) || I.is_emit()) {
       for (const OutputDesc &o : S.outputs)
          if (o.mask)
             out.push_back({o.vreg, 0, o.mask});

@@ -104,8 +104,22 @@ struct Instr {
    bool is_jump() const { return op == VLG_OP_BRC && kind == VLG_BRKIND_JMP; }
    bool is_end() const { return op == VLG_OP_BRC && kind == VLG_BRKIND_END; }
    bool is_terminator() const { return is_jump() || is_end(); }
-   /** MEM that writes memory or orders it (store, atomic, barrier, fence). */
+   /** MEM that writes memory or orders it (store, atomic, barrier, fence; geometry-shader
+    *  EMIT/CUT, whose order among themselves matters too). */
    bool is_mem_write() const { return op == VLG_OP_MEM && kind != VLG_MEMKIND_LD; }
+   /** MEM without data or address register: BAR, FENCE, EMIT, CUT. */
+   bool is_mem_no_operands() const
+   {
+      return op == VLG_OP_MEM && (kind == VLG_MEMKIND_BAR || kind == VLG_MEMKIND_FENCE ||
+                                  kind == VLG_MEMKIND_EMIT || kind == VLG_MEMKIND_CUT);
+   }
+   /** Geometry-shader MEM.EMIT: reads every register of the output map. */
+   bool is_emit() const { return op == VLG_OP_MEM && kind == VLG_MEMKIND_EMIT; }
+   /** Geometry-shader MEM.EMIT or MEM.CUT. */
+   bool is_gs_vertex_op() const
+   {
+      return op == VLG_OP_MEM && (kind == VLG_MEMKIND_EMIT || kind == VLG_MEMKIND_CUT);
+   }
 };
 
 /** Positions (bit n = position n) of source @s that the op reads; 0 if @s is
@@ -137,9 +151,12 @@ struct InputDesc {
    uint8_t semantic; /**< enum vlg_input_semantic */
    uint8_t index;
    int location; /**< gl_vert_attrib / gl_varying_slot / gl_system_value (see semantic) */
+   uint8_t offset = 0; /**< register of a multi-register vreg (GS per-vertex block: slot j of
+                          vertex 0); 0 after register allocation (vreg is physical) */
 };
 
-/** A shader output read from a register when the thread ends. */
+/** A shader output read from a register when the thread ends (VS, FS) or at each MEM.EMIT
+ *  (GS). */
 struct OutputDesc {
    uint32_t vreg;
    uint8_t mask;     /**< components written */
@@ -192,6 +209,7 @@ struct Shader {
       false; /**< FS writes FRAG_RESULT_COLOR (one colour for every render target) */
    uint32_t samplers_used = 0;
    uint32_t buffers_used = 0; /**< LDB slots read (bit n = Bn = Gallium constant buffer n) */
+   unsigned gs_input_stride = 0; /**< GS: registers between vertex v's and v+1's per-vertex inputs */
 
    uint32_t new_vreg(unsigned width = 1);
    unsigned new_block();

@@ -40,6 +40,7 @@ namespace {
 struct Value {
    enum Kind : uint8_t { None, VReg, Imm, Unif } kind = None;
    uint32_t vreg = 0;              /**< VReg */
+   uint8_t offset = 0;             /**< VReg: register of a multi-register vreg */
    uint8_t swz = VLG_SWZ_IDENTITY; /**< VReg/Unif: component holding SSA component n */
    uint32_t imm[4] = {0, 0, 0, 0}; /**< Imm: value of SSA component n */
    uint32_t slot = 0;              /**< Unif: cb0 vec4 slot */
@@ -76,6 +77,14 @@ class Isel {
    std::vector<uint32_t> regs;          /**< nir_register index -> vreg */
    std::map<uint64_t, unsigned> in_map; /**< (semantic, index) -> S.inputs index */
    std::map<int, unsigned> out_map; /**< NIR output location (+dual-source) -> S.outputs index */
+
+   /* Geometry shaders: the per-vertex input block, one vreg of
+    * gs_vertices_in * gs_stride registers; slot j of vertex v is register
+    * v * gs_stride + j (docs/hw.md input semantics POSITION/VARYING). */
+   std::map<int, unsigned> gs_slot; /**< varying location -> slot j */
+   uint32_t gs_block = 0;
+   unsigned gs_stride = 0;
+   void gs_collect_inputs(nir_function_impl *impl);
 
    /* Labels: jumps carry a label id in Instr::target until resolve(). */
    std::vector<int> label_block;
@@ -138,7 +147,7 @@ class Isel {
    {
       switch (v.kind) {
       case Value::VReg:
-         return reg(v.vreg, v.swz);
+         return reg(v.vreg, v.swz, v.offset);
       case Value::Imm: {
          Operand o = imm_u(v.imm[0], v.imm[1], v.imm[2], v.imm[3]);
          return o;
@@ -349,6 +358,9 @@ Isel::run()
    }
    ssa.resize(impl->ssa_alloc);
 
+   if (S.stage == MESA_SHADER_GEOMETRY)
+      gs_collect_inputs(impl);
+
    b.block = S.new_block();
    terminated = false;
    emit_cf_list(&impl->body);
@@ -367,6 +379,70 @@ Isel::run()
          }
 
    compute_cfg(S);
+}
+
+/* The per-vertex input slots a geometry shader reads (constant offsets:
+ * vlg_nir.cpp unrolled indirect ones), numbered in location order; one
+ * input-map entry per slot (vertex 0's register), the stride is their
+ * count. */
+void
+Isel::gs_collect_inputs(nir_function_impl *impl)
+{
+   nir_foreach_block (block, impl) {
+      nir_foreach_instr (instr, block) {
+         if (instr->type != nir_instr_type_intrinsic)
+            continue;
+         nir_intrinsic_instr *intr = nir_instr_as_intrinsic(instr);
+         if (intr->intrinsic != nir_intrinsic_load_per_vertex_input)
+            continue;
+         if (!nir_src_is_const(intr->src[1]))
+            unsupported("indirect geometry shader input access");
+         int loc = nir_intrinsic_io_semantics(intr).location + nir_src_as_uint(intr->src[1]);
+         gs_slot[loc] = 0;
+      }
+   }
+   unsigned vertices = nir->info.gs.vertices_in;
+   if (gs_slot.empty() || !vertices)
+      return;
+   unsigned j = 0;
+   for (auto &s : gs_slot)
+      s.second = j++;
+   gs_stride = j;
+   S.gs_input_stride = j;
+   if ((uint64_t)vertices * gs_stride > VLG_NUM_REGS)
+      throw CompileError("geometry shader inputs need " + std::to_string(vertices * gs_stride) +
+                         " registers (" + std::to_string(vertices) + " vertices x " +
+                         std::to_string(gs_stride) + " slots), R0-R127 hold " +
+                         std::to_string(VLG_NUM_REGS));
+   gs_block = S.new_vreg(vertices * gs_stride);
+   for (auto &s : gs_slot) {
+      int loc = s.first;
+      unsigned semantic, index = 0;
+      if (loc == VARYING_SLOT_POS) {
+         semantic = VLG_INPUT_SEMANTIC_POSITION;
+      } else if (loc == VARYING_SLOT_PSIZ) {
+         semantic = VLG_INPUT_SEMANTIC_POINT_SIZE;
+      } else {
+         int vi = vlg_varying_index(loc);
+         if (vi < 0)
+            unsupported(std::string("geometry shader input ") +
+                        gl_varying_slot_name_for_stage((gl_varying_slot)loc, MESA_SHADER_GEOMETRY));
+         semantic = VLG_INPUT_SEMANTIC_VARYING;
+         index = vi;
+      }
+      if (S.inputs.size() >= VLG_COMPILER_MAX_IO)
+         throw CompileError("more than 32 inputs");
+      InputDesc d;
+      d.vreg = gs_block;
+      d.offset = s.second;
+      d.mask = 0;
+      d.interp = VLG_INTERP_PERSPECTIVE;
+      d.semantic = semantic;
+      d.index = index;
+      d.location = loc;
+      S.inputs.push_back(d);
+      in_map[(uint64_t)semantic << 32 | index] = S.inputs.size() - 1;
+   }
 }
 
 void
@@ -887,7 +963,71 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
    };
 
    switch (intr->intrinsic) {
+   case nir_intrinsic_load_per_vertex_input: {
+      /* GS: gl_in[v].x -> register v * stride + j of the input block */
+      if (nir->info.stage != MESA_SHADER_GEOMETRY)
+         unsupported("per-vertex inputs outside a geometry shader");
+      if (!nir_src_is_const(intr->src[0]))
+         unsupported("indirect geometry shader vertex index");
+      if (nir_dest_bit_size(intr->dest) != 32)
+         unsupported(std::to_string(nir_dest_bit_size(intr->dest)) + "-bit inputs");
+      unsigned vtx = nir_src_as_uint(intr->src[0]);
+      int loc = nir_intrinsic_io_semantics(intr).location + nir_src_as_uint(intr->src[1]);
+      unsigned comp = nir_intrinsic_component(intr);
+      unsigned n = nir_dest_num_components(intr->dest);
+      auto it = gs_slot.find(loc);
+      assert(it != gs_slot.end());
+      if (vtx >= nir->info.gs.vertices_in) {
+         /* gl_in[] beyond the input primitive: undefined, 0 */
+         Dst dd = dest(intr->dest, (1u << n) - 1);
+         b.mov(dd.op, dd.wmask, imm_u(0));
+         return;
+      }
+      for (InputDesc &d : S.inputs)
+         if (d.vreg == gs_block && d.offset == it->second)
+            d.mask |= ((1u << n) - 1) << comp;
+      unsigned off = vtx * gs_stride + it->second;
+      if (intr->dest.is_ssa) {
+         /* read in place (the MOV dest() planned is not emitted) */
+         Value &v = value(&intr->dest.ssa);
+         v.kind = Value::VReg;
+         v.vreg = gs_block;
+         v.offset = off;
+         v.swz = swz_offset(comp);
+      } else {
+         Dst dd = dest(intr->dest, (1u << n) - 1);
+         b.mov(dd.op, dd.wmask, reg(gs_block, swz_offset(comp), off));
+      }
+      return;
+   }
+   case nir_intrinsic_load_primitive_id:
+      if (nir->info.stage != MESA_SHADER_GEOMETRY)
+         unsupported("gl_PrimitiveID outside a geometry shader");
+      system_input(VLG_INPUT_SEMANTIC_PRIMITIVE_ID, SYSTEM_VALUE_PRIMITIVE_ID,
+                   VLG_INTERP_PERSPECTIVE);
+      return;
+   case nir_intrinsic_emit_vertex:
+   case nir_intrinsic_emit_vertex_with_counter:
+   case nir_intrinsic_end_primitive:
+   case nir_intrinsic_end_primitive_with_counter: {
+      /* EmitVertex() -> MEM.EMIT (reads the output-map registers: they are
+       * live up to here, vlg_ir.cpp instr_reads); EndPrimitive() -> MEM.CUT.
+       * The hardware counts the vertices (drops those past max_vertices)
+       * and drops incomplete strips: the counters are not needed. */
+      if (nir_intrinsic_stream_id(intr) != 0)
+         unsupported("geometry shader vertex stream " +
+                     std::to_string(nir_intrinsic_stream_id(intr)));
+      bool emit = intr->intrinsic == nir_intrinsic_emit_vertex ||
+                  intr->intrinsic == nir_intrinsic_emit_vertex_with_counter;
+      open();
+      mem(emit ? VLG_MEMKIND_EMIT : VLG_MEMKIND_CUT, false, Operand(), 0, Operand(), Operand());
+      return;
+   }
+   case nir_intrinsic_set_vertex_and_primitive_count:
+      return; /* nir_lower_gs_intrinsics' totals: the hardware counts itself */
    case nir_intrinsic_load_input: {
+      if (nir->info.stage == MESA_SHADER_GEOMETRY)
+         unsupported("geometry shader inputs that are not per-vertex");
       if (!nir_src_is_const(intr->src[0]))
          unsupported("indirect input access");
       if (nir_dest_bit_size(intr->dest) != 32)
@@ -987,9 +1127,11 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
          } else {
             int index = vlg_varying_index(loc);
             if (index < 0)
-               unsupported(
-                  std::string("vertex shader output ") +
-                  gl_varying_slot_name_for_stage((gl_varying_slot)loc, MESA_SHADER_VERTEX));
+               unsupported(std::string(nir->info.stage == MESA_SHADER_GEOMETRY ? "geometry"
+                                                                                : "vertex") +
+                           " shader output " +
+                           gl_varying_slot_name_for_stage((gl_varying_slot)loc,
+                                                          (gl_shader_stage)nir->info.stage));
             out = output(VLG_OUTPUT_SEMANTIC_VARYING, index, loc);
          }
       }

@@ -227,9 +227,29 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
 {
    const bool optimize = o.nir_opt;
    if (nir->info.stage != MESA_SHADER_VERTEX && nir->info.stage != MESA_SHADER_FRAGMENT &&
-       nir->info.stage != MESA_SHADER_COMPUTE)
+       nir->info.stage != MESA_SHADER_COMPUTE && nir->info.stage != MESA_SHADER_GEOMETRY)
       throw CompileError(std::string("stage ") + _mesa_shader_stage_to_string(nir->info.stage) +
-                         " is not supported (vertex, fragment and compute shaders only)");
+                         " is not supported (vertex, geometry, fragment and compute shaders only)");
+   if (nir->info.stage == MESA_SHADER_GEOMETRY) {
+      /* GL 3.2 geometry shaders: one invocation, vertex stream 0 (the
+       * hardware has no streams, docs/hw.md "Geometry shaders");
+       * layout(invocations) and EmitStreamVertex are ARB_gpu_shader5 / GL 4 */
+      if (nir->info.gs.invocations > 1)
+         throw CompileError("geometry shader invocations > 1 (layout(invocations = " +
+                            std::to_string(nir->info.gs.invocations) + ")) are not supported");
+      if (nir->info.gs.active_stream_mask & ~1u)
+         throw CompileError("geometry shader vertex streams other than 0 are not supported");
+      switch (nir->info.gs.output_primitive) {
+      case SHADER_PRIM_POINTS:
+      case SHADER_PRIM_LINE_STRIP:
+      case SHADER_PRIM_TRIANGLE_STRIP:
+         break;
+      default:
+         throw CompileError("geometry shader output primitive " +
+                            std::to_string((int)nir->info.gs.output_primitive) +
+                            " is not supported (points, line_strip, triangle_strip)");
+      }
+   }
    const bool compute = nir->info.stage == MESA_SHADER_COMPUTE;
 
    NIR_PASS_V(nir, nir_lower_global_vars_to_local);

@@ -226,7 +226,7 @@ print_instr(const Shader &S, const Instr &I)
       s += std::string(".") + (I.kind < VLG_MEMKIND_COUNT ? vlg_memkind_names[I.kind] : "?");
       if (I.shared)
          s += ".S";
-      if (I.kind != VLG_MEMKIND_BAR && I.kind != VLG_MEMKIND_FENCE) {
+      if (!I.is_mem_no_operands()) {
          const Operand &data = I.kind == VLG_MEMKIND_LD ? I.dst : I.src[0];
          s += " " + fmt_reg(S, data.index, data.offset) + fmt_mask(I.wmask) + ", [" +
               fmt_reg(S, I.src[1].index, I.src[1].offset) + "]";
@@ -238,8 +238,9 @@ print_instr(const Shader &S, const Instr &I)
    return s;
 }
 
-static const char *const in_sem[] = {"ATTRIBUTE",   "VARYING",   "FRAG_COORD", "FACE",
-                                     "POINT_COORD", "VERTEX_ID", "INSTANCE_ID"};
+static const char *const in_sem[] = {"ATTRIBUTE",   "VARYING",     "FRAG_COORD", "FACE",
+                                     "POINT_COORD", "VERTEX_ID",   "INSTANCE_ID", "POSITION",
+                                     "POINT_SIZE",  "PRIMITIVE_ID"};
 static const char *const out_sem[] = {"POSITION", "VARYING", "POINT_SIZE",
                                       "COLOR",    "DEPTH",   "SAMPLE_MASK"};
 
@@ -249,8 +250,8 @@ print_shader(const Shader &S)
    std::string out;
    char buf[128];
    for (const InputDesc &in : S.inputs) {
-      snprintf(buf, sizeof(buf), "; in  %s%s <- %s %u\n", fmt_reg(S, in.vreg, 0).c_str(),
-               fmt_mask(in.mask).c_str(), in.semantic < 7 ? in_sem[in.semantic] : "?", in.index);
+      snprintf(buf, sizeof(buf), "; in  %s%s <- %s %u\n", fmt_reg(S, in.vreg, in.offset).c_str(),
+               fmt_mask(in.mask).c_str(), in.semantic < 10 ? in_sem[in.semantic] : "?", in.index);
       out += buf;
    }
    for (const OutputDesc &o : S.outputs) {

@@ -505,7 +505,11 @@ struct Allocator {
                max_reg = std::max(max_reg, I.src[0].index + width - 1);
          }
       for (InputDesc &in : S.inputs) {
-         in.vreg = phys(in.vreg, 0);
+         /* the hardware preloads every register of a multi-register input
+          * vreg (the GS per-vertex block), read or not */
+         max_reg = std::max(max_reg, phys(in.vreg, S.vregs[find(in.vreg)].width - 1));
+         in.vreg = phys(in.vreg, in.offset);
+         in.offset = 0;
          max_reg = std::max(max_reg, in.vreg);
       }
       for (OutputDesc &o : S.outputs) {

@@ -119,6 +119,11 @@ can_pair(const Instr &p0, const Instr &p1)
       return false;
    if (!(i0->phases & 1) || !(i1->phases & 2))
       return false;
+   /* MEM.EMIT reads the output-map registers outside its operand fields:
+    * the ISA's rule that both phases read before either writes is not
+    * something a simulator can see for them, so EMIT/CUT issue alone */
+   if (p0.is_gs_vertex_op() || p1.is_gs_vertex_op())
+      return false;
    if (i0->classes & i1->classes)
       return false;
    return true;

@@ -19,7 +19,8 @@
  *       Piglit's GLSL ES tests), markdown tables into FILE.md
  *
  * PATH: NAME.vert / NAME.frag (a .vert and a .frag with one NAME are linked
- * as one program), NAME.comp (a GLSL ES 3.10 compute shader), piglit .shader_test files, directories (searched
+ * as one program, with NAME.geom (or .gs) a geometry shader between them), NAME.comp (a GLSL ES
+ * 3.10 compute shader), piglit .shader_test files, directories (searched
  * recursively) or @LIST (a file of paths). Exit status: 0 if every shader
  * compiled (corpus mode: 0 unless a path could not be read), 1 otherwise, 2
  * for bad usage.
@@ -96,7 +97,9 @@ disassemble(const std::vector<CorpusProgram> &progs, const Options &o)
    bool good = true;
    for (const CorpusProgram &p : progs) {
       for (const std::string &st : p.unsupported_stages) {
-         fprintf(stderr, "%s: %s: stage not supported (vertex, fragment and compute shaders only)\n",
+         fprintf(stderr,
+                 "%s: %s: stage not supported (vertex, geometry, fragment and compute shaders "
+                 "only)\n",
                  p.name.c_str(), st.c_str());
          total++;
          good = false;
@@ -259,7 +262,7 @@ report(const std::string &md, const std::vector<std::string> &specs, const std::
 int
 main(int argc, char **argv)
 {
-   CLI::App app{"vlgpu-cc: compile GLSL ES shaders (.vert/.frag/.comp/.shader_test) to VL-IW code; "
+   CLI::App app{"vlgpu-cc: compile GLSL ES shaders (.vert/.geom/.frag/.comp/.shader_test) to VL-IW code; "
                 "disassembly, shader-db style corpus runs, comparisons and the optimisation "
                 "report (docs/compiler.md)"};
    Options o;
@@ -301,7 +304,7 @@ main(int argc, char **argv)
                   "--report: also write every run's result file into this directory");
    app.add_flag("--recapture", recapture, "--report: capture the glmark2 corpus again");
    app.add_option("files", files,
-                  "GLSL ES shaders (.vert, .frag, .comp), piglit .shader_test files, directories, "
+                  "GLSL ES shaders (.vert, .geom, .frag, .comp), piglit .shader_test files, directories, "
                   "@LIST files; with --report: corpora NAME=PATH[,PATH...]");
    CLI11_PARSE(app, argc, argv);
 

@@ -1,0 +1,448 @@
+/*
+ * Copyright © 2026 vlgpu contributors
+ * SPDX-License-Identifier: MIT
+ *
+ * Geometry shaders (GLSL 1.50, GL 3.2 core §2.12) through the front end and
+ * vlg_compile_nir: the shader_state.gs_* facts, the per-vertex input block
+ * (docs/hw.md input semantics POSITION/POINT_SIZE/VARYING: entry reg = B + j,
+ * vertex v at B + v * stride + j), EmitVertex/EndPrimitive as MEM.EMIT/CUT,
+ * the output registers live at every EMIT, and what is refused (vertex
+ * streams, instancing). The shaders follow piglit's
+ * tests/spec/glsl-1.50/execution/geometry (primitive-types.c's template,
+ * primitive-id-restart.c).
+ */
+#include <algorithm>
+#include <set>
+
+#include "util/bitscan.h"
+#include "vlg_test_util.h"
+
+using namespace vlgpu;
+using namespace vlgpu::test;
+
+namespace {
+
+struct Stages {
+   CompiledPtr vs, gs, fs;
+   std::string error;
+   std::map<std::string, int> vs_out; /**< VS output variable -> gl_varying_slot */
+};
+
+/* A nir hook: change the GS NIR (as st/mesa would hand it) before compiling. */
+using NirHook = void (*)(nir_shader *);
+
+Stages
+compile_stages(const std::string &vs, const std::string &gs, const std::string &fs,
+               NirHook gs_hook = nullptr, const std::vector<std::string> &xfb = {})
+{
+   Stages r;
+   std::vector<GlslSource> srcs;
+   if (!vs.empty())
+      srcs.push_back({"test.vert", MESA_SHADER_VERTEX, vs, true});
+   srcs.push_back({"test.geom", MESA_SHADER_GEOMETRY, gs, true});
+   if (!fs.empty())
+      srcs.push_back({"test.frag", MESA_SHADER_FRAGMENT, fs, true});
+   std::vector<nir_shader *> nirs;
+   if (!glsl_to_vlgpu_nir(srcs, nirs, r.error, xfb))
+      return r;
+   for (unsigned i = 0; i < nirs.size(); i++) {
+      gl_shader_stage st = nirs[i]->info.stage;
+      if (st == MESA_SHADER_VERTEX)
+         nir_foreach_shader_out_variable(var, nirs[i]) if (var->name) r.vs_out[var->name] =
+            var->data.location;
+      if (st == MESA_SHADER_GEOMETRY && gs_hook)
+         gs_hook(nirs[i]);
+      vlg_compile_options o = {};
+      o.name = srcs[i].name.c_str();
+      char *err = nullptr;
+      vlg_compiled_shader *cs = vlg_compile_nir(nirs[i], &o, &err);
+      if (!cs)
+         r.error += std::string(err ? err : "compile failed") + "\n";
+      free(err);
+      (st == MESA_SHADER_VERTEX ? r.vs : st == MESA_SHADER_GEOMETRY ? r.gs : r.fs).reset(cs);
+      ralloc_free(nirs[i]);
+   }
+   return r;
+}
+
+unsigned
+count_lines_with(const std::string &text, const std::string &what)
+{
+   unsigned n = 0;
+   for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1))
+      n++;
+   return n;
+}
+
+/* piglit primitive-types.c: the VS and the GS template */
+const char *kPrimTypesVs = "#version 150\n"
+                           "out int vertex_id;\n"
+                           "void main()\n"
+                           "{\n"
+                           "  vertex_id = gl_VertexID;\n"
+                           "}\n";
+
+std::string
+prim_types_gs(const char *layout, unsigned n)
+{
+   return std::string("#version 150\n#define INPUT_LAYOUT ") + layout +
+          "\n#define VERTICES_PER_PRIM " + std::to_string(n) +
+          "\n"
+          "layout(INPUT_LAYOUT) in;\n"
+          "layout(points, max_vertices = VERTICES_PER_PRIM) out;\n"
+          "in int vertex_id[VERTICES_PER_PRIM];\n"
+          "out int vertex_out[VERTICES_PER_PRIM];\n"
+          "void main()\n"
+          "{\n"
+          "  for (int i = 0; i < VERTICES_PER_PRIM; i++) {\n"
+          "    vertex_out[i] = vertex_id[i] + 1;\n"
+          "  }\n"
+          "  EmitVertex();\n"
+          "}\n";
+}
+
+const char *kPassVs = "#version 150\n"
+                      "in vec4 piglit_vertex;\n"
+                      "out vec4 color;\n"
+                      "void main() { gl_Position = piglit_vertex; color = piglit_vertex.yxzw; }\n";
+const char *kPassGs = "#version 150\n"
+                      "layout(triangles) in;\n"
+                      "layout(triangle_strip, max_vertices = 3) out;\n"
+                      "in vec4 color[];\n"
+                      "out vec4 gcolor;\n"
+                      "void main() {\n"
+                      "  for (int i = 0; i < 3; i++) {\n"
+                      "    gl_Position = gl_in[i].gl_Position;\n"
+                      "    gcolor = color[i];\n"
+                      "    EmitVertex();\n"
+                      "  }\n"
+                      "  EndPrimitive();\n"
+                      "}\n";
+const char *kPassFs = "#version 150\n"
+                      "in vec4 gcolor;\n"
+                      "out vec4 fc;\n"
+                      "void main() { fc = gcolor; }\n";
+
+} // namespace
+
+TEST(Geometry, PrimitiveTypesTemplateCompilesForEveryInputLayout)
+{
+   const struct {
+      const char *layout;
+      unsigned n;
+   } cases[] = {{"points", 1},
+                {"lines", 2},
+                {"triangles", 3},
+                {"lines_adjacency", 4},
+                {"triangles_adjacency", 6}};
+   for (const auto &c : cases) {
+      SCOPED_TRACE(c.layout);
+      /* piglit captures vertex_out[0..n-1] with transform feedback */
+      std::vector<std::string> xfb;
+      for (unsigned i = 0; i < c.n; i++)
+         xfb.push_back("vertex_out[" + std::to_string(i) + "]");
+      Stages s = compile_stages(kPrimTypesVs, prim_types_gs(c.layout, c.n), "", nullptr, xfb);
+      ASSERT_TRUE(s.vs && s.gs) << s.error;
+      const vlg_compiled_shader *gs = s.gs.get();
+      EXPECT_EQ(gs->stage, MESA_SHADER_GEOMETRY);
+      EXPECT_EQ(gs->gs_vertices_in, c.n);
+      EXPECT_EQ(gs->gs_output_prim, VLG_PRIM_POINTS);
+      EXPECT_EQ(gs->gs_max_vertices, c.n);
+      /* one per-vertex input (vertex_id), so the copies are one register apart */
+      ASSERT_EQ(gs->num_inputs, 1u);
+      EXPECT_EQ(gs->gs_input_stride, 1u);
+      EXPECT_EQ(gs->inputs[0].semantic, VLG_INPUT_SEMANTIC_VARYING);
+      EXPECT_EQ(gs->inputs[0].mask, 0x1u);
+      /* the GS reads the VS output of the same VARYING index */
+      EXPECT_EQ((int)gs->inputs[0].index, vlg_varying_index(gs->input_locations[0]));
+      bool vs_writes_it = false;
+      for (unsigned i = 0; i < s.vs->num_outputs; i++)
+         vs_writes_it |= s.vs->outputs[i].semantic == VLG_OUTPUT_SEMANTIC_VARYING &&
+                         s.vs->outputs[i].index == gs->inputs[0].index;
+      EXPECT_TRUE(vs_writes_it);
+      /* the whole block R[reg] .. R[reg + (n-1)*stride] is inside the register file */
+      EXPECT_LE(gs->inputs[0].reg + (c.n - 1) * gs->gs_input_stride + 1, gs->num_regs);
+      /* n scalar outputs vertex_out[i] (the linker may pack the captured
+       * ints into the components of fewer VARYING slots) */
+      unsigned comps = 0;
+      std::set<unsigned> idx;
+      for (unsigned i = 0; i < gs->num_outputs; i++) {
+         EXPECT_EQ(gs->outputs[i].semantic, VLG_OUTPUT_SEMANTIC_VARYING);
+         comps += util_bitcount(gs->outputs[i].mask);
+         idx.insert(gs->outputs[i].index);
+      }
+      EXPECT_EQ(comps, c.n);
+      EXPECT_EQ(idx.size(), gs->num_outputs);
+      /* one EmitVertex, no EndPrimitive */
+      std::string code = disasm_code(gs);
+      EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 1u) << code;
+      EXPECT_EQ(count_lines_with(code, "MEM.CUT"), 0u) << code;
+      /* each output is vertex_id[i] + 1: one integer add per input vertex */
+      EXPECT_EQ(count_lines_with(code, "IADD"), c.n) << code;
+   }
+}
+
+TEST(Geometry, PassthroughTriangleStrip)
+{
+   Stages s = compile_stages(kPassVs, kPassGs, kPassFs);
+   ASSERT_TRUE(s.vs && s.gs && s.fs) << s.error;
+   const vlg_compiled_shader *gs = s.gs.get();
+   EXPECT_EQ(gs->gs_vertices_in, 3u);
+   EXPECT_EQ(gs->gs_output_prim, VLG_PRIM_TRIANGLE_STRIP);
+   EXPECT_EQ(gs->gs_max_vertices, 3u);
+   /* gl_in[].gl_Position and color[]: two slots per vertex */
+   ASSERT_EQ(gs->num_inputs, 2u);
+   EXPECT_EQ(gs->gs_input_stride, 2u);
+   const VLG_SHADER_INPUT *pos = nullptr, *col = nullptr;
+   for (unsigned i = 0; i < gs->num_inputs; i++) {
+      if (gs->inputs[i].semantic == VLG_INPUT_SEMANTIC_POSITION)
+         pos = &gs->inputs[i];
+      if (gs->inputs[i].semantic == VLG_INPUT_SEMANTIC_VARYING)
+         col = &gs->inputs[i];
+   }
+   ASSERT_TRUE(pos && col);
+   EXPECT_EQ(pos->mask, 0xfu);
+   EXPECT_EQ(col->mask, 0xfu);
+   /* slots j = 0, 1 of one block: B and B + 1 */
+   EXPECT_EQ(std::max(pos->reg, col->reg) - std::min(pos->reg, col->reg), 1u);
+   EXPECT_LE(std::min(pos->reg, col->reg) + 3 * 2, gs->num_regs);
+   /* outputs: POSITION and the VARYING the FS reads */
+   const VLG_SHADER_OUTPUT *opos = nullptr, *ocol = nullptr;
+   for (unsigned i = 0; i < gs->num_outputs; i++) {
+      if (gs->outputs[i].semantic == VLG_OUTPUT_SEMANTIC_POSITION)
+         opos = &gs->outputs[i];
+      if (gs->outputs[i].semantic == VLG_OUTPUT_SEMANTIC_VARYING)
+         ocol = &gs->outputs[i];
+   }
+   ASSERT_TRUE(opos && ocol);
+   ASSERT_EQ(s.fs->num_inputs, 1u);
+   EXPECT_EQ(s.fs->inputs[0].index, ocol->index);
+   EXPECT_NE(opos->reg, ocol->reg);
+   std::string code = disasm_code(gs);
+   EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 3u) << code;
+   EXPECT_EQ(count_lines_with(code, "MEM.CUT"), 1u) << code;
+   /* EMIT and CUT issue alone (they read the output map outside their fields) */
+   for (size_t p = 0; (p = code.find("MEM.", p)) != std::string::npos; p++) {
+      size_t b = code.rfind('\n', p), e = code.find('\n', p);
+      std::string line = code.substr(b == std::string::npos ? 0 : b + 1, e - b - 1);
+      EXPECT_EQ(line.find('|'), std::string::npos) << line;
+   }
+   /* the listing names the GS facts */
+   vlg_compile_options o = {};
+   o.disasm = true;
+   std::vector<GlslSource> srcs = {{"a.vert", MESA_SHADER_VERTEX, kPassVs, true},
+                                   {"a.geom", MESA_SHADER_GEOMETRY, kPassGs, true},
+                                   {"a.frag", MESA_SHADER_FRAGMENT, kPassFs, true}};
+   std::vector<nir_shader *> nirs;
+   std::string log;
+   ASSERT_TRUE(glsl_to_vlgpu_nir(srcs, nirs, log)) << log;
+   char *err = nullptr;
+   CompiledPtr listed(vlg_compile_nir(nirs[1], &o, &err));
+   for (nir_shader *n : nirs)
+      ralloc_free(n);
+   ASSERT_TRUE(listed) << (err ? err : "");
+   free(err);
+   std::string text = listed->disasm;
+   EXPECT_NE(text.find("(GS)"), std::string::npos) << text;
+   EXPECT_NE(text.find("vertices_in 3, output_prim TRIANGLE_STRIP, max_vertices 3, input_stride 2"),
+             std::string::npos)
+      << text;
+   EXPECT_NE(text.find("<- POSITION 0"), std::string::npos) << text;
+}
+
+TEST(Geometry, PrimitiveIdInAndIntegerOutput)
+{
+   /* piglit primitive-id-restart.c: gl_PrimitiveIDIn captured per vertex */
+   const char *gs = "#version 150\n"
+                    "layout(points) in;\n"
+                    "layout(points, max_vertices = 1) out;\n"
+                    "out int primitive_id;\n"
+                    "void main() {\n"
+                    "  primitive_id = gl_PrimitiveIDIn;\n"
+                    "  EmitVertex();\n"
+                    "}\n";
+   Stages s = compile_stages("#version 150\nvoid main() { gl_Position = vec4(0.0); }\n", gs, "",
+                             nullptr, {"primitive_id"});
+   ASSERT_TRUE(s.gs) << s.error;
+   ASSERT_EQ(s.gs->num_inputs, 1u);
+   EXPECT_EQ(s.gs->inputs[0].semantic, VLG_INPUT_SEMANTIC_PRIMITIVE_ID);
+   EXPECT_EQ(s.gs->inputs[0].mask, 0x1u);
+   EXPECT_EQ(s.gs->input_locations[0], (int)SYSTEM_VALUE_PRIMITIVE_ID);
+   EXPECT_EQ(s.gs->gs_input_stride, 0u); /* no per-vertex inputs */
+   ASSERT_EQ(s.gs->num_outputs, 1u);
+   EXPECT_EQ(s.gs->outputs[0].semantic, VLG_OUTPUT_SEMANTIC_VARYING);
+   /* the value is copied unchanged: either a MOV from the input register or
+    * the output register is the input register */
+   std::string code = disasm_code(s.gs.get());
+   EXPECT_TRUE(s.gs->outputs[0].reg == s.gs->inputs[0].reg ||
+               code.find("MOV R" + std::to_string(s.gs->outputs[0].reg) + ".x, R" +
+                         std::to_string(s.gs->inputs[0].reg)) != std::string::npos)
+      << code;
+}
+
+TEST(Geometry, IndirectVertexIndexAndLineStrip)
+{
+   /* gl_in[i] with a uniform i: unrolled (no indirect register access) */
+   const char *gs = "#version 150\n"
+                    "layout(lines) in;\n"
+                    "layout(line_strip, max_vertices = 4) out;\n"
+                    "uniform int which;\n"
+                    "void main() {\n"
+                    "  gl_Position = gl_in[which].gl_Position;\n"
+                    "  gl_PointSize = gl_in[1].gl_PointSize;\n"
+                    "  EmitVertex();\n"
+                    "  gl_Position = gl_in[1 - which].gl_Position;\n"
+                    "  EmitVertex();\n"
+                    "  EndPrimitive();\n"
+                    "}\n";
+   const char *vs = "#version 150\nin vec4 p;\n"
+                    "void main() { gl_Position = p; gl_PointSize = 2.0; }\n";
+   Stages s = compile_stages(vs, gs, "");
+   ASSERT_TRUE(s.gs) << s.error;
+   EXPECT_EQ(s.gs->gs_vertices_in, 2u);
+   EXPECT_EQ(s.gs->gs_output_prim, VLG_PRIM_LINE_STRIP);
+   EXPECT_EQ(s.gs->gs_max_vertices, 4u);
+   EXPECT_EQ(s.gs->gs_input_stride, 2u); /* POSITION and POINT_SIZE */
+   bool psize = false;
+   for (unsigned i = 0; i < s.gs->num_inputs; i++)
+      if (s.gs->inputs[i].semantic == VLG_INPUT_SEMANTIC_POINT_SIZE) {
+         psize = true;
+         EXPECT_EQ(s.gs->inputs[i].mask, 0x1u);
+      }
+   EXPECT_TRUE(psize);
+   std::string code = disasm_code(s.gs.get());
+   EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 2u) << code;
+   EXPECT_EQ(count_lines_with(code, "MEM.CUT"), 1u) << code;
+}
+
+TEST(Geometry, EmitInALoopAndUnderACondition)
+{
+   /* a non-unrolled loop with a data-dependent EmitVertex */
+   const char *gs = "#version 150\n"
+                    "layout(triangles) in;\n"
+                    "layout(triangle_strip, max_vertices = 64) out;\n"
+                    "uniform int count;\n"
+                    "out vec4 c;\n"
+                    "void main() {\n"
+                    "  for (int i = 0; i < count; i++) {\n"
+                    "    gl_Position = gl_in[i % 3].gl_Position + vec4(float(i));\n"
+                    "    c = vec4(float(i));\n"
+                    "    if (i % 2 == 0) EmitVertex();\n"
+                    "    if (i % 7 == 6) EndPrimitive();\n"
+                    "  }\n"
+                    "}\n";
+   Stages s = compile_stages(kPassVs, gs, "");
+   ASSERT_TRUE(s.gs) << s.error;
+   std::string code = disasm_code(s.gs.get());
+   EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 1u) << code;
+   EXPECT_EQ(count_lines_with(code, "MEM.CUT"), 1u) << code;
+   EXPECT_EQ(s.gs->gs_max_vertices, 64u);
+}
+
+TEST(Geometry, StreamsAndInvocationsAreRefused)
+{
+   auto streams = [](nir_shader *n) { n->info.gs.active_stream_mask = 0x3; };
+   Stages a = compile_stages(kPassVs, kPassGs, "", streams);
+   EXPECT_FALSE(a.gs);
+   EXPECT_NE(a.error.find("vertex streams"), std::string::npos) << a.error;
+   EXPECT_NE(a.error.find("GS 'test.geom'"), std::string::npos) << a.error;
+
+   auto instanced = [](nir_shader *n) { n->info.gs.invocations = 4; };
+   Stages b = compile_stages(kPassVs, kPassGs, "", instanced);
+   EXPECT_FALSE(b.gs);
+   EXPECT_NE(b.error.find("invocations"), std::string::npos) << b.error;
+   /* the other stages still compile */
+   EXPECT_TRUE(b.vs);
+}
+
+/*
+ * The output map registers must hold their values at each MEM.EMIT: in IR
+ * with many values live between an output's write and the EMIT (register
+ * allocation would gladly reuse the output's register if EMIT did not read
+ * it), the last writer of every output register component before each
+ * EMIT, in issue order after scheduling and allocation, is the output's own
+ * write.
+ */
+TEST(Geometry, OutputRegistersHoldTheirValuesAtEveryEmit)
+{
+   for (int variant = 0; variant < 2; variant++) {
+      SCOPED_TRACE(variant ? "coalescing + dual + sched" : "no optimisations");
+      const unsigned K = 12; /* temporaries live at once */
+      Shader S = make_shader(1, 1, MESA_SHADER_GEOMETRY);
+      uint32_t in = 0;
+      S.vregs[in].width = 3; /* a per-vertex block, 3 vertices x 1 slot */
+      InputDesc id = {in, 0xf, VLG_INTERP_PERSPECTIVE, VLG_INPUT_SEMANTIC_VARYING, 0, 0};
+      S.inputs.push_back(id);
+      uint32_t o_pos = S.new_vreg(), o_var = S.new_vreg();
+      S.outputs.push_back({o_pos, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0, 0});
+      S.outputs.push_back({o_var, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0, 0});
+      Builder b(S);
+      std::vector<std::pair<unsigned, unsigned>> emits; /* (instr of pos write, of var write) */
+      for (unsigned v = 0; v < 3; v++) {
+         unsigned pos_write = S.blocks[0].instrs.size();
+         b.alu(VLG_OP_MUL, reg(o_pos), 0xf, reg(in, VLG_SWZ_IDENTITY, v), imm_f(2.0f));
+         std::vector<uint32_t> t;
+         for (unsigned k = 0; k < K; k++) {
+            t.push_back(S.new_vreg());
+            b.alu(VLG_OP_ADD, reg(t.back()), 0xf, reg(in, VLG_SWZ_IDENTITY, v),
+                  imm_f(1.0f + k + 16.0f * v));
+         }
+         uint32_t acc = t[0];
+         for (unsigned k = 1; k < K; k++) {
+            uint32_t n = S.new_vreg();
+            b.alu(VLG_OP_MUL, reg(n), 0xf, reg(acc), reg(t[k]));
+            acc = n;
+         }
+         unsigned var_write = S.blocks[0].instrs.size();
+         b.mov(reg(o_var), 0xf, reg(acc));
+         Instr e;
+         e.op = VLG_OP_MEM;
+         e.kind = VLG_MEMKIND_EMIT;
+         e.wmask = 0;
+         b.emit(e);
+         emits.push_back({pos_write, var_write});
+      }
+      b.end();
+      compute_cfg(S);
+      pack_global_buffer(S, true);
+      legalize(S);
+      if (variant)
+         coalesce_copies(S);
+      schedule(S, variant == 1, variant == 1);
+      register_allocate(S, variant == 1, variant == 1);
+
+      const Block &B = S.blocks[0];
+      /* last writer (instr index) of each physical register component */
+      std::map<unsigned, int> last;
+      unsigned emit_no = 0;
+      for (const Bundle &bu : B.bundles) {
+         const Instr *ops[2] = {bu.ph[0] >= 0 ? &B.instrs[bu.ph[0]] : nullptr,
+                                bu.ph[1] >= 0 ? &B.instrs[bu.ph[1]] : nullptr};
+         for (unsigned p = 0; p < 2; p++) {
+            if (!ops[p] || ops[p]->dead || !ops[p]->is_emit())
+               continue;
+            EXPECT_FALSE(ops[1 - p] && !ops[1 - p]->dead) << "EMIT paired";
+            ASSERT_LT(emit_no, emits.size());
+            for (unsigned c = 0; c < 4; c++) {
+               EXPECT_EQ(last[S.outputs[0].vreg * 4 + c], (int)emits[emit_no].first)
+                  << "POSITION component " << c << " at EMIT " << emit_no;
+               /* the VARYING's write may have been coalesced into the product */
+               int w = last[S.outputs[1].vreg * 4 + c];
+               EXPECT_TRUE(w == (int)emits[emit_no].second ||
+                           (B.instrs[emits[emit_no].second].dead &&
+                            w == (int)emits[emit_no].second - 1))
+                  << "VARYING component " << c << " at EMIT " << emit_no << ": writer " << w;
+            }
+            emit_no++;
+         }
+         for (unsigned p = 0; p < 2; p++)
+            if (ops[p] && !ops[p]->dead && ops[p]->dst.is_reg())
+               for (unsigned c = 0; c < 4; c++)
+                  if (ops[p]->wmask & (1u << c))
+                     last[ops[p]->dst.index * 4 + c] = bu.ph[p];
+      }
+      EXPECT_EQ(emit_no, 3u);
+      /* the whole input block is inside num_regs */
+      EXPECT_LE(S.inputs[0].vreg + 3, S.num_regs);
+   }
+}

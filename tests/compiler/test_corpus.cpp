@@ -428,3 +428,49 @@ TEST(Corpus, EveryGlslEsFeatureProbeTheFrontEndAcceptsCompiles)
    }
    EXPECT_GE(compiled, 70u);
 }
+
+TEST(Corpus, ShaderTestAddsDesktopVersionAndCompilesGeometryShaders)
+{
+   /* shader_runner adds the [require]d desktop #version (1.40 on) to
+    * sections without one, and its passthrough VS uses `in` then */
+   CorpusProgram p;
+   parse_shader_test("g.shader_test",
+                     "[require]\nGLSL >= 1.50\n[vertex shader passthrough]\n[geometry shader]\n"
+                     "layout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\n"
+                     "void main() {\n"
+                     "  for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position; "
+                     "EmitVertex(); }\n"
+                     "}\n"
+                     "[fragment shader]\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n[test]\n",
+                     p);
+   ASSERT_EQ(p.sources.size(), 3u);
+   EXPECT_EQ(p.sources[0].text.rfind("#version 150\nin vec4 piglit_vertex;", 0), 0u)
+      << p.sources[0].text;
+   EXPECT_EQ(p.sources[1].stage, MESA_SHADER_GEOMETRY);
+   EXPECT_EQ(p.sources[1].text.rfind("#version 150\n", 0), 0u);
+   EXPECT_EQ(p.sources[2].text.rfind("#version 150\n", 0), 0u);
+   std::vector<GlslSource> srcs;
+   for (const CorpusSource &s : p.sources)
+      srcs.push_back({s.name, s.stage, s.text, s.desktop});
+   std::vector<nir_shader *> nirs;
+   std::string log;
+   ASSERT_TRUE(glsl_to_vlgpu_nir(srcs, nirs, log)) << log;
+   ASSERT_EQ(nirs.size(), 3u);
+   for (nir_shader *n : nirs) {
+      char *err = nullptr;
+      vlg_compiled_shader *cs = vlg_compile_nir(n, nullptr, &err);
+      EXPECT_TRUE(cs) << (err ? err : "");
+      if (cs && cs->stage == MESA_SHADER_GEOMETRY)
+         EXPECT_EQ(cs->gs_vertices_in, 3u);
+      vlg_compiled_shader_free(cs);
+      free(err);
+      ralloc_free(n);
+   }
+
+   /* below 1.40 nothing is added (shader_runner's default is 1.10) */
+   CorpusProgram q;
+   parse_shader_test("d.shader_test",
+                     "[require]\nGLSL >= 1.30\n[fragment shader]\nvoid main() {}\n", q);
+   ASSERT_EQ(q.sources.size(), 1u);
+   EXPECT_EQ(q.sources[0].text.find("#version"), std::string::npos);
+}

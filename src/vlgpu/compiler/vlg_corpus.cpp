@@ -126,13 +126,18 @@ void
 parse_shader_test(const std::string &name, const std::string &text, CorpusProgram &prog)
 {
    std::istringstream in(text);
-   std::string line, section, body, glsl_es_version = "100";
+   std::string line, section, body, glsl_es_version = "100", glsl_desktop_version;
    bool desktop = false;
    prog.name = name;
    auto flush = [&]() {
       /* shader_runner adds the #version the [require] section asks for */
       if (body.find("#version") == std::string::npos && glsl_es_version == "300" && !desktop)
          body = "#version 300 es\n" + body;
+      /* desktop: the version [require] names from 1.40 on (shader_runner's
+       * required_glsl_version; below it the default 1.10 is what it gets) */
+      if (body.find("#version") == std::string::npos && desktop &&
+          glsl_desktop_version >= "140" && section != "vertex shader passthrough")
+         body = "#version " + glsl_desktop_version + "\n" + body;
       if (section == "vertex shader" || section == "fragment shader" ||
           section == "compute shader" || section == "geometry shader")
          prog.sources.push_back({name + ":[" + section + "]", name,
@@ -147,6 +152,9 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
              glsl_es_version == "300"
                 ? "#version 300 es\nin vec4 piglit_vertex;\nvoid main() { gl_Position = "
                   "piglit_vertex; }\n"
+             : desktop && glsl_desktop_version >= "140"
+                ? "#version " + glsl_desktop_version +
+                     "\nin vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n"
                 : "attribute vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n",
              desktop});
       else if (section == "tessellation control shader")
@@ -167,8 +175,12 @@ parse_shader_test(const std::string &name, const std::string &text, CorpusProgra
            line.find("3.2") != std::string::npos))
          glsl_es_version = "300";
       if (section == "require" && line.find("GLSL") != std::string::npos &&
-          line.find("GLSL ES") == std::string::npos && line.find("GLSL >=") != std::string::npos)
+          line.find("GLSL ES") == std::string::npos && line.find("GLSL >=") != std::string::npos) {
          desktop = true;
+         std::smatch m;
+         if (std::regex_search(line, m, std::regex("GLSL >= ([0-9])\\.([0-9]+)")))
+            glsl_desktop_version = m[1].str() + (m[2].str() + "0").substr(0, 2);
+      }
       if (section == "vertex shader" || section == "fragment shader" ||
           section == "compute shader" || section == "geometry shader")
          body += line + "\n";

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "sim/func/shader/executor.h"
+#include "util/format_r11g11b10f.h"
 #include "util/half_float.h"
 #include "vlg_test_util.h"
 
@@ -360,5 +361,210 @@ void main() {
       float lv;
       std::memcpy(&lv, r.vram.data() + r.ssbo_addr[0] + 256 + 4 * k, 4);
       EXPECT_EQ(lv, 0.25f);
+   }
+}
+
+/* The GL_NV_image_formats formats (and rgba16 integer: two dwords): every
+ * invocation of a 4x4 workgroup stores a value of its own into image 0 and
+ * loads texel (x, y) of image 1, prefilled here, into an SSBO. Texels of 1
+ * and 2 bytes share dwords with the neighbours other lanes store in the
+ * same instruction (the compare-and-swap loop). Expected bytes and values
+ * come from Mesa's util helpers and the GL conversion rules (ES 3.1 §2.3.4). */
+namespace {
+
+struct FormatCase {
+   const char *glsl;  /* layout qualifier */
+   const char *type;  /* vec4 / ivec4 / uvec4 */
+   unsigned n, bits;  /* components, bits per component (0: packed) */
+   char kind;         /* 'u'norm, 's'norm, 'f'loat, 'i'nt, 'U'int, 'r' 11f11f10f, 'a' 10-10-10-2 */
+};
+
+uint32_t
+expected_component(const FormatCase &f, unsigned k, double v, unsigned bits)
+{
+   const uint32_t mask = bits == 32 ? ~0u : (1u << bits) - 1;
+   switch (f.kind) {
+   case 'u':
+      return uint32_t(std::lrint(std::min(1.0, std::max(0.0, v)) * double(mask)));
+   case 's': {
+      const double m = double((1u << (bits - 1)) - 1);
+      return uint32_t(int32_t(std::lrint(std::min(1.0, std::max(-1.0, v)) * m))) & mask;
+   }
+   case 'f':
+      if (bits == 32) {
+         float fv = float(v);
+         uint32_t u;
+         std::memcpy(&u, &fv, 4);
+         return u;
+      }
+      return _mesa_float_to_half(float(v));
+   case 'i': {
+      const int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+      return uint32_t(int32_t(std::min<int64_t>(hi, std::max<int64_t>(lo, int64_t(v))))) & mask;
+   }
+   default: /* 'U', 'a' */
+      return uint32_t(std::min<int64_t>(int64_t(mask), std::max<int64_t>(0, int64_t(v))));
+   }
+   (void)k;
+}
+
+} // namespace
+
+TEST(ComputeExec, NvImageFormatsStoreAndLoad)
+{
+   const FormatCase cases[] = {
+      {"r8", "vec4", 1, 8, 'u'},         {"rg8", "vec4", 2, 8, 'u'},
+      {"r16", "vec4", 1, 16, 'u'},       {"rg16", "vec4", 2, 16, 'u'},
+      {"rgba16", "vec4", 4, 16, 'u'},    {"r8_snorm", "vec4", 1, 8, 's'},
+      {"rg8_snorm", "vec4", 2, 8, 's'},  {"r16_snorm", "vec4", 1, 16, 's'},
+      {"rg16_snorm", "vec4", 2, 16, 's'}, {"rgba16_snorm", "vec4", 4, 16, 's'},
+      {"r16f", "vec4", 1, 16, 'f'},      {"rg16f", "vec4", 2, 16, 'f'},
+      {"rg32f", "vec4", 2, 32, 'f'},     {"r8i", "ivec4", 1, 8, 'i'},
+      {"rg8i", "ivec4", 2, 8, 'i'},      {"r16i", "ivec4", 1, 16, 'i'},
+      {"rg16i", "ivec4", 2, 16, 'i'},    {"rg32i", "ivec4", 2, 32, 'i'},
+      {"rgba16i", "ivec4", 4, 16, 'i'},  {"r8ui", "uvec4", 1, 8, 'U'},
+      {"rg8ui", "uvec4", 2, 8, 'U'},     {"r16ui", "uvec4", 1, 16, 'U'},
+      {"rg16ui", "uvec4", 2, 16, 'U'},   {"rg32ui", "uvec4", 2, 32, 'U'},
+      {"rgba16ui", "uvec4", 4, 16, 'U'}, {"rgb10_a2ui", "uvec4", 4, 0, 'a'},
+      {"rgb10_a2", "vec4", 4, 0, 'u'},   {"r11f_g11f_b10f", "vec4", 3, 0, 'r'},
+   };
+   for (const FormatCase &f : cases) {
+      SCOPED_TRACE(f.glsl);
+      const std::string prefix = f.type[0] == 'i' ? "i" : f.type[0] == 'u' ? "u" : "";
+      const bool is_f = prefix.empty();
+      /* values: unorm/snorm in and out of [-1, 1] (none a rounding tie),
+       * integers beyond 8 bits, floats exact in 10/11-bit floats (1 + k/32) */
+      std::string src = std::string("#version 310 es\n") +
+                        (std::string(f.glsl) == "rgba16i" || std::string(f.glsl) == "rgba16ui"
+                            ? ""
+                            : "#extension GL_NV_image_formats : require\n") +
+                        "layout(local_size_x = 4, local_size_y = 4) in;\n"
+                        "layout(" + f.glsl + ", binding = 0) writeonly uniform highp " + prefix +
+                        "image2D dst;\n"
+                        "layout(" + f.glsl + ", binding = 1) readonly uniform highp " + prefix +
+                        "image2D src;\n"
+                        "layout(std430, binding = 0) buffer Out { highp " + f.type +
+                        " loaded[16]; } o;\n"
+                        "void main() {\n"
+                        "   ivec2 p = ivec2(gl_LocalInvocationID.xy);\n"
+                        "   float t = float(gl_LocalInvocationIndex);\n";
+      if (is_f && f.kind == 'r')
+         src += "   vec4 v = vec4(1.0 + t / 32.0, 2.0 + t / 16.0, 0.5 + t / 64.0, 1.0);\n";
+      else if (is_f)
+         src += "   vec4 v = vec4(t * 0.09 - 0.3, 1.15 - t * 0.1, t / 15.0, -0.75);\n";
+      else if (prefix == "i")
+         src += "   ivec4 v = ivec4(int(t) * 20 - 150, int(t) * 3000 - 20000, 7, -1);\n";
+      else
+         src += "   uvec4 v = uvec4(uint(t) * 20u, uint(t) * 4500u, 7u, uint(t) / 4u);\n";
+      src += "   imageStore(dst, p, v);\n"
+             "   o.loaded[gl_LocalInvocationIndex] = imageLoad(src, p);\n"
+             "}\n";
+      CompiledCompute c = compile_compute(src);
+      ASSERT_TRUE(c.cs) << c.error;
+      EXPECT_TRUE(c.cs->writes_memory);
+      const unsigned bpp = f.bits == 0 ? 4 : f.n * f.bits / 8; /* packed formats: 32 bits */
+      ComputeRun r;
+      const uint32_t base[2] = {0x20000, 0x21000}, pitch = 4 * bpp + 4;
+      for (unsigned i = 0; i < 2; i++) {
+         uint32_t d[8] = {base[i], pitch, 4096, 0, 4, 4, 1, 0};
+         std::memcpy(r.image_desc[i], d, sizeof(d));
+      }
+      /* image 1: texel t = bytes (t * 37 + b * 11) & 0xff */
+      for (unsigned t = 0; t < 16; t++)
+         for (unsigned b = 0; b < bpp; b++)
+            r.vram.data()[base[1] + (t / 4) * pitch + (t % 4) * bpp + b] =
+               uint8_t((t * 37 + b * 11) & 0xff);
+      /* guard bytes after each row of image 0 must survive */
+      for (unsigned y = 0; y < 4; y++)
+         r.set_word(base[0] + y * pitch + 4 * bpp, 0xA5A5A5A5u);
+      ASSERT_TRUE(r.run(c.cs.get())) << r.fault;
+      for (unsigned t = 0; t < 16; t++) {
+         const unsigned x = t % 4, y = t / 4;
+         const double tf = t;
+         double v[4];
+         if (f.kind == 'r') {
+            const double w[4] = {1 + tf / 32, 2 + tf / 16, 0.5 + tf / 64, 1};
+            std::copy(w, w + 4, v);
+         } else if (is_f) { /* float arithmetic, as the shader's */
+            const float t32 = float(t);
+            const float w[4] = {t32 * 0.09f - 0.3f, 1.15f - t32 * 0.1f, t32 / 15.0f, -0.75f};
+            std::copy(w, w + 4, v);
+         } else if (prefix == "i") {
+            const double w[4] = {tf * 20 - 150, tf * 3000 - 20000, 7, -1};
+            std::copy(w, w + 4, v);
+         } else {
+            const double w[4] = {tf * 20, tf * 4500, 7, double(t / 4)};
+            std::copy(w, w + 4, v);
+         }
+         /* stored texel, little-endian */
+         uint64_t want = 0, got = 0;
+         std::memcpy(&got, r.vram.data() + base[0] + y * pitch + x * bpp, bpp);
+         if (f.kind == 'r') {
+            const float fv[3] = {float(v[0]), float(v[1]), float(v[2])};
+            want = float3_to_r11g11b10f(fv);
+         } else if (f.bits == 0) { /* 10-10-10-2 */
+            const unsigned bits[4] = {10, 10, 10, 2};
+            for (unsigned k = 0, sh = 0; k < 4; sh += bits[k], k++)
+               want |= uint64_t(expected_component(f, k, v[k], bits[k])) << sh;
+         } else {
+            for (unsigned k = 0; k < f.n; k++)
+               want |= uint64_t(expected_component(f, k, v[k], f.bits)) << (k * f.bits);
+         }
+         if (f.bits == 32) { /* two dwords: compare the first one here, the second below */
+            uint32_t w1;
+            std::memcpy(&w1, r.vram.data() + base[0] + y * pitch + x * bpp + 4, 4);
+            EXPECT_EQ(w1, expected_component(f, 1, v[1], 32)) << "texel " << t << " component 1";
+            want = expected_component(f, 0, v[0], 32);
+            got &= 0xffffffffu;
+         }
+         EXPECT_EQ(got, want) << "stored texel " << t;
+         /* loaded texel: the reference unpacking of the prefilled bytes */
+         uint64_t raw = 0;
+         std::memcpy(&raw, r.vram.data() + base[1] + y * pitch + x * bpp, std::min(bpp, 8u));
+         double want_l[4] = {0, 0, 0, 1};
+         if (f.kind == 'r') {
+            float o3[3];
+            r11g11b10f_to_float3(uint32_t(raw), o3);
+            want_l[0] = o3[0], want_l[1] = o3[1], want_l[2] = o3[2];
+         } else {
+            const unsigned bits10[4] = {10, 10, 10, 2};
+            for (unsigned k = 0, sh = 0; k < f.n; k++) {
+               const unsigned nb = f.bits ? f.bits : bits10[k];
+               const uint64_t u = nb == 64 ? raw : (raw >> sh) & ((uint64_t(1) << nb) - 1);
+               sh += nb;
+               const int64_t s = int64_t(u << (64 - nb)) >> (64 - nb);
+               switch (f.kind) {
+               case 'u': want_l[k] = double(u) / double((uint64_t(1) << nb) - 1); break;
+               case 's': want_l[k] = std::max(-1.0, double(s) / double((int64_t(1) << (nb - 1)) - 1)); break;
+               case 'f':
+                  if (nb == 32) {
+                     float fv;
+                     uint32_t u32 = uint32_t(u);
+                     std::memcpy(&fv, &u32, 4);
+                     want_l[k] = fv;
+                  } else {
+                     want_l[k] = _mesa_half_to_float(uint16_t(u));
+                  }
+                  break;
+               case 'i': want_l[k] = double(s); break;
+               default: want_l[k] = double(u); break;
+               }
+            }
+         }
+         for (unsigned k = 0; k < 4; k++) {
+            uint32_t w = r.word(r.ssbo_addr[0] + 16 * t + 4 * k);
+            if (is_f && std::isnan(want_l[k])) {
+               EXPECT_TRUE(std::isnan(bitsf(w))) << "loaded texel " << t << " comp " << k;
+            } else if (is_f) {
+               EXPECT_FLOAT_EQ(bitsf(w), float(want_l[k])) << "loaded texel " << t << " comp " << k;
+            } else {
+               EXPECT_EQ(int64_t(prefix == "i" ? int64_t(int32_t(w)) : int64_t(w)),
+                         int64_t(want_l[k]))
+                  << "loaded texel " << t << " comp " << k;
+            }
+         }
+      }
+      for (unsigned y = 0; y < 4; y++)
+         EXPECT_EQ(r.word(base[0] + y * pitch + 4 * bpp), 0xA5A5A5A5u) << "guard after row " << y;
    }
 }

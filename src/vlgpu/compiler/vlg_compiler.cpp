@@ -197,6 +197,8 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       const unsigned gs_vertices_in = nir->info.gs.vertices_in;
       const unsigned gs_out_prim = nir->info.gs.output_primitive;
       const unsigned gs_max_vertices = nir->info.gs.vertices_out;
+      const bool early_fragment_tests =
+         nir->info.stage == MESA_SHADER_FRAGMENT && nir->info.fs.early_fragment_tests;
       select_instructions(nir, io, S);
       ralloc_free(nir);
       nir = nullptr;
@@ -276,9 +278,17 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
          for (unsigned i = 0; i < 3; i++)
             cs->workgroup_size[i] = wg[i];
          cs->shared_size = (io.shared_size + 3) & ~3u;
-         cs->ssbos_used = io.ssbos_used;
-         cs->images_used = io.images_used;
       }
+      /* SSBOs, atomic counters and images in every stage (docs/compiler.md
+       * "Memory in vertex and fragment shaders") */
+      cs->ssbos_used = io.ssbos_used;
+      cs->images_used = io.images_used;
+      for (const Block &blk : S.blocks)
+         for (const Instr &I : blk.instrs)
+            cs->writes_memory |= !I.dead && I.op == VLG_OP_MEM && !I.shared &&
+                                 (I.kind == VLG_MEMKIND_ST || (I.kind >= VLG_MEMKIND_ATOM_ADD &&
+                                                               I.kind <= VLG_MEMKIND_ATOM_CMPXCHG));
+      cs->early_fragment_tests = early_fragment_tests;
       if (S.stage == MESA_SHADER_GEOMETRY) {
          cs->gs_vertices_in = gs_vertices_in;
          cs->gs_output_prim = gs_out_prim == SHADER_PRIM_POINTS       ? VLG_PRIM_POINTS

@@ -77,7 +77,8 @@ struct vlg_compile_options {
 };
 
 /**
- * Driver uniforms of compute shaders (docs/compiler.md "Compute shaders"):
+ * Driver uniforms (docs/compiler.md "Compute shaders"; vertex and fragment
+ * shaders have the same ones, VLG_DU_NUM_WORKGROUPS unused):
  * vec4 slots numbered from vlg_compiled_shader::driver_uniform_base in the
  * constant-buffer-0 slot numbering of the uniform copy map. The driver fills
  * them (uint32 words) instead of constant buffer 0:
@@ -167,6 +168,7 @@ struct vlg_compiled_shader {
    /* Compute shaders */
    unsigned workgroup_size[3]; /**< local size x, y, z (compile-time) */
    unsigned shared_size;       /**< bytes of shared memory per workgroup (multiple of 4) */
+   /* Every stage: the driver-uniform slots the shader reads (VLG_DU_*) */
    uint32_t ssbos_used;        /**< bit i: shader buffer i is accessed */
    uint32_t images_used;       /**< bit i: image unit i is accessed */
 
@@ -189,6 +191,10 @@ struct vlg_compiled_shader {
    bool uses_discard;      /**< BRC.KILL present */
    bool writes_depth;      /**< DEPTH output */
    bool uses_derivatives;  /**< DDX/DDY or implicit-LOD TEX/TXB */
+   bool writes_memory;     /**< global MEM.ST or MEM.ATOM_* (image/SSBO stores, atomics, atomic
+                              counters): shader_state.writes_memory */
+   bool early_fragment_tests; /**< FS layout(early_fragment_tests) (info.fs.early_fragment_tests):
+                                 shader_state.early_fragment_tests */
    bool color_broadcast;   /**< FS wrote FRAG_RESULT_COLOR: output COLOR 0 is meant for every colour
                               buffer */
 
@@ -207,6 +213,12 @@ struct vlg_compiled_shader *vlg_compile_nir(struct nir_shader *nir,
                                             const struct vlg_compile_options *opts, char **error);
 
 void vlg_compiled_shader_free(struct vlg_compiled_shader *cs);
+
+/** Whether image load/store/atomics on images of this format (an enum
+ *  pipe_format, the shader's layout qualifier) compile: the GL ES 3.1 image
+ *  formats and those of GL_NV_image_formats (vlg_nir_memory.cpp); the
+ *  driver's is_format_supported(PIPE_BIND_SHADER_IMAGE). */
+bool vlg_compiler_image_format_supported(unsigned pipe_format);
 
 /** The statistics line vlgpu-cc prints ("NAME: 12 instrs, 15 units, ...");
  *  malloc'ed, free with free(). */

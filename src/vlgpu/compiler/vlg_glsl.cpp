@@ -144,6 +144,15 @@ init_context(struct gl_context *ctx, bool desktop)
          ctx->Const.MaxComputeWorkGroupCount[i] = 65535;
       }
    }
+   /* SSBOs, atomic counters and images in vertex and fragment shaders too,
+    * as the driver offers them (vlg_screen.c) */
+   for (gl_shader_stage st : {MESA_SHADER_VERTEX, MESA_SHADER_FRAGMENT}) {
+      struct gl_program_constants *pc = &ctx->Const.Program[st];
+      pc->MaxShaderStorageBlocks = VLG_MAX_SHADER_BUFFERS / 2;
+      pc->MaxAtomicBuffers = VLG_MAX_SHADER_BUFFERS / 2;
+      pc->MaxAtomicCounters = MAX_ATOMIC_COUNTERS;
+      pc->MaxImageUniforms = VLG_MAX_SHADER_IMAGES;
+   }
    ctx->Const.GenerateTemporaryNames = true;
    ctx->Const.MaxUserAssignableUniformLocations = 4 * MESA_SHADER_STAGES * MAX_UNIFORMS;
    ctx->Driver.NewProgram = new_program;

@@ -1279,13 +1279,14 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
    case nir_intrinsic_group_memory_barrier:
    case nir_intrinsic_scoped_barrier: {
       /* barrier() -> MEM.BAR (also orders memory); memoryBarrier*() ->
-       * MEM.FENCE. Vertex and fragment shaders have no memory writes to
-       * order (no SSBOs/images there): nothing. */
-      if (nir->info.stage != MESA_SHADER_COMPUTE)
+       * MEM.FENCE. Outside compute there is no workgroup: no BAR, and the
+       * memory barriers of images/SSBOs in other stages are MEM.FENCE. */
+      const bool compute = nir->info.stage == MESA_SHADER_COMPUTE;
+      if (!compute && intr->intrinsic == nir_intrinsic_control_barrier)
          return;
-      bool bar = intr->intrinsic == nir_intrinsic_control_barrier ||
-                 (intr->intrinsic == nir_intrinsic_scoped_barrier &&
-                  nir_intrinsic_execution_scope(intr) >= NIR_SCOPE_WORKGROUP);
+      bool bar = compute && (intr->intrinsic == nir_intrinsic_control_barrier ||
+                             (intr->intrinsic == nir_intrinsic_scoped_barrier &&
+                              nir_intrinsic_execution_scope(intr) >= NIR_SCOPE_WORKGROUP));
       if (intr->intrinsic == nir_intrinsic_scoped_barrier && !bar &&
           !nir_intrinsic_memory_semantics(intr))
          return;

@@ -2,8 +2,9 @@
  * Copyright © 2026 vlgpu contributors
  * SPDX-License-Identifier: MIT
  *
- * vlg_nir_memory.cpp — compute-shader memory access lowered to what the
- * VL-IW op MEM takes (docs/isa.md, docs/compiler.md "Compute shaders"):
+ * vlg_nir_memory.cpp — shader memory access (compute, vertex and fragment
+ * shaders) lowered to what the VL-IW op MEM takes (docs/isa.md,
+ * docs/compiler.md "Compute shaders"):
  *
  *  - SSBOs (load_ssbo / store_ssbo / ssbo_atomic_* / get_ssbo_size, from
  *    st/mesa's gl_nir_lower_buffers with nir_address_format_32bit_index_offset,
@@ -16,7 +17,9 @@
  *    gl_nir_lower_images) become global memory access on the bound level's
  *    linear layout (docs/hw.md "struct texture": row_pitch, layer_stride) with
  *    the format conversion written out in NIR (Mesa's nir_format_convert.h),
- *    for the GL ES 3.1 image formats (ES 3.1 §8.23 table 8.27). Out-of-range
+ *    for the GL ES 3.1 image formats (ES 3.1 §8.23 table 8.27) and those of
+ *    GL_NV_image_formats; texels of 1 or 2 bytes are stored with a
+ *    compare-and-swap loop on their dword. Out-of-range
  *    coordinates load 0 and do not store (ES 3.1 §8.22 "invalid image
  *    accesses"): an if around the access;
  *  - load_num_workgroups reads the driver uniforms.
@@ -159,99 +162,135 @@ lower_ssbo(nir_builder *b, nir_intrinsic_instr *intr, State &st)
 /* ---- images ---- */
 
 struct ImageFormat {
+   unsigned n;         /**< components */
    unsigned bits[4];   /**< bits per component (0 = absent) */
-   nir_alu_type type;  /**< nir_type_float / int / uint */
-   bool norm;          /**< unorm/snorm 8-bit */
-   unsigned bpp;       /**< bytes per texel */
+   nir_alu_type type;  /**< nir_type_float / int / uint (norm formats: int / uint) */
+   bool norm;          /**< unorm/snorm */
+   bool r11g11b10;     /**< R11G11B10_FLOAT (nir_format_pack/unpack_11f11f10f) */
+   unsigned bpp;       /**< bytes per texel: 1, 2, 4, 8 or 16 */
 };
 
+/** The image formats of GL ES 3.1 (§8.23 table 8.27) and GL_NV_image_formats
+ *  (the GL 4.2 formats of ARB_shader_image_load_store without rgba10 snorm
+ *  variants), described by util_format_description. */
 bool
 image_format(enum pipe_format f, ImageFormat &out)
 {
    switch (f) {
+   /* GL ES 3.1 */
    case PIPE_FORMAT_R32G32B32A32_FLOAT:
-      out = {{32, 32, 32, 32}, nir_type_float, false, 16};
-      return true;
    case PIPE_FORMAT_R16G16B16A16_FLOAT:
-      out = {{16, 16, 16, 16}, nir_type_float, false, 8};
-      return true;
    case PIPE_FORMAT_R32_FLOAT:
-      out = {{32, 0, 0, 0}, nir_type_float, false, 4};
-      return true;
    case PIPE_FORMAT_R8G8B8A8_UNORM:
-      out = {{8, 8, 8, 8}, nir_type_uint, true, 4};
-      return true;
    case PIPE_FORMAT_R8G8B8A8_SNORM:
-      out = {{8, 8, 8, 8}, nir_type_int, true, 4};
-      return true;
    case PIPE_FORMAT_R32G32B32A32_SINT:
-      out = {{32, 32, 32, 32}, nir_type_int, false, 16};
-      return true;
    case PIPE_FORMAT_R16G16B16A16_SINT:
-      out = {{16, 16, 16, 16}, nir_type_int, false, 8};
-      return true;
    case PIPE_FORMAT_R8G8B8A8_SINT:
-      out = {{8, 8, 8, 8}, nir_type_int, false, 4};
-      return true;
    case PIPE_FORMAT_R32_SINT:
-      out = {{32, 0, 0, 0}, nir_type_int, false, 4};
-      return true;
    case PIPE_FORMAT_R32G32B32A32_UINT:
-      out = {{32, 32, 32, 32}, nir_type_uint, false, 16};
-      return true;
    case PIPE_FORMAT_R16G16B16A16_UINT:
-      out = {{16, 16, 16, 16}, nir_type_uint, false, 8};
-      return true;
    case PIPE_FORMAT_R8G8B8A8_UINT:
-      out = {{8, 8, 8, 8}, nir_type_uint, false, 4};
-      return true;
    case PIPE_FORMAT_R32_UINT:
-      out = {{32, 0, 0, 0}, nir_type_uint, false, 4};
-      return true;
+   /* GL_NV_image_formats */
+   case PIPE_FORMAT_R32G32_FLOAT:
+   case PIPE_FORMAT_R16G16_FLOAT:
+   case PIPE_FORMAT_R11G11B10_FLOAT:
+   case PIPE_FORMAT_R16_FLOAT:
+   case PIPE_FORMAT_R10G10B10A2_UINT:
+   case PIPE_FORMAT_R32G32_UINT:
+   case PIPE_FORMAT_R16G16_UINT:
+   case PIPE_FORMAT_R8G8_UINT:
+   case PIPE_FORMAT_R16_UINT:
+   case PIPE_FORMAT_R8_UINT:
+   case PIPE_FORMAT_R32G32_SINT:
+   case PIPE_FORMAT_R16G16_SINT:
+   case PIPE_FORMAT_R8G8_SINT:
+   case PIPE_FORMAT_R16_SINT:
+   case PIPE_FORMAT_R8_SINT:
+   case PIPE_FORMAT_R16G16B16A16_UNORM:
+   case PIPE_FORMAT_R10G10B10A2_UNORM:
+   case PIPE_FORMAT_R16G16_UNORM:
+   case PIPE_FORMAT_R8G8_UNORM:
+   case PIPE_FORMAT_R16_UNORM:
+   case PIPE_FORMAT_R8_UNORM:
+   case PIPE_FORMAT_R16G16B16A16_SNORM:
+   case PIPE_FORMAT_R16G16_SNORM:
+   case PIPE_FORMAT_R8G8_SNORM:
+   case PIPE_FORMAT_R16_SNORM:
+   case PIPE_FORMAT_R8_SNORM:
+      break;
    default:
       return false;
    }
+   const struct util_format_description *d = util_format_description(f);
+   out = {};
+   out.n = d->nr_channels;
+   for (unsigned i = 0; i < out.n; i++)
+      out.bits[i] = d->channel[i].size;
+   out.type = d->channel[0].type == UTIL_FORMAT_TYPE_FLOAT    ? nir_type_float
+              : d->channel[0].type == UTIL_FORMAT_TYPE_SIGNED ? nir_type_int
+                                                               : nir_type_uint;
+   out.norm = d->channel[0].normalized;
+   out.r11g11b10 = f == PIPE_FORMAT_R11G11B10_FLOAT;
+   out.bpp = d->block.bits / 8;
+   return true;
 }
 
-/** Texel dwords (1, 2 or 4) -> vec4 in the shader's type (missing components 0, 0, 1). */
+/** Texel dwords (1, 2 or 4; texels of 1 or 2 bytes in the low bits of one)
+ *  -> vec4 in the shader's type (missing components 0, 0, 1). */
 nir_ssa_def *
 unpack_texel(nir_builder *b, const ImageFormat &f, nir_ssa_def *raw)
 {
    nir_ssa_def *v;
-   const bool is_float = f.type == nir_type_float && !f.norm;
-   nir_ssa_def *one = is_float || f.norm ? nir_imm_float(b, 1.0f) : nir_imm_int(b, 1);
-   if (f.bits[0] == 32) {
+   const bool is_float = f.type == nir_type_float || f.norm;
+   if (f.r11g11b10) {
+      v = nir_format_unpack_11f11f10f(b, nir_channel(b, raw, 0));
+   } else if (f.bits[0] == 32) {
       v = raw;
    } else if (f.bits[0] == 16 && f.type == nir_type_float) {
       nir_ssa_def *lo = nir_unpack_half_2x16(b, nir_channel(b, raw, 0));
-      nir_ssa_def *hi = nir_unpack_half_2x16(b, nir_channel(b, raw, 1));
-      v = nir_vec4(b, nir_channel(b, lo, 0), nir_channel(b, lo, 1), nir_channel(b, hi, 0),
-                   nir_channel(b, hi, 1));
+      if (f.n == 4) {
+         nir_ssa_def *hi = nir_unpack_half_2x16(b, nir_channel(b, raw, 1));
+         v = nir_vec4(b, nir_channel(b, lo, 0), nir_channel(b, lo, 1), nir_channel(b, hi, 0),
+                      nir_channel(b, hi, 1));
+      } else {
+         v = nir_channels(b, lo, (1u << f.n) - 1);
+      }
    } else if (f.type == nir_type_int) {
-      v = nir_format_unpack_sint(b, raw, f.bits, 4);
+      v = nir_format_unpack_sint(b, raw, f.bits, f.n);
       if (f.norm)
          v = nir_format_snorm_to_float(b, v, f.bits);
    } else {
-      v = nir_format_unpack_uint(b, raw, f.bits, 4);
+      v = nir_format_unpack_uint(b, raw, f.bits, f.n);
       if (f.norm)
          v = nir_format_unorm_to_float(b, v, f.bits);
    }
-   if (v->num_components == 1) {
-      nir_ssa_def *zero = nir_imm_int(b, 0);
-      v = nir_vec4(b, v, zero, zero, one);
+   if (v->num_components < 4) {
+      nir_ssa_def *c[4];
+      for (unsigned i = 0; i < 4; i++)
+         c[i] = i < v->num_components ? nir_channel(b, v, i)
+                : i == 3              ? (is_float ? nir_imm_float(b, 1.0f) : nir_imm_int(b, 1))
+                                      : nir_imm_int(b, 0);
+      v = nir_vec(b, c, 4);
    }
    return v;
 }
 
-/** vec4 in the shader's type -> texel dwords (f.bpp / 4 of them). */
+/** vec4 in the shader's type -> texel dwords (max(1, f.bpp / 4) of them; a
+ *  texel of 1 or 2 bytes in the low bits). */
 nir_ssa_def *
 pack_texel(nir_builder *b, const ImageFormat &f, nir_ssa_def *v)
 {
-   const unsigned n = f.bits[1] ? 4 : 1;
-   v = nir_channels(b, v, (1u << n) - 1);
+   v = nir_channels(b, v, (1u << f.n) - 1);
+   if (f.r11g11b10)
+      return nir_format_pack_11f11f10f(b, v);
    if (f.bits[0] == 32)
       return v;
    if (f.bits[0] == 16 && f.type == nir_type_float) {
+      if (f.n == 1)
+         return nir_pack_half_2x16(b, nir_vec2(b, v, nir_imm_float(b, 0.0f)));
+      if (f.n == 2)
+         return nir_pack_half_2x16(b, v);
       return nir_vec2(b, nir_pack_half_2x16(b, nir_channels(b, v, 0x3)),
                       nir_pack_half_2x16(b, nir_channels(b, v, 0xc)));
    }
@@ -264,7 +303,33 @@ pack_texel(nir_builder *b, const ImageFormat &f, nir_ssa_def *v)
       v = f.type == nir_type_int ? nir_format_clamp_sint(b, v, f.bits)
                                  : nir_format_clamp_uint(b, v, f.bits);
    }
-   return nir_format_pack_uint(b, v, f.bits, 4);
+   if (f.bpp > 4) /* 4 x 16 bits: two dwords */
+      return nir_format_bitcast_uvec_unmasked(b, nir_format_mask_uvec(b, v, f.bits), f.bits[0],
+                                              32);
+   return nir_format_pack_uint(b, v, f.bits, f.n);
+}
+
+/** Store the low @bits bits of @value at bit @shift of the dword at @addr
+ *  without touching its other bits, which belong to neighbouring texels
+ *  other invocations may store at the same time: a compare-and-swap loop
+ *  (MEM has no byte masks). */
+void
+store_subdword(nir_builder *b, nir_ssa_def *addr, nir_ssa_def *value, nir_ssa_def *shift,
+               unsigned bits)
+{
+   nir_ssa_def *mask = nir_ishl(b, nir_imm_int(b, (1u << bits) - 1), shift);
+   nir_ssa_def *bits_in = nir_iand(b, nir_ishl(b, value, shift), mask);
+   nir_loop *loop = nir_push_loop(b);
+   {
+      nir_ssa_def *old = nir_load_global(b, addr, 4, 1, 32);
+      nir_ssa_def *upd = nir_ior(b, nir_iand(b, old, nir_inot(b, mask)), bits_in);
+      nir_ssa_def *seen =
+         global_atomic(b, nir_intrinsic_global_atomic_comp_swap, addr, old, upd);
+      nir_push_if(b, nir_ieq(b, seen, old));
+      nir_jump(b, nir_jump_break);
+      nir_pop_if(b, nullptr);
+   }
+   nir_pop_loop(b, loop);
 }
 
 bool
@@ -305,8 +370,9 @@ lower_image(nir_builder *b, nir_intrinsic_instr *intr, State &st)
    enum pipe_format pf = nir_intrinsic_format(intr);
    if (!image_format(pf, f))
       throw CompileError(std::string("image format ") + util_format_name(pf) +
-                         " is not supported (the GL ES 3.1 image formats only)");
-   if (is_atomic && !(f.bpp == 4 && f.bits[1] == 0 &&
+                         " is not supported (the GL ES 3.1 and GL_NV_image_formats image "
+                         "formats only)");
+   if (is_atomic && !(f.bpp == 4 && f.n == 1 &&
                       (f.type != nir_type_float ||
                        intr->intrinsic == nir_intrinsic_image_atomic_exchange)))
       throw CompileError("image atomics need r32i or r32ui (exchange: also r32f)");
@@ -328,7 +394,14 @@ lower_image(nir_builder *b, nir_intrinsic_instr *intr, State &st)
       nir_iadd(b, nir_imul_imm(b, x, f.bpp),
                nir_iadd(b, nir_imul(b, y, nir_channel(b, d0, 1)),
                         nir_imul(b, z, nir_channel(b, d0, 2)))));
-   const unsigned dwords = f.bpp / 4;
+   const unsigned dwords = MAX2(f.bpp / 4, 1u);
+   /* texels of 1 or 2 bytes: the dword holding them, and their bit offset
+    * in it (MEM takes 4-byte aligned addresses) */
+   nir_ssa_def *shift = nullptr;
+   if (f.bpp < 4) {
+      shift = nir_ishl_imm(b, nir_iand_imm(b, addr, 3), 3);
+      addr = nir_iand_imm(b, addr, ~3u);
+   }
 
    /* the value of an out-of-range load or atomic (defined before the if:
     * phis must start their block) */
@@ -337,10 +410,15 @@ lower_image(nir_builder *b, nir_intrinsic_instr *intr, State &st)
    nir_ssa_def *result = nullptr;
    if (intr->intrinsic == nir_intrinsic_image_load) {
       nir_ssa_def *raw = nir_load_global(b, addr, 4, dwords, 32);
+      if (shift)
+         raw = nir_ushr(b, raw, shift);
       result = unpack_texel(b, f, raw);
    } else if (intr->intrinsic == nir_intrinsic_image_store) {
       nir_ssa_def *packed = pack_texel(b, f, intr->src[3].ssa);
-      nir_store_global(b, addr, 4, packed, (1u << dwords) - 1);
+      if (shift)
+         store_subdword(b, addr, packed, shift, f.bpp * 8);
+      else
+         nir_store_global(b, addr, 4, packed, (1u << dwords) - 1);
    } else {
       nir_intrinsic_op g = global_atomic_of(intr->intrinsic);
       result = global_atomic(b, g, addr, intr->src[3].ssa,
@@ -403,6 +481,30 @@ lower_instr(nir_builder *b, nir_instr *instr, void *data)
    return lower_ssbo(b, intr, st);
 }
 
+/* nir_format_pack/unpack_11f11f10f use the split half-float ops; the
+ * backend has the vector ones (vlg_isel.cpp pack/unpack_half_2x16). */
+bool
+lower_half_split(nir_builder *b, nir_instr *instr, void *)
+{
+   if (instr->type != nir_instr_type_alu)
+      return false;
+   nir_alu_instr *alu = nir_instr_as_alu(instr);
+   if (alu->op != nir_op_pack_half_2x16_split && alu->op != nir_op_unpack_half_2x16_split_x &&
+       alu->op != nir_op_unpack_half_2x16_split_y)
+      return false;
+   b->cursor = nir_before_instr(instr);
+   nir_ssa_def *r;
+   if (alu->op == nir_op_pack_half_2x16_split)
+      r = nir_pack_half_2x16(b, nir_vec2(b, nir_ssa_for_alu_src(b, alu, 0),
+                                         nir_ssa_for_alu_src(b, alu, 1)));
+   else
+      r = nir_channel(b, nir_unpack_half_2x16(b, nir_ssa_for_alu_src(b, alu, 0)),
+                      alu->op == nir_op_unpack_half_2x16_split_y);
+   nir_ssa_def_rewrite_uses(&alu->dest.dest.ssa, r);
+   nir_instr_remove(instr);
+   return true;
+}
+
 } // namespace
 
 bool
@@ -411,9 +513,21 @@ lower_memory(nir_shader *nir, unsigned driver_base, uint32_t *ssbos_used, uint32
    State st;
    st.driver_base = driver_base;
    bool progress = nir_shader_instructions_pass(nir, lower_instr, nir_metadata_none, &st);
+   if (progress)
+      nir_shader_instructions_pass(nir, lower_half_split,
+                                   (nir_metadata)(nir_metadata_block_index |
+                                                  nir_metadata_dominance),
+                                   nullptr);
    *ssbos_used = st.ssbos_used;
    *images_used = st.images_used;
    return progress;
 }
 
 } // namespace vlgpu
+
+bool
+vlg_compiler_image_format_supported(unsigned pipe_format)
+{
+   vlgpu::ImageFormat f;
+   return vlgpu::image_format((enum pipe_format)pipe_format, f);
+}

@@ -453,8 +453,14 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
    s.z16_fast = s.samples == 1 && s.zs_layout == ZsLayout::Z16 && s.depth_test && s.depth_write &&
                 !s.dsa.stencil[0].enabled && !s.dsa.alpha_enable && !pkg.fs.state.writes_depth &&
                 pkg.pipe.rasterizer.depth_clip_near && s.dsa.depth_func != VLG_COMPARE_FUNC_NEVER;
-   s.early_z =
-      s.any_zs && !s.dsa.alpha_enable && !pkg.fs.state.uses_discard && !pkg.fs.state.writes_depth;
+   /* GL ES 3.1 §15.2.4: an FS with memory side effects (writes_memory)
+    * sees the fragments that fail depth/stencil too unless it asks for
+    * early_fragment_tests, which also forces the tests first when the FS
+    * discards or writes depth (its depth output is then ignored) */
+   const VLG_SHADER_STATE &fss = pkg.fs.state;
+   s.early_z = s.any_zs && !s.dsa.alpha_enable &&
+               (fss.early_fragment_tests ||
+                (!fss.uses_discard && !fss.writes_depth && !fss.writes_memory));
    return s;
 }
 

@@ -120,9 +120,10 @@ struct OmuState {
    bool stencil_test = false;                /**< stencil[0].enabled and the buffer has stencil */
    float depth_min = 0.0f, depth_max = 1.0f; /**< clamp range of fragment depth */
 
-   /** Tests that run before the FS when the FS neither discards nor writes
-    * depth and alpha test is off (softpipe sp_build_quad_pipeline); same
-    * pixels as testing after the FS. */
+   /** Tests that run before the FS when the FS neither discards, writes
+    * depth nor writes memory and alpha test is off (softpipe
+    * sp_build_quad_pipeline; same pixels as testing after the FS), or when
+    * the FS has early_fragment_tests (GL ES 3.1 §15.2.4; alpha test off). */
    bool early_z = false;
    /** Anything to do in omu_depth_stencil (depth or stencil test enabled). */
    bool any_zs = false;

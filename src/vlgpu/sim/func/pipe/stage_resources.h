@@ -42,11 +42,12 @@ texture_units(const std::vector<VLG_TEXTURE> &tex, const std::vector<VLG_SAMPLER
 }
 
 /** The ShaderResources of one stage; `consts` and `units` must outlive it
- *  (it points into them). */
+ *  (it points into them). @global: writable VRAM for MEM (the same memory
+ *  as @vram), null when the stage may not use MEM (a global MEM faults). */
 inline ShaderResources
 stage_resources(vlg_shader_stage stage, const ShaderPackage &sp,
                 const std::vector<uint32_t> &consts, const std::vector<TextureUnit> &units,
-                const Vram &vram, uint64_t max_instructions)
+                const Vram &vram, uint64_t max_instructions, Vram *global = nullptr)
 {
    ShaderResources r;
    r.stage = stage;
@@ -56,6 +57,7 @@ stage_resources(vlg_shader_stage stage, const ShaderPackage &sp,
    r.textures = units.data();
    r.num_textures = unsigned(units.size());
    r.vram = &vram;
+   r.global = global; /* MEM on global memory (docs/isa.md "Memory (MEM)") */
    r.max_instructions = max_instructions;
    /* LDB slots: shader_state.buffers (docs/hw.md "Uniform buffers"). */
    for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++)

@@ -93,10 +93,26 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
    sh->vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
    sh->fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
    const uint64_t max_instructions = watchdog ? watchdog : UINT64_MAX;
+   /* MEM (images, SSBOs, atomic counters) takes effect when the SPC issues
+    * it, like compute in functional mode (docs/hw.md "Memory in vertex and
+    * fragment shaders") */
+   Vram *global = const_cast<Vram *>(&vram);
    sh->vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, sh->vs_consts, sh->vs_units,
-                                vram, max_instructions);
+                                vram, max_instructions, global);
    sh->fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, sh->fs_consts, sh->fs_units,
-                                vram, max_instructions);
+                                vram, max_instructions, global);
+   /* a shader with MEM reads or writes addresses it computes itself: the
+    * draw interlocks with every in-flight draw, before and after it */
+   for (const Program *p : {sh->vs_prog.get(), sh->fs_prog.get()})
+      if (std::any_of(p->instrs().begin(), p->instrs().end(), [](const Instr &i) {
+             return i.nops && std::any_of(i.ops, i.ops + i.nops, [](const DecodedOp &o) {
+                       return o.kind == OpKind::Mem;
+                    });
+          })) {
+         d.reads.push_back(MemRange{0, vram.size()});
+         d.writes.push_back(MemRange{0, vram.size()});
+         break;
+      }
    d.shaders = std::move(sh);
 
    for (const GeAttrib &a : d.ge.attribs)

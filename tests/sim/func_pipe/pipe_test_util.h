@@ -87,6 +87,9 @@ struct TestDraw {
    VLG_PIPE_STATE pipe;
    VLG_FRAMEBUFFER fb;
    TestShader vs{VLG_SHADER_STAGE_VERTEX}, fs{VLG_SHADER_STAGE_FRAGMENT};
+   /** Geometry shader, written (draw_info.gs) when use_gs is set. */
+   TestShader gs{VLG_SHADER_STAGE_GEOMETRY};
+   bool use_gs = false;
    std::vector<VLG_VERTEX_ELEMENT> elements;
    std::vector<VLG_VERTEX_BUFFER> buffers;
 
@@ -217,6 +220,7 @@ struct TestDraw {
       if (draw.kind == VLG_DRAW_KIND_PRIMITIVES) {
          draw.vs = write_shader(vs);
          draw.fs = write_shader(fs);
+         draw.gs = use_gs ? write_shader(gs) : 0;
          uint32_t pw[VLG_PIPE_STATE_LENGTH];
          VLG_PIPE_STATE_pack(pw, &pipe);
          draw.pipe_state = put(pw, sizeof(pw));

@@ -127,10 +127,10 @@ TEST(Package, FormatNotUsableForItsRole)
    {
       TestDraw t;
       valid_draw(t);
-      t.elements[0].format = VLG_FORMAT_B8G8R8A8_UNORM; /* rt/tex only */
+      t.elements[0].format = VLG_FORMAT_Z24_UNORM_S8_UINT; /* zs/tex only */
       const uint64_t a = t.write();
       expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
-                   {"vertex_element[0]", "B8G8R8A8_UNORM"});
+                   {"vertex_element[0]", "Z24_UNORM_S8_UINT"});
    }
    {
       TestDraw t;

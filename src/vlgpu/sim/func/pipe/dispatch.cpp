@@ -24,11 +24,58 @@ void
 vs_store_lane(const GeState &ge, const ThreadGroup &tg, unsigned lane, float *vertex)
 {
    uint32_t tmp[4];
+   auto reg = [&](unsigned r) -> const uint32_t * {
+      for (unsigned c = 0; c < 4; c++)
+         tmp[c] = tg.get(lane, r, c);
+      return tmp;
+   };
+   if (ge.gs.enabled) /* a VS vertex for the geometry shader (GsPlan) */
+      ge_store_outputs(ge.gs.vs_outputs, ge.gs.num_vs_outputs, reg, vertex);
+   else
+      ge_store_vs_outputs(ge, reg, vertex);
+}
+
+unsigned
+vs_vertex_floats(const GeState &ge)
+{
+   return ge.gs.enabled ? ge.gs.vs_slots * 4 : ge.layout.floats();
+}
+
+void
+gs_load_lane(const GeState &ge, const float *const *verts, uint32_t primitive_id, ThreadGroup &tg,
+             unsigned lane)
+{
+   const GsPlan &g = ge.gs;
+   for (unsigned k = 0; k < g.num_inputs; k++) {
+      const GsInput &in = g.inputs[k];
+      if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID) {
+         const uint32_t v[4] = {primitive_id, 0, 0, 0};
+         for (unsigned c = 0; c < 4; c++)
+            if (in.mask >> c & 1)
+               tg.set(lane, in.reg, c, v[c]);
+         continue;
+      }
+      for (unsigned v = 0; v < g.vertices_in; v++) {
+         const unsigned reg = in.reg + v * g.input_stride;
+         const uint32_t *src =
+            in.vs_slot >= 0 ? reinterpret_cast<const uint32_t *>(verts[v] + in.vs_slot * 4)
+                            : nullptr;
+         for (unsigned c = 0; c < 4; c++)
+            if (in.mask >> c & 1)
+               tg.set(lane, reg, c, src ? src[c] : 0u);
+      }
+   }
+}
+
+void
+gs_store_vertex(const GeState &ge, const ThreadGroup &tg, unsigned lane, float *vertex)
+{
+   uint32_t tmp[4];
    ge_store_vs_outputs(
       ge,
-      [&](unsigned reg) -> const uint32_t * {
+      [&](unsigned r) -> const uint32_t * {
          for (unsigned c = 0; c < 4; c++)
-            tmp[c] = tg.get(lane, reg, c);
+            tmp[c] = tg.get(lane, r, c);
          return tmp;
       },
       vertex);

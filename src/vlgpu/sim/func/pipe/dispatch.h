@@ -30,6 +30,23 @@ void vs_load_lane(const GeState &ge, const Vram &vram, int64_t vertex_id, uint32
  * (VertexLayout of @ge; ge_store_vs_outputs). */
 void vs_store_lane(const GeState &ge, const ThreadGroup &tg, unsigned lane, float *vertex);
 
+/** Floats of one vertex as vs_store_lane writes it: the VertexLayout, or
+ * with a geometry shader the GsPlan's VS vertex (vs_slots vec4). */
+unsigned vs_vertex_floats(const GeState &ge);
+
+/** Preload the geometry-shader inputs of one input primitive into lane
+ * @lane of @tg (docs/hw.md "Geometry shaders"): per-vertex inputs
+ * (POSITION, POINT_SIZE, VARYING) from the VS vertices @verts[0..
+ * gs.vertices_in-1] (vs_store_lane's GsPlan layout; a VS output the VS does
+ * not write reads 0) into register reg + v * gs.input_stride, and
+ * PRIMITIVE_ID = @primitive_id in x (y, z, w 0). */
+void gs_load_lane(const GeState &ge, const float *const *verts, uint32_t primitive_id,
+                  ThreadGroup &tg, unsigned lane);
+
+/** The current values of the GS output-map registers of lane @lane as one
+ * output vertex in the VertexLayout of @ge (what MEM.EMIT appends). */
+void gs_store_vertex(const GeState &ge, const ThreadGroup &tg, unsigned lane, float *vertex);
+
 /** Lane masks of an FS thread group holding @nquads quads whose coverage
  * masks are @masks[0..nquads-1]: live and helper masks as the SPC needs
  * them. With @derivatives (shader_state.uses_derivatives) uncovered lanes

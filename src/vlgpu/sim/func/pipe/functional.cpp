@@ -25,6 +25,7 @@
 #include <fmt/format.h>
 
 #include "dispatch.h"
+#include "gs.h"
 #include "omu.h"
 #include "stage_resources.h"
 #include "stream_output.h"
@@ -306,6 +307,55 @@ class FragmentBackend final : public QuadSink {
 
 } // namespace
 
+namespace {
+
+/* One instance of a draw with a geometry shader: input primitives in draw
+ * order (GsAssembler; restarts end runs, PRIMITIVE_ID counts on), W per GS
+ * thread group; each output primitive to stream output and the PE. */
+void
+run_gs_instance(GsStage &gs, const GeState &ge, const VLG_DRAW_INFO &d,
+                const std::vector<int64_t> &elem, const std::vector<uint32_t> &slot,
+                const float *vdata, unsigned floats, StreamOutput &so, PrimitiveEngine &engine,
+                QuadSink &backend, Vram &vram, DrawStats &st)
+{
+   constexpr int64_t kRestart = INT64_MIN;
+   std::vector<GsPrim> prims;
+   GsAssembler ga(d.prim, ge.flatshade_first);
+   auto collect = [&](const GsPrim &p) { prims.push_back(p); };
+   for (uint32_t i = 0; i < d.count; i++) {
+      if (elem[i] == kRestart)
+         ga.restart(collect);
+      else
+         ga.push(slot[i]);
+   }
+   ga.restart(collect);
+
+   const GsStage::OutputFn out = [&](float *const *v, const uint32_t *clip, unsigned n) {
+      if (so.enabled())
+         so.primitive(vram, v, n);
+      VertexRef refs[3];
+      for (unsigned j = 0; j < n; j++)
+         refs[j] = VertexRef{v[j], clip[j]};
+      st.ge.primitives++;
+      engine.process(refs, n, backend);
+   };
+   const float *verts[kMaxLanes][6];
+   uint32_t ids[kMaxLanes];
+   const unsigned width = gs.width();
+   for (size_t first = 0; first < prims.size(); first += width) {
+      const unsigned n = unsigned(std::min<size_t>(width, prims.size() - first));
+      for (unsigned l = 0; l < n; l++) {
+         const GsPrim &p = prims[first + l];
+         for (unsigned j = 0; j < p.num_vertices; j++)
+            verts[l][j] = vdata + size_t(p.v[j]) * floats;
+         ids[l] = uint32_t(first + l);
+      }
+      gs.run_group(verts, ids, n, out, st);
+   }
+}
+
+} // namespace
+
 DrawStats
 render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
 {
@@ -348,6 +398,23 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
                                                   vs_units, vram, opt.watchdog_instructions);
    const ShaderResources fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, fs_consts,
                                                   fs_units, vram, opt.watchdog_instructions);
+
+   /* geometry shader (docs/hw.md "Geometry shaders"): its program and
+    * resources, and the stage that runs it (gs.h) */
+   std::shared_ptr<const Program> gs_prog;
+   std::vector<uint32_t> gs_consts;
+   std::vector<TextureUnit> gs_units;
+   std::unique_ptr<GsStage> gs;
+   if (ge.gs.enabled) {
+      const VLG_SHADER_STATE &gss = pkg.gs.state;
+      gs_prog = cache->get(vram, gss.code, gss.code_size, gss.entry);
+      gs_consts = read_consts(vram, gss);
+      gs_units = texture_units(pkg.gs_textures, pkg.gs_samplers);
+      gs = std::make_unique<GsStage>(ge, pe, gss, *gs_prog,
+                                     stage_resources(VLG_SHADER_STAGE_GEOMETRY, pkg.gs, gs_consts,
+                                                     gs_units, vram, opt.watchdog_instructions),
+                                     W);
+   }
 
    if (d.count == 0 || d.instance_count == 0)
       return st;
@@ -415,7 +482,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
       }
    }
    const size_t nverts = vid.size();
-   const unsigned floats = ge.layout.floats();
+   const unsigned floats = vs_vertex_floats(ge);
    std::vector<float> vdata(nverts * floats);
    std::vector<uint32_t> clipmask(nverts);
 
@@ -442,11 +509,18 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          for (unsigned l = 0; l < n; l++) {
             float *v = &vdata[(first + l) * floats];
             vs_store_lane(ge, vtg, l, v);
-            clipmask[first + l] = pe_post_vs(pe, v);
+            if (!gs) /* with a GS, the GS's output vertices are the PE's */
+               clipmask[first + l] = pe_post_vs(pe, v);
          }
       }
       st.ge.vertices_fetched += nverts;
       st.ge.vs_groups = st.vs_groups;
+
+      if (gs) {
+         run_gs_instance(*gs, ge, d, elem, slot, vdata.data(), floats, so, engine, backend, vram,
+                         st);
+         continue;
+      }
 
       /* GE primitive assembly -> PE -> FS/OMU */
       PrimitiveAssembler pa(d.prim, ge.flatshade_first);

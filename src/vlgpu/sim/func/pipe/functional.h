@@ -54,6 +54,16 @@ struct DrawStats {
    uint64_t vs_lane_instructions = 0; /**< sum of executing lanes over VS instructions */
    uint64_t vs_dual_issued = 0;       /**< VS instructions with both phases */
 
+   /* geometry shader (draw_info.gs; docs/hw.md "Geometry shaders") */
+   uint64_t gs_invocations = 0;       /**< input primitives shaded (live GS lanes) */
+   uint64_t gs_groups = 0;            /**< GS thread groups */
+   uint64_t gs_instructions = 0;      /**< instructions issued by GS groups */
+   uint64_t gs_lane_instructions = 0; /**< sum of executing lanes over GS instructions */
+   uint64_t gs_dual_issued = 0;       /**< GS instructions with both phases */
+   uint64_t gs_output_vertices = 0;   /**< vertices emitted and kept (MEM.EMIT within max_vertices) */
+   uint64_t gs_output_primitives = 0; /**< primitives decomposed from the output strips */
+   uint64_t gs_emits_dropped = 0;     /**< MEM.EMITs of lanes past gs_max_vertices */
+
    uint64_t fs_groups = 0;       /**< FS thread groups */
    uint64_t fs_quads = 0;        /**< quads shaded */
    uint64_t fs_invocations = 0;  /**< covered lanes shaded */

@@ -47,10 +47,59 @@ make_ge_state(const DrawPackage &pkg)
       if (fs.inputs[i].semantic == VLG_INPUT_SEMANTIC_VARYING)
          fs_reads |= 1u << fs.inputs[i].index;
 
+   /* With a geometry shader the VS vertex keeps every POSITION, POINT_SIZE
+    * and VARYING output (slot = output number), the GS inputs read them,
+    * and the layout below is the GS's. */
+   const bool has_gs = pkg.has_gs();
+   if (has_gs) {
+      const VLG_SHADER_STATE &gs = pkg.gs.state;
+      GsPlan &g = s.gs;
+      g.enabled = true;
+      g.vertices_in = gs.gs_vertices_in;
+      g.input_stride = gs.gs_input_stride;
+      g.max_vertices = gs.gs_max_vertices;
+      g.output_prim = gs.gs_output_prim;
+      for (unsigned i = 0; i < vs.num_outputs; i++) {
+         const VLG_SHADER_OUTPUT &o = vs.outputs[i];
+         VsOutput &out = g.vs_outputs[g.num_vs_outputs++];
+         out.reg = uint8_t(o.reg);
+         out.mask = uint8_t(o.mask);
+         out.slot = uint16_t(i);
+      }
+      g.vs_slots = vs.num_outputs;
+      g.num_inputs = gs.num_inputs;
+      for (unsigned i = 0; i < gs.num_inputs; i++) {
+         const VLG_SHADER_INPUT &in = gs.inputs[i];
+         GsInput &gi = g.inputs[i];
+         gi.reg = uint8_t(in.reg);
+         gi.mask = uint8_t(in.mask);
+         gi.semantic = in.semantic;
+         vlg_output_semantic want;
+         switch (in.semantic) {
+         case VLG_INPUT_SEMANTIC_POSITION:
+            want = VLG_OUTPUT_SEMANTIC_POSITION;
+            break;
+         case VLG_INPUT_SEMANTIC_POINT_SIZE:
+            want = VLG_OUTPUT_SEMANTIC_POINT_SIZE;
+            break;
+         case VLG_INPUT_SEMANTIC_VARYING:
+            want = VLG_OUTPUT_SEMANTIC_VARYING;
+            break;
+         default:
+            continue; /* PRIMITIVE_ID */
+         }
+         for (unsigned k = 0; k < vs.num_outputs; k++)
+            if (vs.outputs[k].semantic == want &&
+                (want != VLG_OUTPUT_SEMANTIC_VARYING || vs.outputs[k].index == in.index))
+               gi.vs_slot = int16_t(k);
+      }
+   }
+   const VLG_SHADER_STATE &last = has_gs ? pkg.gs.state : vs;
+
    VertexLayout &L = s.layout;
    unsigned next = 3;
-   for (unsigned i = 0; i < vs.num_outputs; i++) {
-      const VLG_SHADER_OUTPUT &o = vs.outputs[i];
+   for (unsigned i = 0; i < last.num_outputs; i++) {
+      const VLG_SHADER_OUTPUT &o = last.outputs[i];
       int slot = -1;
       switch (o.semantic) {
       case VLG_OUTPUT_SEMANTIC_POSITION:

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "package.h"
@@ -95,17 +96,49 @@ struct SoPlan {
 struct GeState;
 void ge_load_stream_output(GeState &ge, const DrawPackage &pkg, const Vram &vram);
 
+/** One per-vertex or per-primitive input of the geometry shader
+ * (shader_state.inputs of the GS, resolved against the VS outputs). */
+struct GsInput {
+   uint8_t reg = 0, mask = 0;
+   vlg_input_semantic semantic = VLG_INPUT_SEMANTIC_VARYING;
+   int16_t vs_slot = -1; /**< vec4 slot of the VS output in a GsPlan VS vertex, -1: reads 0 */
+};
+
+/**
+ * The geometry-shader plan of a draw with draw_info.gs != 0 (docs/hw.md
+ * "Geometry shaders"). The VS then stores every POSITION, POINT_SIZE and
+ * VARYING output in a VS vertex of vs_slots vec4 slots (vs_outputs), the GS
+ * reads them through inputs[] (preload: register reg + v * input_stride for
+ * input vertex v), and GeState::outputs / layout describe the GS outputs
+ * (what the PE, FS and stream output see).
+ */
+struct GsPlan {
+   bool enabled = false;
+   unsigned vertices_in = 0;  /**< shader_state.gs_vertices_in */
+   unsigned input_stride = 0; /**< shader_state.gs_input_stride (registers) */
+   unsigned max_vertices = 0; /**< shader_state.gs_max_vertices */
+   vlg_prim output_prim = VLG_PRIM_POINTS;
+   GsInput inputs[kMaxShaderIo];
+   unsigned num_inputs = 0;
+   VsOutput vs_outputs[kMaxShaderIo]; /**< VS register -> slot of the VS vertex */
+   unsigned num_vs_outputs = 0;
+   unsigned vs_slots = 0; /**< vec4 slots per VS vertex */
+};
+
 /** GE state of one draw (make_ge_state). */
 struct GeState {
    VLG_DRAW_INFO draw = {};
    std::vector<GeAttrib> attribs; /**< [num_vertex_elements] */
    VsInput inputs[kMaxShaderIo];
    unsigned num_inputs = 0;
+   /** Outputs of the last stage before the PE (the VS, or the GS when
+    *  gs.enabled) kept in the layout below. */
    VsOutput outputs[kMaxShaderIo];
    unsigned num_outputs = 0;
-   VertexLayout layout; /**< where shaded vertices keep their outputs */
+   VertexLayout layout; /**< where shaded (VS or GS output) vertices keep their outputs */
    bool flatshade_first = false;
    SoPlan so; /**< stream output (make_ge_state with VRAM) */
+   GsPlan gs; /**< geometry shader (draw_info.gs) */
 };
 
 /**
@@ -150,15 +183,22 @@ void ge_fetch_vs_inputs(const GeState &s, const Vram &vram, int64_t vertex_id, u
  */
 template <typename RegFn>
 void
-ge_store_vs_outputs(const GeState &s, RegFn &&reg, float *vertex)
+ge_store_outputs(const VsOutput *outputs, unsigned num_outputs, RegFn &&reg, float *vertex)
 {
-   for (unsigned k = 0; k < s.num_outputs; k++) {
-      const VsOutput &o = s.outputs[k];
+   for (unsigned k = 0; k < num_outputs; k++) {
+      const VsOutput &o = outputs[k];
       const uint32_t *r = reg(o.reg);
       uint32_t *d = reinterpret_cast<uint32_t *>(vertex + o.slot * 4);
       for (unsigned c = 0; c < 4; c++)
          d[c] = (o.mask >> c & 1) ? r[c] : 0u;
    }
+}
+
+template <typename RegFn>
+void
+ge_store_vs_outputs(const GeState &s, RegFn &&reg, float *vertex)
+{
+   ge_store_outputs(s.outputs, s.num_outputs, reg, vertex);
 }
 
 /**
@@ -239,6 +279,107 @@ PrimitiveAssembler::restart(Emit &&emit)
    if (prim_ == VLG_PRIM_LINE_LOOP && n_ >= 2)
       emit(Primitive{{b_, c0_, 0}, 2});
    n_ = 0;
+}
+
+/** A geometry-shader input primitive: vertex numbers in the order the GS
+ * receives them (gl_in[0..n-1]). */
+struct GsPrim {
+   uint32_t v[6];
+   uint8_t num_vertices; /**< 1, 2, 3, 4 or 6 */
+};
+
+/**
+ * Input-primitive assembly for the geometry shader (GL 3.2 core §2.6.1,
+ * §2.12.1 and Table 2.4), a port of Gallium's draw_decompose_tmp.h as
+ * draw_gs_tmp.h uses it (last_vertex_last = !flatshade_first): points,
+ * lines, strips, loops, triangles, strips, fans as PrimitiveAssembler; lines
+ * with adjacency (i..i+3), line strips with adjacency (i, i+1, i+2, i+3),
+ * triangles with adjacency (6i..6i+5), triangle strips with adjacency (1st,
+ * 1/2, 2nd, 2/3, 3rd, 3/1 of Table 2.4, odd triangles reordered by the
+ * provoking-vertex convention). The vertices of a run (since the last
+ * restart) are kept and decomposed at restart(), because the last triangle
+ * of a strip with adjacency depends on the run's length.
+ */
+class GsAssembler {
+ public:
+   GsAssembler(vlg_prim prim, bool flatshade_first) : prim_(prim), first_(flatshade_first) {}
+   void push(uint32_t v) { run_.push_back(v); }
+   /** End of a run (primitive restart, end of instance): emit(const GsPrim &)
+    * for each complete primitive of the run, in order; incomplete ones are
+    * dropped. */
+   template <typename Emit> void restart(Emit &&emit);
+
+ private:
+   vlg_prim prim_;
+   bool first_;
+   std::vector<uint32_t> run_;
+};
+
+template <typename Emit>
+void
+GsAssembler::restart(Emit &&emit)
+{
+   const std::vector<uint32_t> &e = run_;
+   const size_t count = e.size();
+   const bool last_vertex_last = !first_;
+   auto P = [&](std::initializer_list<uint32_t> l) {
+      GsPrim p{};
+      for (uint32_t v : l)
+         p.v[p.num_vertices++] = v;
+      emit(p);
+   };
+   switch (prim_) {
+   case VLG_PRIM_LINES_ADJACENCY:
+      for (size_t i = 0; i + 3 < count; i += 4)
+         P({e[i], e[i + 1], e[i + 2], e[i + 3]});
+      break;
+   case VLG_PRIM_LINE_STRIP_ADJACENCY:
+      for (size_t i = 0; i + 3 < count; i++)
+         P({e[i], e[i + 1], e[i + 2], e[i + 3]});
+      break;
+   case VLG_PRIM_TRIANGLES_ADJACENCY:
+      for (size_t i = 0; i + 5 < count; i += 6)
+         P({e[i], e[i + 1], e[i + 2], e[i + 3], e[i + 4], e[i + 5]});
+      break;
+   case VLG_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      if (count >= 6) {
+         uint32_t idx[6];
+         idx[0] = e[1];
+         idx[2] = e[0];
+         idx[4] = e[2];
+         idx[3] = e[4];
+         for (size_t i = 0; i + 5 < count; i += 2) {
+            idx[1] = idx[0];
+            idx[0] = idx[2];
+            idx[2] = idx[4];
+            idx[4] = idx[3];
+            idx[3] = e[i + ((i + 7 < count) ? 6 : 5)];
+            idx[5] = e[i + 3];
+            if (!(i & 2))
+               P({idx[0], idx[1], idx[2], idx[3], idx[4], idx[5]});
+            else if (last_vertex_last)
+               P({idx[2], idx[1], idx[0], idx[5], idx[4], idx[3]});
+            else
+               P({idx[0], idx[5], idx[4], idx[3], idx[2], idx[1]});
+         }
+      }
+      break;
+   default: {
+      PrimitiveAssembler pa(prim_, first_);
+      auto em = [&](const Primitive &p) {
+         GsPrim g{};
+         for (unsigned j = 0; j < p.num_vertices; j++)
+            g.v[j] = p.v[j];
+         g.num_vertices = p.num_vertices;
+         emit(g);
+      };
+      for (uint32_t v : e)
+         pa.push(v, em);
+      pa.restart(em);
+      break;
+   }
+   }
+   run_.clear();
 }
 
 /** GE counters (per draw). */

@@ -46,8 +46,52 @@ prim_vertices(vlg_prim p)
    case VLG_PRIM_LINE_LOOP:
    case VLG_PRIM_LINE_STRIP:
       return 2;
+   case VLG_PRIM_LINES_ADJACENCY:
+   case VLG_PRIM_LINE_STRIP_ADJACENCY:
+      return 4;
+   case VLG_PRIM_TRIANGLES_ADJACENCY:
+   case VLG_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      return 6;
    default:
       return 3;
+   }
+}
+
+bool
+prim_is_adjacency(vlg_prim p)
+{
+   return p == VLG_PRIM_LINES_ADJACENCY || p == VLG_PRIM_LINE_STRIP_ADJACENCY ||
+          p == VLG_PRIM_TRIANGLES_ADJACENCY || p == VLG_PRIM_TRIANGLE_STRIP_ADJACENCY;
+}
+
+/* The geometry-shader fields of a GEOMETRY shader_state (docs/hw.md
+ * "Geometry shaders"). */
+void
+check_gs_fields(const VLG_SHADER_STATE &s, const std::string &block)
+{
+   const unsigned vin = s.gs_vertices_in;
+   if (vin != 1 && vin != 2 && vin != 3 && vin != 4 && vin != 6)
+      bad(block, fmt::format("gs_vertices_in = {} (must be 1, 2, 3, 4 or 6)", vin));
+   if (s.gs_output_prim != VLG_PRIM_POINTS && s.gs_output_prim != VLG_PRIM_LINE_STRIP &&
+       s.gs_output_prim != VLG_PRIM_TRIANGLE_STRIP)
+      bad(block, fmt::format("gs_output_prim = {} (must be POINTS, LINE_STRIP or TRIANGLE_STRIP)",
+                             name_or(vlg_prim_name(s.gs_output_prim))));
+   if (s.gs_max_vertices < 1 || s.gs_max_vertices > 256)
+      bad(block, fmt::format("gs_max_vertices = {} (must be 1..256)", s.gs_max_vertices));
+   for (unsigned i = 0; i < s.num_inputs; i++) {
+      const VLG_SHADER_INPUT &in = s.inputs[i];
+      if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID)
+         continue;
+      const unsigned last = in.reg + (vin - 1) * s.gs_input_stride;
+      if (last >= s.num_regs)
+         bad(block, fmt::format("inputs[{}] ({} {}) of input vertex {} is R{} = R{} + {} x "
+                                "gs_input_stride {}, beyond num_regs = {}",
+                                i, name_or(vlg_input_semantic_name(in.semantic)), in.index,
+                                vin - 1, last, in.reg, vin - 1, s.gs_input_stride, s.num_regs));
+      if (vin > 1 && s.gs_input_stride == 0)
+         bad(block, fmt::format("gs_input_stride = 0 with gs_vertices_in = {}: the input "
+                                "vertices' copies of inputs[{}] would overlap",
+                                vin, i));
    }
 }
 
@@ -112,10 +156,11 @@ check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
 
 void
 check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsigned ntex,
-             unsigned num_vertex_elements, const std::string &block)
+             unsigned num_vertex_elements, const std::string &block, bool vs_feeds_gs = false)
 {
    const VLG_SHADER_STATE &s = sp.state;
    const bool vs = stage == VLG_SHADER_STAGE_VERTEX;
+   const bool gs = stage == VLG_SHADER_STAGE_GEOMETRY;
    if (s.stage != stage)
       bad(block, fmt::format("stage = {}, expected {}", name_or(vlg_shader_stage_name(s.stage)),
                              name_or(vlg_shader_stage_name(stage))));
@@ -185,6 +230,11 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          ok = in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE ||
               in.semantic == VLG_INPUT_SEMANTIC_VERTEX_ID ||
               in.semantic == VLG_INPUT_SEMANTIC_INSTANCE_ID;
+      else if (gs)
+         ok = in.semantic == VLG_INPUT_SEMANTIC_POSITION ||
+              in.semantic == VLG_INPUT_SEMANTIC_POINT_SIZE ||
+              in.semantic == VLG_INPUT_SEMANTIC_VARYING ||
+              in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID;
       else
          ok = in.semantic == VLG_INPUT_SEMANTIC_VARYING ||
               in.semantic == VLG_INPUT_SEMANTIC_FRAG_COORD ||
@@ -192,7 +242,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
               in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD;
       if (!ok)
          bad(block, fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem,
-                                vs ? "vertex" : "fragment"));
+                                vs ? "vertex" : gs ? "geometry" : "fragment"));
       if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE && in.index >= num_vertex_elements)
          bad(block, fmt::format("inputs[{}] reads ATTRIBUTE {} but the draw has {} vertex "
                                 "elements",
@@ -209,7 +259,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
       if (out.reg >= s.num_regs)
          bad(block, fmt::format("outputs[{}].reg = R{} but num_regs = {}", i, out.reg, s.num_regs));
       bool ok;
-      if (vs)
+      if (vs || gs)
          ok = out.semantic == VLG_OUTPUT_SEMANTIC_POSITION ||
               out.semantic == VLG_OUTPUT_SEMANTIC_VARYING ||
               out.semantic == VLG_OUTPUT_SEMANTIC_POINT_SIZE;
@@ -220,7 +270,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
               out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR;
       if (!ok)
          bad(block, fmt::format("outputs[{}].semantic = {} is not a {} shader output", i, sem,
-                                vs ? "vertex" : "fragment"));
+                                vs ? "vertex" : gs ? "geometry" : "fragment"));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_COLOR && out.index >= kMaxColorBufs)
          bad(block, fmt::format("outputs[{}] is COLOR {} (render targets 0..3)", i, out.index));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR && out.index != 0)
@@ -233,8 +283,12 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          has_position = true;
       }
    }
-   if (vs && !has_position)
+   /* with a geometry shader the VS position is only a GS input (the GS
+    * may even write none, e.g. for rasterizer discard + stream output) */
+   if (vs && !has_position && !vs_feeds_gs)
       bad(block, "the vertex shader has no POSITION output");
+   if (gs)
+      check_gs_fields(s, block);
 }
 
 /* ARB_draw_indirect: the CP takes the draw's parameters from the command at
@@ -355,6 +409,12 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
              fmt::format("occlusion_counter 0x{:x} is not 8-byte aligned", d.occlusion_counter));
       check_range(vram, d.occlusion_counter, 8, "draw_info", "occlusion_counter");
    }
+   /* GL 3.2 core §2.12.1: adjacency primitives need a geometry shader */
+   if (prim_is_adjacency(d.prim) && !d.gs)
+      throw GpuFault("GE", "adjacency primitive without a geometry shader",
+                     fmt::format("draw_info.prim = {} but draw_info.gs = 0 (adjacency primitives "
+                                 "are only defined for draws with a geometry shader)",
+                                 name_or(vlg_prim_name(d.prim))));
    if (d.vertices_per_prim != prim_vertices(d.prim))
       bad("draw_info", fmt::format("vertices_per_prim = {} but prim {} has {}", d.vertices_per_prim,
                                    name_or(vlg_prim_name(d.prim)), prim_vertices(d.prim)));
@@ -363,11 +423,14 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
                                    "most 32 each)",
                                    d.num_vertex_elements, d.num_vertex_buffers));
    if (d.vs_num_textures > kMaxTextures || d.vs_num_samplers > kMaxTextures ||
-       d.fs_num_textures > kMaxTextures || d.fs_num_samplers > kMaxTextures)
+       d.fs_num_textures > kMaxTextures || d.fs_num_samplers > kMaxTextures ||
+       d.gs_num_textures > kMaxTextures || d.gs_num_samplers > kMaxTextures)
       bad("draw_info",
           fmt::format("vs_num_textures = {}, vs_num_samplers = {}, fs_num_textures = {}, "
-                      "fs_num_samplers = {} (at most 16 each)",
-                      d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures, d.fs_num_samplers));
+                      "fs_num_samplers = {}, gs_num_textures = {}, gs_num_samplers = {} (at most "
+                      "16 each)",
+                      d.vs_num_textures, d.vs_num_samplers, d.fs_num_textures, d.fs_num_samplers,
+                      d.gs_num_textures, d.gs_num_samplers));
    if (d.index_size != VLG_INDEX_SIZE_NONE) {
       if (d.index_buffer % unsigned(d.index_size) != 0)
          bad("draw_info", fmt::format("index_buffer 0x{:x} is not aligned to the index size ({} "
@@ -429,7 +492,22 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
    pkg.vs.address = d.vs;
    pkg.vs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.vs, kCP, "vs shader_state");
    check_shader(vram, pkg.vs, VLG_SHADER_STAGE_VERTEX, std::min(d.vs_num_textures, d.vs_num_samplers),
-                d.num_vertex_elements, "vs shader_state");
+                d.num_vertex_elements, "vs shader_state", d.gs != 0);
+   if (d.gs) {
+      load_textures(d.gs_textures, d.gs_num_textures, d.gs_samplers, d.gs_num_samplers, "gs",
+                    pkg.gs_textures, pkg.gs_samplers);
+      pkg.gs.address = d.gs;
+      pkg.gs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.gs, kCP, "gs shader_state");
+      check_shader(vram, pkg.gs, VLG_SHADER_STAGE_GEOMETRY,
+                   std::min(d.gs_num_textures, d.gs_num_samplers), d.num_vertex_elements,
+                   "gs shader_state");
+      if (pkg.gs.state.gs_vertices_in != d.vertices_per_prim)
+         throw GpuFault("GE", "geometry shader input primitive mismatch",
+                        fmt::format("gs shader_state.gs_vertices_in = {} but the draw's prim {} "
+                                    "has vertices_per_prim = {}",
+                                    pkg.gs.state.gs_vertices_in, name_or(vlg_prim_name(d.prim)),
+                                    d.vertices_per_prim));
+   }
    pkg.fs.address = d.fs;
    pkg.fs.state = read_hw_block<VLG_SHADER_STATE>(vram, d.fs, kCP, "fs shader_state");
    check_shader(vram, pkg.fs, VLG_SHADER_STAGE_FRAGMENT, std::min(d.fs_num_textures, d.fs_num_samplers),

@@ -57,11 +57,14 @@ struct DrawPackage {
    VLG_DRAW_INFO draw = {};  /**< draw_info */
    VLG_PIPE_STATE pipe = {}; /**< pipe_state (rasterizer, viewport, ... sample_mask) */
    ShaderPackage vs, fs;     /**< vertex and fragment shader */
+   ShaderPackage gs;         /**< geometry shader (draw_info.gs != 0, else address 0) */
    VLG_FRAMEBUFFER fb = {};  /**< framebuffer with cbufs[0..nr_cbufs-1] and zsbuf */
    std::vector<VLG_VERTEX_ELEMENT> vertex_elements;   /**< [num_vertex_elements] */
    std::vector<VLG_VERTEX_BUFFER> vertex_buffers;     /**< [num_vertex_buffers] */
    std::vector<VLG_TEXTURE> vs_textures, fs_textures; /**< [*_num_textures] */
    std::vector<VLG_SAMPLER> vs_samplers, fs_samplers; /**< [*_num_samplers] */
+   std::vector<VLG_TEXTURE> gs_textures; /**< [gs_num_textures] */
+   std::vector<VLG_SAMPLER> gs_samplers; /**< [gs_num_samplers] */
 
    /** RESOLVE only: the destination surface block at draw_info.resolve_dst. */
    VLG_SURFACE resolve_dst = {};
@@ -71,6 +74,8 @@ struct DrawPackage {
    /** A draw of primitives (not CLEAR or RESOLVE). */
    bool is_primitives() const { return draw.kind == VLG_DRAW_KIND_PRIMITIVES; }
    bool indexed() const { return draw.index_size != VLG_INDEX_SIZE_NONE; }
+   /** A draw with a geometry shader (docs/hw.md "Geometry shaders"). */
+   bool has_gs() const { return is_primitives() && draw.gs != 0; }
 };
 
 /**

@@ -65,7 +65,10 @@ ge_load_stream_output(GeState &ge, const DrawPackage &pkg, const Vram &vram)
       check_vram(vram, buf.filled_size, 4, 4, (what + ".filled_size").c_str());
    }
 
-   const VLG_SHADER_STATE &vs = pkg.vs.state;
+   /* so_output.reg names a register of the last stage's output map: the
+    * VS, or the GS when the draw has one (docs/hw.md "Geometry shaders") */
+   const bool gs = pkg.has_gs();
+   const VLG_SHADER_STATE &vs = gs ? pkg.gs.state : pkg.vs.state;
    VertexLayout &L = ge.layout;
    for (unsigned i = 0; i < so.num_outputs; i++) {
       const VLG_SO_OUTPUT &o = so.outputs[i];
@@ -87,7 +90,8 @@ ge_load_stream_output(GeState &ge, const DrawPackage &pkg, const Vram &vram)
          if (vs.outputs[k].reg == o.reg)
             out = int(k);
       if (out < 0)
-         bad(fmt::format("{}: R{} is not an output register of the vertex shader", what, o.reg));
+         bad(fmt::format("{}: R{} is not an output register of the {} shader", what, o.reg,
+                         gs ? "geometry" : "vertex"));
       int slot = -1;
       for (unsigned k = 0; k < ge.num_outputs; k++)
          if (ge.outputs[k].reg == o.reg)

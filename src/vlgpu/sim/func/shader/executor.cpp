@@ -33,6 +33,7 @@ stage_name(vlg_shader_stage s)
    return s == VLG_SHADER_STAGE_FRAGMENT  ? "FRAGMENT"
           : s == VLG_SHADER_STAGE_VERTEX  ? "VERTEX"
           : s == VLG_SHADER_STAGE_COMPUTE ? "COMPUTE"
+          : s == VLG_SHADER_STAGE_GEOMETRY ? "GEOMETRY"
                                           : "?";
 }
 
@@ -224,6 +225,7 @@ struct Exec {
    void select();
    void execute();
    void branch(const DecodedOp &op);
+   void gs_op(const DecodedOp &op);
    void advance_all(uint32_t next);
    void finish();
 };
@@ -940,6 +942,30 @@ Exec::mem_op(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
    }
 }
 
+/* MEM.EMIT / MEM.CUT (docs/hw.md "Geometry shaders"): the lanes that
+ * execute it (helpers and killed lanes do not exist in a GS) append a vertex
+ * to, or end, their current output strip through ShaderResources::gs. */
+void
+Exec::gs_op(const DecodedOp &op)
+{
+   mem = MemKind::Mem;
+   memkind = op.memkind;
+   const char *name = op.memkind == VLG_MEMKIND_EMIT ? "MEM.EMIT" : "MEM.CUT";
+   if (tg.stage_ != VLG_SHADER_STAGE_GEOMETRY) {
+      char buf[128];
+      std::snprintf(buf, sizeof(buf), "%s (geometry-shader vertex output) in a %s shader", name,
+                    stage_name(tg.stage_));
+      fault("EMIT/CUT outside a geometry shader", buf);
+   }
+   if (!res.gs)
+      fault("EMIT/CUT without an output strip sink",
+            "ShaderResources::gs is null: the geometry shader's outputs have nowhere to go");
+   if (op.memkind == VLG_MEMKIND_EMIT)
+      res.gs->emit(tg, active);
+   else
+      res.gs->cut(active);
+}
+
 void
 Exec::branch(const DecodedOp &op)
 {
@@ -1086,7 +1112,10 @@ Exec::execute()
          tex(op, tg.res_[o]);
          break;
       case OpKind::Mem:
-         mem_op(op, tg.res_[o]);
+         if (op.memkind == VLG_MEMKIND_EMIT || op.memkind == VLG_MEMKIND_CUT)
+            gs_op(op);
+         else
+            mem_op(op, tg.res_[o]);
          break;
       case OpKind::Brc:
          brc = &op;
@@ -1199,8 +1228,9 @@ ThreadGroup::reset(unsigned width, unsigned num_regs, vlg_shader_stage stage, ui
    if (num_regs < 1 || num_regs > VLG_NUM_REGS)
       throw std::invalid_argument("ThreadGroup: num_regs must be 1..128");
    if (stage != VLG_SHADER_STAGE_VERTEX && stage != VLG_SHADER_STAGE_FRAGMENT &&
-       stage != VLG_SHADER_STAGE_COMPUTE)
-      throw std::invalid_argument("ThreadGroup: stage must be VERTEX, FRAGMENT or COMPUTE");
+       stage != VLG_SHADER_STAGE_COMPUTE && stage != VLG_SHADER_STAGE_GEOMETRY)
+      throw std::invalid_argument(
+         "ThreadGroup: stage must be VERTEX, GEOMETRY, FRAGMENT or COMPUTE");
    if (stage == VLG_SHADER_STAGE_FRAGMENT && width % 4)
       throw std::invalid_argument("ThreadGroup: a fragment group is made of 2x2 quads: width must "
                                   "be a multiple of 4");

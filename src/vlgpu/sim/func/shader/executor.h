@@ -51,6 +51,22 @@ struct BufferSlot {
    uint32_t size = 0;    /**< bytes; words at or past it read as 0 (0 = unbound: all reads 0) */
 };
 
+/**
+ * Where a geometry shader's MEM.EMIT / MEM.CUT go (docs/hw.md "Geometry
+ * shaders"): the GE's per-lane output strips. Called during step()/run(),
+ * in program order, with the lanes executing the instruction.
+ */
+class GsEmitSink {
+ public:
+   virtual ~GsEmitSink() = default;
+   /** MEM.EMIT: each lane of @lanes appends a vertex made of the current
+    *  values of its output-map registers (read from @tg) to its current
+    *  strip (at most shader_state.gs_max_vertices per lane). */
+   virtual void emit(const ThreadGroup &tg, uint64_t lanes) = 0;
+   /** MEM.CUT: each lane of @lanes ends its current strip. */
+   virtual void cut(uint64_t lanes) = 0;
+};
+
 /** What a thread group's shader reads besides its registers; one per draw and stage. */
 struct ShaderResources {
    /** Stage; must equal the thread group's (checked, std::invalid_argument). */
@@ -86,6 +102,8 @@ struct ShaderResources {
    uint64_t max_instructions = 1u << 22;
    /** Texture unit entry point: the real one (texture.h) unless a test replaces it. */
    TextureSampleFn sample = &texture_sample;
+   /** Geometry shaders: the output strips MEM.EMIT/CUT write (null: they fault). */
+   GsEmitSink *gs = nullptr;
 };
 
 /** Kind of memory access an instruction issued. */

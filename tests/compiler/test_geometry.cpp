@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <set>
 
+#include <cstring>
+
+#include "sim/func/shader/executor.h"
 #include "util/bitscan.h"
 #include "vlg_test_util.h"
 
@@ -444,5 +447,228 @@ TEST(Geometry, OutputRegistersHoldTheirValuesAtEveryEmit)
       EXPECT_EQ(emit_no, 3u);
       /* the whole input block is inside num_regs */
       EXPECT_LE(S.inputs[0].vreg + 3, S.num_regs);
+   }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Execution on the simulator's functional SPC executor                    */
+/* ---------------------------------------------------------------------- */
+
+namespace {
+
+namespace sim = vlgpu::sim;
+
+/* What MEM.EMIT/CUT produce per lane: each vertex = the output-map registers
+ * (in output-map order, 4 words each) at the EMIT; strip ends at each CUT. */
+class RecordingSink final : public sim::GsEmitSink {
+ public:
+   struct Lane {
+      std::vector<std::vector<float>> vertices;
+      std::vector<unsigned> cuts; /* vertex count at each CUT */
+   };
+   explicit RecordingSink(const vlg_compiled_shader *cs) : cs_(cs), lanes(64) {}
+   void emit(const sim::ThreadGroup &tg, uint64_t mask) override
+   {
+      for (unsigned l = 0; l < 64; l++)
+         if (mask >> l & 1) {
+            std::vector<float> v;
+            for (unsigned o = 0; o < cs_->num_outputs; o++)
+               for (unsigned c = 0; c < 4; c++)
+                  v.push_back(tg.get_f(l, cs_->outputs[o].reg, c));
+            lanes[l].vertices.push_back(v);
+         }
+   }
+   void cut(uint64_t mask) override
+   {
+      for (unsigned l = 0; l < 64; l++)
+         if (mask >> l & 1)
+            lanes[l].cuts.push_back(lanes[l].vertices.size());
+   }
+   const vlg_compiled_shader *cs_;
+   std::vector<Lane> lanes;
+};
+
+/* Input vertex v of lane l: position and one varying, made up per lane. */
+float
+in_pos(unsigned l, unsigned v, unsigned c)
+{
+   return 1.0f + l * 10.0f + v + c * 0.25f;
+}
+float
+in_var(unsigned l, unsigned v, unsigned c)
+{
+   return -(float)(l * 100 + v * 10 + c);
+}
+
+/* Run @gs for @n lanes (input primitives), preloading the per-vertex
+ * inputs as the GE does (docs/hw.md: R[reg + v * gs_input_stride]) and
+ * PRIMITIVE_ID = 7 + lane; uniforms from @unif (cb0 dwords). */
+bool
+run_gs(const vlg_compiled_shader *gs, unsigned n, RecordingSink &sink, std::string &fault,
+       const std::vector<uint32_t> &unif = {})
+{
+   sim::ThreadGroup tg(16, gs->num_regs, VLG_SHADER_STAGE_GEOMETRY);
+   tg.set_live_mask((1ull << n) - 1);
+   for (unsigned l = 0; l < n; l++)
+      for (unsigned i = 0; i < gs->num_inputs; i++) {
+         const VLG_SHADER_INPUT &in = gs->inputs[i];
+         if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID) {
+            tg.set(l, in.reg, 0, 7 + l);
+            continue;
+         }
+         for (unsigned v = 0; v < gs->gs_vertices_in; v++)
+            for (unsigned c = 0; c < 4; c++)
+               if (in.mask >> c & 1)
+                  tg.set_f(l, in.reg + v * gs->gs_input_stride, c,
+                           in.semantic == VLG_INPUT_SEMANTIC_POSITION ? in_pos(l, v, c)
+                                                                      : in_var(l, v, c));
+      }
+   std::vector<uint32_t> image(4 * std::max(1u, gs->num_consts), 0);
+   for (unsigned e = 0; e < gs->num_consts; e++)
+      for (unsigned c = 0; c < 4; c++)
+         image[4 * e + c] = gs->consts[e][c];
+   for (unsigned i = 0; i < gs->num_uniform_copies; i++) {
+      const vlg_uniform_copy &u = gs->uniform_copies[i];
+      for (unsigned k = 0; k < u.count; k++)
+         image[u.dst + k] = u.src + k < unif.size() ? unif[u.src + k] : 0;
+   }
+   sim::Program prog(gs->code, gs->code_size, gs->entry);
+   sim::ShaderResources res;
+   res.stage = VLG_SHADER_STAGE_GEOMETRY;
+   res.consts = gs->num_consts ? reinterpret_cast<uint32_t(*)[4]>(image.data()) : nullptr;
+   res.num_consts = gs->num_consts;
+   res.max_instructions = 1u << 20;
+   res.gs = &sink;
+   try {
+      sim::run(tg, prog, res);
+   } catch (const std::exception &e) {
+      fault = e.what();
+      return false;
+   }
+   return true;
+}
+
+int
+output_of(const vlg_compiled_shader *cs, unsigned semantic)
+{
+   for (unsigned o = 0; o < cs->num_outputs; o++)
+      if (cs->outputs[o].semantic == semantic)
+         return o;
+   return -1;
+}
+
+} // namespace
+
+TEST(GeometryExec, EmittedVerticesCarryTheOutputsOfEachEmit)
+{
+   const char *gs = "#version 150\n"
+                    "layout(triangles) in;\n"
+                    "layout(triangle_strip, max_vertices = 6) out;\n"
+                    "in vec4 color[];\n"
+                    "out vec4 gcolor;\n"
+                    "void main() {\n"
+                    "  for (int i = 0; i < 3; i++) {\n"
+                    "    gl_Position = gl_in[i].gl_Position * 2.0 + vec4(float(gl_PrimitiveIDIn));\n"
+                    "    gcolor = color[2 - i] + vec4(1.0);\n"
+                    "    EmitVertex();\n"
+                    "  }\n"
+                    "  EndPrimitive();\n"
+                    "  gl_Position = gl_in[0].gl_Position + gl_in[1].gl_Position;\n"
+                    "  gcolor = vec4(float(gl_PrimitiveIDIn));\n"
+                    "  EmitVertex();\n"
+                    "}\n";
+   for (int noopt = 0; noopt < 2; noopt++) {
+      SCOPED_TRACE(noopt ? "no optimisations" : "default");
+      Stages s = compile_stages(kPassVs, gs, kPassFs);
+      ASSERT_TRUE(s.gs) << s.error;
+      if (noopt) {
+         /* recompile the GS with every switch off */
+         std::vector<GlslSource> srcs = {{"a.vert", MESA_SHADER_VERTEX, kPassVs, true},
+                                         {"a.geom", MESA_SHADER_GEOMETRY, gs, true},
+                                         {"a.frag", MESA_SHADER_FRAGMENT, kPassFs, true}};
+         std::vector<nir_shader *> nirs;
+         std::string log;
+         ASSERT_TRUE(glsl_to_vlgpu_nir(srcs, nirs, log)) << log;
+         vlg_compile_options o = {};
+         o.no_nir_opt = o.no_lowbank = o.no_pack = o.no_dual = o.no_sched = o.no_coalesce =
+            o.no_vectorize = o.no_reassoc = true;
+         char *err = nullptr;
+         s.gs.reset(vlg_compile_nir(nirs[1], &o, &err));
+         for (nir_shader *n : nirs)
+            ralloc_free(n);
+         ASSERT_TRUE(s.gs) << (err ? err : "");
+         free(err);
+      }
+      const vlg_compiled_shader *cs = s.gs.get();
+      RecordingSink sink(cs);
+      std::string fault;
+      const unsigned n = 5;
+      ASSERT_TRUE(run_gs(cs, n, sink, fault)) << fault;
+      int op = output_of(cs, VLG_OUTPUT_SEMANTIC_POSITION),
+          oc = output_of(cs, VLG_OUTPUT_SEMANTIC_VARYING);
+      ASSERT_GE(op, 0);
+      ASSERT_GE(oc, 0);
+      for (unsigned l = 0; l < n; l++) {
+         SCOPED_TRACE("lane " + std::to_string(l));
+         const RecordingSink::Lane &L = sink.lanes[l];
+         ASSERT_EQ(L.vertices.size(), 4u);
+         EXPECT_EQ(L.cuts, std::vector<unsigned>{3});
+         const float prim = 7 + l;
+         for (unsigned i = 0; i < 4; i++)
+            for (unsigned c = 0; c < 4; c++) {
+               float pos = i < 3 ? in_pos(l, i, c) * 2.0f + prim : in_pos(l, 0, c) + in_pos(l, 1, c);
+               float col = i < 3 ? in_var(l, 2 - i, c) + 1.0f : prim;
+               EXPECT_EQ(L.vertices[i][op * 4 + c], pos) << "vertex " << i << " comp " << c;
+               EXPECT_EQ(L.vertices[i][oc * 4 + c], col) << "vertex " << i << " comp " << c;
+            }
+      }
+      for (unsigned l = n; l < 16; l++)
+         EXPECT_TRUE(sink.lanes[l].vertices.empty());
+   }
+}
+
+TEST(GeometryExec, LaneDependentEmitCountsAndCuts)
+{
+   /* each lane emits gl_PrimitiveIDIn % 5 vertices, cutting after the 2nd */
+   const char *gs = "#version 150\n"
+                    "layout(points) in;\n"
+                    "layout(line_strip, max_vertices = 8) out;\n"
+                    "uniform float scale;\n"
+                    "void main() {\n"
+                    "  int k = gl_PrimitiveIDIn % 5;\n"
+                    "  for (int i = 0; i < k; i++) {\n"
+                    "    gl_Position = vec4(float(i) * scale, float(gl_PrimitiveIDIn),\n"
+                    "                       gl_in[0].gl_Position.x, 1.0);\n"
+                    "    EmitVertex();\n"
+                    "    if (i == 1) EndPrimitive();\n"
+                    "  }\n"
+                    "}\n";
+   Stages s = compile_stages("#version 150\nin vec4 p;\nvoid main() { gl_Position = p; }\n", gs,
+                             "");
+   ASSERT_TRUE(s.gs) << s.error;
+   const vlg_compiled_shader *cs = s.gs.get();
+   EXPECT_EQ(cs->gs_output_prim, VLG_PRIM_LINE_STRIP);
+   RecordingSink sink(cs);
+   std::string fault;
+   const float scale = 0.5f;
+   std::vector<uint32_t> unif(64, 0);
+   /* the only uniform: st/mesa's slot of `scale` is 0 in this program */
+   std::memcpy(&unif[0], &scale, 4);
+   const unsigned n = 12;
+   ASSERT_TRUE(run_gs(cs, n, sink, fault, unif)) << fault;
+   int op = output_of(cs, VLG_OUTPUT_SEMANTIC_POSITION);
+   ASSERT_GE(op, 0);
+   for (unsigned l = 0; l < n; l++) {
+      SCOPED_TRACE("lane " + std::to_string(l));
+      const unsigned prim = 7 + l, k = prim % 5;
+      const RecordingSink::Lane &L = sink.lanes[l];
+      ASSERT_EQ(L.vertices.size(), k);
+      EXPECT_EQ(L.cuts, k >= 2 ? std::vector<unsigned>{2} : std::vector<unsigned>{});
+      for (unsigned i = 0; i < k; i++) {
+         EXPECT_EQ(L.vertices[i][op * 4 + 0], i * scale);
+         EXPECT_EQ(L.vertices[i][op * 4 + 1], (float)prim);
+         EXPECT_EQ(L.vertices[i][op * 4 + 2], in_pos(l, 0, 0));
+         EXPECT_EQ(L.vertices[i][op * 4 + 3], 1.0f);
+      }
    }
 }

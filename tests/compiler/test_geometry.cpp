@@ -672,3 +672,42 @@ TEST(GeometryExec, LaneDependentEmitCountsAndCuts)
       }
    }
 }
+
+TEST(Geometry, TexturesUseExplicitLodAndMaxVerticesZeroEmitsNothing)
+{
+   /* no derivatives in a GS: texture() samples level 0 (TXL), and the
+    * shader does not ask for helper lanes */
+   const char *gs = "#version 150\n"
+                    "layout(points) in;\n"
+                    "layout(points, max_vertices = 1) out;\n"
+                    "uniform sampler2D t;\n"
+                    "out vec4 c;\n"
+                    "void main() {\n"
+                    "  gl_Position = gl_in[0].gl_Position;\n"
+                    "  c = texture(t, gl_in[0].gl_Position.xy);\n"
+                    "  EmitVertex();\n"
+                    "}\n";
+   const char *fs = "#version 150\nin vec4 c;\nout vec4 o;\nvoid main() { o = c; }\n";
+   Stages s = compile_stages(kPassVs, gs, fs);
+   ASSERT_TRUE(s.gs) << s.error;
+   std::string code = disasm_code(s.gs.get());
+   EXPECT_EQ(count_lines_with(code, "TXL"), 1u) << code;
+   EXPECT_FALSE(s.gs->uses_derivatives);
+   EXPECT_EQ(s.gs->samplers_used, 0x1u);
+
+   /* layout(max_vertices = 0) is legal GLSL: nothing is emitted; the
+    * hardware field is 1..256, so 1 with no EMIT in the code */
+   const char *gs0 = "#version 150\n"
+                     "layout(triangles) in;\n"
+                     "layout(triangle_strip, max_vertices = 0) out;\n"
+                     "void main() {\n"
+                     "  gl_Position = gl_in[0].gl_Position;\n"
+                     "  EmitVertex();\n"
+                     "  EndPrimitive();\n"
+                     "}\n";
+   Stages z = compile_stages(kPassVs, gs0, "");
+   ASSERT_TRUE(z.gs) << z.error;
+   EXPECT_EQ(z.gs->gs_max_vertices, 1u);
+   std::string zc = disasm_code(z.gs.get());
+   EXPECT_EQ(count_lines_with(zc, "MEM."), 0u) << zc;
+}

@@ -294,11 +294,12 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
          cs->gs_output_prim = gs_out_prim == SHADER_PRIM_POINTS       ? VLG_PRIM_POINTS
                               : gs_out_prim == SHADER_PRIM_LINE_STRIP ? VLG_PRIM_LINE_STRIP
                                                                       : VLG_PRIM_TRIANGLE_STRIP;
-         cs->gs_max_vertices = gs_max_vertices;
+         /* max_vertices = 0: isel left out every EMIT/CUT */
+         cs->gs_max_vertices = MAX2(1u, gs_max_vertices);
          cs->gs_input_stride = S.gs_input_stride;
-         if (gs_max_vertices < 1 || gs_max_vertices > 256)
+         if (gs_max_vertices > 256)
             throw CompileError("geometry shader max_vertices " + std::to_string(gs_max_vertices) +
-                               " outside 1..256");
+                               " above 256");
       }
       cs->samplers_used = S.samplers_used;
       cs->buffers_used = S.buffers_used;

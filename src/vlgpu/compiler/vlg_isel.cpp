@@ -1019,6 +1019,10 @@ Isel::emit_intrinsic(nir_intrinsic_instr *intr)
                      std::to_string(nir_intrinsic_stream_id(intr)));
       bool emit = intr->intrinsic == nir_intrinsic_emit_vertex ||
                   intr->intrinsic == nir_intrinsic_emit_vertex_with_counter;
+      /* layout(max_vertices = 0): every EMIT would be dropped (the
+       * hardware's gs_max_vertices is at least 1, vlg_compiler.cpp reports 1) */
+      if (nir->info.gs.vertices_out == 0)
+         return;
       open();
       mem(emit ? VLG_MEMKIND_EMIT : VLG_MEMKIND_CUT, false, Operand(), 0, Operand(), Operand());
       return;

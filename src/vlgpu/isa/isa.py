@@ -227,9 +227,9 @@ _format("tex", "main", "Process unit, texture: dst = sample of texture unit "
     ("rsv", 0, 0, "zero", "reserved"),
 ])
 
-_format("mem", "main", "Process unit, memory access of compute shaders: "
-        "load, store or 32-bit atomic on global memory (VRAM byte address) or on "
-        "the workgroup's shared memory (byte offset), and the workgroup barrier "
+_format("mem", "main", "Process unit, memory access of shaders: "
+        "load, store or 32-bit atomic on global memory (VRAM byte address; every stage) or on "
+        "the workgroup's shared memory (byte offset; compute), the workgroup barrier "
         "and memory fence. Phase 1 only; docs/isa.md 'Memory (MEM)'.", [
     ("op", 29, 24, "op", "opcode"),
     ("kind", 23, 19, "enum:memkind", "operation"),
@@ -579,12 +579,13 @@ op("TG4", 0x3D, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "descriptor's swizzle). Shadow: the reference is in R[coord].w instead and each texel's "
    "comparison result (0 or 1) is returned. 2D, 2D-array and cube textures only.")
 op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
-   "Compute-shader memory op of kind K (enum memkind) for the active lanes in lane order: "
-   "LD/ST/ATOM_* on global memory (R[addr].x = VRAM byte address) or, with .S, on the "
-   "workgroup's shared memory (R[addr].x = byte offset); BAR (workgroup barrier) and FENCE; "
-   "EMIT/CUT (geometry shader vertex output). "
-   "Helper lanes never store. Misaligned or out-of-range addresses and MEM outside a compute "
-   "shader are GPU faults. Latency is the minimum; the memory system adds more.")
+   "Memory op of kind K (enum memkind) for the active lanes in lane order: "
+   "LD/ST/ATOM_* on global memory (R[addr].x = VRAM byte address; every stage) or, with .S, "
+   "on the workgroup's shared memory (R[addr].x = byte offset); BAR (workgroup barrier) and "
+   "FENCE; EMIT/CUT (geometry shader vertex output). "
+   "Helper and killed lanes never load, store or do atomics. Misaligned or out-of-range "
+   "addresses, and .S or BAR outside a compute shader, are GPU faults. Latency is the "
+   "minimum; the memory system adds more.")
 
 OPS_BY_NAME = {o.name: o for o in OPS}
 OPS_BY_VALUE = {o.value: o for o in OPS}

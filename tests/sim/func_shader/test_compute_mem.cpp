@@ -308,17 +308,80 @@ skip:
          s.tg->set(l, 0, 0, l);
       expect_fault(s, "barrier in divergent control flow", "uniform control flow");
    }
+   /* shared memory and barriers exist only in a workgroup */
+   for (vlg_shader_stage st : {VLG_SHADER_STAGE_VERTEX, VLG_SHADER_STAGE_FRAGMENT})
+      for (const char *op : {"MEM.LD.S R1.x, [R0]", "MEM.ST.S R1.x, [R0]", "MEM.BAR"}) {
+         Shader s(std::string("    ") + op + "\n    BRC.END\n", 16, 8, st);
+         Vram vram(4096);
+         std::vector<uint32_t> shared(64, 0u);
+         s.res.global = &vram;
+         s.res.shared = shared.data();
+         s.res.shared_size = 256;
+         try {
+            s.go();
+            ADD_FAILURE() << op << ": no fault";
+         } catch (const GpuFault &f) {
+            EXPECT_EQ(f.summary(), "MEM outside a compute shader") << op;
+         }
+      }
+}
+
+/* Global MEM in vertex and fragment shaders (images, SSBOs, atomic
+ * counters): loads, stores and atomics work; in a fragment group helper and
+ * killed lanes neither load, store nor do atomics. */
+TEST(GraphicsMem, VertexAndFragmentGlobalMemory)
+{
    for (vlg_shader_stage st : {VLG_SHADER_STAGE_VERTEX, VLG_SHADER_STAGE_FRAGMENT}) {
-      Shader s("    MEM.LD R1.x, [R0]\n    BRC.END\n", 16, 8, st);
-      Vram vram(4096);
+      Shader s(R"(
+    MEM.LD R2.x, [R0]
+    MEM.ATOM_ADD R1.x, [R3]
+    MEM.ST R2.x, [R4]
+    MEM.FENCE
+    BRC.END
+)",
+               16, 8, st);
+      Vram vram(1 << 16);
+      s.res.vram = &vram;
       s.res.global = &vram;
-      try {
-         s.go();
-         ADD_FAILURE() << "no fault";
-      } catch (const GpuFault &f) {
-         EXPECT_EQ(f.summary(), "MEM outside a compute shader");
+      uint32_t v = 41;
+      vram.write(0x100, &v, 4, "test");
+      const uint64_t helper = st == VLG_SHADER_STAGE_FRAGMENT ? 0x000Fu : 0; /* quad 0 */
+      if (helper)
+         s.tg->set_helper_mask(helper);
+      for (unsigned l = 0; l < 16; l++) {
+         s.tg->set(l, 0, 0, 0x100);
+         s.tg->set(l, 1, 0, 1u << l); /* each lane adds its own bit */
+         s.tg->set(l, 3, 0, 0x200);
+         s.tg->set(l, 4, 0, 0x400 + 4 * l);
+      }
+      s.go();
+      const uint32_t lanes = 0xFFFFu & ~uint32_t(helper);
+      EXPECT_EQ(vram.read32(0x200, "test"), lanes) << "atomic of every non-helper lane";
+      for (unsigned l = 0; l < 16; l++) {
+         const bool runs = lanes >> l & 1;
+         EXPECT_EQ(vram.read32(0x400 + 4 * l, "test"), runs ? 41u : 0u) << "lane " << l;
+         if (runs) /* old value: the bits of the lanes before it, in lane order */
+            EXPECT_EQ(s.r(l, 1, 0), lanes & ((1u << l) - 1)) << "lane " << l;
       }
    }
+   /* killed (discarded) lanes stop storing at the KILL */
+   Shader s(R"(
+    PRED.ILT P1, R5.x, #8
+    BRC.KILL if P1
+    MEM.ATOM_ADD R1.x, [R3]
+    BRC.END
+)",
+            16, 8, VLG_SHADER_STAGE_FRAGMENT);
+   Vram vram(1 << 12);
+   s.res.vram = &vram;
+   s.res.global = &vram;
+   for (unsigned l = 0; l < 16; l++) {
+      s.tg->set(l, 5, 0, l);
+      s.tg->set(l, 1, 0, 1u << l);
+      s.tg->set(l, 3, 0, 0x100);
+   }
+   s.go();
+   EXPECT_EQ(vram.read32(0x100, "test"), 0xFF00u);
 }
 
 } // namespace

@@ -394,10 +394,11 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
                                fs_consts = read_consts(vram, fss);
    const std::vector<TextureUnit> vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
    const std::vector<TextureUnit> fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
+   /* images, SSBOs and atomic counters: MEM on global memory in both stages */
    const ShaderResources vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, vs_consts,
-                                                  vs_units, vram, opt.watchdog_instructions);
+                                                  vs_units, vram, opt.watchdog_instructions, &vram);
    const ShaderResources fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, fs_consts,
-                                                  fs_units, vram, opt.watchdog_instructions);
+                                                  fs_units, vram, opt.watchdog_instructions, &vram);
 
    /* geometry shader (docs/hw.md "Geometry shaders"): its program and
     * resources, and the stage that runs it (gs.h) */

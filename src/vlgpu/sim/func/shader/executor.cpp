@@ -833,9 +833,12 @@ Exec::mem_op(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
    mem = MemKind::Mem;
    memkind = op.memkind;
    mem_shared = op.shared;
-   if (tg.stage_ != VLG_SHADER_STAGE_COMPUTE)
+   /* global LD/ST/ATOM and FENCE in every stage (images, SSBOs and atomic
+    * counters of vertex and fragment shaders); shared memory and BAR only
+    * exist in a workgroup */
+   if (tg.stage_ != VLG_SHADER_STAGE_COMPUTE && (op.shared || op.memkind == VLG_MEMKIND_BAR))
       fault("MEM outside a compute shader",
-            "MEM (global/shared memory, barriers) is only defined for compute shaders");
+            "MEM.S (shared memory) and MEM.BAR are only defined for compute shaders");
    if (op.memkind == VLG_MEMKIND_FENCE)
       return; /* functional mode: memory ops already take effect in program order */
    if (op.memkind == VLG_MEMKIND_BAR) {
@@ -851,7 +854,9 @@ Exec::mem_op(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
       tg.at_barrier_ = true;
       return;
    }
-   /* helper and killed lanes never store (they do not exist in compute) */
+   /* helper and killed (discarded) lanes never load, store or do atomics
+    * (they do not exist in compute; GL ES 3.1 §14.2.2: helper invocations'
+    * stores and atomics have no effect) */
    const uint64_t lanes = active & ~tg.helper_ & ~tg.killed_;
    const uint32_t *areg = reg(op.src[0].index, 0);
    const unsigned wm = op.wmask;

@@ -86,8 +86,9 @@ struct ShaderResources {
    BufferSlot buffers[VLG_NUM_BUFFERS];
    /** VRAM for LDB and texturing (required when the shader uses them). */
    const Vram *vram = nullptr;
-   /** Compute (MEM): global memory, the same VRAM as @vram but writable
-    *  (null: a global MEM op faults). */
+   /** MEM on global memory (every stage: compute, and images, SSBOs and
+    *  atomic counters of vertex and fragment shaders): the same VRAM as
+    *  @vram but writable (null: a global MEM op faults). */
    Vram *global = nullptr;
    /** Compute (MEM.S): the workgroup's shared memory, @shared_size bytes
     *  (a multiple of 4; offsets at or past it fault). */

@@ -1,7 +1,9 @@
 """OpenGL ES 3.1 on vlgpu (vlg_es31.c through EGL surfaceless): the context is ES 3.1 with
 GLSL ES 3.10 and the compute limits GL ES 3.1 asks for; a compute shader with an SSBO,
 shared memory and barrier(), an atomic counter and imageStore, whose image a draw then
-samples; an indirect dispatch (gl_NumWorkGroups from the buffer); texelFetch of every
+samples; images, an SSBO and atomic counters in the vertex and fragment shaders of a draw
+(read back by mapping and by sampling the image); an indirect dispatch (gl_NumWorkGroups
+from the buffer); texelFetch of every
 sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
 program. Every expected value is computed by vlg_es31.c on the host. Everything runs in
 both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
@@ -58,6 +60,12 @@ class Es31Test(unittest.TestCase):
 
     def test_msaa_texture_fetch_cycle(self):
         self.run_tests(["msaa"], functional=False)
+
+    def test_fragment_and_vertex_memory_functional(self):
+        self.run_tests(["fragmem"], functional=True)
+
+    def test_fragment_and_vertex_memory_cycle(self):
+        self.run_tests(["fragmem"], functional=False)
 
     def test_es2_flag_turns_es31_off(self):
         r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})

@@ -282,6 +282,115 @@ test_compute(void)
    glDeleteBuffers(3, bufs);
 }
 
+/*
+ * fragmem: images, an SSBO and atomic counters in the vertex and fragment
+ * shaders of one draw (GL ES 3.1 graphics stages, GL_NV_image_formats): a
+ * full-pbuffer quad whose FS copies texel (x, y) of a 16x16 rg8 image into
+ * another with its channels swapped (1-byte components sharing dwords with
+ * the neighbours), writes x * 100 + y into an SSBO slot and counts itself
+ * with an atomic counter; the VS counts its invocations. The results are
+ * read back with glMapBufferRange and, for the image, a draw that samples it.
+ */
+static const char *fragmem_vs =
+   "#version 310 es\n"
+   "layout(binding = 0, offset = 4) uniform atomic_uint vs_count;\n"
+   "in vec4 a_pos;\n"
+   "void main() { atomicCounterIncrement(vs_count); gl_Position = a_pos; }\n";
+static const char *fragmem_fs =
+   "#version 310 es\n"
+   "#extension GL_NV_image_formats : require\n"
+   "precision highp float;\n"
+   "layout(rg8, binding = 0) readonly uniform highp image2D src;\n"
+   "layout(rg8, binding = 1) writeonly uniform highp image2D dst;\n"
+   "layout(binding = 0, offset = 0) uniform atomic_uint fs_count;\n"
+   "layout(std430, binding = 0) buffer Out { uint v[256]; } o;\n"
+   "out vec4 color;\n"
+   "void main() {\n"
+   "   ivec2 p = ivec2(gl_FragCoord.xy);\n"
+   "   imageStore(dst, p, imageLoad(src, p).yxzw);\n"
+   "   o.v[p.y * 16 + p.x] = uint(p.x * 100 + p.y);\n"
+   "   atomicCounterIncrement(fs_count);\n"
+   "   color = vec4(0.0, 1.0, 0.0, 1.0);\n"
+   "}\n";
+
+static void
+test_fragmem(void)
+{
+   enum { N = 256 };
+   uint8_t src[N * 2];
+   uint32_t seed = 777;
+   for (int i = 0; i < N * 2; i++)
+      src[i] = (uint8_t)lcg(&seed);
+   GLuint tex[2];
+   glGenTextures(2, tex);
+   for (int i = 0; i < 2; i++) {
+      glBindTexture(GL_TEXTURE_2D, tex[i]);
+      glTexStorage2D(GL_TEXTURE_2D, 1, GL_RG8, 16, 16);
+   }
+   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+   glBindTexture(GL_TEXTURE_2D, tex[0]);
+   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 16, 16, GL_RG, GL_UNSIGNED_BYTE, src);
+   glBindImageTexture(0, tex[0], 0, GL_FALSE, 0, GL_READ_ONLY, GL_RG8);
+   glBindImageTexture(1, tex[1], 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RG8);
+   GLuint bufs[2];
+   glGenBuffers(2, bufs);
+   uint32_t fill[N];
+   memset(fill, 0xee, sizeof(fill));
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bufs[0]);
+   glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(fill), fill, GL_DYNAMIC_READ);
+   const uint32_t zero[2] = {0, 0};
+   glBindBufferBase(GL_ATOMIC_COUNTER_BUFFER, 0, bufs[1]);
+   glBufferData(GL_ATOMIC_COUNTER_BUFFER, sizeof(zero), zero, GL_DYNAMIC_READ);
+   GLuint prog = link(shader(GL_VERTEX_SHADER, fragmem_vs), shader(GL_FRAGMENT_SHADER, fragmem_fs));
+   glViewport(0, 0, 16, 16);
+   draw_fullscreen(prog);
+   glMemoryBarrier(GL_ALL_BARRIER_BITS);
+   if (check_gl("draw with images"))
+      return;
+
+   glBindBuffer(GL_ATOMIC_COUNTER_BUFFER, bufs[1]);
+   const uint32_t *c = glMapBufferRange(GL_ATOMIC_COUNTER_BUFFER, 0, 8, GL_MAP_READ_BIT);
+   if (!c) {
+      FAIL("fragmem: cannot map the atomic counters");
+      return;
+   }
+   if (c[0] != N)
+      FAIL("fragmem: FS atomic counter %u, expected %u (one per fragment)", c[0], N);
+   if (c[1] < 4 || c[1] > 6) /* 4 vertices, each shaded once or once per triangle */
+      FAIL("fragmem: VS atomic counter %u, expected 4..6", c[1]);
+   glUnmapBuffer(GL_ATOMIC_COUNTER_BUFFER);
+   glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[0]);
+   const uint32_t *r = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, sizeof(fill), GL_MAP_READ_BIT);
+   if (!r) {
+      FAIL("fragmem: cannot map the SSBO");
+      return;
+   }
+   int bad = 0;
+   for (int i = 0; i < N; i++)
+      if (r[i] != (uint32_t)((i % 16) * 100 + i / 16) && bad++ < 5)
+         FAIL("fragmem: o[%d] = %u, expected %u", i, r[i], (uint32_t)((i % 16) * 100 + i / 16));
+   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+
+   GLuint show = link(shader(GL_VERTEX_SHADER, show_vs), shader(GL_FRAGMENT_SHADER, show_fs));
+   glBindTexture(GL_TEXTURE_2D, tex[1]);
+   glUseProgram(show);
+   glUniform1i(glGetUniformLocation(show, "t"), 0);
+   draw_fullscreen(show);
+   uint8_t px[N * 4];
+   glReadPixels(0, 0, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, px);
+   check_gl("draw with the stored image");
+   bad = 0;
+   for (int i = 0; i < N; i++) {
+      const uint8_t *p = &px[4 * i];
+      const uint8_t e[4] = {src[2 * i + 1], src[2 * i], 0, 255};
+      if (memcmp(p, e, 4) && bad++ < 5)
+         FAIL("fragmem: texel (%d, %d) = (%u %u %u %u), expected (%u %u %u %u)", i % 16, i / 16,
+              p[0], p[1], p[2], p[3], e[0], e[1], e[2], e[3]);
+   }
+   glDeleteTextures(2, tex);
+   glDeleteBuffers(2, bufs);
+}
+
 /* indirect: grid (3, 2, 1) from a buffer at offset 4; every invocation writes
  * gl_NumWorkGroups and its workgroup id into its slot. */
 static const char *indirect_src =
@@ -484,6 +593,7 @@ main(int argc, char **argv)
       {"compute", test_compute},
       {"indirect", test_indirect},
       {"msaa", test_msaa},
+      {"fragmem", test_fragmem},
    };
    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
       int wanted = argc == 1;

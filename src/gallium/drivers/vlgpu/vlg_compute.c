@@ -19,13 +19,21 @@
  * the shader computes VRAM addresses from them (contract: no per-buffer
  * bounds check; out-of-range image coordinates are checked in the shader).
  *
+ * Vertex and fragment shaders have shader buffers and images too (GL ES
+ * 3.1 graphics stages, nv_image_formats): each draw writes the same driver
+ * uniforms into their global-buffer images (vlg_graphics_driver_uniforms,
+ * called by vlg_draw.c) and adds the buffers to the batch.
+ *
  * Ordering: the CP runs commands in order, waits for earlier draws before a
  * DISPATCH and for the DISPATCH's stores to reach VRAM before the next
- * command, so later draws, copies and CPU maps (vlg_batch_uses_bo: the map
- * submits first) see what a dispatch wrote; memory_barrier has nothing to
- * add.
+ * command; a draw whose shaders use MEM waits for every earlier draw and
+ * later draws wait for it (docs/hw.md "Memory in vertex and fragment
+ * shaders"). So later draws, copies and CPU maps (vlg_batch_uses_bo: the map
+ * submits first) see what a dispatch or a draw wrote; memory_barrier has
+ * nothing to add.
  */
 
+#include "util/format/u_format.h"
 #include "util/log.h"
 #include "util/u_helpers.h"
 #include "util/u_inlines.h"
@@ -46,12 +54,10 @@ vlg_set_shader_buffers(struct pipe_context *pctx, enum pipe_shader_type shader,
    struct vlg_context *ctx = vlg_context(pctx);
 
    (void)writable_bitmask;
-   /* the graphics stages have 0 shader buffers (st/mesa still unbinds) */
-   if (shader != PIPE_SHADER_COMPUTE)
-      return;
+   assert(shader < PIPE_SHADER_TYPES);
    assert(start + count <= VLG_MAX_SHADER_BUFFERS);
-   util_set_shader_buffers_mask(ctx->ssbo, &ctx->ssbo_mask, buffers, start,
-                                count);
+   util_set_shader_buffers_mask(ctx->ssbo[shader], &ctx->ssbo_mask[shader],
+                                buffers, start, count);
 }
 
 static void
@@ -62,18 +68,17 @@ vlg_set_shader_images(struct pipe_context *pctx, enum pipe_shader_type shader,
 {
    struct vlg_context *ctx = vlg_context(pctx);
 
-   if (shader != PIPE_SHADER_COMPUTE)
-      return;
+   assert(shader < PIPE_SHADER_TYPES);
    assert(start + count + unbind_num_trailing_slots <= VLG_MAX_SHADER_IMAGES);
    for (unsigned i = 0; i < count + unbind_num_trailing_slots; i++) {
       const unsigned slot = start + i;
       const struct pipe_image_view *src =
          images && i < count ? &images[i] : NULL;
-      util_copy_image_view(&ctx->images[slot], src);
+      util_copy_image_view(&ctx->images[shader][slot], src);
       if (src && src->resource)
-         ctx->image_mask |= BITFIELD_BIT(slot);
+         ctx->image_mask[shader] |= BITFIELD_BIT(slot);
       else
-         ctx->image_mask &= ~BITFIELD_BIT(slot);
+         ctx->image_mask[shader] &= ~BITFIELD_BIT(slot);
    }
 }
 
@@ -87,13 +92,14 @@ vlg_memory_barrier(struct pipe_context *pctx, unsigned flags)
    (void)flags;
 }
 
-/* Driver uniforms of shader buffer @i: (address, size, 0, 0). */
+/* Driver uniforms of shader buffer @i of @stage: (address, size, 0, 0). */
 static void
-vlg_ssbo_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
+vlg_ssbo_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
+                  unsigned i, uint32_t *du)
 {
-   const struct pipe_shader_buffer *sb = &ctx->ssbo[i];
+   const struct pipe_shader_buffer *sb = &ctx->ssbo[stage][i];
 
-   if (!(ctx->ssbo_mask & BITFIELD_BIT(i)) || !sb->buffer)
+   if (!(ctx->ssbo_mask[stage] & BITFIELD_BIT(i)) || !sb->buffer)
       return;
    struct vlg_resource *rsc = vlg_resource(sb->buffer);
    if (sb->buffer_offset >= rsc->size)
@@ -114,11 +120,12 @@ vlg_ssbo_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
  * layer of the bound level, row pitch, layer stride, 0), (width, height,
  * depth or layers, 0) -- docs/compiler.md "Compute shaders". */
 static void
-vlg_image_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
+vlg_image_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
+                   unsigned i, uint32_t *du)
 {
-   const struct pipe_image_view *view = &ctx->images[i];
+   const struct pipe_image_view *view = &ctx->images[stage][i];
 
-   if (!(ctx->image_mask & BITFIELD_BIT(i)) || !view->resource)
+   if (!(ctx->image_mask[stage] & BITFIELD_BIT(i)) || !view->resource)
       return;
    struct pipe_resource *prsc = view->resource;
    struct vlg_resource *rsc = vlg_resource(prsc);
@@ -140,6 +147,15 @@ vlg_image_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
       mesa_loge("vlgpu: image above 4 GiB of VRAM (MEM addresses are 32-bit)");
       return;
    }
+   /* the shader lays texels out by the view's format (its layout
+    * qualifier); GL ES 3.1 §8.22 requires the same texel size as the
+    * texture's (format compatibility by size) */
+   if (util_format_get_blocksize(view->format) !=
+       util_format_get_blocksize(prsc->format))
+      mesa_logw_once("vlgpu: image view format %s on a %s texture: texel sizes "
+                     "differ, image access reads and writes the wrong bytes",
+                     util_format_short_name(view->format),
+                     util_format_short_name(prsc->format));
    du[0] = (uint32_t)address;
    du[1] = rsc->stride[level];
    du[2] = rsc->layer_stride[level];
@@ -147,6 +163,28 @@ vlg_image_uniforms(struct vlg_context *ctx, unsigned i, uint32_t *du)
    du[5] = u_minify(prsc->height0, level);
    du[6] = layers;
    vlg_batch_add_bo(&ctx->batch, rsc->bo);
+}
+
+/* Driver uniforms of the shader buffers and images @cs reads, for @stage. */
+static void
+vlg_memory_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
+                    const struct vlg_compiled_shader *cs, uint32_t *du)
+{
+   u_foreach_bit (i, cs->ssbos_used & BITFIELD_MASK(VLG_MAX_SHADER_BUFFERS))
+      vlg_ssbo_uniforms(ctx, stage, i, &du[(VLG_DU_SSBO + i) * 4]);
+   u_foreach_bit (i, cs->images_used & BITFIELD_MASK(VLG_MAX_SHADER_IMAGES))
+      vlg_image_uniforms(ctx, stage, i, &du[(VLG_DU_IMAGE + 2 * i) * 4]);
+}
+
+const uint32_t *
+vlg_graphics_driver_uniforms(struct vlg_context *ctx,
+                             const struct vlg_shader_state *so, uint32_t *du)
+{
+   if (!so || !so->cs || !(so->cs->ssbos_used | so->cs->images_used))
+      return NULL;
+   memset(du, 0, VLG_DU_SLOTS * 16);
+   vlg_memory_uniforms(ctx, so->stage, so->cs, du);
+   return du;
 }
 
 /* The grid of an indirect dispatch, read on the CPU for gl_NumWorkGroups
@@ -197,10 +235,7 @@ vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
 
    uint32_t du[VLG_DU_SLOTS * 4] = {0};
    memcpy(&du[VLG_DU_NUM_WORKGROUPS * 4], grid, sizeof(grid));
-   u_foreach_bit (i, cs->ssbos_used & BITFIELD_MASK(VLG_MAX_SHADER_BUFFERS))
-      vlg_ssbo_uniforms(ctx, i, &du[(VLG_DU_SSBO + i) * 4]);
-   u_foreach_bit (i, cs->images_used & BITFIELD_MASK(VLG_MAX_SHADER_IMAGES))
-      vlg_image_uniforms(ctx, i, &du[(VLG_DU_IMAGE + 2 * i) * 4]);
+   vlg_memory_uniforms(ctx, PIPE_SHADER_COMPUTE, cs, du);
 
    struct VLG_COMPUTE_INFO ci;
    VLG_COMPUTE_INFO_init(&ci);
@@ -246,11 +281,13 @@ vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
 void
 vlg_compute_cleanup(struct vlg_context *ctx)
 {
-   for (unsigned i = 0; i < VLG_MAX_SHADER_BUFFERS; i++)
-      pipe_resource_reference(&ctx->ssbo[i].buffer, NULL);
-   for (unsigned i = 0; i < VLG_MAX_SHADER_IMAGES; i++)
-      pipe_resource_reference(&ctx->images[i].resource, NULL);
-   ctx->ssbo_mask = ctx->image_mask = 0;
+   for (unsigned s = 0; s < PIPE_SHADER_TYPES; s++) {
+      for (unsigned i = 0; i < VLG_MAX_SHADER_BUFFERS; i++)
+         pipe_resource_reference(&ctx->ssbo[s][i].buffer, NULL);
+      for (unsigned i = 0; i < VLG_MAX_SHADER_IMAGES; i++)
+         pipe_resource_reference(&ctx->images[s][i].resource, NULL);
+      ctx->ssbo_mask[s] = ctx->image_mask[s] = 0;
+   }
 }
 
 void

@@ -110,14 +110,14 @@ struct vlg_context {
    /** Bound geometry shader or NULL (GL 3.2; draw_info.gs). */
    struct vlg_shader_state *gs;
    struct vlg_shader_state *fs;
-   /** Compute (vlg_compute.c): the bound compute shader, and the shader
-    *  buffers and images of the compute stage (graphics stages have none:
-    *  PIPE_SHADER_CAP_MAX_SHADER_BUFFERS/IMAGES are 0 there). */
+   /** Compute (vlg_compute.c): the bound compute shader; the shader
+    *  buffers and images of each stage (PIPE_SHADER_VERTEX, _FRAGMENT and
+    *  _COMPUTE have them; their addresses are driver uniforms). */
    struct vlg_shader_state *cs;
-   struct pipe_shader_buffer ssbo[VLG_MAX_SHADER_BUFFERS];
-   uint32_t ssbo_mask;
-   struct pipe_image_view images[VLG_MAX_SHADER_IMAGES];
-   uint32_t image_mask;
+   struct pipe_shader_buffer ssbo[PIPE_SHADER_TYPES][VLG_MAX_SHADER_BUFFERS];
+   uint32_t ssbo_mask[PIPE_SHADER_TYPES];
+   struct pipe_image_view images[PIPE_SHADER_TYPES][VLG_MAX_SHADER_IMAGES];
+   uint32_t image_mask[PIPE_SHADER_TYPES];
 
    struct vlg_stage_state stage[PIPE_SHADER_TYPES];
 
@@ -215,9 +215,17 @@ bool vlg_check_render_cond(struct vlg_context *ctx);
 void vlg_init_compute_functions(struct pipe_context *pctx);
 void vlg_compute_cleanup(struct vlg_context *ctx);
 
+/** The driver uniforms (VLG_DU_SLOTS vec4s, vlg_compiler.h VLG_DU_*) of a
+ *  vertex or fragment shader @so that reads shader buffers or images, in
+ *  @du, for vlg_emit_shader; NULL when it reads none (vlg_compute.c). */
+const uint32_t *vlg_graphics_driver_uniforms(struct vlg_context *ctx,
+                                             const struct vlg_shader_state *so,
+                                             uint32_t *du);
+
 /** vlg_draw.c, shared with launch_grid: shader_state of @so with its
- *  global-buffer image (@driver_uniforms: VLG_DU_SLOTS vec4s, compute
- *  only) and its LDB buffers; the texture/sampler arrays of its stage. */
+ *  global-buffer image (@driver_uniforms: VLG_DU_SLOTS vec4s, or NULL for
+ *  a shader without them) and its LDB buffers; the texture/sampler arrays
+ *  of its stage. */
 bool vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
                      const uint32_t *driver_uniforms, uint64_t *address);
 bool vlg_emit_stage_textures(struct vlg_context *ctx,

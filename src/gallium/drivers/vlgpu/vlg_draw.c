@@ -164,7 +164,8 @@ vlg_emit_pipe_state(struct vlg_context *ctx, uint64_t *address)
  * range of the uniform copy map from constant buffer 0 (docs/compiler.md
  * "Uniform copy map"; dwords the bound buffer does not hold are 0), or,
  * from the compiler's driver_uniform_base on, from @driver_uniforms
- * (VLG_DU_SLOTS vec4s of a compute dispatch; NULL for graphics: zeros).
+ * (VLG_DU_SLOTS vec4s of a dispatch, or of a VS/FS with shader buffers or
+ * images; NULL otherwise).
  */
 static bool
 vlg_emit_consts(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
@@ -199,8 +200,8 @@ vlg_emit_consts(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
       for (unsigned k = 0; k < c->count; k++) {
          const unsigned s = c->src + k;
          const unsigned du = cs->driver_uniform_base * 4;
-         /* only compute shaders have driver uniforms; a graphics shader's
-          * copy map reads constant buffer 0 whatever the slot */
+         /* only shaders with driver uniforms read them; without, the copy
+          * map reads constant buffer 0 whatever the slot */
          if (driver_uniforms && s >= du)
             image[c->dst + k] = s - du < VLG_DU_SLOTS * 4 ? driver_uniforms[s - du]
                                                           : 0;
@@ -450,10 +451,16 @@ static bool
 vlg_emit_draw_blocks(struct vlg_context *ctx, struct vlg_draw_blocks *blocks)
 {
    const struct pipe_framebuffer_state *fb = &ctx->framebuffer;
+   /* shader buffers and images of the VS and FS (vlg_compute.c) */
+   uint32_t vs_du[VLG_DU_SLOTS * 4], fs_du[VLG_DU_SLOTS * 4];
 
    if (!vlg_emit_pipe_state(ctx, &blocks->pipe_state) ||
-       !vlg_emit_shader(ctx, ctx->vs, NULL, &blocks->vs) ||
-       !vlg_emit_shader(ctx, ctx->fs, NULL, &blocks->fs) ||
+       !vlg_emit_shader(ctx, ctx->vs,
+                        vlg_graphics_driver_uniforms(ctx, ctx->vs, vs_du),
+                        &blocks->vs) ||
+       !vlg_emit_shader(ctx, ctx->fs,
+                        vlg_graphics_driver_uniforms(ctx, ctx->fs, fs_du),
+                        &blocks->fs) ||
        !vlg_emit_textures(ctx, ctx->vs, blocks, 0) ||
        !vlg_emit_textures(ctx, ctx->fs, blocks, 1) ||
        !vlg_emit_vertex_input(ctx, blocks))

@@ -17,6 +17,7 @@
 #include "util/format/u_format.h"
 #include "util/macros.h"
 
+#include "vlg_compiler.h"
 #include "vlg_format.h"
 #include "vlg_hw.h"
 
@@ -73,8 +74,21 @@ vlg_format_supported(enum pipe_format format, unsigned bind, bool is_buffer)
    }
 
    if (bind & ~(PIPE_BIND_RENDER_TARGET | PIPE_BIND_BLENDABLE |
-                PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL))
+                PIPE_BIND_SAMPLER_VIEW | PIPE_BIND_DEPTH_STENCIL |
+                PIPE_BIND_SHADER_IMAGE))
       return false;
+
+   /* Images: MEM on the texture's linear layout with the conversion the
+    * compiler writes out for the GL ES 3.1 and GL_NV_image_formats formats
+    * (vlg_nir_memory.cpp), on textures the GPU can hold; no image buffers
+    * (the test above). */
+   if ((bind & PIPE_BIND_SHADER_IMAGE) &&
+       (!vlg_compiler_image_format_supported(format) ||
+        !(usage & VLG_FORMAT_USAGE_TEX)))
+      return false;
+   bind &= ~PIPE_BIND_SHADER_IMAGE;
+   if (!bind)
+      return true;
 
    unsigned needed = 0;
    if (bind & (PIPE_BIND_RENDER_TARGET | PIPE_BIND_BLENDABLE))

@@ -132,6 +132,10 @@ vlg_create_shader_state(struct pipe_context *pctx,
    ss->uses_discard = cs->uses_discard;
    ss->writes_depth = cs->writes_depth;
    ss->uses_derivatives = cs->uses_derivatives;
+   /* image/SSBO stores and atomics: the OMU tests depth after such an FS
+    * unless it has early_fragment_tests (GL ES 3.1 §15.2.4) */
+   ss->writes_memory = cs->writes_memory;
+   ss->early_fragment_tests = cs->early_fragment_tests;
    ss->num_regs = cs->num_regs;
    ss->num_inputs = cs->num_inputs;
    ss->num_outputs = cs->num_outputs;

@@ -372,15 +372,17 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
       return 0;
 
    switch (param) {
-   /* Compute only (vlg_compute.c, docs/compiler.md "Compute shaders"):
-    * SSBOs and images lowered to MEM on VRAM addresses from the driver
-    * uniforms; no hardware atomic counters, so st/mesa lowers them to SSBO
-    * atomics and gives half of the 16 shader buffers to them. The graphics
-    * stages have none (MEM there is a GPU fault). */
+   /* Compute, vertex and fragment shaders (vlg_compute.c, docs/compiler.md
+    * "Compute shaders", "Memory in vertex and fragment shaders"): SSBOs and
+    * images lowered to MEM on VRAM addresses from the driver uniforms; no
+    * hardware atomic counters, so st/mesa lowers them to SSBO atomics and
+    * gives half of the 16 shader buffers to them (GL ES 3.1 allows 0 in the
+    * VS; Piglit's vs-*-atomic-counter tests need them). Only with ES 3.1
+    * (not with VLGPU_DEBUG=es2); geometry shaders have none. */
    case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
-      return compute ? VLG_MAX_SHADER_BUFFERS : 0;
+      return !geometry && vlg_compute_enabled() ? VLG_MAX_SHADER_BUFFERS : 0;
    case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
-      return compute ? VLG_MAX_SHADER_IMAGES : 0;
+      return !geometry && vlg_compute_enabled() ? VLG_MAX_SHADER_IMAGES : 0;
    case PIPE_SHADER_CAP_MAX_INPUTS:
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
       if (compute)

@@ -113,3 +113,29 @@ void main() {
    EXPECT_TRUE(has(d, "MEM.FENCE")) << d; /* memoryBarrierBuffer(): no BAR outside compute */
    EXPECT_FALSE(has(d, "MEM.BAR")) << d;
 }
+
+/* arb_shader_atomic_counters-fragment-discard's shader: the second atomic
+ * must stay after the BRC.KILL of the discard (it was scheduled before it,
+ * so discarded fragments incremented y) */
+TEST(GraphicsMem, AtomicsKeepTheirOrderWithDiscard)
+{
+   CompiledProgram c = compile_glsl(kPassVs, R"(#version 310 es
+layout(binding = 0, offset = 0) uniform atomic_uint x;
+layout(binding = 0, offset = 4) uniform atomic_uint y;
+out highp ivec4 fcolor;
+void main() {
+   if ((atomicCounterIncrement(x) & 0x3u) == 0u)
+      discard;
+   fcolor.x = int(atomicCounterIncrement(y));
+}
+)");
+   ASSERT_TRUE(c.fs) << c.error;
+   const std::string d = disasm_code(c.fs.get());
+   const size_t first = d.find("MEM.ATOM_ADD"), kill = d.find("BRC.KILL"),
+                second = d.find("MEM.ATOM_ADD", first + 1);
+   ASSERT_NE(first, std::string::npos) << d;
+   ASSERT_NE(kill, std::string::npos) << d;
+   ASSERT_NE(second, std::string::npos) << d;
+   EXPECT_LT(first, kill) << d;
+   EXPECT_LT(kill, second) << d;
+}

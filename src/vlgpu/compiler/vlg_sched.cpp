@@ -39,6 +39,12 @@ creads(const Instr &I)
    unsigned r = coord_reads(I);
    if (I.op == VLG_OP_MVS && I.sreg == VLG_SREG_HELPER)
       r |= CR_HELPER;
+   /* stores and atomics depend on the kill state (killed lanes do not
+    * write, docs/isa.md "Memory (MEM)"): they keep their order with
+    * BRC.KILL, so a discarded fragment writes what it wrote before the
+    * discard and nothing after it */
+   if (I.is_mem_write())
+      r |= CR_HELPER;
    return r;
 }
 

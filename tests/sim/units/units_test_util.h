@@ -121,6 +121,8 @@ struct Scene {
       t.elements.clear();
       t.vs = TestShader(VLG_SHADER_STAGE_VERTEX);
       t.fs = TestShader(VLG_SHADER_STAGE_FRAGMENT);
+      t.gs = TestShader(VLG_SHADER_STAGE_GEOMETRY);
+      t.use_gs = false;
       const VLG_DRAW_INFO old = t.draw;
       VLG_DRAW_INFO_init(&t.draw);
       t.draw.kind = VLG_DRAW_KIND_PRIMITIVES;

@@ -85,6 +85,7 @@ class CycleGpu final : public Gpu {
    UnitParams p_;
    ProgramCache programs_{256};
    void run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitResult &res);
+   void run_gs_draw_call(SubmitState &ss, Vram &vram);
    ThreadGroupPool pool_;
    std::unique_ptr<Engine> eng_;
    Cp *cp_ = nullptr;

@@ -283,6 +283,8 @@ Cp::step(Cycle now, bool busy)
          fetch_range(txn_, di.pipe_state, VLG_PIPE_STATE_LENGTH * 4);
          fetch_range(txn_, di.vs, VLG_SHADER_STATE_LENGTH * 4);
          fetch_range(txn_, di.fs, VLG_SHADER_STATE_LENGTH * 4);
+         if (di.gs)
+            fetch_range(txn_, di.gs, VLG_SHADER_STATE_LENGTH * 4);
          fetch_range(txn_, di.vertex_elements,
                      std::min<uint64_t>(di.num_vertex_elements, kMaxArray) *
                         VLG_VERTEX_ELEMENT_LENGTH * 4);
@@ -331,7 +333,34 @@ Cp::step(Cycle now, bool busy)
       guarded(*draw_, [&] {
          draw_state_load(*draw_, vram, programs_, p_.core.watchdog_cycles_per_shader);
       });
-      st_ = St::Interlock;
+      /* a draw with a geometry shader runs on the functional pipeline once
+       * every earlier draw has completed (docs/hw.md "Geometry shaders"),
+       * then goes down the pipe as a draw without work, carrying its `last`
+       * token (draw_state.h DrawState::loaded) */
+      st_ = draw_->loaded && draw_->pkg.has_gs() ? St::GsDrain : St::Interlock;
+      break;
+
+   case St::GsDrain:
+      if (ss_->inflight.size() > 1) {
+         w_drain_ = true;
+         break;
+      }
+      busy = true;
+      ss_->call = SubmitState::Call::GsDraw;
+      ss_->call_draw = draw_;
+      ss_->dispatch_cycles = 0;
+      dispatch_started_ = false;
+      st_ = St::GsRun;
+      break;
+
+   case St::GsRun:
+      busy = true;
+      if (!dispatch_started_) { /* the GsDraw call was serviced */
+         dispatch_started_ = true;
+         until_ = now + std::max<uint64_t>(1, ss_->dispatch_cycles);
+      }
+      if (now + 1 >= until_)
+         st_ = St::Interlock;
       break;
 
    case St::Interlock: {

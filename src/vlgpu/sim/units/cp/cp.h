@@ -65,6 +65,8 @@ struct SubmitState {
       DrawEnd,    /**< inflight.front() completed: DrawReport, after_draw() */
       Dump,       /**< DUMP `dump`: cp_dump_to_display (-> dump_bytes or a fault) */
       Dispatch,   /**< DISPATCH `dispatch` (pipeline drained): run it (-> dispatch_cycles) */
+      GsDraw,     /**< call_draw has a geometry shader (pipeline drained): run it on the
+                       functional pipeline (-> dispatch_cycles; docs/hw.md "Geometry shaders") */
    };
 
    Vram *vram = nullptr;
@@ -128,6 +130,8 @@ class Cp final : public Unit {
       PkgInfo,     /* waiting for draw_info */
       PkgBlocks,   /* waiting for the blocks draw_info points to */
       PkgConsts,   /* waiting for the global buffers */
+      GsDrain,     /* geometry-shader draw: waiting for earlier draws */
+      GsRun,       /* geometry-shader draw: the GsDraw call, then busy for its cycles */
       Interlock,   /* waiting for a free slot / a conflicting draw */
       Send,        /* pushing the draw to the GTS */
       DrainAfter,  /* snapshot draw: waiting for it to complete */

@@ -39,6 +39,13 @@ make_shader_draw(Vram &vram, bool fragment, const std::vector<uint32_t> &code, u
    return d;
 }
 
+void
+enable_global_memory(DrawState &d, Vram &vram)
+{
+   d.shaders->vs_res.global = &vram;
+   d.shaders->fs_res.global = &vram;
+}
+
 unsigned
 isa_latency(const std::string &mnemonic)
 {

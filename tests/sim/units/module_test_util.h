@@ -135,6 +135,9 @@ DrawRef make_shader_draw(Vram &vram, bool fragment, const std::vector<uint32_t> 
                          unsigned num_regs, uint64_t code_address, uint64_t buf = 0,
                          uint32_t buf_size = 0);
 
+/** Lets the draw's shaders use MEM on global memory (@vram). */
+void enable_global_memory(DrawState &d, Vram &vram);
+
 /** Latency in cycles of the op @mnemonic in the ISA's op table (vlg_op_table). */
 unsigned isa_latency(const std::string &mnemonic);
 

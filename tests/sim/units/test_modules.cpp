@@ -573,3 +573,35 @@ TEST(UnitParams, DocsTableIsUpToDate)
 }
 
 } // namespace
+
+/* MEM on global memory in a VS (docs/hw.md "Memory in vertex and fragment
+ * shaders"): a load goes to the memory past the L1 and its user waits for
+ * the answer; a store posts one write per line; both are counted. */
+TEST(Spc, GlobalMemoryTrafficOfVertexShaders)
+{
+   const Cycle M = 40;
+   SpcBench b(M);
+   const unsigned Lmem = isa_latency("MEM");
+   const DrawRef d = make_shader_draw(b.vram, false, assemble(R"(
+      LDB R0, B0[0]
+      MEM.LD R1.xy, [R0]
+      ADD R2, R1, R1
+      MEM.ST R2.x, [R0]
+      BRC.END
+   )"),
+                                      4, 0x1000, 0x2000, 256);
+   const uint32_t addr[4] = {0x3000, 0, 0, 0};
+   b.vram.write(0x2000, addr, sizeof(addr), "test");
+   enable_global_memory(*d, b.vram);
+   b.group(d, 0, 0);
+   b.e->run();
+   const auto g0 = b.of(0);
+   ASSERT_EQ(g0.size(), 5u);
+   EXPECT_EQ(g0[2].cycle - g0[1].cycle, std::max<Cycle>(Lmem, M + 2)) << "ADD waits for memory";
+   const Stats st = b.e->stats();
+   const ModuleStatsSnapshot &s = *st.module("spc");
+   EXPECT_EQ(s.counter("global_mem_instructions"), 2u);
+   EXPECT_EQ(s.counter("global_mem_line_reads"), 1u) << "every lane reads the same line";
+   EXPECT_EQ(s.counter("global_mem_line_writes"), 1u);
+   EXPECT_EQ(s.counter("l1_misses"), 1u) << "the LDB only: MEM bypasses the read-only L1";
+}

@@ -334,6 +334,66 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now)
    }
 }
 
+/* MEM on global memory in a VS or FS (docs/hw.md "Memory in vertex and
+ * fragment shaders"): the executor has already done it (step()); the
+ * traffic goes to the L2 past the read-only L1: a store posts a write of
+ * every line it touches, a load or atomic reads them and its destination
+ * waits for the answers (at least the op's latency). Atomics are modelled
+ * as reads (no L2 read-modify-write timing). */
+void
+Spc::issue_global_mem(Slot &s, const Instr &inr, const StepResult &r, Cycle now)
+{
+   ++gmem_instr_;
+   std::vector<uint64_t> lines;
+   for (uint64_t a : r.mem_addresses) {
+      const uint64_t l = a >> line_shift_;
+      if (std::find(lines.begin(), lines.end(), l) == lines.end())
+         lines.push_back(l);
+   }
+   Cycle *ready = s.ready.data();
+   const bool store = r.memkind == VLG_MEMKIND_ST;
+   uint32_t txn = 0;
+   if (store) {
+      for (uint64_t l : lines)
+         mem.write(l * line_bytes_, line_bytes_);
+      gmem_writes_ += lines.size();
+   } else {
+      txn = mem.begin();
+      for (uint64_t l : lines)
+         mem.read(txn, l * line_bytes_, line_bytes_);
+      gmem_reads_ += lines.size();
+   }
+   PendingMem pm;
+   pm.txn = txn;
+   pm.nwrites = 0;
+   if (txn)
+      pm.waits.push_back(txn);
+   pm.ready_min = now;
+   for (unsigned i = 0; i < inr.nwrites; i++) {
+      const RegUse &w = inr.writes[i];
+      const Cycle at = now + w.latency;
+      pm.ready_min = std::max(pm.ready_min, at);
+      bool is_mem_dst = false;
+      if (txn)
+         for (unsigned o = 0; o < inr.nops; o++)
+            if (inr.ops[o].kind == OpKind::Mem && inr.ops[o].dst == w.reg)
+               is_mem_dst = true;
+      const Cycle value = is_mem_dst ? kNever : at;
+      for (unsigned c = 0; c < 4; c++)
+         if (w.mask >> c & 1)
+            ready[w.reg * 4 + c] = value;
+      s.reg_ready[w.reg] = std::max(s.reg_ready[w.reg], value);
+      if (is_mem_dst) {
+         pm.reg[pm.nwrites] = w.reg;
+         pm.mask[pm.nwrites] = w.mask;
+         pm.nwrites++;
+      }
+      s.max_ready = std::max(s.max_ready, at);
+   }
+   if (txn)
+      s.pend.push_back(std::move(pm));
+}
+
 void
 Spc::issue(Slot &s, Cycle now)
 {
@@ -381,7 +441,9 @@ Spc::issue(Slot &s, Cycle now)
          lines_.push_back(l);
       }
    }
-   if (lines_.empty()) {
+   if (VLG_UNLIKELY(r.mem == MemKind::Mem && !r.mem_shared && !r.mem_addresses.empty())) {
+      issue_global_mem(s, *in, r, now);
+   } else if (lines_.empty()) {
       /* no line to wait for (most instructions): results at issue + latency */
       for (unsigned i = 0; i < in->nwrites; i++) {
          const RegUse &w = in->writes[i];

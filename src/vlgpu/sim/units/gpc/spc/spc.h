@@ -149,6 +149,7 @@ class Spc final : public Unit {
    bool check_next(Slot &s, Cycle now, Reason &why);
    void issue(Slot &s, Cycle now);
    void issue_lines(Slot &s, const Instr &in, Cycle now);
+   void issue_global_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
    bool retire(Slot &s, Cycle now);
    void complete_memory(Cycle now);
    void watchdog(Slot &s, Cycle now);
@@ -177,6 +178,13 @@ class Spc final : public Unit {
    Counter &fs_groups_ = add_counter("fs_groups", "FS thread groups run");
    Counter &mem_instr_ = add_counter("mem_instructions", "LDB and texture instructions");
    Counter &icache_misses_ = add_counter("icache_misses", "instruction-cache line misses");
+   Counter &gmem_instr_ = add_counter(
+      "global_mem_instructions", "MEM loads, stores and atomics on global memory (VS/FS: images, "
+                                 "SSBOs, atomic counters)");
+   Counter &gmem_reads_ =
+      add_counter("global_mem_line_reads", "lines MEM loads and atomics read from the L2 (no L1)");
+   Counter &gmem_writes_ =
+      add_counter("global_mem_line_writes", "lines MEM stores write to the L2 (posted)");
    Counter &l1_hits_ = add_counter("l1_hits", "L1 line hits of LDB/texture instructions");
    Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
    Counter &l1_merged_ =

@@ -197,6 +197,24 @@ constexpr const char *kMatrixVs = R"(
    MOV R6, R2
    BRC.END
 )";
+/** GS: the input triangle (POSITION R0/R3/R6, VARYING 0 R1/R4/R7, VARYING
+ *  1 R2/R5/R8: gs_input_stride 3) emitted again as a strip of 3, position
+ *  offset by C0. */
+constexpr const char *kPassGs = R"(
+   ADD R10, R0, C0
+   MOV R11, R1
+   MOV R12, R2
+   MEM.EMIT
+   ADD R10, R3, C0
+   MOV R11, R4
+   MOV R12, R5
+   MEM.EMIT
+   ADD R10, R6, C0
+   MOV R11, R7
+   MOV R12, R8
+   MEM.EMIT
+   BRC.END
+)";
 /** FS: constant colour C0 of the FS global buffer. */
 constexpr const char *kConstFs = R"(
    MOV R1, C0
@@ -228,6 +246,10 @@ struct Square {
    /** A texture for kTexFs: 8x8 RGBA8 with 2 mip levels. */
    bool texture = false;
    float depth_z = 0.25f; /**< object z of every vertex */
+   /** A pass-through geometry shader (kPassGs: each triangle re-emitted
+    *  as a strip, position + GS C0 = gs_offset). */
+   bool gs = false;
+   float gs_offset[4] = {0, 0, 0, 0};
 
    /* filled by build() */
    VLG_SURFACE rt = {}, zs = {};
@@ -395,9 +417,43 @@ struct Square {
       uint32_t fsw[VLG_SHADER_STATE_LENGTH];
       VLG_SHADER_STATE_pack(fsw, &fs_state);
 
+      uint64_t gs_addr = 0;
+      if (gs) {
+         VLG_SHADER_STATE g;
+         VLG_SHADER_STATE_init(&g);
+         g.stage = VLG_SHADER_STAGE_GEOMETRY;
+         g.num_regs = 16;
+         const std::vector<uint32_t> gcode = assemble(kPassGs);
+         g.code = d.put(gcode);
+         g.code_size = uint32_t(gcode.size());
+         g.consts = d.put(gs_offset, 16);
+         g.num_consts = 1;
+         const vlg_input_semantic sem[3] = {VLG_INPUT_SEMANTIC_POSITION,
+                                            VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_VARYING};
+         for (unsigned i = 0; i < 3; i++) {
+            g.inputs[i].reg = i;
+            g.inputs[i].mask = 0xf;
+            g.inputs[i].semantic = sem[i];
+            g.inputs[i].index = i ? i - 1 : 0;
+         }
+         g.num_inputs = 3;
+         g.outputs[0] = {10, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0};
+         g.outputs[1] = {11, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0};
+         g.outputs[2] = {12, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 1};
+         g.num_outputs = 3;
+         g.gs_vertices_in = 3;
+         g.gs_input_stride = 3;
+         g.gs_output_prim = VLG_PRIM_TRIANGLE_STRIP;
+         g.gs_max_vertices = 3;
+         uint32_t gw[VLG_SHADER_STATE_LENGTH];
+         VLG_SHADER_STATE_pack(gw, &g);
+         gs_addr = d.put(gw, sizeof(gw));
+      }
+
       VLG_DRAW_INFO di;
       VLG_DRAW_INFO_init(&di);
       di.kind = VLG_DRAW_KIND_PRIMITIVES;
+      di.gs = gs_addr;
       di.prim = VLG_PRIM_TRIANGLES;
       di.vertices_per_prim = 3;
       di.index_size = VLG_INDEX_SIZE_U16;

@@ -257,6 +257,48 @@ TEST(Dump, ReplayOfAnUneditedDumpIsBitExact)
    fs::remove_all(r.top);
 }
 
+/* A draw with a geometry shader: the GS shader_state ([gs]), its program
+ * (gs.s) and global buffer (consts-gs.txt) are dumped, the replay is
+ * bit-exact, and an edited GS constant replays with the change. */
+TEST(Dump, GeometryShaderDrawRoundTripsAndEditsReplay)
+{
+   Square sq;
+   sq.gs = true;
+   const LiveRun r = live_run(sq, "gs", kBg);
+   ASSERT_EQ(r.submit_result, 0);
+   ASSERT_TRUE(fs::exists(fs::path(r.dir) / "gs.s"));
+   ASSERT_TRUE(fs::exists(fs::path(r.dir) / "consts-gs.txt"));
+   const std::string draw_txt = slurp(fs::path(r.dir) / "draw.txt");
+   EXPECT_TRUE(contains(draw_txt, "\n[gs]")) << draw_txt;
+   EXPECT_TRUE(contains(draw_txt, "gs_max_vertices")) << draw_txt;
+   EXPECT_TRUE(contains(slurp(fs::path(r.dir) / "gs.s"), "MEM.EMIT"));
+
+   const std::string out = (fs::path(r.top) / "out").string();
+   const ReplayResult res = replay(r.dir, out);
+   EXPECT_FALSE(res.report.faulted) << res.report.fault;
+   EXPECT_TRUE(res.notes.empty()) << res.notes.front();
+   ASSERT_TRUE(comparison(res, "rt0"));
+   EXPECT_EQ(comparison(res, "rt0")->differing, 0u) << comparison(res, "rt0")->first_difference;
+   EXPECT_EQ(res.report.counters.gs_invocations, 2u);
+   EXPECT_EQ(res.report.counters.gs_output_primitives, 2u);
+   const std::string rt = slurp(fs::path(out) / "rt0.bin");
+   ASSERT_EQ(rt.size(), r.rt.size());
+   EXPECT_EQ(0, std::memcmp(rt.data(), r.rt.data(), rt.size()));
+   unsigned drawn = 0;
+   for (size_t i = 0; i + 4 <= r.rt.size(); i += 4)
+      drawn += std::memcmp(&r.rt[i], kBg, 4) != 0;
+   EXPECT_GT(drawn, 200u);
+
+   /* move the square by 0.25 in x (clip space) through the GS's C0 */
+   edit(fs::path(r.dir) / "consts-gs.txt", R"(C0 .*)", "C0 = 0.25 0 0 0");
+   const std::string out2 = (fs::path(r.top) / "out2").string();
+   const ReplayResult res2 = replay(r.dir, out2);
+   EXPECT_FALSE(res2.report.faulted) << res2.report.fault;
+   ASSERT_TRUE(comparison(res2, "rt0"));
+   EXPECT_GT(comparison(res2, "rt0")->differing, 50u);
+   fs::remove_all(r.top);
+}
+
 /* A render target whose format PNG cannot hold: the .bin is authoritative,
  * the PNG a preview; editing the preview is an error, not silently lost. */
 /* An indirect draw (draw_info.indirect, ARB_draw_indirect): draw_info's own

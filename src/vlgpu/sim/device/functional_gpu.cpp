@@ -248,6 +248,15 @@ draw_stats_json(const DrawStats &s)
               {"dual_issued", s.vs_dual_issued},
               {"dual_issue_rate",
                s.vs_instructions ? double(s.vs_dual_issued) / double(s.vs_instructions) : 0.0}};
+   /* geometry shader (docs/hw.md "Geometry shaders"); zeros without one */
+   j["gs"] = {{"invocations", s.gs_invocations},
+              {"groups", s.gs_groups},
+              {"instructions", s.gs_instructions},
+              {"lane_instructions", s.gs_lane_instructions},
+              {"dual_issued", s.gs_dual_issued},
+              {"output_vertices", s.gs_output_vertices},
+              {"output_primitives", s.gs_output_primitives},
+              {"emits_dropped", s.gs_emits_dropped}};
    j["fs"] = {{"groups", s.fs_groups},
               {"quads", s.fs_quads},
               {"invocations", s.fs_invocations},

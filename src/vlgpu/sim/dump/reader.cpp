@@ -361,7 +361,7 @@ struct Shader {
    bool move_code = false, move_consts = false;
 };
 
-const char *const kStage[2] = {"vs", "fs"};
+const char *const kStage[3] = {"vs", "fs", "gs"}; /* gs: draws with draw_info.gs != 0 */
 
 /** The draw's code: X.bin while X.s is unedited (same text up to comments as
  *  the disassembly of X.bin), else X.s assembled. */
@@ -422,7 +422,7 @@ surface_files(const Loaded &r)
 {
    std::vector<SurfaceFile> out;
    if (r.have_fb) {
-      for (unsigned i = 0; i < std::min(r.fb.nr_cbufs, 4u); i++)
+      for (unsigned i = 0; i < std::min<unsigned>(r.fb.nr_cbufs, kMaxColorBufs); i++)
          if (r.fb.cbufs[i].format != VLG_FORMAT_NONE)
             out.push_back({fmt::format("rt{}", i), surface_image(r.fb.cbufs[i], r.fb.samples),
                            fmt::format("framebuffer.cbufs[{}]", i)});
@@ -515,8 +515,9 @@ load_dump(Loader &L)
          L.add(d.resolve_dst, w, sizeof(w), "draw.txt [resolve_dst]");
       }
    }
-   std::vector<VLG_TEXTURE> tex[2];
-   Shader sh[2];
+   std::vector<VLG_TEXTURE> tex[3];
+   Shader sh[3];
+   const unsigned nstages = d.gs ? 3 : 2;
    std::vector<VLG_VERTEX_BUFFER> vbs;
    if (!clear) {
       uint32_t pw[VLG_PIPE_STATE_LENGTH] = {};
@@ -562,17 +563,27 @@ load_dump(Loader &L)
             });
       array("fs_samplers", d.fs_num_samplers, d.fs_samplers, VLG_SAMPLER_info,
             [](const uint32_t *) {});
-      for (unsigned s = 0; s < 2; s++) {
+      if (d.gs) {
+         array("gs_textures", d.gs_num_textures, d.gs_textures, VLG_TEXTURE_info,
+               [&](const uint32_t *w) {
+                  VLG_TEXTURE t;
+                  VLG_TEXTURE_unpack(w, &t);
+                  tex[2].push_back(t);
+               });
+         array("gs_samplers", d.gs_num_samplers, d.gs_samplers, VLG_SAMPLER_info,
+               [](const uint32_t *) {});
+      }
+      for (unsigned s = 0; s < nstages; s++) {
          uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
          if (const Section *sec = need(kStage[s])) {
             parse_shader_section(*sec, file, w, errors, L.notes);
             VLG_SHADER_STATE_unpack(w, &sh[s].ss);
             sh[s].present = true;
-            sh[s].addr = s ? d.fs : d.vs;
+            sh[s].addr = s == 0 ? d.vs : s == 1 ? d.fs : d.gs;
          }
       }
       /* uniform buffers of each shader (LDB slots) */
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < nstages; s++) {
          if (!sh[s].present || sh[s].ss.num_buffers == 0)
             continue;
          if (sh[s].ss.num_buffers > 16) {
@@ -580,7 +591,7 @@ load_dump(Loader &L)
                                          kStage[s], sh[s].ss.num_buffers));
             continue;
          }
-         array(s ? "fs_buffers" : "vs_buffers", sh[s].ss.num_buffers, sh[s].ss.buffers,
+         array(fmt::format("{}_buffers", kStage[s]).c_str(), sh[s].ss.num_buffers, sh[s].ss.buffers,
                VLG_BUFFER_info, [](const uint32_t *) {});
       }
       if (d.stream_output) {
@@ -606,7 +617,7 @@ load_dump(Loader &L)
 
    /* data part */
    if (!clear) {
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < nstages; s++) {
          Shader &x = sh[s];
          x.code = load_code(L, kStage[s]);
          if (x.code.size() != x.ss.code_size) {
@@ -652,7 +663,7 @@ load_dump(Loader &L)
          for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
             L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
       }
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < nstages; s++) {
          for (unsigned i = 0; i < tex[s].size(); i++) {
             const VLG_TEXTURE &t = tex[s][i];
             const unsigned levels = std::min(unsigned(t.num_levels), 15u);
@@ -672,7 +683,7 @@ load_dump(Loader &L)
     * filled_size words, query counters): absolute addresses in the files */
    if (!clear) {
       std::vector<std::string> hexfiles;
-      for (unsigned s = 0; s < 2; s++)
+      for (unsigned s = 0; s < nstages; s++)
          if (sh[s].present && sh[s].ss.num_buffers <= 16)
             for (unsigned i = 0; i < sh[s].ss.num_buffers; i++)
                hexfiles.push_back(fmt::format("{}-buffer{}.hex", kStage[s], i));
@@ -702,7 +713,7 @@ load_dump(Loader &L)
    /* grown shader data moves above everything else */
    if (!clear) {
       uint64_t top = (L.end_address() + 255) & ~uint64_t(255);
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < nstages; s++) {
          Shader &x = sh[s];
          if (x.move_code) {
             L.notes.push_back(fmt::format("{}.s: the code grew, moved from 0x{:x} to 0x{:x}",

@@ -244,9 +244,10 @@ struct RawPackage {
    };
    std::vector<Elem> elems;
    std::vector<Buf> bufs;
-   std::vector<Tex> tex[2];
-   std::vector<Smp> smp[2];
-   Shader sh[2];
+   /* per stage: vs, fs and, when draw_info.gs != 0, gs (kStage) */
+   std::vector<Tex> tex[3];
+   std::vector<Smp> smp[3];
+   Shader sh[3];
    /** Uniform-buffer slots B0.. of each shader (shader_state.buffers). */
    struct Ubo {
       bool ok = false;
@@ -254,7 +255,7 @@ struct RawPackage {
       uint32_t words[VLG_BUFFER_LENGTH] = {};
       VLG_BUFFER v = {};
    };
-   std::vector<Ubo> ubos[2];
+   std::vector<Ubo> ubos[3];
    /** draw_info.stream_output (transform feedback), when not 0. */
    bool have_so = false, so_ok = false;
    uint32_t so_words[VLG_STREAM_OUTPUT_LENGTH] = {};
@@ -271,6 +272,8 @@ struct RawPackage {
 
    /** CLEAR and RESOLVE: no pipeline state, shaders or vertex data. */
    bool fixed() const { return fixed_function_kind(d.kind); }
+   /** Shader stages of the draw: vs, fs, and gs with a geometry shader. */
+   unsigned stages() const { return d.gs ? 3 : 2; }
 
    /** draw_info with the indirect command's words in place of its fields
     *  (what the CP draws, hw xml draw_info.indirect). */
@@ -292,7 +295,8 @@ struct RawPackage {
    }
 };
 
-const char *const kStage[2] = {"vs", "fs"};
+const char *const kStage[3] = {"vs", "fs", "gs"};
+const char *const kStageName[3] = {"vertex", "fragment", "geometry"};
 
 RawPackage
 read_package(const Vram &vram, uint64_t draw_info)
@@ -331,12 +335,12 @@ read_package(const Vram &vram, uint64_t draw_info)
       if ((b.ok = read_words(vram, b.addr, VLG_VERTEX_BUFFER_LENGTH, b.words)))
          VLG_VERTEX_BUFFER_unpack(b.words, &b.v);
    }
-   const uint64_t tex_addr[2] = {d.vs_textures, d.fs_textures};
-   const uint64_t smp_addr[2] = {d.vs_samplers, d.fs_samplers};
-   const unsigned ntex[2] = {d.vs_num_textures, d.fs_num_textures};
-   const unsigned nsmp[2] = {d.vs_num_samplers, d.fs_num_samplers};
-   const uint64_t sh_addr[2] = {d.vs, d.fs};
-   for (unsigned s = 0; s < 2; s++) {
+   const uint64_t tex_addr[3] = {d.vs_textures, d.fs_textures, d.gs_textures};
+   const uint64_t smp_addr[3] = {d.vs_samplers, d.fs_samplers, d.gs_samplers};
+   const unsigned ntex[3] = {d.vs_num_textures, d.fs_num_textures, d.gs_num_textures};
+   const unsigned nsmp[3] = {d.vs_num_samplers, d.fs_num_samplers, d.gs_num_samplers};
+   const uint64_t sh_addr[3] = {d.vs, d.fs, d.gs};
+   for (unsigned s = 0; s < p.stages(); s++) {
       p.tex[s].resize(ntex[s]);
       for (unsigned i = 0; i < ntex[s]; i++) {
          auto &t = p.tex[s][i];
@@ -516,7 +520,7 @@ dump_surfaces(const std::string &dir, const RawPackage &p, const Vram &vram,
       dump_image(dir, base + suffix, vram, v.address, v.pitch, v.format, v.width, v.height, notes);
    };
    if (p.have_fb) {
-      for (unsigned i = 0; i < std::min(p.fb.nr_cbufs, 4u); i++)
+      for (unsigned i = 0; i < std::min<unsigned>(p.fb.nr_cbufs, kMaxColorBufs); i++)
          one(fmt::format("rt{}", i), p.fb.cbufs[i], p.fb.samples);
       one("zs", p.fb.zsbuf, p.fb.samples);
    }
@@ -798,10 +802,10 @@ DrawDumpWriter::begin(const Vram &vram)
       }
 
       /* textures and samplers */
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < p.stages(); s++) {
          for (unsigned i = 0; i < p.tex[s].size(); i++) {
             const auto &t = p.tex[s][i];
-            const std::string n = array_section(s ? "fs_textures" : "vs_textures", i);
+            const std::string n = array_section(fmt::format("{}_textures", kStage[s]).c_str(), i);
             if (!t.ok) {
                missing(n, VLG_TEXTURE_info, t.addr);
                continue;
@@ -822,7 +826,7 @@ DrawDumpWriter::begin(const Vram &vram)
          }
          for (unsigned i = 0; i < p.smp[s].size(); i++) {
             const auto &m = p.smp[s][i];
-            const std::string n = array_section(s ? "fs_samplers" : "vs_samplers", i);
+            const std::string n = array_section(fmt::format("{}_samplers", kStage[s]).c_str(), i);
             if (m.ok)
                section(n, VLG_SAMPLER_info, m.words, fmt::format("at VRAM 0x{:x}", m.addr));
             else
@@ -831,7 +835,7 @@ DrawDumpWriter::begin(const Vram &vram)
       }
 
       /* shaders: shader_state, code as disassembly, global-buffer image */
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < p.stages(); s++) {
          const auto &sh = p.sh[s];
          const char *stage = kStage[s];
          if (!sh.ok) {
@@ -861,7 +865,7 @@ DrawDumpWriter::begin(const Vram &vram)
                "; address and units in hex. Edit and replay: the file is assembled again and "
                "{}.code_size\n"
                "; follows the new size (docs/dump.md).\n",
-               s ? "fragment" : "vertex", info_.draw_number, ss.code_size, code_bytes, ss.code,
+               kStageName[s], info_.draw_number, ss.code_size, code_bytes, ss.code,
                ss.entry, stage);
             if (!exact) {
                write_file(path_in(dir_, fmt::format("{}.bin", stage)), units.data(), code_bytes);
@@ -913,10 +917,10 @@ DrawDumpWriter::begin(const Vram &vram)
       }
 
       /* uniform buffers (LDB slots of shader_state.buffers) and their bytes */
-      for (unsigned s = 0; s < 2; s++) {
+      for (unsigned s = 0; s < p.stages(); s++) {
          for (unsigned i = 0; i < p.ubos[s].size(); i++) {
             const auto &u = p.ubos[s][i];
-            const std::string n = array_section(s ? "fs_buffers" : "vs_buffers", i);
+            const std::string n = array_section(fmt::format("{}_buffers", kStage[s]).c_str(), i);
             if (!u.ok) {
                missing(n, VLG_BUFFER_info, u.addr);
                continue;
@@ -930,7 +934,7 @@ DrawDumpWriter::begin(const Vram &vram)
                            "shader reads.\n"
                            "# Each line: VRAM address: bytes (edit them); '#' comments show "
                            "the dwords as fp32.\n",
-                           kStage[s], i, info_.draw_number, i, s ? "fragment" : "vertex"),
+                           kStage[s], i, info_.draw_number, i, kStageName[s]),
                {HexRange{u.v.address, u.v.size, "buffer bytes"}}, vram, st.notes);
             where += data.empty() ? "; unbound or empty" : "; data: " + data;
             section(n, VLG_BUFFER_info, u.words, where);

@@ -54,7 +54,7 @@ TEST(HwGolden, BlendSrcAlphaInvSrcAlpha)
    b.rt[0].colormask = 0xf;
 
    uint32_t dw[VLG_BLEND_LENGTH];
-   ASSERT_EQ(VLG_BLEND_LENGTH, 5);
+   ASSERT_EQ(VLG_BLEND_LENGTH, 9); /* word 0 + rt[0..7] */
    VLG_BLEND_pack(dw, &b);
 
    /* word 0: logicop_func default COPY = 12 at bits 5:2 -> 0x30 */
@@ -266,8 +266,9 @@ TEST(HwGolden, ShaderInputAndScissor)
 TEST(HwGolden, PipeStateBlockOffsets)
 {
    /* pipe_state: blend at word 54, rt[1] one word after rt[0] at 55 -> 56;
-    * viewport at 7, scale[1] at 8; stencil_ref at 53. */
-   ASSERT_EQ(VLG_PIPE_STATE_LENGTH, 64);
+    * viewport at 7, scale[1] at 8; stencil_ref at 53; blend is 1 + 8 words
+    * (8 render targets), so blend_color is at 63 and sample_mask at 67. */
+   ASSERT_EQ(VLG_PIPE_STATE_LENGTH, 68);
    struct VLG_PIPE_STATE p;
    VLG_PIPE_STATE_init(&p);
    p.blend.rt[1].colormask = 0x5;
@@ -278,7 +279,7 @@ TEST(HwGolden, PipeStateBlockOffsets)
    EXPECT_EQ(dw[56] >> 27, 0x5u);
    EXPECT_EQ(dw[8], 0xbf800000u);
    EXPECT_EQ(dw[53], 0x00008000u); /* ref_value[1] at bits 15:8 */
-   EXPECT_EQ(dw[63], 0xffffffffu); /* sample_mask default */
+   EXPECT_EQ(dw[67], 0xffffffffu); /* sample_mask default */
 }
 
 TEST(HwGolden, PrintedText)

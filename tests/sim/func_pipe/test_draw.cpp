@@ -631,6 +631,43 @@ TEST(Draw, MultipleRenderTargets)
    EXPECT_EQ(f[3], 2.0f);
 }
 
+/* Eight colour buffers (GL 3.0 MAX_DRAW_BUFFERS 8): COLOR 7 reaches
+ * cbufs[7] with rt[7]'s blend state, and a CLEAR of bit 2 + 7 clears it. */
+TEST(Draw, EightRenderTargets)
+{
+   TestDraw t;
+   t.framebuffer(8, 8, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_NONE, 8);
+   t.fb.cbufs[7] = t.surface(VLG_FORMAT_R32G32B32A32_FLOAT, 8, 8);
+   const std::vector<float> v = {-1, -1, 0, 1, 0.25f, 0.5f, 0.75f, 1,
+                                 3,  -1, 0, 1, 0.25f, 0.5f, 0.75f, 1,
+                                 -1, 3,  0, 1, 0.25f, 0.5f, 0.75f, 1};
+   color_pipeline(t, v);
+   t.fs.code = assemble(R"(
+      ADD R3, R0, R0
+      BRC.END
+   )");
+   t.fs.output(3, VLG_OUTPUT_SEMANTIC_COLOR, 7);
+   t.pipe.blend.independent_blend_enable = true;
+   t.pipe.blend.rt[7].colormask = 0x5; /* R and B */
+   render(t);
+   float f[4];
+   std::memcpy(f, t.vram.data() + t.fb.cbufs[7].address + 4 * 16 * 8 + 4 * 16, 16);
+   EXPECT_EQ(f[0], 0.5f); /* 2 x 0.25 */
+   EXPECT_EQ(f[1], 0.0f); /* masked: the zeroed surface */
+   EXPECT_EQ(f[2], 1.5f);
+   EXPECT_EQ(f[3], 0.0f);
+
+   t.draw.kind = VLG_DRAW_KIND_CLEAR;
+   t.draw.clear_buffers = 1u << (2 + 7);
+   t.draw.clear_color[0] = t.draw.clear_color[1] = t.draw.clear_color[2] =
+      t.draw.clear_color[3] = fbits(-2.0f);
+   t.draw.clear_rect.maxx = t.draw.clear_rect.maxy = 8;
+   render(t);
+   std::memcpy(f, t.vram.data() + t.fb.cbufs[7].address, 16);
+   EXPECT_EQ(f[0], -2.0f);
+   EXPECT_EQ(f[3], -2.0f);
+}
+
 TEST(Draw, ClearDraw)
 {
    TestDraw t;

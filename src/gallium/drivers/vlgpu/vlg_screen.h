@@ -28,7 +28,7 @@ struct vlg_stats;
 #define VLG_MAX_TEXEL_BUFFER_ELEMENTS (1u << 27) /* texels of a BUFFER texture
                                                    (texture.cpp kMaxBufferTexels,
                                                    Mesa's own clamp) */
-#define VLG_MAX_RENDER_TARGETS      4   /* framebuffer.cbufs[4] */
+#define VLG_MAX_RENDER_TARGETS      8   /* framebuffer.cbufs[8] */
 #define VLG_MAX_UNIFORM_VEC4        512 /* global buffer C0..C511 */
 /* Default-block uniforms per stage, in vec4s: GL ES 3.0's minimum of 256
  * vertex uniform vectors plus the 9 st/mesa reserves for lowered state

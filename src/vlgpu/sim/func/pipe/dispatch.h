@@ -67,7 +67,8 @@ void fs_load_quad(const PeState &pe, const PrimSetup &setup, const Quad &q, Thre
 
 /** Where the FS leaves its results (from shader_state.outputs). */
 struct FsOutputPlan {
-   int color_reg[kMaxColorBufs] = {-1, -1, -1, -1}; /**< COLOR i register, -1 if none */
+   int color_reg[kMaxColorBufs] = {-1, -1, -1, -1,
+                                   -1, -1, -1, -1}; /**< COLOR i register, -1 if none */
    int depth_reg = -1;                              /**< DEPTH register (x), -1 if none */
    int dual_source_reg = -1;                        /**< DUAL_SOURCE_COLOR register, -1 if none */
    unsigned color_mask = 0;                         /**< bit i: COLOR i written */

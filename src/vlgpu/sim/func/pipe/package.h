@@ -36,7 +36,7 @@ enum : unsigned {
    kMaxBuffers = 16,        /**< shader_state.num_buffers (LDB slots B0..B15) */
    kMaxShaderIo = 32,       /**< shader_state inputs[] / outputs[] entries */
    kMaxRegs = 128,          /**< shader_state.num_regs */
-   kMaxColorBufs = 4,       /**< framebuffer.cbufs[] */
+   kMaxColorBufs = 8,       /**< framebuffer.cbufs[] */
    kMaxVaryings = 32,       /**< VARYING index range (5-bit field) */
 };
 

@@ -434,6 +434,50 @@ TEST(Gs, PassThroughGsRastersLikeNoGs)
    }
 }
 
+/* Lines and points through pass-through GSs (LINE_STRIP / POINTS output)
+ * rasterise like the same draws without a GS. */
+TEST(Gs, PassThroughLinesAndPointsRasterLikeNoGs)
+{
+   struct Case {
+      vlg_prim prim;
+      unsigned n;
+      vlg_prim out;
+      const char *gs;
+   };
+   const Case cases[] = {
+      {VLG_PRIM_LINES, 2, VLG_PRIM_LINE_STRIP,
+       "MOV R8, R0\nMOV R9, R1\nMEM.EMIT\nMOV R8, R2\nMOV R9, R3\nMEM.EMIT\nBRC.END\n"},
+      {VLG_PRIM_LINE_STRIP, 2, VLG_PRIM_LINE_STRIP,
+       "MOV R8, R0\nMOV R9, R1\nMEM.EMIT\nMOV R8, R2\nMOV R9, R3\nMEM.EMIT\nBRC.END\n"},
+      {VLG_PRIM_POINTS, 1, VLG_PRIM_POINTS, "MOV R8, R0\nMOV R9, R1\nMEM.EMIT\nBRC.END\n"},
+   };
+   for (const Case &c : cases) {
+      SCOPED_TRACE(vlg_prim_name(c.prim));
+      const std::vector<float> v = some_triangles(8);
+      TestDraw a, b;
+      for (TestDraw *t : {&a, &b}) {
+         colour_draw(*t, c.prim, v, t == &b);
+         t->draw.vertices_per_prim = c.n;
+         t->pipe.rasterizer.point_size = 3.0f;
+      }
+      b.gs.st.gs_vertices_in = c.n;
+      b.gs.st.gs_output_prim = c.out;
+      b.gs.st.gs_max_vertices = c.n;
+      b.gs.code = assemble(c.gs);
+      const DrawStats sa = render_draw(a.vram, a.write());
+      const DrawStats sb = render_draw(b.vram, b.write());
+      EXPECT_GT(sa.fragments_passed, 50u);
+      EXPECT_EQ(sa.fragments_passed, sb.fragments_passed);
+      EXPECT_EQ(sa.ge.primitives, sb.ge.primitives);
+      EXPECT_EQ(sb.gs_output_primitives, sa.ge.primitives);
+      unsigned diff = 0;
+      for (unsigned y = 0; y < 40; y++)
+         for (unsigned x = 0; x < 48; x++)
+            diff += std::memcmp(a.rgba8(x, y), b.rgba8(x, y), 4) != 0;
+      EXPECT_EQ(diff, 0u);
+   }
+}
+
 TEST(Gs, StreamOutputCapturesGsOutputs)
 {
    /* the pass-through GS over a strip, capturing the GS's R9 (colour):

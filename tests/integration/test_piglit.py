@@ -96,6 +96,18 @@ class PiglitTransformFeedbackCycleTest(unittest.TestCase):
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitGeometryShaderCycleTest(unittest.TestCase):
+    """The subset's GLSL 1.50 geometry-shader tests (docs/hw.md "Geometry shaders") on the
+    cycle-mode modules too, texel buffers alongside."""
+
+    def test_geometry_shaders_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "glsl-1.50@execution@geometry", 10, "geometry-shader")
+
+    def test_texel_buffers_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "arb_texture_buffer_object", 5, "texel-buffer")
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitDualSourceCycleTest(unittest.TestCase):
     """The subset's dual-source blending tests (EXT_blend_func_extended) on the
     cycle-mode OMU too (docs/hw.md "Dual-source blending")."""

@@ -547,32 +547,22 @@ load_dump(Loader &L)
                VLG_VERTEX_BUFFER_unpack(w, &v);
                vbs.push_back(v);
             });
-      array("vs_textures", d.vs_num_textures, d.vs_textures, VLG_TEXTURE_info,
-            [&](const uint32_t *w) {
-               VLG_TEXTURE t;
-               VLG_TEXTURE_unpack(w, &t);
-               tex[0].push_back(t);
-            });
-      array("vs_samplers", d.vs_num_samplers, d.vs_samplers, VLG_SAMPLER_info,
-            [](const uint32_t *) {});
-      array("fs_textures", d.fs_num_textures, d.fs_textures, VLG_TEXTURE_info,
-            [&](const uint32_t *w) {
-               VLG_TEXTURE t;
-               VLG_TEXTURE_unpack(w, &t);
-               tex[1].push_back(t);
-            });
-      array("fs_samplers", d.fs_num_samplers, d.fs_samplers, VLG_SAMPLER_info,
-            [](const uint32_t *) {});
-      if (d.gs) {
-         array("gs_textures", d.gs_num_textures, d.gs_textures, VLG_TEXTURE_info,
+      /* texture and sampler arrays of stage @s (0 VS, 1 FS, 2 GS) */
+      auto stage_units = [&](const char *prefix, unsigned s, unsigned ntex, uint64_t textures,
+                             unsigned nsamp, uint64_t samplers) {
+         array(fmt::format("{}_textures", prefix).c_str(), ntex, textures, VLG_TEXTURE_info,
                [&](const uint32_t *w) {
                   VLG_TEXTURE t;
                   VLG_TEXTURE_unpack(w, &t);
-                  tex[2].push_back(t);
+                  tex[s].push_back(t);
                });
-         array("gs_samplers", d.gs_num_samplers, d.gs_samplers, VLG_SAMPLER_info,
+         array(fmt::format("{}_samplers", prefix).c_str(), nsamp, samplers, VLG_SAMPLER_info,
                [](const uint32_t *) {});
-      }
+      };
+      stage_units("vs", 0, d.vs_num_textures, d.vs_textures, d.vs_num_samplers, d.vs_samplers);
+      stage_units("fs", 1, d.fs_num_textures, d.fs_textures, d.fs_num_samplers, d.fs_samplers);
+      if (d.gs)
+         stage_units("gs", 2, d.gs_num_textures, d.gs_textures, d.gs_num_samplers, d.gs_samplers);
       for (unsigned s = 0; s < nstages; s++) {
          uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
          if (const Section *sec = need(kStage[s])) {

@@ -259,11 +259,48 @@ Spc::check_next(Slot &s, Cycle now, Reason &why)
 
 /* the L1 lookups and the scoreboard of an instruction that reads the lines
  * in lines_ (issue()) */
+/* The scoreboard entries of @in's register writes issued at @now, each
+ * due at now + its latency but not before @min_at. With a memory
+ * transaction pending (@pm.txn != 0) the destinations of the memory ops
+ * (@is_mem_op of their kind) are due only when it answers: kNever here,
+ * and recorded in @pm for complete_memory(). Returns the latest due cycle
+ * of the other writes (@now without writes): the earliest the memory ops'
+ * destinations may become ready (PendingMem.ready_min). Shared by the
+ * LDB/TEX path (issue_lines) and global MEM (issue_global_mem). */
+template <typename IsMemOp>
+Cycle
+Spc::note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &pm,
+                 IsMemOp is_mem_op)
+{
+   Cycle *ready = s.ready.data();
+   Cycle last = now;
+   for (unsigned i = 0; i < in.nwrites; i++) {
+      const RegUse &w = in.writes[i];
+      const Cycle at = std::max<Cycle>(now + w.latency, min_at);
+      last = std::max<Cycle>(last, now + w.latency);
+      bool is_mem_dst = false;
+      if (pm.txn)
+         for (unsigned o = 0; o < in.nops; o++)
+            if (is_mem_op(in.ops[o].kind) && in.ops[o].dst == w.reg)
+               is_mem_dst = true;
+      const Cycle value = is_mem_dst ? kNever : at;
+      for (unsigned c = 0; c < 4; c++)
+         if (w.mask >> c & 1)
+            ready[w.reg * 4 + c] = value;
+      s.reg_ready[w.reg] = std::max(s.reg_ready[w.reg], value);
+      if (is_mem_dst) {
+         pm.reg[pm.nwrites] = w.reg;
+         pm.mask[pm.nwrites] = w.mask;
+         pm.nwrites++;
+      }
+      s.max_ready = std::max(s.max_ready, at);
+   }
+   return last;
+}
+
 void
 Spc::issue_lines(Slot &s, const Instr &inr, Cycle now)
 {
-   const Instr *in = &inr;
-   Cycle *ready = s.ready.data();
    PendingMem pm;
    pm.txn = 0;
    pm.nwrites = 0;
@@ -303,33 +340,11 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now)
    }
    pm.txn = pm.waits.empty() ? 0 : pm.waits.front();
    const Cycle mem_min = lines_.empty() ? 0 : now + p_.spc_l1_hit_latency_cycles;
-   for (unsigned i = 0; i < in->nwrites; i++) {
-      const RegUse &w = in->writes[i];
-      const Cycle at = std::max<Cycle>(now + w.latency, mem_min);
-      /* only the memory op's destination waits for the lines */
-      bool is_mem_dst = false;
-      if (pm.txn)
-         for (unsigned o = 0; o < in->nops; o++)
-            if ((in->ops[o].kind == OpKind::Ldb || in->ops[o].kind == OpKind::Tex) &&
-                in->ops[o].dst == w.reg)
-               is_mem_dst = true;
-      const Cycle value = is_mem_dst ? kNever : at;
-      for (unsigned c = 0; c < 4; c++)
-         if (w.mask >> c & 1)
-            ready[w.reg * 4 + c] = value;
-      s.reg_ready[w.reg] = std::max(s.reg_ready[w.reg], value);
-      if (is_mem_dst) {
-         pm.reg[pm.nwrites] = w.reg;
-         pm.mask[pm.nwrites] = w.mask;
-         pm.nwrites++;
-      }
-      s.max_ready = std::max(s.max_ready, at);
-   }
+   const Cycle last = note_writes(s, inr, now, mem_min, pm, [](OpKind k) {
+      return k == OpKind::Ldb || k == OpKind::Tex;
+   });
    if (pm.txn) {
-      pm.ready_min = now;
-      for (unsigned i = 0; i < in->nwrites; i++)
-         pm.ready_min = std::max<Cycle>(pm.ready_min, now + in->writes[i].latency);
-      pm.ready_min = std::max(pm.ready_min, mem_min);
+      pm.ready_min = std::max(last, mem_min);
       s.pend.push_back(std::move(pm));
    }
 }
@@ -350,7 +365,6 @@ Spc::issue_global_mem(Slot &s, const Instr &inr, const StepResult &r, Cycle now)
       if (std::find(lines.begin(), lines.end(), l) == lines.end())
          lines.push_back(l);
    }
-   Cycle *ready = s.ready.data();
    const bool store = r.memkind == VLG_MEMKIND_ST;
    uint32_t txn = 0;
    if (store) {
@@ -368,28 +382,7 @@ Spc::issue_global_mem(Slot &s, const Instr &inr, const StepResult &r, Cycle now)
    pm.nwrites = 0;
    if (txn)
       pm.waits.push_back(txn);
-   pm.ready_min = now;
-   for (unsigned i = 0; i < inr.nwrites; i++) {
-      const RegUse &w = inr.writes[i];
-      const Cycle at = now + w.latency;
-      pm.ready_min = std::max(pm.ready_min, at);
-      bool is_mem_dst = false;
-      if (txn)
-         for (unsigned o = 0; o < inr.nops; o++)
-            if (inr.ops[o].kind == OpKind::Mem && inr.ops[o].dst == w.reg)
-               is_mem_dst = true;
-      const Cycle value = is_mem_dst ? kNever : at;
-      for (unsigned c = 0; c < 4; c++)
-         if (w.mask >> c & 1)
-            ready[w.reg * 4 + c] = value;
-      s.reg_ready[w.reg] = std::max(s.reg_ready[w.reg], value);
-      if (is_mem_dst) {
-         pm.reg[pm.nwrites] = w.reg;
-         pm.mask[pm.nwrites] = w.mask;
-         pm.nwrites++;
-      }
-      s.max_ready = std::max(s.max_ready, at);
-   }
+   pm.ready_min = note_writes(s, inr, now, 0, pm, [](OpKind k) { return k == OpKind::Mem; });
    if (txn)
       s.pend.push_back(std::move(pm));
 }

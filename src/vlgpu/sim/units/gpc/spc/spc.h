@@ -150,6 +150,9 @@ class Spc final : public Unit {
    void issue(Slot &s, Cycle now);
    void issue_lines(Slot &s, const Instr &in, Cycle now);
    void issue_global_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
+   template <typename IsMemOp>
+   Cycle note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &pm,
+                     IsMemOp is_mem_op);
    bool retire(Slot &s, Cycle now);
    void complete_memory(Cycle now);
    void watchdog(Slot &s, Cycle now);

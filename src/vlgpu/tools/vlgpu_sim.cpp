@@ -13,8 +13,7 @@
  *      docs/perf/README.md); this subcommand says so.
  *
  * Cycle-mode trace of a replay: VLGPU_TRACE=file.json, optionally
- * VLGPU_TRACE_CYCLES=BEGIN-END (docs/simulator.md "Trace"); module
- * parameters: VLGPU_UNITS_CONFIG (docs/simulator-modules.md).
+ * VLGPU_TRACE_CYCLES=BEGIN-END (docs/simulator.md "Trace").
  *
  * Configuration: the dump's config.json (the configuration of the live run),
  * or --config FILE instead, then --set overrides (docs/simulator.md).

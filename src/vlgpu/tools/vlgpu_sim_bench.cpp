@@ -3,7 +3,7 @@
  * without GL (not a test). `./vlgpu bench sim` runs `vlgpu-sim-bench sim`.
  *
  *   vlgpu-sim-bench sim [--dump DIR]... [--draws N] [--triangles N] [--size PX]
- *                       [--repeat N] [--config K=V,..] [--units K=V,..]
+ *                       [--repeat N] [--config K=V,..]
  *                       [--trace FILE] [--stats FILE] [--json FILE]
  *
  * Packages: the replayed per-draw dumps given with --dump (docs/dump.md;
@@ -392,7 +392,7 @@ struct SimOptions {
    unsigned draws = 8, tris = 500, repeat = 3;
    float size = 48;
    std::vector<std::string> dumps;
-   std::string config, units, trace, stats, json;
+   std::string config, trace, stats, json;
 };
 
 Workload
@@ -499,9 +499,7 @@ bench_sim(const SimOptions &o)
    nlohmann::ordered_json last_stats;
    bool traced = false;
    for (const Workload &w : work) {
-      UnitParams p(w.cfg);
-      if (!o.units.empty())
-         p.apply_overrides(o.units);
+      Config p(w.cfg);
       p.validate();
       ModeFigures f, c;
       for (unsigned r = 0; r < o.repeat; r++) {
@@ -651,11 +649,8 @@ main(int argc, char **argv)
                    "runs per package and mode (the median and the minimum are printed)")
       ->capture_default_str();
    sim->add_option("--config", o.config,
-                   "sim core configuration overrides key=value,... (docs/simulator.md), "
-                   "e.g. gpcs=2,spcs_per_gpc=8");
-   sim->add_option("--units", o.units,
-                   "module parameter overrides key=value,... (docs/simulator-modules.md), "
-                   "e.g. pe.quads_per_cycle=2");
+                   "GPU configuration overrides key=value,... over every key of docs/simulator.md "
+                   "\"Configuration\", e.g. gpcs=2,spcs_per_gpc=8,pe.quads_per_cycle=2");
    sim->add_option("--trace", o.trace,
                    "write the Perfetto trace (docs/simulator.md \"Trace\") of the first "
                    "cycle-mode run of the first package to this file");

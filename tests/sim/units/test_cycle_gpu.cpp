@@ -76,11 +76,11 @@ TEST_P(BothModes, IdenticalPixels)
 {
    const NamedScene &sc = all_scenes()[std::get<0>(GetParam())];
    const NamedConfig &cf = kConfigs[std::get<1>(GetParam())];
-   const UnitParams p = params(cf);
+   const Config p = params(cf);
    Scene s;
    sc.build(s);
 
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    const ModeRun f = run_scene(s, *fgpu);
    const ModeRun c = run_scene(s, cgpu);
@@ -96,7 +96,7 @@ TEST_P(BothModes, IdenticalPixels)
    EXPECT_EQ(compare_surfaces(s.t.fb, *f.vram, *c.vram, what), 0u);
    EXPECT_EQ(f.vram->read32(s.fence, "test"), c.vram->read32(s.fence, "test"));
    for (size_t i = 0; i < f.res.draws.size(); i++) {
-      expect_same_counters(f.res.draws[i].counters, c.res.draws[i].counters, p.core.gpcs == 1,
+      expect_same_counters(f.res.draws[i].counters, c.res.draws[i].counters, p.gpcs == 1,
                            what + " draw " + std::to_string(i));
       EXPECT_GT(c.res.draws[i].cycles, 0u);
    }
@@ -138,7 +138,7 @@ TEST(CycleGpu, StatisticsAddUp)
 {
    Scene s;
    scene_depth_stencil(s);
-   CycleGpu gpu{UnitParams{}};
+   CycleGpu gpu{Config{}};
    const ModeRun c = run_scene(s, gpu);
    ASSERT_TRUE(c.res.faults.empty());
    expect_stats_add_up(c.res.stats, "submit");
@@ -182,7 +182,7 @@ TEST(CycleGpu, SyncWaitsForEveryLastToken)
    s.sync(2);
    s.finish();
 
-   CycleGpu gpu{UnitParams{}};
+   CycleGpu gpu{Config{}};
    RecordingHost host;
    std::vector<uint32_t> fence_at_after;
    host.on_after = [&](const DrawContext &, const Vram &v, const DrawReport &rep) {
@@ -252,7 +252,7 @@ TEST(CycleGpu, DrawsOverlapAndInterlock)
    const ModeRun f = run_scene(s, *fgpu);
    ASSERT_TRUE(f.res.faults.empty());
    for (uint32_t inflight : {1u, 4u}) {
-      UnitParams p;
+      Config p;
       p.cp_max_draws_in_flight = inflight;
       CycleGpu gpu(p);
       const ModeRun c = run_scene(s, gpu);
@@ -326,7 +326,7 @@ TEST(CycleGpu, FaultsAbortOnlyTheirDraw)
    Config cfg;
    cfg.watchdog_cycles_per_shader = 5000;
    auto fgpu = make_functional_gpu(cfg);
-   CycleGpu cgpu{UnitParams(cfg)};
+   CycleGpu cgpu{Config(cfg)};
    const ModeRun f = run_scene(s, *fgpu);
    const ModeRun c = run_scene(s, cgpu);
    ASSERT_EQ(f.res.faults.size(), 4u);
@@ -371,7 +371,7 @@ TEST(CycleGpu, DeadlockBecomesSimulatorFault)
    scene_square(s);
    Config cfg;
    cfg.deadlock_window_cycles = 20000;
-   CycleGpu gpu{UnitParams(cfg)};
+   CycleGpu gpu{Config(cfg)};
    gpu.wedge("gpc0.omu");
    const ModeRun c = run_scene(s, gpu);
    ASSERT_FALSE(c.res.faults.empty());
@@ -408,7 +408,7 @@ TEST(CycleGpu, SnapshotDrawsSeeExactVram)
    auto fgpu = make_functional_gpu(Config{});
    const ModeRun fp = run_scene(prefix, *fgpu);
    const ModeRun ff = run_scene(s, *fgpu);
-   CycleGpu gpu{UnitParams{}};
+   CycleGpu gpu{Config{}};
    RecordingHost host;
    host.snapshot = [](const DrawContext &c) { return c.index_in_queue == 2; };
    uint64_t before_bad = ~0ull, after_bad = ~0ull;
@@ -463,7 +463,7 @@ TEST(CycleGpu, DumpCopiesTheFrame)
    };
    std::vector<uint8_t> fpx, cpx;
    auto fgpu = make_functional_gpu(Config{});
-   CycleGpu cgpu{UnitParams{}};
+   CycleGpu cgpu{Config{}};
    const ModeRun f = run(*fgpu, fpx);
    const ModeRun c = run(cgpu, cpx);
    ASSERT_TRUE(c.res.faults.empty());
@@ -500,7 +500,7 @@ TEST(CycleGpu, MalformedCommandSkipsTheRest)
    s.sync(5);
    s.finish();
    auto fgpu = make_functional_gpu(Config{});
-   CycleGpu cgpu{UnitParams{}};
+   CycleGpu cgpu{Config{}};
    const ModeRun f = run_scene(s, *fgpu);
    const ModeRun c = run_scene(s, cgpu);
    ASSERT_EQ(c.res.faults.size(), 1u);
@@ -521,7 +521,7 @@ TEST(CycleGpu, SleepingChangesNothing)
    for (const NamedScene &sc : all_scenes()) {
       Scene s;
       sc.build(s);
-      CycleGpu a{UnitParams{}}, b{UnitParams{}};
+      CycleGpu a{Config{}}, b{Config{}};
       b.never_sleep();
       const ModeRun ra = run_scene(s, a), rb = run_scene(s, b);
       EXPECT_EQ(ra.res.cycles, rb.res.cycles) << sc.name;
@@ -544,12 +544,12 @@ TEST(CycleGpu, ConfigurationErrorsAreReadable)
    Config cfg;
    cfg.thread_group_width = 128;
    try {
-      CycleGpu gpu{UnitParams(cfg)};
+      CycleGpu gpu{Config(cfg)};
       ADD_FAILURE() << "no error";
    } catch (const ConfigError &e) {
       EXPECT_TRUE(contains(e.what(), "thread_group_width = 128")) << e.what();
    }
-   UnitParams p;
+   Config p;
    try {
       p.apply_overrides("pe.quads_per_cycle=2,omu.cache_byte=8K");
       ADD_FAILURE() << "no error";

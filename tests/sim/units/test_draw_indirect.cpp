@@ -113,11 +113,11 @@ pixels(const ModeRun &m, const Scene &s)
 
 TEST(DrawIndirect, SamePixelsAsDirectDrawsInBothModes)
 {
-   const UnitParams p = params(kConfigs[0]);
+   const Config p = params(kConfigs[0]);
    Scene direct, indirect;
    build(direct, false);
    build(indirect, true);
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    std::vector<uint8_t> want;
    for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
@@ -144,10 +144,10 @@ TEST(DrawIndirect, SamePixelsAsDirectDrawsInBothModes)
 
 TEST(DrawIndirect, MisalignedCommandFaultsInBothModes)
 {
-   const UnitParams p = params(kConfigs[0]);
+   const Config p = params(kConfigs[0]);
    Scene s;
    build(s, true, true);
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
       const ModeRun r = run_scene(s, *g);
@@ -165,7 +165,7 @@ TEST(NoAttachments, OcclusionCountWithoutSurfacesInBothModes)
     * the counter must reach 37 * 21 per draw (two draws: a quad drawn
     * twice); nothing else in VRAM may change but the counter. */
    const unsigned w = 37, h = 21;
-   const UnitParams p = params(kConfigs[0]);
+   const Config p = params(kConfigs[0]);
    Scene s;
    TestDraw &t = s.t;
    t.framebuffer(w, h, VLG_FORMAT_NONE, VLG_FORMAT_NONE, 0);
@@ -180,7 +180,7 @@ TEST(NoAttachments, OcclusionCountWithoutSurfacesInBothModes)
    }
    s.sync(1);
    s.finish();
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
       const char *mode = g == &cgpu ? "cycle" : "functional";

@@ -150,8 +150,8 @@ struct Result {
 std::vector<Result>
 run_both(const MemScene &m)
 {
-   const UnitParams p = params(kConfigs[0]);
-   auto fgpu = make_functional_gpu(p.core);
+   const Config p = params(kConfigs[0]);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    std::vector<Result> out;
    for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
@@ -269,8 +269,8 @@ TEST(GraphicsMem, SharedMemoryAndBarrierFaultInAFragmentShader)
       s.draw();
       s.sync(1);
       s.finish();
-      const UnitParams p = params(kConfigs[0]);
-      auto fgpu = make_functional_gpu(p.core);
+      const Config p = params(kConfigs[0]);
+      auto fgpu = make_functional_gpu(p);
       CycleGpu cgpu(p);
       for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
          const ModeRun r = run_scene(s, *g);
@@ -338,8 +338,8 @@ spin:
    s.finish();
    /* functional, then cycle mode in every unit configuration (two_gpcs
     * and overlap, 8 draws in flight, are the ones that would overlap) */
-   const UnitParams p0 = params(kConfigs[0]);
-   auto fgpu = make_functional_gpu(p0.core);
+   const Config p0 = params(kConfigs[0]);
+   auto fgpu = make_functional_gpu(p0);
    std::vector<std::unique_ptr<CycleGpu>> cgpus;
    std::vector<std::pair<Gpu *, std::string>> gpus = {{fgpu.get(), "functional"}};
    for (const NamedConfig &c : kConfigs) {

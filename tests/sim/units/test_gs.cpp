@@ -150,10 +150,10 @@ class GsBothModes : public ::testing::TestWithParam<size_t> {};
 TEST_P(GsBothModes, SameVramAndCounters)
 {
    const NamedConfig &cf = kConfigs[GetParam()];
-   const UnitParams p = params(cf);
+   const Config p = params(cf);
    GsScene x;
    build(x, false);
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    const ModeRun f = run_scene(x.s, *fgpu);
    const ModeRun c = run_scene(x.s, cgpu);
@@ -191,10 +191,10 @@ INSTANTIATE_TEST_SUITE_P(Configs, GsBothModes, ::testing::Range<size_t>(0, std::
  * after it still run (same VRAM). */
 TEST(GsCycleMode, FaultStopsOnlyItsDraw)
 {
-   const UnitParams p = params(kConfigs[0]);
+   const Config p = params(kConfigs[0]);
    GsScene x;
    build(x, true);
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    const ModeRun f = run_scene(x.s, *fgpu);
    const ModeRun c = run_scene(x.s, cgpu);

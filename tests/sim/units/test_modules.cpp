@@ -18,7 +18,7 @@
 #include "sim/units/gts/gts.h"
 #include "sim/units/l2/l2.h"
 #include "sim/units/mc/mc.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 using namespace vlgpu;
 using namespace vlgpu::sim;
@@ -38,7 +38,7 @@ mc_stream(uint32_t bytes, uint32_t bandwidth, uint32_t latency, unsigned n)
    Config cfg;
    cfg.memory_latency_cycles = latency;
    cfg.memory_bandwidth_bytes_per_cycle = bandwidth;
-   UnitParams p(cfg);
+   Config p(cfg);
    p.memory_queue_entries = 64;
    Engine e(cfg);
    auto &cl = e.add<MockMemClient>("m");
@@ -74,7 +74,7 @@ TEST(Mc, QueueFullHoldsRequestsInTheirQueue)
    Config cfg;
    cfg.memory_latency_cycles = 10;
    cfg.memory_bandwidth_bytes_per_cycle = 8;
-   UnitParams p(cfg);
+   Config p(cfg);
    p.memory_queue_entries = 1;
    Engine e(cfg);
    auto &cl = e.add<MockMemClient>("m");
@@ -107,7 +107,7 @@ TEST(L2, HitMissLruWritebackMergeFlush)
    cfg.l2_hit_latency_cycles = 20;
    cfg.memory_latency_cycles = 100;
    cfg.memory_bandwidth_bytes_per_cycle = 32;
-   UnitParams p(cfg);
+   Config p(cfg);
    Engine e(cfg);
    auto &cl = e.add<MockMemClient>("m");
    auto &l2 = e.add<L2>("l2", p, std::vector<std::string>{"m"});
@@ -175,7 +175,7 @@ TEST(Gts, SubBlocksRoundRobinThenLastTokens)
 {
    Config cfg;
    cfg.gpcs = 2;
-   UnitParams p(cfg);
+   Config p(cfg);
    p.gts_sub_block_elements = 128;
    Engine e(cfg);
    auto &src = e.add<Source<DrawCmd>>("cp");
@@ -224,7 +224,7 @@ TEST(Gts, SubBlocksRoundRobinThenLastTokens)
 
 struct LtsBench {
    Config cfg;
-   UnitParams p;
+   Config p;
    std::unique_ptr<Engine> e;
    Source<SpcTask> *vs = nullptr;
    Lts *lts = nullptr;
@@ -235,7 +235,7 @@ struct LtsBench {
    {
       cfg.spcs_per_gpc = 2;
       cfg.thread_groups_per_spc = 3;
-      p = UnitParams(cfg);
+      p = Config(cfg);
       p.spc_register_file_bytes = 16384; /* 16 lanes x 16 B x 64 registers */
       e = std::make_unique<Engine>(cfg);
       vs = &e->add<Source<SpcTask>>("ge");
@@ -326,7 +326,7 @@ TEST(Lts, ShaderThatCanNeverFitFaultsItsDraw)
 
 struct SpcBench {
    Config cfg;
-   UnitParams p;
+   Config p;
    Vram vram{1u << 20};
    std::unique_ptr<Engine> e;
    Source<SpcTask> *lts = nullptr;
@@ -337,7 +337,7 @@ struct SpcBench {
    explicit SpcBench(Cycle mem_latency)
    {
       cfg.thread_groups_per_spc = 4;
-      p = UnitParams(cfg);
+      p = Config(cfg);
       e = std::make_unique<Engine>(cfg);
       lts = &e->add<Source<SpcTask>>("lts");
       spc = &e->add<Spc>("spc", p, pool);
@@ -488,7 +488,7 @@ TEST(Omu, RetiresFsGroupsInOrder)
 
    Config cfg;
    cfg.spcs_per_gpc = 2;
-   UnitParams p(cfg);
+   Config p(cfg);
    ThreadGroupPool pool;
    Engine e(cfg);
    e.add<Source<QuadRun>>("pe_early");
@@ -549,27 +549,6 @@ TEST(Omu, RetiresFsGroupsInOrder)
    EXPECT_EQ(s.counter("fs_groups"), 3u);
    EXPECT_EQ(s.counter("reordered_groups"), 2u);
    EXPECT_EQ(d->stats.fragments_passed, 12u);
-}
-
-/* ---- docs ---------------------------------------------------------------- */
-
-TEST(UnitParams, DocsTableIsUpToDate)
-{
-   const std::string path = std::string(VLG_SOURCE_ROOT) + "/docs/simulator-modules.md";
-   std::ifstream f(path);
-   ASSERT_TRUE(f) << path;
-   std::stringstream ss;
-   ss << f.rdbuf();
-   const std::string doc = ss.str();
-   const std::string begin = "<!-- BEGIN units-table -->\n", end = "<!-- END units-table -->";
-   const size_t b = doc.find(begin), e = doc.find(end);
-   ASSERT_NE(b, std::string::npos);
-   ASSERT_NE(e, std::string::npos);
-   const std::string table = doc.substr(b + begin.size(), e - b - begin.size());
-   EXPECT_EQ(table, UnitParams::describe_markdown())
-      << "docs/simulator-modules.md is out of date; replace the table between the markers "
-         "with:\n"
-      << UnitParams::describe_markdown();
 }
 
 } // namespace

@@ -236,7 +236,7 @@ class Msaa : public ::testing::TestWithParam<size_t> {};
 TEST_P(Msaa, BothModesMatchTheCoverage)
 {
    const NamedConfig &cf = kConfigs[GetParam()];
-   const UnitParams p = params(cf);
+   const Config p = params(cf);
    MsaaScene m;
    build(m);
    const Expected ex = expected_scene();
@@ -249,7 +249,7 @@ TEST_P(Msaa, BothModesMatchTheCoverage)
    }
    EXPECT_GT(partly, 40u);
 
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    const ModeRun f = run_scene(m.s, *fgpu);
    const ModeRun c = run_scene(m.s, cgpu);

@@ -247,8 +247,7 @@ std::vector<NamedConfig>
 so_configs()
 {
    std::vector<NamedConfig> v(std::begin(kConfigs), std::end(kConfigs));
-   v.push_back({"small_sub_blocks", "",
-                "cp.max_draws_in_flight=8,gts.sub_block_elements=3,l2.requests_per_cycle=4"});
+   v.push_back({"small_sub_blocks", "cp.max_draws_in_flight=8,gts.sub_block_elements=3,l2.requests_per_cycle=4"});
    return v;
 }
 const std::vector<NamedConfig> kSoConfigs = so_configs();
@@ -258,11 +257,11 @@ class StreamOutputBothModes : public ::testing::TestWithParam<size_t> {};
 TEST_P(StreamOutputBothModes, SameBuffersAsGl)
 {
    const NamedConfig &cf = kSoConfigs[GetParam()];
-   const UnitParams p = params(cf);
+   const Config p = params(cf);
 
    SoScene x;
    build(x);
-   auto fgpu = make_functional_gpu(p.core);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    const ModeRun f = run_scene(x.s, *fgpu);
    const ModeRun c = run_scene(x.s, cgpu);
@@ -301,7 +300,7 @@ TEST_P(StreamOutputBothModes, SameBuffersAsGl)
    /* cycle mode: the writes went to the L2 (posted line writes of GPC 0's PE):
     * 15 + 15 + 8 vertices of 16 bytes span at least 9 lines */
    const auto &pe = c.res.stats["modules"]["gpc0.pe"]["counters"];
-   EXPECT_GE(pe["so_lines"].get<uint64_t>(), (15u + 15u + 8u) * 16u / p.core.l2_line_bytes);
+   EXPECT_GE(pe["so_lines"].get<uint64_t>(), (15u + 15u + 8u) * 16u / p.l2_line_bytes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, StreamOutputBothModes,
@@ -335,8 +334,8 @@ TEST(StreamOutput, BadRegisterFaults)
    s.draw();
    s.finish();
    Config cfg;
-   UnitParams p(cfg);
-   auto fgpu = make_functional_gpu(p.core);
+   Config p(cfg);
+   auto fgpu = make_functional_gpu(p);
    CycleGpu cgpu(p);
    for (Gpu *g : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
       const ModeRun r = run_scene(s, *g);

@@ -378,6 +378,16 @@ Config::validate() const
                                     "multiple of 4 (thread groups are made of 2x2 quads)",
                                     thread_group_width));
    }
+   if (!is_pow2(pe_tile_pixels)) {
+      throw ConfigError(fmt::format(
+         "configuration: key 'pe.tile_pixels' = {} must be a power of two", pe_tile_pixels));
+   }
+   if (spc_register_file_bytes < uint64_t(thread_group_width) * 16) {
+      throw ConfigError(fmt::format("configuration: key 'spc.register_file_bytes' = {} cannot "
+                                    "hold one vec4 register of a {}-lane thread group ({} bytes)",
+                                    spc_register_file_bytes, thread_group_width,
+                                    uint64_t(thread_group_width) * 16));
+   }
    if (!is_pow2(l2_line_bytes)) {
       throw ConfigError(fmt::format(
          "configuration: key 'l2.line_bytes' = {} must be a power of two", l2_line_bytes));

@@ -41,10 +41,61 @@ namespace vlgpu::sim {
    X(uint32_t, thread_groups_per_spc, "thread_groups_per_spc", 8, 1, 256,                          \
      "Thread groups resident in one SPC at a time; the LTS dispatches a thread group only to an "  \
      "SPC with a free slot.")                                                                      \
-   X(uint32_t, shared_memory_bytes, "spc.shared_memory_bytes", 32768, 16384, 16777216,              \
+   X(uint32_t, shared_memory_bytes, "spc.shared_memory_bytes", 32768, 16384, 16777216,             \
      "Shared memory of one SPC in bytes (compute shaders: a workgroup's compute_info.shared_size " \
      "must fit; GL ES 3.1 MAX_COMPUTE_SHARED_MEMORY_SIZE is at least 16384). A workgroup also "    \
      "needs ceil(invocations / thread_group_width) <= thread_groups_per_spc.")                     \
+   X(uint32_t, spc_register_file_bytes, "spc.register_file_bytes", 65536, 1024, 1073741824,        \
+     "Bytes of vec4 registers in one SPC, shared by its resident thread groups: a group needs "    \
+     "num_regs x thread_group_width x 16 bytes (64 KiB = 8 groups of 16 lanes x 32 registers).")   \
+   X(uint32_t, spc_icache_bytes, "spc.icache_bytes", 8192, 256, 1048576,                           \
+     "Instruction cache per SPC, in bytes (lines of l2.line_bytes); a miss fetches the line "      \
+     "through the L2 and stalls the thread group.")                                                \
+   X(uint32_t, spc_icache_ways, "spc.icache_ways", 4, 1, 64, "Associativity of the SPC "           \
+                                                             "instruction cache.")                 \
+   X(uint32_t, spc_l1_bytes, "spc.l1_bytes", 16384, 256, 1073741824,                               \
+     "Read-only L1 cache per SPC for texels and LDB buffer reads, in bytes (lines of "             \
+     "l2.line_bytes).")                                                                            \
+   X(uint32_t, spc_l1_ways, "spc.l1_ways", 4, 1, 64, "Associativity of the SPC L1 cache.")         \
+   X(uint32_t, spc_l1_hit_latency_cycles, "spc.l1_hit_latency_cycles", 4, 1, 100000,               \
+     "Cycles from a memory instruction's issue to its data on an L1 hit (the result is ready "     \
+     "after the larger of this and the op's latency in the ISA table).")                           \
+   X(uint32_t, cp_max_draws_in_flight, "cp.max_draws_in_flight", 4, 1, 64,                         \
+     "DRAW commands the CP lets into the pipeline before the oldest has completed (1: no "         \
+     "overlap between draws). A draw that reads memory an in-flight draw writes (or writes "       \
+     "memory it reads) waits for it regardless (the CP's draw interlock).")                        \
+   X(uint32_t, cp_prefetch_lines, "cp.prefetch_lines", 4, 1, 64,                                   \
+     "Command-queue lines (of l2.line_bytes) the CP keeps requested ahead of the command it "      \
+     "decodes.")                                                                                   \
+   X(uint32_t, cp_decode_cycles, "cp.decode_cycles", 1, 1, 1000,                                   \
+     "Cycles the CP spends decoding one command once its dwords are in.")                          \
+   X(uint32_t, gts_sub_block_elements, "gts.sub_block_elements", 128, 1, 65536,                    \
+     "Draw elements (indices or vertices) per vertex sub-block the GTS hands to a GE; vertex "     \
+     "reuse (post-transform cache) works within a sub-block.")                                     \
+   X(uint32_t, ge_sub_blocks_in_flight, "ge.sub_blocks_in_flight", 4, 1, 64,                       \
+     "Sub-blocks a GE works on at once (fetching, shading, waiting for VS results); results "      \
+     "leave in sub-block order.")                                                                  \
+   X(uint32_t, pe_prim_cycles, "pe.prim_cycles", 1, 1, 1000,                                       \
+     "PE cycles per assembled primitive (clip test, culling) before setup.")                       \
+   X(uint32_t, pe_setup_cycles, "pe.setup_cycles", 1, 0, 1000,                                     \
+     "PE cycles per triangle, line or point set up (after clipping and point/line expansion).")    \
+   X(uint32_t, pe_quads_per_cycle, "pe.quads_per_cycle", 1, 1, 16,                                 \
+     "2x2 quads the PE's rasteriser emits per cycle.")                                             \
+   X(uint32_t, pe_tile_pixels, "pe.tile_pixels", 16, 2, 4096,                                      \
+     "With several GPCs: side of the square screen tiles that are distributed over the GPCs "      \
+     "(tile (tx, ty) belongs to GPC (tx + ty) mod gpcs); a power of two. Unused with one GPC.")    \
+   X(uint32_t, omu_quads_per_cycle, "omu.quads_per_cycle", 1, 1, 16,                               \
+     "Quads the OMU's early depth/stencil stage and its late stage (alpha, depth/stencil, "        \
+     "blend, write) each process per cycle.")                                                      \
+   X(uint32_t, omu_cache_bytes, "omu.cache_bytes", 4096, 256, 1073741824,                          \
+     "Colour/depth/stencil cache of the OMU in bytes (lines of l2.line_bytes), write-back to "     \
+     "the L2; flushed at the end of every draw.")                                                  \
+   X(uint32_t, omu_cache_ways, "omu.cache_ways", 4, 1, 64, "Associativity of the OMU cache.")      \
+   X(uint32_t, omu_reorder_groups, "omu.reorder_groups", 64, 1, 65536,                             \
+     "FS thread groups the OMU's reorder buffer holds: the PE keeps at most this many groups "     \
+     "between itself and the OMU's in-order retirement.")                                          \
+   X(uint32_t, omu_clear_bytes_per_cycle, "omu.clear_bytes_per_cycle", 64, 1, 65536,               \
+     "Bytes per cycle the OMU's clear engine writes for a CLEAR draw.")                            \
    X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", 128, 1, 128,                    \
      "Registers R0..R(n-1) available to each lane, each a vec4 of 32-bit values (the stream "      \
      "buffer: 128 in seed 003; the ISA's 7-bit register numbers address at most 128). A shader "   \
@@ -58,6 +109,11 @@ namespace vlgpu::sim {
    X(uint32_t, l2_hit_latency_cycles, "l2.hit_latency_cycles", 20, 1, 100000,                      \
      "Cycles from a request entering the L2 to its data leaving it on a hit (model default, "      \
      "not from a seed).")                                                                          \
+   X(uint32_t, l2_requests_per_cycle, "l2.requests_per_cycle", 2, 1, 64,                           \
+     "Requests the L2 looks up per cycle, taken round-robin from its clients.")                    \
+   X(uint32_t, l2_mshrs, "l2.mshrs", 32, 1, 4096,                                                  \
+     "Lines the L2 can have outstanding at the MC (miss status holding registers); a further "     \
+     "read miss waits.")                                                                           \
    X(uint64_t, vram_size_bytes, "vram.size_bytes", 268435456, 1048576, 17179869184ull,             \
      "Size of the simulated VRAM in bytes (256 MiB): every buffer object, texture, shader "        \
      "binary and command queue lives in it. An access outside it is a GPU fault.")                 \
@@ -66,6 +122,9 @@ namespace vlgpu::sim {
      "(model default, not from a seed).")                                                          \
    X(uint32_t, memory_bandwidth_bytes_per_cycle, "memory.bandwidth_bytes_per_cycle", 32, 1, 65536, \
      "Bytes the MC moves to or from VRAM per cycle (model default, not from a seed).")             \
+   X(uint32_t, memory_queue_entries, "memory.queue_entries", 16, 1, 4096,                          \
+     "Requests the MC accepts that have not started their transfer yet; when full its input "      \
+     "queues back up.")                                                                            \
    X(uint64_t, watchdog_cycles_per_shader, "watchdog.cycles_per_shader", 1000000, 0,               \
      1000000000000ull,                                                                             \
      "Cycles one thread group may run before its SPC stops the draw with a 'runaway shader' "      \

@@ -73,9 +73,15 @@ stats_delta(const Stats &a, const Stats &b)
    return d;
 }
 
-CycleGpu::CycleGpu(const UnitParams &p) : p_(p)
+CycleGpu::CycleGpu(const Config &p) : p_(p)
 {
    p_.validate();
+   /* the SPC's lane masks are 64 bits (spc.h); functional mode runs wider groups */
+   const unsigned w = p_.thread_group_width;
+   if (w > 64)
+      throw ConfigError(fmt::format("thread_group_width = {}: the cycle-mode GPU runs thread "
+                                    "groups of 4..64 lanes, a multiple of 4",
+                                    w));
    if (const char *t = std::getenv("VLGPU_TRACE"))
       trace_path_ = t;
    if (const char *w = std::getenv("VLGPU_TRACE_CYCLES"))
@@ -155,9 +161,9 @@ CycleGpu::build()
       eng_->stop_trace();
    cp_ = nullptr;
    eng_.reset();
-   auto eng = std::make_unique<Engine>(p_.core);
+   auto eng = std::make_unique<Engine>(p_);
    Engine &e = *eng;
-   const uint32_t G = p_.core.gpcs, S = p_.core.spcs_per_gpc;
+   const uint32_t G = p_.gpcs, S = p_.spcs_per_gpc;
 
    std::vector<std::string> reporters = {"gts"};
    std::vector<std::string> l2_clients = {"cp"};
@@ -316,9 +322,9 @@ CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitRe
    rep.compute_info_address = ss.dispatch.dispatch.compute_info;
    host.on_dispatch(rep, vram);
    FuncOptions opt;
-   opt.thread_group_width = p_.core.thread_group_width;
+   opt.thread_group_width = p_.thread_group_width;
    opt.watchdog_instructions =
-      p_.core.watchdog_cycles_per_shader ? p_.core.watchdog_cycles_per_shader : UINT64_MAX;
+      p_.watchdog_cycles_per_shader ? p_.watchdog_cycles_per_shader : UINT64_MAX;
    opt.programs = &programs_;
    const auto failed = [&](const GpuFault &f) {
       rep.faulted = true;
@@ -329,7 +335,7 @@ CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitRe
       res.faults.push_back(fr);
    };
    try {
-      rep.counters = run_dispatch(vram, rep.compute_info_address, opt, compute_limits(p_.core));
+      rep.counters = run_dispatch(vram, rep.compute_info_address, opt, compute_limits(p_));
    } catch (const GpuFault &f) {
       failed(f);
    } catch (const std::bad_alloc &) {
@@ -337,7 +343,7 @@ CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitRe
    } catch (const std::exception &e) {
       failed(GpuFault("simulator", "internal error", e.what()));
    }
-   const uint64_t spcs = uint64_t(p_.core.gpcs) * p_.core.spcs_per_gpc;
+   const uint64_t spcs = uint64_t(p_.gpcs) * p_.spcs_per_gpc;
    rep.cycles = std::max<uint64_t>(1, (rep.counters.instructions + spcs - 1) / spcs);
    ss.dispatch_cycles = rep.cycles;
    ss.dispatch_mem_ops = rep.counters.mem_ops;
@@ -359,9 +365,9 @@ CycleGpu::run_gs_draw_call(SubmitState &ss, Vram &vram)
 {
    DrawState &d = *ss.call_draw;
    FuncOptions opt;
-   opt.thread_group_width = p_.core.thread_group_width;
+   opt.thread_group_width = p_.thread_group_width;
    opt.watchdog_instructions =
-      p_.core.watchdog_cycles_per_shader ? p_.core.watchdog_cycles_per_shader : UINT64_MAX;
+      p_.watchdog_cycles_per_shader ? p_.watchdog_cycles_per_shader : UINT64_MAX;
    opt.programs = &programs_;
    try {
       d.stats = render_draw(vram, d.ctx.draw_info_address, opt);
@@ -373,7 +379,7 @@ CycleGpu::run_gs_draw_call(SubmitState &ss, Vram &vram)
       d.raise(GpuFault("simulator", "internal error", e.what()), eng_->now(), cp_->index());
    }
    d.loaded = false; /* done: the modules pass only its `last` token */
-   const uint64_t spcs = uint64_t(p_.core.gpcs) * p_.core.spcs_per_gpc;
+   const uint64_t spcs = uint64_t(p_.gpcs) * p_.spcs_per_gpc;
    const uint64_t instr = d.stats.vs_instructions + d.stats.gs_instructions +
                           d.stats.fs_instructions;
    ss.dispatch_cycles = std::max<uint64_t>(1, (instr + spcs - 1) / spcs);
@@ -500,9 +506,18 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
 std::unique_ptr<Gpu>
 make_cycle_gpu(const Config &cfg)
 {
-   UnitParams p(cfg);
-   if (const char *o = std::getenv("VLGPU_UNITS_CONFIG"))
+   Config p(cfg);
+   /* VLGPU_UNITS_CONFIG held the module keys before they joined Config
+    * (they were a second table): still honoured, with a warning */
+   if (const char *o = std::getenv("VLGPU_UNITS_CONFIG")) {
+      static bool warned = false;
+      if (!warned)
+         fmt::print(stderr, "vlgpu: VLGPU_UNITS_CONFIG is deprecated: every key is a "
+                            "configuration key now, use VLGPU_SET={} (docs/simulator.md)\n",
+                    o);
+      warned = true;
       p.apply_overrides(o);
+   }
    return std::make_unique<CycleGpu>(p);
 }
 

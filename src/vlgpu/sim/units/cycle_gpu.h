@@ -40,7 +40,7 @@
 #include "sim/device/gpu.h"
 #include "sim/func/shader/program.h"
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
@@ -49,15 +49,15 @@ struct SubmitState;
 
 class CycleGpu final : public Gpu {
  public:
-   /** @throws ConfigError (UnitParams::validate). */
-   explicit CycleGpu(const UnitParams &p);
+   /** @throws ConfigError (Config::validate). */
+   explicit CycleGpu(const Config &p);
    ~CycleGpu() override;
 
    GpuMode mode() const override { return GpuMode::Cycle; }
    SubmitResult execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords,
                         GpuHost &host) override;
 
-   const UnitParams &params() const { return p_; }
+   const Config &params() const { return p_; }
    /** The engine (rebuilt after a deadlock or a host exception). */
    Engine &engine();
    /** Write the Perfetto trace to @path from now on ("" stops and finishes it). */
@@ -82,7 +82,7 @@ class CycleGpu final : public Gpu {
    void finish_draw(SubmitState &ss, const DrawRef &d);
    void recover(SubmitState &ss, const std::string &summary, const std::string &text);
 
-   UnitParams p_;
+   Config p_;
    ProgramCache programs_{256};
    void run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitResult &res);
    void run_gs_draw_call(SubmitState &ss, Vram &vram);

@@ -21,9 +21,9 @@ constexpr uint32_t kDumpChunk = 256;
 constexpr uint64_t kMaxArray = 64;
 } // namespace
 
-Cp::Cp(std::string name, const UnitParams &p, const std::vector<std::string> &reporters,
+Cp::Cp(std::string name, const Config &p, const std::vector<std::string> &reporters,
        ProgramCache &programs)
-    : Unit(std::move(name)), p_(p), programs_(programs), line_bytes_(p.core.l2_line_bytes)
+    : Unit(std::move(name)), p_(p), programs_(programs), line_bytes_(p.l2_line_bytes)
 {
    reporters_.reserve(reporters.size());
    for (const std::string &r : reporters) {
@@ -331,7 +331,7 @@ Cp::step(Cycle now, bool busy)
          break;
       busy = true;
       guarded(*draw_, [&] {
-         draw_state_load(*draw_, vram, programs_, p_.core.watchdog_cycles_per_shader);
+         draw_state_load(*draw_, vram, programs_, p_.watchdog_cycles_per_shader);
       });
       /* a draw with a geometry shader runs on the functional pipeline once
        * every earlier draw has completed (docs/hw.md "Geometry shaders"),

@@ -43,7 +43,7 @@
 
 #include "sim/device/cp.h"
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
@@ -104,7 +104,7 @@ class Cp final : public Unit {
     * @reporters: names of the modules that report `last` tokens (ports
     * in_last_<name>). @programs: decoded-program cache shared over draws.
     */
-   Cp(std::string name, const UnitParams &p, const std::vector<std::string> &reporters,
+   Cp(std::string name, const Config &p, const std::vector<std::string> &reporters,
       ProgramCache &programs);
 
    OutPort<DrawCmd> out_draw{*this, "out_draw", "draws to the GTS"};
@@ -152,7 +152,7 @@ class Cp final : public Unit {
    bool interlocked(const DrawState &d) const;
    void fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes);
 
-   UnitParams p_;
+   Config p_;
    ProgramCache &programs_;
    uint32_t line_bytes_;
    SubmitState *ss_ = nullptr;

@@ -20,13 +20,13 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class Gts final : public Unit {
  public:
-   Gts(std::string name, const UnitParams &p);
+   Gts(std::string name, const Config &p);
 
    InPort<DrawCmd> in_draw{*this, "in_draw", "draws from the CP"};
    std::vector<std::unique_ptr<OutPort<GeTask>>> out_ge; /**< out_ge0.. per GPC */

@@ -11,12 +11,12 @@
 
 namespace vlgpu::sim {
 
-L2::L2(std::string name, const UnitParams &p, const std::vector<std::string> &clients)
-    : Unit(std::move(name)), line_bytes_(p.core.l2_line_bytes),
-      line_shift_(unsigned(__builtin_ctz(p.core.l2_line_bytes))),
-      hit_latency_(p.core.l2_hit_latency_cycles), per_cycle_(std::max(1u, p.l2_requests_per_cycle)),
+L2::L2(std::string name, const Config &p, const std::vector<std::string> &clients)
+    : Unit(std::move(name)), line_bytes_(p.l2_line_bytes),
+      line_shift_(unsigned(__builtin_ctz(p.l2_line_bytes))),
+      hit_latency_(p.l2_hit_latency_cycles), per_cycle_(std::max(1u, p.l2_requests_per_cycle)),
       mshrs_(std::max(1u, p.l2_mshrs)),
-      cache_(p.core.l2_size_bytes, p.core.l2_ways, p.core.l2_line_bytes)
+      cache_(p.l2_size_bytes, p.l2_ways, p.l2_line_bytes)
 {
    clients_.reserve(clients.size());
    for (const std::string &c : clients) {

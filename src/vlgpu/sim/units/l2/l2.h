@@ -36,13 +36,13 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class L2 final : public Unit {
  public:
-   L2(std::string name, const UnitParams &p, const std::vector<std::string> &clients);
+   L2(std::string name, const Config &p, const std::vector<std::string> &clients);
 
    OutPort<MemReq> out_mc{*this, "out_mc", "line fills and write-backs to the MC"};
    InPort<MemResp> in_mc{*this, "in_mc", "MC responses (fills, write acknowledgements)"};

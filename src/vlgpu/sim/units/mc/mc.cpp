@@ -17,9 +17,9 @@ Mc::port_name(const std::string &client)
    return s;
 }
 
-Mc::Mc(std::string name, const UnitParams &p, const std::vector<std::string> &clients)
-    : Unit(std::move(name)), bandwidth_(std::max(1u, p.core.memory_bandwidth_bytes_per_cycle)),
-      latency_(p.core.memory_latency_cycles), queue_entries_(std::max(1u, p.memory_queue_entries))
+Mc::Mc(std::string name, const Config &p, const std::vector<std::string> &clients)
+    : Unit(std::move(name)), bandwidth_(std::max(1u, p.memory_bandwidth_bytes_per_cycle)),
+      latency_(p.memory_latency_cycles), queue_entries_(std::max(1u, p.memory_queue_entries))
 {
    clients_.reserve(clients.size());
    for (const std::string &c : clients) {

@@ -30,14 +30,14 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class Mc final : public Unit {
  public:
    /** @clients: module names served (ports in_<c>/out_<c>, dots become '_'). */
-   Mc(std::string name, const UnitParams &p, const std::vector<std::string> &clients);
+   Mc(std::string name, const Config &p, const std::vector<std::string> &clients);
 
    Activity tick(Cycle now) override;
    bool drained() const override;

@@ -11,14 +11,14 @@
 
 namespace vlgpu::sim {
 
-Ge::Ge(std::string name, const UnitParams &p, ThreadGroupPool &pool)
-    : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
-      line_bytes_(p.core.l2_line_bytes)
+Ge::Ge(std::string name, const Config &p, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), width_(p.thread_group_width),
+      line_bytes_(p.l2_line_bytes)
 {
-   for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
+   for (uint32_t k = 0; k < p.spcs_per_gpc; k++)
       in_vs.push_back(std::make_unique<InPort<std::unique_ptr<VsGroup>>>(
          *this, fmt::format("in_vs{}", k), fmt::format("finished VS groups from SPC {}", k)));
-   for (uint32_t g = 0; g < p.core.gpcs; g++)
+   for (uint32_t g = 0; g < p.gpcs; g++)
       out_pe.push_back(std::make_unique<OutPort<BatchRef>>(
          *this, fmt::format("out_pe{}", g), fmt::format("shaded sub-blocks to GPC {}'s PE", g)));
 }

@@ -37,13 +37,13 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class Ge final : public Unit {
  public:
-   Ge(std::string name, const UnitParams &p, ThreadGroupPool &pool);
+   Ge(std::string name, const Config &p, ThreadGroupPool &pool);
 
    InPort<GeTask> in_task{*this, "in_task", "vertex sub-blocks from the GTS"};
    OutPort<SpcTask> out_vs{*this, "out_vs", "VS thread groups to the LTS"};
@@ -79,7 +79,7 @@ class Ge final : public Unit {
    bool fetch_groups(Block &b, Cycle now);
    void collect(std::unique_ptr<VsGroup> g);
 
-   UnitParams p_;
+   Config p_;
    ThreadGroupPool &pool_;
    uint32_t width_, line_bytes_;
    std::deque<Block> blocks_;

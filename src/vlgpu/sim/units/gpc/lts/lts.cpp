@@ -7,15 +7,15 @@
 
 namespace vlgpu::sim {
 
-Lts::Lts(std::string name, const UnitParams &p)
-    : Unit(std::move(name)), p_(p), width_(p.core.thread_group_width)
+Lts::Lts(std::string name, const Config &p)
+    : Unit(std::move(name)), p_(p), width_(p.thread_group_width)
 {
-   for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++) {
+   for (uint32_t k = 0; k < p.spcs_per_gpc; k++) {
       out_spc.push_back(std::make_unique<OutPort<SpcTask>>(
          *this, fmt::format("out_spc{}", k), fmt::format("thread groups to SPC {}", k)));
       in_credit.push_back(std::make_unique<InPort<Credit>>(
          *this, fmt::format("in_credit{}", k), fmt::format("freed resources of SPC {}", k)));
-      spc_.push_back(Spc{p.core.thread_groups_per_spc, p.spc_register_file_bytes});
+      spc_.push_back(Spc{p.thread_groups_per_spc, p.spc_register_file_bytes});
    }
 }
 
@@ -35,7 +35,7 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
    uint64_t need = uint64_t(sh.num_regs) * width_ * 16;
    bool never = false;
    if (!skip && !d.aborted(now)) {
-      if (sh.num_regs > p_.core.vec4_registers_per_lane || need > p_.spc_register_file_bytes) {
+      if (sh.num_regs > p_.vec4_registers_per_lane || need > p_.spc_register_file_bytes) {
          d.raise(GpuFault("LTS", "shader does not fit an SPC",
                           fmt::format("the {} shader declares {} registers: a thread group of "
                                       "{} lanes needs {} bytes of register file; an SPC has {} "
@@ -43,7 +43,7 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
                                       "(vec4_registers_per_lane)",
                                       fs ? "fragment" : "vertex", sh.num_regs, width_, need,
                                       p_.spc_register_file_bytes,
-                                      p_.core.vec4_registers_per_lane)),
+                                      p_.vec4_registers_per_lane)),
                  now, index());
          never = true;
       }

@@ -32,13 +32,13 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class Lts final : public Unit {
  public:
-   Lts(std::string name, const UnitParams &p);
+   Lts(std::string name, const Config &p);
 
    InPort<SpcTask> in_vs{*this, "in_vs", "VS thread groups (and `last` tokens) from the GE"};
    InPort<SpcTask> in_fs{*this, "in_fs", "FS thread groups (and `last` tokens) from the PE"};
@@ -62,7 +62,7 @@ class Lts final : public Unit {
    /** Try to dispatch the head of @in; 1 dispatched, 0 nothing to do, -1 no room. */
    int dispatch(InPort<SpcTask> &in, bool fs, Cycle now);
 
-   UnitParams p_;
+   Config p_;
    uint32_t width_;
    std::vector<Spc> spc_;
    bool fs_first_ = false;

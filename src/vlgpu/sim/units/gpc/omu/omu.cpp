@@ -44,9 +44,9 @@ clear_bytes(const DrawPackage &pkg)
 
 } // namespace
 
-Omu::Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool)
-    : Unit(std::move(name)), p_(p), pool_(pool), line_bytes_(p.core.l2_line_bytes),
-      cache_(p.omu_cache_bytes, p.omu_cache_ways, p.core.l2_line_bytes, true)
+Omu::Omu(std::string name, const Config &p, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), line_bytes_(p.l2_line_bytes),
+      cache_(p.omu_cache_bytes, p.omu_cache_ways, p.l2_line_bytes, true)
 {
    if (line_bytes_ && !(line_bytes_ & (line_bytes_ - 1)))
       line_shift_ = __builtin_ctz(line_bytes_);
@@ -55,7 +55,7 @@ Omu::Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool)
       rob *= 2;
    rob_.resize(rob);
    rob_mask_ = rob - 1;
-   for (uint32_t k = 0; k < p.core.spcs_per_gpc; k++)
+   for (uint32_t k = 0; k < p.spcs_per_gpc; k++)
       in_fs.push_back(std::make_unique<InPort<std::unique_ptr<FsGroup>>>(
          *this, fmt::format("in_fs{}", k), fmt::format("finished FS groups from SPC {}", k)));
 }

@@ -44,13 +44,13 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class Omu final : public Unit {
  public:
-   Omu(std::string name, const UnitParams &p, ThreadGroupPool &pool);
+   Omu(std::string name, const Config &p, ThreadGroupPool &pool);
 
    InPort<QuadRun> in_early{*this, "in_early", "rasterisation runs from the PE"};
    OutPort<QuadRun> out_early{*this, "out_early", "runs after the early tests, to the PE"};
@@ -134,7 +134,7 @@ class Omu final : public Unit {
       return unsigned(line ^ (line >> 3) ^ (line >> 7)) & (kMemo - 1);
    }
 
-   UnitParams p_;
+   Config p_;
    ThreadGroupPool &pool_;
    uint32_t line_bytes_;
    int line_shift_ = -1; /* log2(line_bytes_) if a power of two */

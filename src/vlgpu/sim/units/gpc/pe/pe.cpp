@@ -26,9 +26,9 @@ pop64(uint64_t m)
 }
 } // namespace
 
-Pe::Pe(std::string name, const UnitParams &p, uint32_t gpc, ThreadGroupPool &pool)
-    : Unit(std::move(name)), p_(p), pool_(pool), gpc_(gpc), gpcs_(p.core.gpcs),
-      width_(p.core.thread_group_width), quads_per_group_(p.core.thread_group_width / 4),
+Pe::Pe(std::string name, const Config &p, uint32_t gpc, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), gpc_(gpc), gpcs_(p.gpcs),
+      width_(p.thread_group_width), quads_per_group_(p.thread_group_width / 4),
       rob_free_(p.omu_reorder_groups)
 {
    for (uint32_t g = 0; g < gpcs_; g++)
@@ -173,7 +173,7 @@ Pe::so_emit(const Primitive &prim)
       VRef &r = vref(prim.v[j]);
       v[j] = &r.batch->vdata[size_t(r.index) * r.batch->floats];
    }
-   const uint64_t lb = p_.core.l2_line_bytes;
+   const uint64_t lb = p_.l2_line_bytes;
    d.so->primitive(*d.vram, v, prim.num_vertices, [&](uint64_t addr, uint64_t bytes) {
       for (uint64_t line = addr / lb; line <= (addr + bytes - 1) / lb; line++) {
          if (line == so_last_line_)

@@ -46,14 +46,14 @@
 #include "sim/func/pipe/geometry.h"
 #include "sim/func/pipe/raster.h"
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
 class Pe final : public Unit, private QuadSink {
  public:
    /** @gpc: this PE's GPC (tile ownership). */
-   Pe(std::string name, const UnitParams &p, uint32_t gpc, ThreadGroupPool &pool);
+   Pe(std::string name, const Config &p, uint32_t gpc, ThreadGroupPool &pool);
 
    std::vector<std::unique_ptr<InPort<BatchRef>>> in_ge; /**< from GPC g's GE */
    OutPort<QuadRun> out_early{*this, "out_early", "rasterisation runs to the OMU's early tests"};
@@ -85,7 +85,7 @@ class Pe final : public Unit, private QuadSink {
    bool pack(Cycle now);
    bool send_group();
 
-   UnitParams p_;
+   Config p_;
    ThreadGroupPool &pool_;
    uint32_t gpc_, gpcs_, width_, quads_per_group_;
 

@@ -12,14 +12,14 @@
 
 namespace vlgpu::sim {
 
-Spc::Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool)
-    : Unit(std::move(name)), p_(p), pool_(pool), width_(p.core.thread_group_width),
-      line_bytes_(p.core.l2_line_bytes), line_shift_(unsigned(__builtin_ctz(p.core.l2_line_bytes))),
-      icache_(p.spc_icache_bytes, p.spc_icache_ways, p.core.l2_line_bytes, true),
-      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.core.l2_line_bytes, true),
-      watchdog_limit_(p.core.watchdog_cycles_per_shader), step_(std::make_unique<StepResult>())
+Spc::Spc(std::string name, const Config &p, ThreadGroupPool &pool)
+    : Unit(std::move(name)), p_(p), pool_(pool), width_(p.thread_group_width),
+      line_bytes_(p.l2_line_bytes), line_shift_(unsigned(__builtin_ctz(p.l2_line_bytes))),
+      icache_(p.spc_icache_bytes, p.spc_icache_ways, p.l2_line_bytes, true),
+      l1_(p.spc_l1_bytes, p.spc_l1_ways, p.l2_line_bytes, true),
+      watchdog_limit_(p.watchdog_cycles_per_shader), step_(std::make_unique<StepResult>())
 {
-   slots_.resize(p.core.thread_groups_per_spc);
+   slots_.resize(p.thread_groups_per_spc);
    for (Slot &s : slots_) {
       s.ready.resize(size_t(kMaxRegs) * 4, 0);
       s.reg_ready.resize(size_t(kMaxRegs), 0);
@@ -106,7 +106,7 @@ Spc::accept(SpcTask t, Cycle now)
    if (!s->dead) {
       /* LTS charged registers only for groups it could run */
       const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : d.pkg.vs.state;
-      if (st.num_regs > p_.core.vec4_registers_per_lane ||
+      if (st.num_regs > p_.vec4_registers_per_lane ||
           uint64_t(st.num_regs) * width_ * 16 > p_.spc_register_file_bytes) {
          s->dead = true;
          s->reg_bytes = 0;
@@ -138,7 +138,7 @@ Spc::track(DrawState *d)
 void
 Spc::watchdog(Slot &s, Cycle now)
 {
-   const uint64_t limit = p_.core.watchdog_cycles_per_shader;
+   const uint64_t limit = p_.watchdog_cycles_per_shader;
    if (!limit || now - s.start <= limit)
       return;
    const ThreadGroup &tg = *s.tg;
@@ -683,8 +683,8 @@ Spc::tick(Cycle now)
     * watchdog even if nothing else happens */
    if (wake != kNever)
       wake_at(std::max(wake, now + 1));
-   if (p_.core.watchdog_cycles_per_shader && oldest_start != kNever)
-      wake_at(std::max(now + 1, oldest_start + p_.core.watchdog_cycles_per_shader + 1));
+   if (p_.watchdog_cycles_per_shader && oldest_start != kNever)
+      wake_at(std::max(now + 1, oldest_start + p_.watchdog_cycles_per_shader + 1));
    if (out_blocked || (mem.queued() && !mem.out.can_push()))
       return Activity::Stalled;
    if (!any)

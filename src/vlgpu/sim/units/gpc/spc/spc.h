@@ -52,7 +52,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
-#include "sim/units/common/unit_config.h"
+#include "sim/core/config.h"
 
 namespace vlgpu::sim {
 
@@ -63,7 +63,7 @@ struct StepResult;
 
 class Spc final : public Unit {
  public:
-   Spc(std::string name, const UnitParams &p, ThreadGroupPool &pool);
+   Spc(std::string name, const Config &p, ThreadGroupPool &pool);
    ~Spc() override;
 
    InPort<SpcTask> in_task{*this, "in_task", "thread groups and `last` tokens from the LTS"};
@@ -158,7 +158,7 @@ class Spc final : public Unit {
    void watchdog(Slot &s, Cycle now);
    void count(Reason r, Cycle now);
 
-   UnitParams p_;
+   Config p_;
    ThreadGroupPool &pool_;
    uint32_t width_, line_bytes_, line_shift_;
    Reason reason_now_ = kEmpty; /* the reason counted since the last change */

@@ -324,7 +324,7 @@ TEST(CycleGpu, FaultsAbortOnlyTheirDraw)
    s.finish();
 
    Config cfg;
-   cfg.watchdog_cycles_per_shader = 5000;
+   cfg.watchdog_instructions_per_thread_group = 5000;
    auto fgpu = make_functional_gpu(cfg);
    CycleGpu cgpu{Config(cfg)};
    const ModeRun f = run_scene(s, *fgpu);
@@ -359,6 +359,113 @@ TEST(CycleGpu, FaultsAbortOnlyTheirDraw)
    EXPECT_EQ(c.vram->read32(s.fence, "test"), 3u);
    EXPECT_GT(changed_pixels(t.fb.cbufs[0], t.vram, *c.vram), 100u);
    EXPECT_EQ(cgpu.resets(), 0u);
+}
+
+/* The watchdog counts issued instructions per thread group in both modes
+ * (watchdog.instructions_per_thread_group), not residence cycles: a group of
+ * 1 + 2 x 120 + 1 = 242 instructions (ADDR, 120 x {ADD; PRED|BRC}, END)
+ * passes a limit of 300 in both modes although, sharing its SPC's issue
+ * slot with 7 other resident groups, it stays resident for thousands of
+ * cycles (the old cycle-mode watchdog faulted it), and faults a limit of
+ * 200 in both modes. */
+TEST(CycleGpu, WatchdogCountsInstructionsInBothModes)
+{
+   for (const uint64_t limit : {300u, 200u}) {
+      Scene s;
+      TestDraw &t = s.t;
+      t.framebuffer(48, 48);
+      const std::vector<float> quad = {-1, -1, 0, 1, 1, 0, 0, 1, 1, -1, 0, 1, 1, 0, 0, 1,
+                                       -1, 1,  0, 1, 1, 0, 0, 1, 1, 1,  0, 1, 1, 0, 0, 1,
+                                       1,  -1, 0, 1, 1, 0, 0, 1, -1, 1, 0, 1, 1, 0, 0, 1};
+      s.next_draw();
+      color_pipeline(t, quad);
+      t.fs = TestShader(VLG_SHADER_STAGE_FRAGMENT);
+      t.fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
+      t.fs.consts = {0.001f, 0, 0, 0};
+      t.fs.code = assemble(R"(
+    ADDR LC, #0
+spin:
+    ADD R1, R1, C0
+    PRED.ILT P0, ++LC, #120 | BRC.JMP spin if P0
+    BRC.END
+)");
+      s.draw();
+      s.sync(1);
+      s.finish();
+      Config cfg;
+      cfg.watchdog_instructions_per_thread_group = limit;
+      auto fgpu = make_functional_gpu(cfg);
+      CycleGpu cgpu{cfg};
+      const ModeRun f = run_scene(s, *fgpu);
+      const ModeRun c = run_scene(s, cgpu);
+      const size_t want = limit < 242 ? 1 : 0;
+      ASSERT_EQ(f.res.faults.size(), want) << "limit " << limit;
+      ASSERT_EQ(c.res.faults.size(), want) << "limit " << limit;
+      if (want) {
+         EXPECT_EQ(f.res.faults[0].summary, "shader did not end");
+         EXPECT_EQ(c.res.faults[0].summary, "shader did not end");
+      } else {
+         /* resident far longer than the limit in cycles: 144 groups of 242
+          * instructions on 4 SPCs issuing one instruction per cycle */
+         ASSERT_EQ(c.res.draws.size(), 1u);
+         EXPECT_GT(c.res.draws[0].cycles, 144u * 242 / 4);
+         EXPECT_EQ(compare_surfaces(t.fb, *f.vram, *c.vram, "watchdog"), 0u);
+      }
+   }
+}
+
+/* watchdog.instructions_per_submit: a shader that never ends (per-group
+ * watchdog off) exhausts the submit's budget; its draw and every later draw
+ * of the queue fault with "submit budget exceeded" in both modes, the SYNC
+ * still writes its fence, and the next submit has a budget of its own. */
+TEST(CycleGpu, SubmitBudgetStopsTheQueueNotTheHost)
+{
+   Scene s;
+   TestDraw &t = s.t;
+   t.framebuffer(48, 48);
+   Lcg r(5);
+   auto good = [&] {
+      s.next_draw();
+      color_pipeline(t, random_triangles(r, 4, 0.5f));
+      s.draw();
+   };
+   good(); /* 0 */
+   s.next_draw();
+   color_pipeline(t, random_triangles(r, 4, 0.5f));
+   t.fs.code = assemble("loop:\n ADD R1, R1, C0\n BRC.JMP loop\n");
+   t.fs.consts = {0.001f, 0, 0, 0};
+   s.draw(); /* 1: never ends */
+   good();   /* 2 */
+   s.sync(7);
+   s.finish();
+
+   Config cfg;
+   cfg.watchdog_instructions_per_thread_group = 0;
+   cfg.watchdog_instructions_per_submit = 100000;
+   auto fgpu = make_functional_gpu(cfg);
+   CycleGpu cgpu{cfg};
+   for (Gpu *gpu : {static_cast<Gpu *>(fgpu.get()), static_cast<Gpu *>(&cgpu)}) {
+      const ModeRun m = run_scene(s, *gpu);
+      ASSERT_EQ(m.res.faults.size(), 2u) << int(gpu->mode());
+      EXPECT_EQ(m.res.faults[0].draw_index, 1);
+      EXPECT_EQ(m.res.faults[1].draw_index, 2);
+      for (const FaultRecord &f : m.res.faults) {
+         EXPECT_EQ(f.summary, "submit budget exceeded");
+         EXPECT_TRUE(contains(f.text, "watchdog.instructions_per_submit")) << f.text;
+      }
+      EXPECT_EQ(m.vram->read32(s.fence, "test"), 7u);
+   }
+   /* a new submit, a new budget: the good draws alone pass */
+   Scene g;
+   g.t.framebuffer(48, 48);
+   Lcg r2(5);
+   g.next_draw();
+   color_pipeline(g.t, random_triangles(r2, 4, 0.5f));
+   g.draw();
+   g.sync(1);
+   g.finish();
+   EXPECT_TRUE(run_scene(g, *fgpu).res.faults.empty());
+   EXPECT_TRUE(run_scene(g, cgpu).res.faults.empty());
 }
 
 /* A module that hangs: the engine's deadlock report becomes a fault of

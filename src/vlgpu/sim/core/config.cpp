@@ -38,12 +38,33 @@ Config::keys()
    return table;
 }
 
+/* Keys that were renamed: still accepted (the config.json of older dumps),
+ * with one warning each. watchdog.cycles_per_shader counted residence
+ * cycles in cycle mode and instructions in functional mode; its successor
+ * counts instructions in both. */
+static const struct {
+   const char *old_key, *new_key;
+} kRenamedKeys[] = {
+   {"watchdog.cycles_per_shader", "watchdog.instructions_per_thread_group"},
+};
+
 static const Config::KeyInfo *
 find_key(std::string_view key)
 {
    for (const Config::KeyInfo &k : Config::keys()) {
       if (key == k.key)
          return &k;
+   }
+   for (const auto &r : kRenamedKeys) {
+      if (key == r.old_key) {
+         static bool warned[std::size(kRenamedKeys)];
+         const size_t i = size_t(&r - kRenamedKeys);
+         if (!warned[i])
+            fmt::print(stderr, "vlgpu: configuration key '{}' is now '{}' (docs/simulator.md)\n",
+                       r.old_key, r.new_key);
+         warned[i] = true;
+         return find_key(r.new_key);
+      }
    }
    return nullptr;
 }

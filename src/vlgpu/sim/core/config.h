@@ -125,10 +125,17 @@ namespace vlgpu::sim {
    X(uint32_t, memory_queue_entries, "memory.queue_entries", 16, 1, 4096,                          \
      "Requests the MC accepts that have not started their transfer yet; when full its input "      \
      "queues back up.")                                                                            \
-   X(uint64_t, watchdog_cycles_per_shader, "watchdog.cycles_per_shader", 1000000, 0,               \
-     1000000000000ull,                                                                             \
-     "Cycles one thread group may run before its SPC stops the draw with a 'runaway shader' "      \
-     "fault report; 0 disables the watchdog.")                                                     \
+   X(uint64_t, watchdog_instructions_per_thread_group, "watchdog.instructions_per_thread_group",   \
+     1000000, 0, 1000000000000ull,                                                                 \
+     "Instructions one thread group may issue (a VL-IW instruction counts 1, both phases) before " \
+     "its draw or dispatch stops with a 'shader did not end' fault report; counted the same way "  \
+     "in functional and cycle mode, so a shader faults in both or in neither. 0 disables it.")      \
+   X(uint64_t, watchdog_instructions_per_submit, "watchdog.instructions_per_submit", 4294967296ull, \
+     0, 1000000000000000ull,                                                                       \
+     "Thread-group instructions one submit (command queue) may issue over all its draws and "      \
+     "dispatches, in both modes; past it the draw or dispatch running faults ('submit budget "     \
+     "exceeded') and so does every later one in the queue (SYNC and DUMP still run), instead of "  \
+     "the host computing for hours. 0 disables it.")                                               \
    X(uint64_t, deadlock_window_cycles, "deadlock.window_cycles", 100000, 0, 1000000000000ull,      \
      "Cycles without progress (no queue push or pop, no busy module) after which Engine::run "     \
      "stops with a deadlock report; 0 disables this check (modules all asleep with work left "     \

@@ -30,8 +30,10 @@ class FunctionalGpu final : public Gpu {
                                        "groups of 4..64 lanes, a multiple of 4",
                                        cfg.thread_group_width));
       opt_.thread_group_width = cfg.thread_group_width;
-      opt_.watchdog_instructions =
-         cfg.watchdog_cycles_per_shader ? cfg.watchdog_cycles_per_shader : UINT64_MAX;
+      opt_.watchdog_instructions = cfg.watchdog_instructions_per_thread_group
+                                      ? cfg.watchdog_instructions_per_thread_group
+                                      : UINT64_MAX;
+      submit_budget_ = cfg.watchdog_instructions_per_submit;
       opt_.programs = &programs_;
       limits_ = compute_limits(cfg);
    }
@@ -42,6 +44,9 @@ class FunctionalGpu final : public Gpu {
                         GpuHost &host) override
    {
       SubmitResult res;
+      /* watchdog.instructions_per_submit: counted down by every thread group */
+      budget_left_ = submit_budget_;
+      opt_.submit_instructions_left = submit_budget_ ? &budget_left_ : nullptr;
       try {
          cp_check_queue(vram, cmd_address, cmd_dwords);
       } catch (const GpuFault &f) {
@@ -164,6 +169,8 @@ class FunctionalGpu final : public Gpu {
 
    FuncOptions opt_;
    ComputeLimits limits_;
+   uint64_t submit_budget_ = 0; /**< watchdog.instructions_per_submit (0: none) */
+   uint64_t budget_left_ = 0;   /**< of the submit being executed */
    ProgramCache programs_;
 };
 

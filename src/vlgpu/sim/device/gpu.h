@@ -216,10 +216,10 @@ class Gpu {
 
 /**
  * The functional GPU for @cfg: thread_group_width (4..64 here: the
- * functional pipeline's limit) and watchdog.cycles_per_shader (used as the
- * instruction limit per thread group: a group that issued N instructions ran
- * at least N cycles; 0 disables it). @throws ConfigError for a
- * thread_group_width the functional pipeline does not support.
+ * functional pipeline's limit) and the watchdog's
+ * watchdog.instructions_per_thread_group and watchdog.instructions_per_submit
+ * (the cycle-mode GPU counts the same instructions). @throws ConfigError for
+ * a thread_group_width the functional pipeline does not support.
  */
 std::unique_ptr<Gpu> make_functional_gpu(const Config &cfg);
 

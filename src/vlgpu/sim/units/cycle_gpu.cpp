@@ -323,8 +323,11 @@ CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitRe
    host.on_dispatch(rep, vram);
    FuncOptions opt;
    opt.thread_group_width = p_.thread_group_width;
-   opt.watchdog_instructions =
-      p_.watchdog_cycles_per_shader ? p_.watchdog_cycles_per_shader : UINT64_MAX;
+   opt.watchdog_instructions = p_.watchdog_instructions_per_thread_group
+                                  ? p_.watchdog_instructions_per_thread_group
+                                  : UINT64_MAX;
+   opt.submit_instructions_left =
+      p_.watchdog_instructions_per_submit ? &ss.instructions_left : nullptr;
    opt.programs = &programs_;
    const auto failed = [&](const GpuFault &f) {
       rep.faulted = true;
@@ -366,8 +369,11 @@ CycleGpu::run_gs_draw_call(SubmitState &ss, Vram &vram)
    DrawState &d = *ss.call_draw;
    FuncOptions opt;
    opt.thread_group_width = p_.thread_group_width;
-   opt.watchdog_instructions =
-      p_.watchdog_cycles_per_shader ? p_.watchdog_cycles_per_shader : UINT64_MAX;
+   opt.watchdog_instructions = p_.watchdog_instructions_per_thread_group
+                                  ? p_.watchdog_instructions_per_thread_group
+                                  : UINT64_MAX;
+   opt.submit_instructions_left =
+      p_.watchdog_instructions_per_submit ? &ss.instructions_left : nullptr;
    opt.programs = &programs_;
    try {
       d.stats = render_draw(vram, d.ctx.draw_info_address, opt);
@@ -414,6 +420,7 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
    ss.result = &res;
    ss.queue_address = cmd_address;
    ss.queue_dwords = cmd_dwords;
+   ss.instructions_left = p_.watchdog_instructions_per_submit;
    begin_stats_.clear();
    /* statistics of this submit: since the start, or since the last reset */
    Stats s0 = snapshot();

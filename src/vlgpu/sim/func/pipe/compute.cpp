@@ -51,7 +51,8 @@ run_dispatch(Vram &vram, uint64_t compute_info_address, const FuncOptions &opt,
    const std::vector<uint32_t> consts = read_consts(vram, cs);
    const std::vector<TextureUnit> units = texture_units(pkg.textures, pkg.samplers);
    ShaderResources res = stage_resources(VLG_SHADER_STAGE_COMPUTE, pkg.cs, consts, units, vram,
-                                         opt.watchdog_instructions);
+                                         opt.watchdog_instructions, nullptr,
+                                         opt.submit_instructions_left);
    std::vector<uint32_t> shared(ci.shared_size / 4);
    res.global = &vram;
    res.shared = shared.data();

@@ -396,9 +396,11 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
    const std::vector<TextureUnit> fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
    /* images, SSBOs and atomic counters: MEM on global memory in both stages */
    const ShaderResources vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, vs_consts,
-                                                  vs_units, vram, opt.watchdog_instructions, &vram);
+                                                  vs_units, vram, opt.watchdog_instructions, &vram,
+                                                  opt.submit_instructions_left);
    const ShaderResources fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, fs_consts,
-                                                  fs_units, vram, opt.watchdog_instructions, &vram);
+                                                  fs_units, vram, opt.watchdog_instructions, &vram,
+                                                  opt.submit_instructions_left);
 
    /* geometry shader (docs/hw.md "Geometry shaders"): its program and
     * resources, and the stage that runs it (gs.h) */
@@ -413,7 +415,8 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
       gs_units = texture_units(pkg.gs_textures, pkg.gs_samplers);
       gs = std::make_unique<GsStage>(ge, pe, gss, *gs_prog,
                                      stage_resources(VLG_SHADER_STAGE_GEOMETRY, pkg.gs, gs_consts,
-                                                     gs_units, vram, opt.watchdog_instructions),
+                                                     gs_units, vram, opt.watchdog_instructions,
+                                                     nullptr, opt.submit_instructions_left),
                                      W);
    }
 

@@ -34,6 +34,9 @@ struct FuncOptions {
    /** Watchdog: instructions one thread group may issue before the draw
     * faults with "shader did not end" (ShaderResources::max_instructions). */
    uint64_t watchdog_instructions = 1u << 22;
+   /** Per-submit instruction budget left (ShaderResources::
+    *  submit_instructions_left); null: none. Not owned. */
+   uint64_t *submit_instructions_left = nullptr;
    /** Decoded-program cache shared across draws (may be null: a cache local
     * to the call is used). Not owned. */
    ProgramCache *programs = nullptr;

@@ -43,11 +43,14 @@ texture_units(const std::vector<VLG_TEXTURE> &tex, const std::vector<VLG_SAMPLER
 
 /** The ShaderResources of one stage; `consts` and `units` must outlive it
  *  (it points into them). @global: writable VRAM for MEM (the same memory
- *  as @vram), null when the stage may not use MEM (a global MEM faults). */
+ *  as @vram), null when the stage may not use MEM (a global MEM faults).
+ *  @max_instructions, @submit_instructions_left: the watchdog
+ *  (ShaderResources). */
 inline ShaderResources
 stage_resources(vlg_shader_stage stage, const ShaderPackage &sp,
                 const std::vector<uint32_t> &consts, const std::vector<TextureUnit> &units,
-                const Vram &vram, uint64_t max_instructions, Vram *global = nullptr)
+                const Vram &vram, uint64_t max_instructions, Vram *global = nullptr,
+                uint64_t *submit_instructions_left = nullptr)
 {
    ShaderResources r;
    r.stage = stage;
@@ -59,6 +62,7 @@ stage_resources(vlg_shader_stage stage, const ShaderPackage &sp,
    r.vram = &vram;
    r.global = global; /* MEM on global memory (docs/isa.md "Memory (MEM)") */
    r.max_instructions = max_instructions;
+   r.submit_instructions_left = submit_instructions_left;
    /* LDB slots: shader_state.buffers (docs/hw.md "Uniform buffers"). */
    for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++)
       r.buffers[i] = i < sp.buffers.size()

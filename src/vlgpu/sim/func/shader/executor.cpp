@@ -1075,6 +1075,14 @@ Exec::execute()
                     res.max_instructions);
       fault("shader did not end", buf);
    }
+   if (res.submit_instructions_left) {
+      if (__builtin_expect(*res.submit_instructions_left == 0, 0))
+         fault("submit budget exceeded",
+               "watchdog: the command queue has issued the thread-group instructions "
+               "watchdog.instructions_per_submit allows; this and every later draw or dispatch "
+               "of the submit fault");
+      --*res.submit_instructions_left;
+   }
    tg.executed_++;
 
    /* All ops read their registers before any op writes one: results go to

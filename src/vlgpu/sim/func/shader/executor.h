@@ -99,8 +99,14 @@ struct ShaderResources {
    uint32_t block[3] = {1, 1, 1};
    uint32_t workgroup[3] = {0, 0, 0};
    /** Watchdog: the most instructions one thread group may issue; one more
-    *  is a GpuFault "shader did not end". From the configuration. */
+    *  is a GpuFault "shader did not end" (watchdog.instructions_per_thread_group,
+    *  the same in both modes). */
    uint64_t max_instructions = 1u << 22;
+   /** Per-submit budget (watchdog.instructions_per_submit): thread-group
+    *  instructions the rest of the command queue may issue, counted down by
+    *  every group of every draw and dispatch; at 0 the next instruction is a
+    *  GpuFault "submit budget exceeded". Null: no budget. Not owned. */
+   uint64_t *submit_instructions_left = nullptr;
    /** Texture unit entry point: the real one (texture.h) unless a test replaces it. */
    TextureSampleFn sample = &texture_sample;
    /** Geometry shaders: the output strips MEM.EMIT/CUT write (null: they fault). */

@@ -53,7 +53,8 @@ texture_range(const VLG_TEXTURE &t)
 } // namespace
 
 void
-draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t watchdog)
+draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t watchdog,
+                uint64_t *submit_instructions_left)
 {
    d.pkg = load_draw_package(vram, d.ctx.draw_info_address);
    const DrawPackage &pkg = d.pkg;
@@ -98,9 +99,9 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
     * fragment shaders") */
    Vram *global = const_cast<Vram *>(&vram);
    sh->vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, sh->vs_consts, sh->vs_units,
-                                vram, max_instructions, global);
+                                vram, max_instructions, global, submit_instructions_left);
    sh->fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, sh->fs_consts, sh->fs_units,
-                                vram, max_instructions, global);
+                                vram, max_instructions, global, submit_instructions_left);
    /* a shader with MEM reads or writes addresses it computes itself: the
     * draw interlocks with every in-flight draw, before and after it */
    for (const Program *p : {sh->vs_prog.get(), sh->fs_prog.get()})

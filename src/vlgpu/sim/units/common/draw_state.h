@@ -106,9 +106,10 @@ using DrawRef = std::shared_ptr<DrawState>;
  * every per-stage state, as render_draw() does (same checks, same faults:
  * GpuFault "CP" for a malformed package). Also computes the interlock
  * ranges. @programs: decoded-program cache shared over draws; @watchdog:
- * ShaderResources::max_instructions.
+ * ShaderResources::max_instructions (0: none); @submit_instructions_left:
+ * ShaderResources::submit_instructions_left (null: no budget).
  */
 void draw_state_load(DrawState &d, const Vram &vram, class ProgramCache &programs,
-                     uint64_t watchdog);
+                     uint64_t watchdog, uint64_t *submit_instructions_left = nullptr);
 
 } // namespace vlgpu::sim

@@ -331,7 +331,8 @@ Cp::step(Cycle now, bool busy)
          break;
       busy = true;
       guarded(*draw_, [&] {
-         draw_state_load(*draw_, vram, programs_, p_.watchdog_cycles_per_shader);
+         draw_state_load(*draw_, vram, programs_, p_.watchdog_instructions_per_thread_group,
+                         p_.watchdog_instructions_per_submit ? &ss_->instructions_left : nullptr);
       });
       /* a draw with a geometry shader runs on the functional pipeline once
        * every earlier draw has completed (docs/hw.md "Geometry shaders"),

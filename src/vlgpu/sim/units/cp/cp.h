@@ -96,6 +96,9 @@ struct SubmitState {
    uint32_t dispatches = 0;      /**< DISPATCH commands read so far (index_in_queue of the next) */
    uint64_t dispatch_cycles = 0; /**< Dispatch's answer: cycles the CP stays busy with it */
    uint64_t dispatch_mem_ops = 0; /**< Dispatch's answer: MEM ops issued */
+   /** watchdog.instructions_per_submit left (ShaderResources::
+    *  submit_instructions_left); unused when the budget is 0 (off). */
+   uint64_t instructions_left = 0;
 };
 
 class Cp final : public Unit {

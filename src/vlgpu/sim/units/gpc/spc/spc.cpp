@@ -17,7 +17,7 @@ Spc::Spc(std::string name, const Config &p, ThreadGroupPool &pool)
       line_bytes_(p.l2_line_bytes), line_shift_(unsigned(__builtin_ctz(p.l2_line_bytes))),
       icache_(p.spc_icache_bytes, p.spc_icache_ways, p.l2_line_bytes, true),
       l1_(p.spc_l1_bytes, p.spc_l1_ways, p.l2_line_bytes, true),
-      watchdog_limit_(p.watchdog_cycles_per_shader), step_(std::make_unique<StepResult>())
+      step_(std::make_unique<StepResult>())
 {
    slots_.resize(p.thread_groups_per_spc);
    for (Slot &s : slots_) {
@@ -135,32 +135,6 @@ Spc::track(DrawState *d)
    return *draws_.insert(it, DrawTrack{d, 0, false});
 }
 
-void
-Spc::watchdog(Slot &s, Cycle now)
-{
-   const uint64_t limit = p_.watchdog_cycles_per_shader;
-   if (!limit || now - s.start <= limit)
-      return;
-   const ThreadGroup &tg = *s.tg;
-   std::string where = "before its first instruction";
-   if (s.next >= 0 && s.prog) {
-      const Instr &in = s.prog->instr(uint32_t(s.next));
-      where = fmt::format("PC {} (0x{:04X}): {}", in.pc, in.pc, s.prog->disassemble(uint32_t(s.next)));
-   }
-   const GpuFault f(
-      "SPC", "shader did not end",
-      fmt::format("watchdog: the thread group has been resident for {} cycles (limit {}, "
-                  "watchdog.cycles_per_shader) and issued {} instructions\n{}\nthread group: "
-                  "stage {}, group {}, {} lanes, {} registers; live lanes 0x{:x}, ended 0x{:x}, "
-                  "helper 0x{:x}, killed 0x{:x}; {}",
-                  now - s.start, limit, s.instructions, where,
-                  tg.is_fragment() ? "FRAGMENT" : "VERTEX", tg.group_id(), tg.width(),
-                  tg.num_regs(), tg.live_mask(), tg.ended_mask(), tg.helper_mask(),
-                  tg.killed_mask(), name()));
-   s.draw->raise(f, now, index());
-   s.dead = true;
-}
-
 /* the per-cycle checks of a resident group, inlined into tick(); the
  * instruction fetch and the scoreboard are check_next() */
 [[gnu::always_inline]] inline bool
@@ -170,10 +144,6 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       return false;
    if (s.draw->aborted(now)) {
       s.dead = true;
-      return false;
-   }
-   if (VLG_UNLIKELY(watchdog_limit_ && now - s.start > watchdog_limit_)) {
-      watchdog(s, now);
       return false;
    }
    if (s.ifetch_txn || s.wait_mem) {
@@ -602,11 +572,9 @@ Spc::tick(Cycle now)
     * the shared instruction cache and memory requests, in the same order
     * as before), so this equals a leave pass followed by an issue pass:
     * the group that leaves is finished, so it neither issues nor decides
-    * `why`; `wake` and the watchdog alarm are used only in a cycle where
-    * nothing left or issued. */
+    * `why`; `wake` is used only in a cycle where nothing left or issued. */
    bool out_blocked = false;
    Cycle wake = kNever;
-   Cycle oldest_start = kNever; /* of the groups still running */
    Slot *oldest_done = nullptr;
    Slot *pick = nullptr;
    Reason why = kEmpty;
@@ -637,9 +605,8 @@ Spc::tick(Cycle now)
          } else if (why != kScoreboard) {
             why = kMemory;
          }
-         oldest_start = std::min(oldest_start, s.start);
       } else if (s.pend.empty() && !s.ifetch_txn) {
-         /* became dead now (aborted draw, watchdog) */
+         /* became dead now (aborted draw) */
          wake = std::min(wake, now + 1);
       }
    }
@@ -679,12 +646,9 @@ Spc::tick(Cycle now)
    if (busy)
       return Activity::Busy;
    /* asleep: wake for the next scoreboard release (groups waiting for
-    * memory, and dead ones, are woken by the responses), and for the
-    * watchdog even if nothing else happens */
+    * memory, and dead ones, are woken by the responses) */
    if (wake != kNever)
       wake_at(std::max(wake, now + 1));
-   if (p_.watchdog_cycles_per_shader && oldest_start != kNever)
-      wake_at(std::max(now + 1, oldest_start + p_.watchdog_cycles_per_shader + 1));
    if (out_blocked || (mem.queued() && !mem.out.can_push()))
       return Activity::Stalled;
    if (!any)

@@ -30,9 +30,10 @@
  *    independent instructions of the same group, keep issuing meanwhile.
  *    LDC reads the on-chip global buffer: ISA latency only.
  * A finished group leaves once its last results are ready: VS groups go back
- * to the GE, FS groups to the OMU, and a Credit to the LTS. A group running
- * longer than watchdog.cycles_per_shader cycles faults its draw ("shader did
- * not end"); any GpuFault of step() faults the draw; groups of an aborted
+ * to the GE, FS groups to the OMU, and a Credit to the LTS. Any GpuFault of
+ * step() faults the draw (among them the watchdog's "shader did not end" and
+ * "submit budget exceeded", counted in instructions as in functional mode:
+ * ShaderResources::max_instructions, submit_instructions_left); groups of an aborted
  * draw stop issuing and leave marked skip.
  *
  * Ports: in_task (SpcTask from the LTS), out_vs (to the GE), out_fs (to the
@@ -155,7 +156,6 @@ class Spc final : public Unit {
                      IsMemOp is_mem_op);
    bool retire(Slot &s, Cycle now);
    void complete_memory(Cycle now);
-   void watchdog(Slot &s, Cycle now);
    void count(Reason r, Cycle now);
 
    Config p_;
@@ -166,7 +166,6 @@ class Spc final : public Unit {
    std::vector<uint32_t> live_; /* indexes of the used slots, ascending */
    uint64_t age_ = 0;
    LineCache icache_, l1_;
-   uint64_t watchdog_limit_; /* watchdog.cycles_per_shader (0: off) */
    std::unique_ptr<StepResult> step_;
    std::vector<uint64_t> lines_;
    std::vector<Fill> fills_;

@@ -241,6 +241,8 @@ struct LtsBench {
       vs = &e->add<Source<SpcTask>>("ge");
       auto &fs = e->add<Source<SpcTask>>("pe");
       (void)fs;
+      e->add<Source<SpcTask>>("ce");
+      e->add<Sink<Credit>>("ce_done");
       lts = &e->add<Lts>("lts", p);
       for (int k = 0; k < 2; k++) {
          spc[k] = &e->add<Sink<SpcTask>>("spc" + std::to_string(k));
@@ -249,6 +251,8 @@ struct LtsBench {
       e->add<Sink<LastReport>>("cp");
       e->connect("ge.out", "lts.in_vs");
       e->connect("pe.out", "lts.in_fs");
+      e->connect("ce.out", "lts.in_cs");
+      e->connect("lts.out_ce", "ce_done.in");
       for (int k = 0; k < 2; k++) {
          e->connect("lts.out_spc" + std::to_string(k), "spc" + std::to_string(k) + ".in");
          e->connect("cr" + std::to_string(k) + ".out", "lts.in_credit" + std::to_string(k));

@@ -96,6 +96,13 @@ namespace vlgpu::sim {
      "between itself and the OMU's in-order retirement.")                                          \
    X(uint32_t, omu_clear_bytes_per_cycle, "omu.clear_bytes_per_cycle", 64, 1, 65536,               \
      "Bytes per cycle the OMU's clear engine writes for a CLEAR draw.")                            \
+   X(uint32_t, shared_memory_banks, "spc.shared_memory_banks", 32, 1, 64,                          \
+     "Banks of an SPC's shared memory, 4-byte words interleaved (bank = (byte offset / 4) mod "    \
+     "banks). A MEM on shared memory takes as many issue cycles as the most distinct words one "   \
+     "bank serves (same word: broadcast); docs/hw.md \"Compute\". 32 as GCN's LDS (seed 002).")    \
+   X(uint32_t, shared_memory_latency_cycles, "spc.shared_memory_latency_cycles", 24, 1, 100000,   \
+     "Cycles from the last issue cycle of a shared-memory load or atomic to its data being "       \
+     "readable (model default, not from a seed; at least the op's ISA latency).")                  \
    X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", 128, 1, 128,                    \
      "Registers R0..R(n-1) available to each lane, each a vec4 of 32-bit values (the stream "      \
      "buffer: 128 in seed 003; the ISA's 7-bit register numbers address at most 128). A shader "   \

@@ -292,6 +292,8 @@ dispatch_report_json(const DispatchReport &r)
    j["cmd_offset_dw"] = r.cmd_offset_dw;
    j["compute_info"] = fmt::format("0x{:x}", r.compute_info_address);
    j["cycles"] = r.cycles;
+   if (r.end_cycle)
+      j["cycle_range"] = {r.begin_cycle, r.end_cycle};
    const ComputeStats &c = r.counters;
    j["counters"] = {{"workgroups", c.workgroups},
                     {"thread_groups", c.thread_groups},
@@ -305,6 +307,8 @@ dispatch_report_json(const DispatchReport &r)
       j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
    else
       j["fault"] = nullptr;
+   if (!r.modules.is_null())
+      j["modules"] = r.modules;
    return j;
 }
 

@@ -146,8 +146,14 @@ struct DispatchReport {
    bool faulted = false;
    std::string fault_module; /**< GpuFault::module(), "" if none */
    std::string fault;        /**< GpuFault::what(), "" if none */
-   uint64_t cycles = 0;      /**< cycle mode: cycles of the dispatch; 0 in functional mode */
+   uint64_t cycles = 0;      /**< cycle mode: cycles of the dispatch (end - begin); 0 in
+                                  functional mode */
+   uint64_t begin_cycle = 0, end_cycle = 0; /**< cycle mode: [begin, end): from the CP handing
+                                                 it to the CEs to the last CE's done report */
    ComputeStats counters;    /**< partial when the dispatch faulted */
+   /** Cycle mode: per-module and per-queue statistics over [begin, end)
+    *  (Stats::to_json of the delta, as DrawReport::modules); null otherwise. */
+   nlohmann::ordered_json modules;
 };
 
 /** The compute limits of a configuration (both modes): W, thread groups and

@@ -9,6 +9,7 @@
 
 #include "sim/device/cp.h"
 #include "sim/units/cp/cp.h"
+#include "sim/units/gpc/ce/ce.h"
 #include "sim/units/gpc/ge/ge.h"
 #include "sim/units/gpc/lts/lts.h"
 #include "sim/units/gpc/omu/omu.h"
@@ -169,7 +170,7 @@ CycleGpu::build()
    std::vector<std::string> l2_clients = {"cp"};
    for (uint32_t g = 0; g < G; g++) {
       const std::string gp = fmt::format("gpc{}", g);
-      reporters.push_back(gp + ".ge");
+      reporters.push_back(gp + ".ge"); /* the CE reports dispatches only (in_ce<g>) */
       reporters.push_back(gp + ".pe");
       reporters.push_back(gp + ".lts");
       l2_clients.push_back(gp + ".ge");
@@ -186,6 +187,7 @@ CycleGpu::build()
    e.add<Gts>("gts", p_);
    for (uint32_t g = 0; g < G; g++) {
       const std::string gp = fmt::format("gpc{}", g);
+      e.add<Ce>(gp + ".ce", p_, g, pool_);
       e.add<Ge>(gp + ".ge", p_, pool_);
       e.add<Pe>(gp + ".pe", p_, g, pool_);
       e.add<Lts>(gp + ".lts", p_);
@@ -202,6 +204,10 @@ CycleGpu::build()
    for (uint32_t g = 0; g < G; g++) {
       const std::string gp = fmt::format("gpc{}", g);
       e.connect(fmt::format("gts.out_ge{}", g), gp + ".ge.in_task");
+      e.connect(fmt::format("cp.out_ce{}", g), gp + ".ce.in_dispatch");
+      e.connect(gp + ".ce.out_lts", gp + ".lts.in_cs");
+      e.connect(gp + ".lts.out_ce", gp + ".ce.in_done");
+      e.connect(gp + ".ce.out_done", fmt::format("cp.in_ce{}", g));
       e.connect(gp + ".ge.out_vs", gp + ".lts.in_vs");
       e.connect(gp + ".pe.out_fs", gp + ".lts.in_fs");
       e.connect(gp + ".pe.out_early", gp + ".omu.in_early");
@@ -307,16 +313,15 @@ CycleGpu::recover(SubmitState &ss, const std::string &summary, const std::string
    cp_->start(ss);
 }
 
-/* DISPATCH in cycle mode (docs/simulator.md "Compute"): the CP has drained
- * every earlier draw; the dispatch runs on the functional executor
- * (run_dispatch: same workgroup order, same results as functional mode) and
- * the CP stays busy for ceil(instructions issued / SPCs) cycles, at least 1.
- * NOT modelled yet: workgroups on the SPCs' slots and scoreboards, MEM
- * through the L2, shared-memory latency, barrier stalls. */
+/* DISPATCH in cycle mode (docs/simulator.md "Compute"), first call: the
+ * CP has drained every earlier draw; the host hook runs, the dispatch is
+ * loaded and checked against the SPC limits (prepare_dispatch: the same
+ * faults as functional mode) into the DrawState the CP sends to the CEs. */
 void
-CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitResult &res)
+CycleGpu::begin_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host)
 {
-   DispatchReport rep;
+   DispatchReport &rep = dispatch_rep_;
+   rep = DispatchReport();
    rep.cmd_offset_dw = ss.dispatch_offset;
    rep.index_in_queue = ss.dispatches++;
    rep.compute_info_address = ss.dispatch.dispatch.compute_info;
@@ -329,26 +334,44 @@ CycleGpu::run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitRe
    opt.submit_instructions_left =
       p_.watchdog_instructions_per_submit ? &ss.instructions_left : nullptr;
    opt.programs = &programs_;
-   const auto failed = [&](const GpuFault &f) {
-      rep.faulted = true;
-      rep.fault_module = f.module();
-      rep.fault = f.what();
-      FaultRecord fr{f.module(), f.summary(), f.what(), ss.dispatch_offset, -1};
-      fr.dispatch_index = int32_t(rep.index_in_queue);
-      res.faults.push_back(fr);
-   };
+   auto d = std::make_shared<DrawState>();
+   d->seq = rep.index_in_queue;
+   d->vram = &vram;
    try {
-      rep.counters = run_dispatch(vram, rep.compute_info_address, opt, compute_limits(p_));
+      d->compute = prepare_dispatch(vram, rep.compute_info_address, opt, compute_limits(p_));
    } catch (const GpuFault &f) {
-      failed(f);
+      d->raise(f, eng_->now(), cp_->index());
    } catch (const std::bad_alloc &) {
       throw;
    } catch (const std::exception &e) {
-      failed(GpuFault("simulator", "internal error", e.what()));
+      d->raise(GpuFault("simulator", "internal error", e.what()), eng_->now(), cp_->index());
    }
-   const uint64_t spcs = uint64_t(p_.gpcs) * p_.spcs_per_gpc;
-   rep.cycles = std::max<uint64_t>(1, (rep.counters.instructions + spcs - 1) / spcs);
-   ss.dispatch_cycles = rep.cycles;
+   ss.dispatch_state = d;
+   dispatch_begin_ = snapshot();
+}
+
+/* Second call: every CE reported the dispatch done (all its workgroups
+ * left the SPCs): its DispatchReport with the counters the CEs and SPCs
+ * added, its cycle range and the modules' statistics of that range. */
+void
+CycleGpu::end_dispatch_call(SubmitState &ss, SubmitResult &res)
+{
+   DispatchReport &rep = dispatch_rep_;
+   const DrawState &d = *ss.dispatch_state;
+   rep.counters = d.compute_stats;
+   if (d.faulted()) {
+      rep.faulted = true;
+      rep.fault_module = d.fault_module;
+      rep.fault = d.fault_text;
+      FaultRecord fr{d.fault_module, d.fault_summary, d.fault_text, ss.dispatch_offset, -1};
+      fr.dispatch_index = int32_t(rep.index_in_queue);
+      res.faults.push_back(fr);
+   }
+   const Stats now = snapshot();
+   rep.begin_cycle = dispatch_begin_.end;
+   rep.end_cycle = now.end;
+   rep.cycles = rep.end_cycle - rep.begin_cycle;
+   rep.modules = stats_delta(dispatch_begin_, now).to_json();
    ss.dispatch_mem_ops = rep.counters.mem_ops;
    res.dispatches.push_back(std::move(rep));
 }
@@ -486,7 +509,10 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
          }
          break;
       case SubmitState::Call::Dispatch:
-         run_dispatch_call(ss, vram, host, res);
+         begin_dispatch_call(ss, vram, host);
+         break;
+      case SubmitState::Call::DispatchEnd:
+         end_dispatch_call(ss, res);
          break;
       case SubmitState::Call::GsDraw:
          run_gs_draw_call(ss, vram);

@@ -84,7 +84,10 @@ class CycleGpu final : public Gpu {
 
    Config p_;
    ProgramCache programs_{256};
-   void run_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host, SubmitResult &res);
+   void begin_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host);
+   void end_dispatch_call(SubmitState &ss, SubmitResult &res);
+   DispatchReport dispatch_rep_; /* the dispatch running (between the two calls) */
+   Stats dispatch_begin_;        /* statistics at its start */
    void run_gs_draw_call(SubmitState &ss, Vram &vram);
    ThreadGroupPool pool_;
    std::unique_ptr<Engine> eng_;

@@ -25,6 +25,7 @@
 #include "sim/core/types.h"
 #include "sim/device/gpu.h"
 #include "sim/func/gpu_fault.h"
+#include "sim/func/pipe/compute.h"
 #include "sim/func/pipe/dispatch.h"
 #include "sim/func/pipe/functional.h"
 #include "sim/func/pipe/omu.h"
@@ -81,6 +82,15 @@ struct DrawState {
 
    /** Counters (same meaning as functional mode, docs/simulator-pipeline.md). */
    DrawStats stats;
+
+   /** A DISPATCH (docs/simulator-modules.md "CE") travels as a DrawState
+    *  too, for its fault record (raise/aborted, Unit::guarded) and its
+    *  counters: `compute` is its prepared package (null for a draw, or when
+    *  the CP faulted on the package), `compute_stats` its counters (the CEs
+    *  add workgroups, thread_groups, invocations; the SPCs the rest), read
+    *  by the CycleGpu once every CE has reported the dispatch done. */
+   std::unique_ptr<ComputeSetup> compute;
+   ComputeStats compute_stats;
 
    /** Cycle of the first fault, kNever if none. */
    Cycle fault_cycle = kNever;

@@ -103,19 +103,52 @@ struct FsGroup {
    FsQuad quads[kMaxLanes / 4];
 };
 
+/* ---- compute (docs/simulator-modules.md "CE") -------------------------- */
+
+/** CP -> every CE: run DISPATCH @dispatch (DrawState::compute set, or
+ *  faulted: then nothing to run, only the report back). */
+struct DispatchCmd {
+   DrawRef dispatch;
+};
+
+/** One workgroup of a dispatch, CE -> LTS -> SPC: its thread groups (all
+ *  resident on one SPC together), its shared memory (zeroed) and its
+ *  ShaderResources (the dispatch's, with this workgroup's id and shared
+ *  memory). The SPC keeps it while its thread groups run. */
+struct CsWorkgroup {
+   CsWorkgroup();
+   ~CsWorkgroup(); /* spc_compute.cpp: ShaderResources is complete there */
+   DrawRef dispatch;
+   uint64_t index = 0; /**< workgroup number in the grid, x fastest */
+   uint32_t ce = 0;    /**< GPC of the CE that formed it (the done report goes back there) */
+   std::vector<std::unique_ptr<ThreadGroup>> tgs;
+   std::vector<uint32_t> shared;
+   std::unique_ptr<ShaderResources> res;
+   uint32_t reg_bytes = 0; /**< register file charged for all its thread groups (at most one
+                                SPC's spc.register_file_bytes: a bigger one runs alone) */
+};
+
 /** GE/PE -> LTS -> SPC: a thread group to run, or a draw's `last` token
- *  (@last_of set, nothing else). */
+ *  (@last_of set, nothing else); CE -> LTS -> SPC: a compute workgroup
+ *  (@cs). */
 struct SpcTask {
    std::unique_ptr<VsGroup> vs;
    std::unique_ptr<FsGroup> fs;
+   std::unique_ptr<CsWorkgroup> cs;
    DrawRef last_of;
 };
 
-/** Resources given back: SPC -> LTS, a thread group left the SPC and its
- *  slot and @amount register bytes are free; OMU -> PE, @amount FS groups
- *  were retired (reorder-buffer entries). */
+/** Resources given back: SPC -> LTS, a thread group (or a compute
+ *  workgroup: @slots thread groups, @shared_bytes of shared memory,
+ *  @workgroup set) left the SPC and its slots and @amount register bytes
+ *  are free; OMU -> PE, @amount FS groups were retired (reorder-buffer
+ *  entries); LTS -> CE, a workgroup the CE formed completed. */
 struct Credit {
    uint32_t amount = 0;
+   uint32_t slots = 1;
+   uint32_t shared_bytes = 0;
+   bool workgroup = false;
+   uint32_t ce = 0; /**< @workgroup: the CE it came from */
 };
 
 /** The shaded vertices of one sub-block in draw order (GE -> every PE). */

@@ -25,6 +25,12 @@ Cp::Cp(std::string name, const Config &p, const std::vector<std::string> &report
        ProgramCache &programs)
     : Unit(std::move(name)), p_(p), programs_(programs), line_bytes_(p.l2_line_bytes)
 {
+   for (uint32_t g = 0; g < p.gpcs; g++) {
+      out_ce.push_back(std::make_unique<OutPort<DispatchCmd>>(
+         *this, fmt::format("out_ce{}", g), fmt::format("dispatches to GPC {}'s CE", g)));
+      in_ce.push_back(std::make_unique<InPort<LastReport>>(
+         *this, fmt::format("in_ce{}", g), fmt::format("dispatch done, from GPC {}'s CE", g)));
+   }
    reporters_.reserve(reporters.size());
    for (const std::string &r : reporters) {
       Reporter rep;
@@ -160,8 +166,35 @@ Cp::tick(Cycle now)
    interlock_cycles_.set(now, w_interlock_);
    inflight_full_cycles_.set(now, w_full_);
    drain_cycles_.set(now, w_drain_);
-   dispatch_cycles_.set(now, st_ == St::DispatchRun);
+   dispatch_cycles_.set(now, st_ == St::DispatchRun || st_ == St::DispatchEnd);
    return a;
+}
+
+/* DISPATCH after the Dispatch call: to every CE, then wait for every CE's
+ * report; returns true if something happened */
+bool
+Cp::dispatch_run()
+{
+   bool busy = false;
+   const uint64_t all = out_ce.size() >= 64 ? ~uint64_t(0) : (uint64_t(1) << out_ce.size()) - 1;
+   for (unsigned g = 0; g < out_ce.size(); g++) {
+      if (!(ce_sent_ >> g & 1) && out_ce[g]->can_push()) {
+         out_ce[g]->push(DispatchCmd{ss_->dispatch_state});
+         ce_sent_ |= uint64_t(1) << g;
+         busy = true;
+      }
+      if (in_ce[g]->can_pop()) {
+         in_ce[g]->pop();
+         ce_done_++;
+         busy = true;
+      }
+   }
+   if (ce_sent_ == all && ce_done_ == out_ce.size()) {
+      ss_->call = SubmitState::Call::DispatchEnd;
+      st_ = St::DispatchEnd;
+      busy = true;
+   }
+   return busy;
 }
 
 Activity
@@ -426,15 +459,17 @@ Cp::step(Cycle now, bool busy)
          next_command();
          break;
       case VLG_CMD_OPCODE_DISPATCH:
-         /* every earlier draw has completed (SyncWait); the CycleGpu runs the
-          * dispatch and tells how long the CP stays busy with it */
+         /* every earlier draw has completed (SyncWait); the CycleGpu
+          * prepares the dispatch, then it goes to the CEs */
          ++dispatches_;
          ss_->call = SubmitState::Call::Dispatch;
          ss_->dispatch = cmd_;
          ss_->dispatch_offset = off_;
-         ss_->dispatch_cycles = 0;
          ss_->dispatch_mem_ops = 0;
+         ss_->dispatch_state.reset();
          dispatch_started_ = false;
+         ce_sent_ = 0;
+         ce_done_ = 0;
          st_ = St::DispatchRun;
          break;
       case VLG_CMD_OPCODE_DUMP:
@@ -468,14 +503,14 @@ Cp::step(Cycle now, bool busy)
       break;
 
    case St::DispatchRun:
+      busy |= dispatch_run();
+      break;
+
+   case St::DispatchEnd: /* the DispatchEnd call was serviced */
       busy = true;
-      if (!dispatch_started_) { /* the Dispatch call was serviced */
-         dispatch_started_ = true;
-         dispatch_mem_ops_ += ss_->dispatch_mem_ops;
-         until_ = now + std::max<uint64_t>(1, ss_->dispatch_cycles);
-      }
-      if (now + 1 >= until_)
-         next_command();
+      dispatch_mem_ops_ += ss_->dispatch_mem_ops;
+      ss_->dispatch_state.reset();
+      next_command();
       break;
 
    case St::DumpRead:

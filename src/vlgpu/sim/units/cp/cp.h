@@ -24,6 +24,11 @@
  *    the surface to the display (cp_dump_to_display, by the CycleGpu
  *    between cycles) and reads the copied bytes through the MC in 256-byte
  *    requests (bandwidth-limited).
+ *  - DISPATCH: waits like SYNC, has the CycleGpu prepare the dispatch
+ *    (Call::Dispatch: package, limits, host hook), sends it to the CE of
+ *    every GPC (out_ce<g>), waits until every CE reported it done (in_ce<g>,
+ *    all its workgroups left the SPCs) and has the CycleGpu finish its
+ *    DispatchReport (Call::DispatchEnd). docs/simulator-modules.md "CE".
  *  - HALT (or the end of the queue): waits like SYNC and stops the engine.
  * A malformed command is a CP fault; the rest of the queue is skipped (the
  * CP cannot know where the next command starts).
@@ -64,7 +69,9 @@ struct SubmitState {
       BeforeDraw, /**< a snapshot draw: the pipeline is drained, call before_draw() */
       DrawEnd,    /**< inflight.front() completed: DrawReport, after_draw() */
       Dump,       /**< DUMP `dump`: cp_dump_to_display (-> dump_bytes or a fault) */
-      Dispatch,   /**< DISPATCH `dispatch` (pipeline drained): run it (-> dispatch_cycles) */
+      Dispatch,   /**< DISPATCH `dispatch` (pipeline drained): prepare it (-> dispatch_state) */
+      DispatchEnd, /**< every CE reported dispatch_state done: its DispatchReport
+                        (-> dispatch_mem_ops) */
       GsDraw,     /**< call_draw has a geometry shader (pipeline drained): run it on the
                        functional pipeline (-> dispatch_cycles; docs/hw.md "Geometry shaders") */
    };
@@ -94,8 +101,11 @@ struct SubmitState {
    Command dispatch;        /**< Dispatch's command */
    uint32_t dispatch_offset = 0;
    uint32_t dispatches = 0;      /**< DISPATCH commands read so far (index_in_queue of the next) */
-   uint64_t dispatch_cycles = 0; /**< Dispatch's answer: cycles the CP stays busy with it */
-   uint64_t dispatch_mem_ops = 0; /**< Dispatch's answer: MEM ops issued */
+   uint64_t dispatch_cycles = 0; /**< GsDraw's answer: cycles the CP stays busy with it */
+   uint64_t dispatch_mem_ops = 0; /**< DispatchEnd's answer: MEM ops issued */
+   /** Dispatch's answer: the dispatch for the CEs (DrawState::compute set,
+    *  or faulted); seq = its index in the queue. */
+   DrawRef dispatch_state;
    /** watchdog.instructions_per_submit left (ShaderResources::
     *  submit_instructions_left); unused when the budget is 0 (off). */
    uint64_t instructions_left = 0;
@@ -111,6 +121,8 @@ class Cp final : public Unit {
       ProgramCache &programs);
 
    OutPort<DrawCmd> out_draw{*this, "out_draw", "draws to the GTS"};
+   std::vector<std::unique_ptr<OutPort<DispatchCmd>>> out_ce; /**< out_ce<g>: per GPC's CE */
+   std::vector<std::unique_ptr<InPort<LastReport>>> in_ce;    /**< in_ce<g>: dispatch done */
    MemClient mem{*this, "mem"}; /**< command queue, package and fence through the L2 */
    MemClient mc{*this, "mc"};   /**< DUMP reads straight from the MC */
    OutPort<FlushReq> out_flush{*this, "out_flush", "L2 flush before DUMP"};
@@ -141,7 +153,8 @@ class Cp final : public Unit {
       SyncWait,    /* SYNC/DUMP/HALT/end: waiting for every draw */
       FlushWait,   /* DUMP: waiting for the L2 flush */
       DumpRead,    /* DUMP: waiting for the MC reads */
-      DispatchRun, /* DISPATCH: the dispatch's cycles (docs/simulator.md "Compute") */
+      DispatchRun, /* DISPATCH: sent to the CEs, waiting for them (docs/simulator.md "Compute") */
+      DispatchEnd, /* DISPATCH: the DispatchEnd call */
       Done,
    };
 
@@ -153,6 +166,7 @@ class Cp final : public Unit {
    void next_command();
    void fault(const GpuFault &f, uint32_t offset);
    bool interlocked(const DrawState &d) const;
+   bool dispatch_run();
    void fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes);
 
    Config p_;
@@ -202,6 +216,8 @@ class Cp final : public Unit {
    CycleCounter &dispatch_cycles_ =
       add_cycle_counter("dispatch_cycles", "cycles the CP was running a DISPATCH");
    bool dispatch_started_ = false;
+   uint64_t ce_sent_ = 0;  /* bit g: the dispatch was pushed to CE g */
+   uint32_t ce_done_ = 0;  /* CEs that reported the dispatch done */
 };
 
 } // namespace vlgpu::sim

@@ -15,7 +15,8 @@ Lts::Lts(std::string name, const Config &p)
          *this, fmt::format("out_spc{}", k), fmt::format("thread groups to SPC {}", k)));
       in_credit.push_back(std::make_unique<InPort<Credit>>(
          *this, fmt::format("in_credit{}", k), fmt::format("freed resources of SPC {}", k)));
-      spc_.push_back(Spc{p.thread_groups_per_spc, p.spc_register_file_bytes});
+      spc_.push_back(
+         Spc{p.thread_groups_per_spc, p.spc_register_file_bytes, p.shared_memory_bytes});
    }
 }
 
@@ -78,6 +79,50 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
    return 1;
 }
 
+int
+Lts::place_workgroup(Cycle now)
+{
+   if (!in_cs.can_pop())
+      return 0;
+   const CsWorkgroup &wg = *in_cs.peek().cs;
+   if (wg.dispatch->aborted(now)) { /* not run: done at once */
+      in_cs.pop();
+      ce_done_++;
+      return 1;
+   }
+   const uint32_t slots = uint32_t(wg.tgs.size());
+   const uint64_t shared = uint64_t(wg.shared.size()) * 4;
+   int best = -1;
+   for (unsigned k = 0; k < spc_.size(); k++) {
+      const Spc &s = spc_[k];
+      if (s.slots < slots || s.reg_bytes < wg.reg_bytes || s.shared_bytes < shared ||
+          !out_spc[k]->can_push())
+         continue;
+      if (best < 0 || s.slots > spc_[best].slots ||
+          (s.slots == spc_[best].slots && s.reg_bytes > spc_[best].reg_bytes))
+         best = int(k);
+   }
+   if (best < 0)
+      return -1;
+   spc_[best].slots -= slots;
+   spc_[best].reg_bytes -= wg.reg_bytes;
+   spc_[best].shared_bytes -= shared;
+   ++cs_workgroups_;
+   cs_dispatched_ += slots;
+   out_spc[best]->push(in_cs.pop());
+   return 1;
+}
+
+void
+Lts::credit(unsigned k, const Credit &c)
+{
+   spc_[k].slots += c.slots;
+   spc_[k].reg_bytes += c.amount;
+   spc_[k].shared_bytes += c.shared_bytes;
+   if (c.workgroup)
+      ce_done_++;
+}
+
 Activity
 Lts::tick(Cycle now)
 {
@@ -86,9 +131,7 @@ Lts::tick(Cycle now)
    bool busy = false, blocked = false;
    for (unsigned k = 0; k < in_credit.size(); k++)
       if (in_credit[k]->can_pop()) {
-         const Credit c = in_credit[k]->pop();
-         spc_[k].slots++;
-         spc_[k].reg_bytes += c.amount;
+         credit(k, in_credit[k]->pop());
          busy = true;
       }
 
@@ -104,8 +147,21 @@ Lts::tick(Cycle now)
    if (r > 0) {
       busy = true;
       fs_first_ = !fs_first_;
+   } else {
+      r = place_workgroup(now);
+      blocked |= r < 0;
+      busy |= r > 0;
    }
    no_room_.set(now, blocked);
+   if (ce_done_) { /* one completed workgroup reported per cycle */
+      if (out_ce.can_push()) {
+         out_ce.push(Credit{0, 0, 0, true, 0});
+         ce_done_--;
+         busy = true;
+      } else {
+         blocked = true;
+      }
+   }
 
    /* a draw's `last` token, once it passed both inputs: to every SPC */
    if (!vs_last_.empty() && !fs_last_.empty()) {
@@ -142,7 +198,7 @@ Lts::tick(Cycle now)
 bool
 Lts::drained() const
 {
-   return !wedged_ && vs_last_.empty() && fs_last_.empty();
+   return !wedged_ && vs_last_.empty() && fs_last_.empty() && !ce_done_;
 }
 
 std::string
@@ -150,8 +206,8 @@ Lts::stall_report() const
 {
    std::string r = port_report();
    for (unsigned k = 0; k < spc_.size(); k++)
-      r += fmt::format("; spc{}: {} free slot(s), {} free register bytes", k, spc_[k].slots,
-                       spc_[k].reg_bytes);
+      r += fmt::format("; spc{}: {} free slot(s), {} free register bytes, {} free shared bytes",
+                       k, spc_[k].slots, spc_[k].reg_bytes, spc_[k].shared_bytes);
    if (!vs_last_.empty() || !fs_last_.empty())
       r += fmt::format("; `last` tokens waiting: {} from the GE, {} from the PE", vs_last_.size(),
                        fs_last_.size());

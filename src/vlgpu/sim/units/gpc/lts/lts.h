@@ -16,13 +16,22 @@
  * its draw (module "LTS") and goes to an SPC marked skip, so the GE/OMU
  * still see it in order.
  *
+ * Compute workgroups (in_cs, from the GPC's CE; docs/simulator-modules.md
+ * "CE"): all thread groups of one workgroup go to ONE SPC that has as many
+ * free slots, their register bytes and the workgroup's shared_size bytes of
+ * free shared memory (spc.shared_memory_bytes), chosen "by load" as above;
+ * one workgroup per cycle, in the cycles no VS/FS group was dispatched.
+ * The SPC gives everything back in one Credit when the whole workgroup has
+ * left; the LTS then reports it to the CE (out_ce). A workgroup of an
+ * aborted dispatch is not run: reported done at once.
+ *
  * `last` tokens: the draw's token arrives on both inputs (after its VS and
  * after its FS groups); when both have passed, the LTS sends it to every SPC
  * and reports it to the CP.
  *
- * Ports: in_vs, in_fs (SpcTask), out_spc<k> (SpcTask), in_credit<k>
- * (Credit), out_last. Counters: vs_dispatched, fs_dispatched,
- * no_room_cycles.
+ * Ports: in_vs, in_fs, in_cs (SpcTask), out_spc<k> (SpcTask), in_credit<k>
+ * (Credit), out_last, out_ce (Credit). Counters: vs_dispatched,
+ * fs_dispatched, cs_workgroups, cs_dispatched, no_room_cycles.
  */
 #pragma once
 
@@ -42,6 +51,8 @@ class Lts final : public Unit {
 
    InPort<SpcTask> in_vs{*this, "in_vs", "VS thread groups (and `last` tokens) from the GE"};
    InPort<SpcTask> in_fs{*this, "in_fs", "FS thread groups (and `last` tokens) from the PE"};
+   InPort<SpcTask> in_cs{*this, "in_cs", "compute workgroups from the CE"};
+   OutPort<Credit> out_ce{*this, "out_ce", "completed compute workgroups to the CE"};
    std::vector<std::unique_ptr<OutPort<SpcTask>>> out_spc;
    std::vector<std::unique_ptr<InPort<Credit>>> in_credit;
    OutPort<LastReport> out_last{*this, "out_last", "`last` token reports to the CP"};
@@ -58,19 +69,29 @@ class Lts final : public Unit {
    struct Spc {
       uint32_t slots;
       uint64_t reg_bytes;
+      uint64_t shared_bytes;
    };
    /** Try to dispatch the head of @in; 1 dispatched, 0 nothing to do, -1 no room. */
    int dispatch(InPort<SpcTask> &in, bool fs, Cycle now);
+   /** Same for the head of in_cs: a whole workgroup onto one SPC. */
+   int place_workgroup(Cycle now);
+   /** An SPC's Credit for SPC @k. */
+   void credit(unsigned k, const Credit &c);
 
    Config p_;
    uint32_t width_;
    std::vector<Spc> spc_;
    bool fs_first_ = false;
+   uint32_t ce_done_ = 0; /* completed workgroups not yet reported to the CE */
    /* last tokens: draws whose token passed each input, in order */
    std::deque<DrawRef> vs_last_, fs_last_;
    uint64_t last_sent_ = 0; /* bit k: token pushed to SPC k */
    Counter &vs_dispatched_ = add_counter("vs_dispatched", "VS thread groups dispatched");
    Counter &fs_dispatched_ = add_counter("fs_dispatched", "FS thread groups dispatched");
+   Counter &cs_workgroups_ =
+      add_counter("cs_workgroups", "compute workgroups placed on an SPC");
+   Counter &cs_dispatched_ =
+      add_counter("cs_dispatched", "compute thread groups dispatched (with their workgroups)");
    CycleCounter &no_room_ = add_cycle_counter(
       "no_room_cycles", "cycles a thread group waited for a free SPC slot/registers");
 };

@@ -55,6 +55,10 @@ Spc::accept(SpcTask t, Cycle now)
       track(t.last_of.get()).last = true;
       return;
    }
+   if (t.cs) {
+      accept_workgroup(std::move(t.cs), now);
+      return;
+   }
    Slot *s = nullptr;
    for (Slot &c : slots_)
       if (!c.used) {
@@ -269,7 +273,7 @@ Spc::note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &
 }
 
 void
-Spc::issue_lines(Slot &s, const Instr &inr, Cycle now)
+Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load)
 {
    PendingMem pm;
    pm.txn = 0;
@@ -310,8 +314,8 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now)
    }
    pm.txn = pm.waits.empty() ? 0 : pm.waits.front();
    const Cycle mem_min = lines_.empty() ? 0 : now + p_.spc_l1_hit_latency_cycles;
-   const Cycle last = note_writes(s, inr, now, mem_min, pm, [](OpKind k) {
-      return k == OpKind::Ldb || k == OpKind::Tex;
+   const Cycle last = note_writes(s, inr, now, mem_min, pm, [mem_load](OpKind k) {
+      return mem_load ? k == OpKind::Mem : k == OpKind::Ldb || k == OpKind::Tex;
    });
    if (pm.txn) {
       pm.ready_min = std::max(last, mem_min);
@@ -404,7 +408,9 @@ Spc::issue(Slot &s, Cycle now)
          lines_.push_back(l);
       }
    }
-   if (VLG_UNLIKELY(r.mem == MemKind::Mem && !r.mem_shared && !r.mem_addresses.empty())) {
+   if (VLG_UNLIKELY(s.wg != nullptr && r.mem == MemKind::Mem)) {
+      issue_cs_mem(s, *in, r, now); /* compute: shared memory, L1 loads, atomics */
+   } else if (VLG_UNLIKELY(r.mem == MemKind::Mem && !r.mem_shared && !r.mem_addresses.empty())) {
       issue_global_mem(s, *in, r, now);
    } else if (lines_.empty()) {
       /* no line to wait for (most instructions): results at issue + latency */
@@ -516,6 +522,8 @@ Spc::complete_memory(Cycle now)
 bool
 Spc::retire(Slot &s, Cycle now)
 {
+   if (s.wg)
+      return retire_workgroup(*s.wg);
    const bool fs = s.fs != nullptr;
    if (fs ? !out_fs.can_push() : !out_vs.can_push())
       return false;
@@ -585,6 +593,8 @@ Spc::tick(Cycle now)
          if (s.pend.empty() && !s.ifetch_txn) {
             if (!s.dead && s.max_ready > now) {
                wake = std::min(wake, s.max_ready);
+            } else if (VLG_UNLIKELY(s.wg != nullptr) && !wg_can_leave(*s.wg, now)) {
+               /* waits for the rest of its workgroup (which wakes the SPC) */
             } else {
                wake = std::min(wake, now + 1);
                if (!oldest_done || s.age < oldest_done->age)
@@ -595,6 +605,8 @@ Spc::tick(Cycle now)
       }
       if (pick && s.age > pick->age)
          continue;
+      if (VLG_UNLIKELY(s.wg != nullptr) && s.tg->at_barrier() && !s.draw->aborted(now))
+         continue; /* at MEM.BAR: released by the last group of its workgroup to get there */
       Reason w = kMemory;
       if (ready_to_issue(s, now, w)) {
          pick = &s;
@@ -617,8 +629,14 @@ Spc::tick(Cycle now)
          out_blocked = true;
    }
    const bool any = !live_.empty();
-   if (pick) {
+   if (VLG_UNLIKELY(now < issue_free_) && any) {
+      /* a shared-memory access is still in its bank passes: no issue */
+      busy = true;
+      count(kIssue, now);
+   } else if (pick) {
       issue(*pick, now);
+      if (VLG_UNLIKELY(pick->wg != nullptr))
+         cs_after_issue(*pick, now);
       busy = true;
       count(kIssue, now);
    } else if (out_blocked) {

@@ -29,6 +29,22 @@
  *    max(latency, spc.l1_hit_latency_cycles)). Other groups, and
  *    independent instructions of the same group, keep issuing meanwhile.
  *    LDC reads the on-chip global buffer: ISA latency only.
+ * Compute workgroups (from the CE through the LTS; docs/simulator-modules.md
+ * "CE", docs/hw.md "Compute"): all thread groups of a workgroup become
+ * resident together and issue like VS/FS groups (same scoreboard,
+ * instruction cache, oldest first). A MEM.BAR holds its group until every
+ * group of the workgroup is at the barrier or done (barrier_wait_cycles:
+ * group-cycles waited). A MEM on shared memory issues for as many cycles as
+ * the most distinct 4-byte words one of spc.shared_memory_banks banks serves
+ * (bank = word mod banks; lanes reading the same word share it), during
+ * which no other instruction issues on the SPC; its loaded data is ready
+ * spc.shared_memory_latency_cycles after the last of those cycles. Global
+ * MEM loads go through the L1 (as LDB), stores are posted line writes to
+ * the L2, atomics read each line from the L2 (a round trip: the L2 does
+ * the read-modify-write) and post its write. The workgroup leaves in one
+ * piece once all its groups ended and their results are ready: one Credit
+ * (its slots, registers and shared memory) to the LTS.
+ *
  * A finished group leaves once its last results are ready: VS groups go back
  * to the GE, FS groups to the OMU, and a Credit to the LTS. Any GpuFault of
  * step() faults the draw (among them the watchdog's "shader did not end" and
@@ -39,7 +55,8 @@
  * Ports: in_task (SpcTask from the LTS), out_vs (to the GE), out_fs (to the
  * OMU), out_credit (to the LTS), out_last (CP), out_mem/in_mem (L2).
  * Counters: instructions, dual_issued, lane_instructions, vs_groups,
- * fs_groups, icache_misses, l1_hits, l1_misses, mem_instructions, and the
+ * fs_groups, cs_groups, cs_workgroups, shared_mem_instructions,
+ * bank_conflict_cycles, barrier_wait_cycles, icache_misses, l1_hits, l1_misses, mem_instructions, and the
  * reason of every cycle: cycles_issue, cycles_wait_scoreboard,
  * cycles_wait_memory, cycles_output_full, cycles_empty (exactly one holds
  * each cycle: they add up to the statistics period).
@@ -115,6 +132,8 @@ class Spc final : public Unit {
       const Program *prog = nullptr;
       const ShaderResources *res = nullptr;
       DrawState *draw = nullptr;
+      CsWorkgroup *wg = nullptr; /* a compute thread group: its workgroup */
+      Cycle bar_since = 0;       /* compute: cycle it reached MEM.BAR */
       uint64_t code = 0; /* VRAM byte address of the program's code */
       uint32_t reg_bytes = 0;
       Cycle start = 0;
@@ -149,12 +168,21 @@ class Spc final : public Unit {
    bool ready_to_issue(Slot &s, Cycle now, Reason &why);
    bool check_next(Slot &s, Cycle now, Reason &why);
    void issue(Slot &s, Cycle now);
-   void issue_lines(Slot &s, const Instr &in, Cycle now);
+   void issue_lines(Slot &s, const Instr &in, Cycle now, bool mem_load = false);
    void issue_global_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
    template <typename IsMemOp>
    Cycle note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &pm,
                      IsMemOp is_mem_op);
    bool retire(Slot &s, Cycle now);
+   /* compute workgroups (spc_compute.cpp) */
+   void accept_workgroup(std::unique_ptr<CsWorkgroup> wg, Cycle now);
+   void issue_cs_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
+   void issue_shared_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
+   void issue_atomic(Slot &s, const Instr &in, const StepResult &r, Cycle now);
+   void plain_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at);
+   void cs_after_issue(Slot &s, Cycle now);
+   bool wg_can_leave(const CsWorkgroup &wg, Cycle now) const;
+   bool retire_workgroup(CsWorkgroup &wg);
    void complete_memory(Cycle now);
    void count(Reason r, Cycle now);
 
@@ -171,6 +199,8 @@ class Spc final : public Unit {
    std::vector<Fill> fills_;
    std::unordered_map<uint64_t, uint32_t> l1_fill_; /* pending L1 line -> its fill */
    std::deque<DrawTrack> draws_;
+   std::vector<std::unique_ptr<CsWorkgroup>> wgs_; /* resident compute workgroups */
+   Cycle issue_free_ = 0; /* a shared-memory access holds the issue until this cycle */
    std::vector<IssueRecord> *log_ = nullptr;
 
    Counter &instructions_ = add_counter("instructions", "instructions issued (one per cycle)");
@@ -178,6 +208,15 @@ class Spc final : public Unit {
    Counter &lane_instr_ = add_counter("lane_instructions", "sum of the lanes executing");
    Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups run");
    Counter &fs_groups_ = add_counter("fs_groups", "FS thread groups run");
+   Counter &cs_groups_ = add_counter("cs_groups", "compute thread groups run");
+   Counter &cs_workgroups_ = add_counter("cs_workgroups", "compute workgroups run");
+   Counter &shared_instr_ =
+      add_counter("shared_mem_instructions", "MEM loads, stores and atomics on shared memory");
+   Counter &bank_conflicts_ = add_counter(
+      "bank_conflict_cycles", "extra issue cycles of shared-memory accesses (passes - 1: several "
+                              "words in one bank)");
+   Counter &barrier_wait_ = add_counter(
+      "barrier_wait_cycles", "thread-group cycles spent waiting at MEM.BAR (summed over groups)");
    Counter &mem_instr_ = add_counter("mem_instructions", "LDB and texture instructions");
    Counter &icache_misses_ = add_counter("icache_misses", "instruction-cache line misses");
    Counter &gmem_instr_ = add_counter(

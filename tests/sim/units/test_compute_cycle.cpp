@@ -1,0 +1,533 @@
+/*
+ * DISPATCH on the cycle-mode modules (CP -> CE -> LTS -> SPC, global MEM
+ * through the L1/L2/MC; docs/simulator-modules.md "CE", docs/hw.md
+ * "Compute"), whole CycleGpu:
+ *  (a) a streaming dispatch (out[i] = in[i] * 2.0 over vec4) costs the
+ *      bytes it moves / memory.bandwidth_bytes_per_cycle;
+ *  (b) an ALU-bound dispatch costs its instructions / SPCs (one issue per
+ *      SPC per cycle): halves from 2 to 4 SPCs;
+ *  (c) shared-memory bank conflicts cost (passes - 1) issue cycles per
+ *      access, passes from the bank rule computed here;
+ *  (d) a barrier exchange through shared memory across the thread groups
+ *      of a workgroup gives the right values;
+ *  (e) functional and cycle mode give bit-identical VRAM, the same faults
+ *      and the same DispatchReport counters on compute scenes, in every
+ *      configuration of unit_configs.h; the cycle counts do not depend on
+ *      the modules sleeping (never_sleep).
+ * Expected cycle counts are computed here from the configuration.
+ */
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "unit_configs.h"
+#include "units_test_util.h"
+#include "sim/device/cp.h"
+#include "sim/units/cycle_gpu.h"
+
+using namespace vlgpu::sim;
+using namespace vlgpu::sim::test;
+
+namespace {
+
+uint32_t
+fbits_u(float f)
+{
+   uint32_t u;
+   std::memcpy(&u, &f, 4);
+   return u;
+}
+
+void
+cmd_dispatch(std::vector<uint32_t> &q, uint64_t compute_info)
+{
+   VLG_CMD_DISPATCH c;
+   VLG_CMD_DISPATCH_init(&c);
+   c.compute_info = compute_info;
+   uint32_t w[VLG_CMD_DISPATCH_LENGTH];
+   VLG_CMD_DISPATCH_pack(w, &c);
+   q.insert(q.end(), w, w + VLG_CMD_DISPATCH_LENGTH);
+}
+
+struct Grid {
+   uint32_t block = 1; /* block_x (block_y = block_z = 1) */
+   uint32_t grid = 1;  /* grid_x */
+   uint32_t shared_size = 0;
+   unsigned num_regs = 16;
+};
+
+/** A command queue of DISPATCHes in a Scene's VRAM. */
+struct CsScene {
+   Scene s;
+   explicit CsScene(uint64_t vram = 8ull << 20) : s(vram) {}
+
+   uint64_t put_words(const std::vector<uint32_t> &w) { return s.t.put(w.data(), w.size() * 4); }
+
+   /** Shader @text with consts C0.. = @consts (each replicated to a vec4)
+    *  over @g; appends the DISPATCH. */
+   void dispatch(const std::string &text, const std::vector<uint32_t> &consts, const Grid &g)
+   {
+      const std::vector<uint32_t> code = assemble(text);
+      std::vector<uint32_t> c4;
+      for (uint32_t v : consts)
+         c4.insert(c4.end(), {v, v, v, v});
+      VLG_SHADER_STATE st;
+      VLG_SHADER_STATE_init(&st);
+      st.stage = VLG_SHADER_STAGE_COMPUTE;
+      st.num_regs = g.num_regs;
+      st.code = put_words(code);
+      st.code_size = uint32_t(code.size());
+      st.consts = c4.empty() ? 0 : put_words(c4);
+      st.num_consts = uint32_t(consts.size());
+      uint32_t sw[VLG_SHADER_STATE_LENGTH];
+      VLG_SHADER_STATE_pack(sw, &st);
+      VLG_COMPUTE_INFO ci;
+      VLG_COMPUTE_INFO_init(&ci);
+      ci.block_x = g.block;
+      ci.block_y = ci.block_z = 1;
+      ci.grid_x = g.grid;
+      ci.grid_y = ci.grid_z = 1;
+      ci.cs = s.t.put(sw, sizeof(sw));
+      ci.shared_size = g.shared_size;
+      uint32_t cw[VLG_COMPUTE_INFO_LENGTH];
+      VLG_COMPUTE_INFO_pack(cw, &ci);
+      last = s.t.put(cw, sizeof(cw));
+      cmd_dispatch(s.queue, last);
+   }
+   /** The last dispatch once more (same code address). */
+   void again() { cmd_dispatch(s.queue, last); }
+   uint64_t last = 0;
+};
+
+/* out[i] = in[i] * 2.0, one vec4 per invocation; C0 = block, C1 = 4,
+ * C2 = in, C3 = 2.0f, C4 = out */
+const char *kStreamShader = R"(
+    MVS R0, LID
+    MVS R1, WGID
+    IMUL R2, R1.xxxx, C0
+    IADD R2, R2, R0.wwww
+    SHL R2, R2, C1
+    IADD R3, R2, C2
+    MEM.LD R4, [R3]
+    MUL R4, R4, C3
+    IADD R5, R2, C4
+    MEM.ST R4, [R5]
+    BRC.END
+)";
+
+struct Stream {
+   uint64_t in = 0, out = 0;
+   uint64_t n = 0; /* vec4 */
+};
+
+Stream
+stream_scene(CsScene &cs, uint64_t n, uint32_t block)
+{
+   Stream st;
+   st.n = n;
+   std::vector<float> in(n * 4);
+   for (size_t i = 0; i < in.size(); i++)
+      in[i] = float(i % 1000) * 0.25f - 7.0f;
+   st.in = cs.s.t.put(in.data(), in.size() * 4);
+   st.out = cs.s.t.alloc(n * 16);
+   Grid g;
+   g.block = block;
+   g.grid = uint32_t(n / block);
+   cs.dispatch(kStreamShader,
+               {block, 4, uint32_t(st.in), fbits_u(2.0f), uint32_t(st.out)}, g);
+   return st;
+}
+
+/* ALU-bound: a loop of kU dependent MADs, kK iterations, then one store:
+ * per thread group 2 + kK * (kU + 1) + 5 instructions. */
+const unsigned kK = 64, kU = 8;
+std::string
+alu_shader()
+{
+   std::string t = "    MVS R0, LID\n    MOV R2, C1\nloop:\n";
+   for (unsigned i = 0; i < kU; i++)
+      t += "    MAD R2, R2, C2, C3\n";
+   t += "    PRED.ILT P0, ++LC, #" + std::to_string(kK) + " | BRC.JMP loop if P0\n";
+   t += R"(    MVS R1, WGID
+    IMUL R3, R1.xxxx, C0
+    IADD R3, R3, R0.wwww
+    SHL R3, R3, C4
+    IADD R3, R3, C5
+    MEM.ST R2.x, [R3]
+    BRC.END
+)";
+   return t;
+}
+const uint64_t kAluInstrPerGroup = 2 + uint64_t(kK) * (kU + 1) + 7;
+
+/* shared memory: word lid * stride written kM times, then read back once
+ * and stored to C2 (every lane the same word: the last lane's, in both
+ * modes); C0 = stride * 4, C1 = the value */
+const unsigned kM = 64;
+std::string
+bank_shader()
+{
+   std::string t = "    MVS R0, LID\n    IMUL R2, R0.wwww, C0\n    MOV R1, C1\n";
+   for (unsigned i = 0; i < kM; i++)
+      t += "    MEM.ST.S R1.x, [R2]\n";
+   t += "    MEM.LD.S R3.x, [R2]\n    MOV R5, C2\n    MEM.ST R3.x, [R5]\n    BRC.END\n";
+   return t;
+}
+
+/* the bank rule (docs/hw.md "Compute"): passes = the most distinct words
+ * one bank serves */
+unsigned
+passes(unsigned lanes, unsigned stride_words, unsigned banks)
+{
+   std::vector<std::vector<uint64_t>> per(banks);
+   for (unsigned l = 0; l < lanes; l++) {
+      const uint64_t w = uint64_t(l) * stride_words;
+      auto &b = per[w % banks];
+      if (std::find(b.begin(), b.end(), w) == b.end())
+         b.push_back(w);
+   }
+   size_t m = 1;
+   for (auto &b : per)
+      m = std::max(m, b.size());
+   return unsigned(m);
+}
+
+/* barrier exchange: shared[lid] = wg * 1000 + lid; BAR; out[wg * n + lid] =
+ * shared[lid ^ (n - 1)]; BAR; shared[lid] = out value + 1; BAR; out2[...] =
+ * shared[lid ^ 1]. C0 = 1000, C1 = 2, C2 = n - 1, C3 = out, C4 = n, C5 = out2,
+ * C6 = 1 */
+const char *kBarrierShader = R"(
+    MVS R0, LID
+    MVS R1, WGID
+    IMUL R2, R1.xxxx, C0
+    IADD R2, R2, R0.wwww
+    SHL R3, R0.wwww, C1
+    MEM.ST.S R2.x, [R3]
+    MEM.BAR
+    XOR R4, R0.wwww, C2
+    SHL R4, R4, C1
+    MEM.LD.S R5.x, [R4]
+    IMUL R6, R1.xxxx, C4
+    IADD R6, R6, R0.wwww
+    SHL R6, R6, C1
+    IADD R7, R6, C3
+    MEM.ST R5.x, [R7]
+    MEM.BAR
+    IADD R5, R5, C6
+    MEM.ST.S R5.x, [R3]
+    MEM.BAR
+    XOR R4, R0.wwww, C6
+    SHL R4, R4, C1
+    MEM.LD.S R8.x, [R4]
+    IADD R7, R6, C5
+    MEM.ST R8.x, [R7]
+    BRC.END
+)";
+
+struct Barrier {
+   uint64_t out = 0, out2 = 0;
+   uint32_t n = 0, wgs = 0;
+};
+
+Barrier
+barrier_scene(CsScene &cs, uint32_t n, uint32_t wgs)
+{
+   Barrier b;
+   b.n = n;
+   b.wgs = wgs;
+   b.out = cs.s.t.alloc(4ull * n * wgs);
+   b.out2 = cs.s.t.alloc(4ull * n * wgs);
+   Grid g;
+   g.block = n;
+   g.grid = wgs;
+   g.shared_size = 4 * n;
+   cs.dispatch(kBarrierShader, {1000, 2, n - 1, uint32_t(b.out), n, uint32_t(b.out2), 1}, g);
+   return b;
+}
+
+/* atomics into one counter (add 1 and max of the workgroup id): C0 =
+ * counter, C1 = 1, C2 = counter + 4 */
+const char *kAtomicShader = R"(
+    MVS R1, WGID
+    MOV R2, C1
+    MOV R3, C0
+    MEM.ATOM_ADD R2.x, [R3]
+    MOV R4, R1
+    MOV R5, C2
+    MEM.ATOM_UMAX R4.x, [R5]
+    BRC.END
+)";
+
+SubmitResult
+run_cycle(const CsScene &cs, const Config &p, std::unique_ptr<Vram> *vram_out = nullptr)
+{
+   CycleGpu gpu(p);
+   ModeRun r = run_scene(cs.s, gpu);
+   if (vram_out)
+      *vram_out = std::move(r.vram);
+   return r.res;
+}
+
+Config
+params_with(const std::string &overrides)
+{
+   Config p;
+   p.apply_overrides(overrides);
+   p.validate();
+   return p;
+}
+
+/* (a) 1 Mi in + 1 Mi out... here 2 MiB read + 2 MiB written. The MC moves
+ * every line read (all misses) and every written line the L2 evicts (write
+ * allocate, no fill: L2 write-back): at least written - l2.size_bytes. */
+TEST(ComputeCycle, StreamingDispatchCostsBytesOverBandwidth)
+{
+   const uint64_t n = 128 * 1024; /* vec4: 2 MiB each way */
+   CsScene cs(8ull << 20);
+   const Stream st = stream_scene(cs, n, 64);
+   cs.s.finish();
+   for (uint32_t bw : {8u, 16u}) {
+      const Config p =
+         params_with("memory.bandwidth_bytes_per_cycle=" + std::to_string(bw));
+      std::unique_ptr<Vram> v;
+      const SubmitResult r = run_cycle(cs, p, &v);
+      ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
+      ASSERT_EQ(r.dispatches.size(), 1u);
+      const uint64_t bytes = 2 * n * 16;
+      const double want = double(bytes) / bw;
+      const double floor = double(bytes - p.l2_size_bytes) / bw;
+      const uint64_t cyc = r.dispatches[0].cycles;
+      EXPECT_GE(double(cyc), floor) << "bandwidth " << bw;
+      EXPECT_LE(double(cyc), want * 1.10) << "bandwidth " << bw << ": want " << want;
+      /* the values */
+      for (uint64_t i = 0; i < n * 4; i += 997) {
+         float a, b;
+         std::memcpy(&a, cs.s.t.vram.data() + st.in + 4 * i, 4);
+         std::memcpy(&b, v->data() + st.out + 4 * i, 4);
+         ASSERT_EQ(b, a * 2.0f) << i;
+      }
+      std::printf("streaming %llu bytes at %u bytes/cycle: %llu cycles (bytes / bandwidth %.0f)\n",
+                  (unsigned long long)bytes, bw, (unsigned long long)cyc, want);
+   }
+}
+
+/* (b) one thread group per workgroup, 128 of them; 1 instruction per SPC
+ * per cycle: cycles >= groups * instructions / SPCs, within 10% */
+TEST(ComputeCycle, AluBoundDispatchScalesWithSpcs)
+{
+   const uint32_t wgs = 128, block = 16;
+   CsScene cs;
+   const uint64_t out = cs.s.t.alloc(4ull * wgs * block);
+   Grid g;
+   g.block = block;
+   g.grid = wgs;
+   cs.dispatch(alu_shader(), {block, fbits_u(1.0f), fbits_u(0.5f), fbits_u(0.25f), 2,
+                              uint32_t(out)},
+               g);
+   cs.s.finish();
+   uint64_t cyc[2] = {};
+   int i = 0;
+   for (uint32_t spcs : {2u, 4u}) {
+      const Config p = params_with("spcs_per_gpc=" + std::to_string(spcs));
+      const SubmitResult r = run_cycle(cs, p);
+      ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
+      ASSERT_EQ(r.dispatches.size(), 1u);
+      const uint64_t groups = uint64_t(wgs) * ((block + p.thread_group_width - 1) /
+                                               p.thread_group_width);
+      EXPECT_EQ(r.dispatches[0].counters.instructions, groups * kAluInstrPerGroup);
+      const double want = double(groups * kAluInstrPerGroup) / (p.gpcs * spcs);
+      cyc[i] = r.dispatches[0].cycles;
+      EXPECT_GE(double(cyc[i]), want) << spcs << " SPCs";
+      EXPECT_LE(double(cyc[i]), want * 1.10) << spcs << " SPCs";
+      std::printf("ALU-bound: %u SPCs: %llu cycles (instructions / SPCs %.0f)\n", spcs,
+                  (unsigned long long)cyc[i], want);
+      i++;
+   }
+   EXPECT_NEAR(double(cyc[0]) / double(cyc[1]), 2.0, 0.2);
+}
+
+/* (c) kM shared stores and a load by one thread group: stride s costs
+ * (kM + 1) * (passes(s) - 1) cycles more than stride 1 (the SPC issues
+ * nothing else meanwhile) */
+TEST(ComputeCycle, SharedMemoryBankConflictsCostPasses)
+{
+   const Config p = params_with("");
+   const unsigned W = p.thread_group_width, banks = p.shared_memory_banks;
+   uint64_t base = 0;
+   for (unsigned stride : {1u, 4u, 32u}) {
+      CsScene cs;
+      Grid g;
+      g.block = W;
+      g.shared_size = 4 * W * 32;
+      /* twice: the second runs with the code in the instruction cache
+       * (a fetch overlaps the bank passes of the instruction before) */
+      const uint64_t out = cs.s.t.alloc(16);
+      cs.dispatch(bank_shader(), {stride * 4, 7, uint32_t(out)}, g);
+      cs.again();
+      cs.s.finish();
+      const SubmitResult r = run_cycle(cs, p);
+      ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
+      ASSERT_EQ(r.dispatches.size(), 2u);
+      const uint64_t cyc = r.dispatches[1].cycles;
+      const unsigned ps = passes(W, stride, banks);
+      if (stride == 1) {
+         ASSERT_EQ(ps, 1u);
+         base = cyc;
+         continue;
+      }
+      EXPECT_GT(ps, 1u);
+      /* kM stores and the load take ps - 1 extra issue cycles each (the
+       * load's data is due ps - 1 cycles later: the dependent store waits
+       * that much more, which the SPC would have spent on the load's passes) */
+      EXPECT_EQ(cyc - base, uint64_t(kM + 1) * (ps - 1)) << "stride " << stride << ": " << ps
+                                                           << " passes";
+   }
+}
+
+/* (d) barrier exchange across the thread groups of each workgroup */
+TEST(ComputeCycle, BarrierExchangeThroughSharedMemory)
+{
+   for (const char *cfgs : {"", "thread_group_width=4", "gpcs=2,spcs_per_gpc=2"}) {
+      const Config p = params_with(cfgs);
+      const uint32_t n = 32, wgs = 9;
+      CsScene cs;
+      const Barrier b = barrier_scene(cs, n, wgs);
+      cs.s.finish();
+      std::unique_ptr<Vram> v;
+      const SubmitResult r = run_cycle(cs, p, &v);
+      ASSERT_TRUE(r.faults.empty()) << cfgs << ": " << r.faults[0].text;
+      EXPECT_EQ(r.dispatches[0].counters.barriers, uint64_t(wgs) * 3) << cfgs;
+      for (uint32_t w = 0; w < wgs; w++)
+         for (uint32_t l = 0; l < n; l++) {
+            const uint32_t first = w * 1000 + (l ^ (n - 1));
+            const uint32_t second = w * 1000 + ((l ^ 1) ^ (n - 1)) + 1;
+            ASSERT_EQ(v->read32(b.out + 4ull * (w * n + l), "test"), first)
+               << cfgs << " wg " << w << " lid " << l;
+            ASSERT_EQ(v->read32(b.out2 + 4ull * (w * n + l), "test"), second)
+               << cfgs << " wg " << w << " lid " << l;
+         }
+   }
+}
+
+/* (e) the compute scenes in both modes, every unit configuration */
+struct CsNamedScene {
+   const char *name;
+   void (*build)(CsScene &);
+};
+
+const CsNamedScene kCsScenes[] = {
+   {"stream", [](CsScene &cs) { stream_scene(cs, 4096, 32); }},
+   {"barrier", [](CsScene &cs) { barrier_scene(cs, 32, 7); }},
+   {"alu",
+    [](CsScene &cs) {
+       const uint64_t out = cs.s.t.alloc(4 * 16 * 24);
+       Grid g;
+       g.block = 16;
+       g.grid = 24;
+       cs.dispatch(alu_shader(), {16, fbits_u(1.0f), fbits_u(0.5f), fbits_u(0.25f), 2,
+                                  uint32_t(out)},
+                   g);
+    }},
+   {"atomics",
+    [](CsScene &cs) {
+       const uint64_t c = cs.s.t.alloc(16);
+       Grid g;
+       g.block = 24;
+       g.grid = 13;
+       cs.dispatch(kAtomicShader, {uint32_t(c), 1, uint32_t(c + 4)}, g);
+    }},
+   {"banks",
+    [](CsScene &cs) {
+       const uint64_t out = cs.s.t.alloc(16);
+       Grid g;
+       g.block = 32;
+       g.grid = 3;
+       g.shared_size = 4 * 32 * 32;
+       cs.dispatch(bank_shader(), {32 * 4, 7, uint32_t(out)}, g);
+    }},
+   {"big_registers", /* 8 thread groups of 100 registers: more than an SPC's register file */
+    [](CsScene &cs) {
+       const uint64_t out = cs.s.t.alloc(4 * 16 * 24);
+       Grid g;
+       g.block = 128;
+       g.grid = 3;
+       g.num_regs = 100;
+       cs.dispatch(alu_shader(), {128, fbits_u(1.0f), fbits_u(0.5f), fbits_u(0.25f), 2,
+                                  uint32_t(out)},
+                   g);
+    }},
+   {"stream_then_barrier",
+    [](CsScene &cs) {
+       stream_scene(cs, 2048, 32);
+       barrier_scene(cs, 16, 5);
+    }},
+};
+
+class ComputeBothModes : public ::testing::TestWithParam<std::tuple<size_t, size_t>> {};
+
+TEST_P(ComputeBothModes, IdenticalVramFaultsAndCounters)
+{
+   const CsNamedScene &sc = kCsScenes[std::get<0>(GetParam())];
+   const NamedConfig &cf = kConfigs[std::get<1>(GetParam())];
+   const Config p = params(cf);
+   CsScene cs;
+   sc.build(cs);
+   cs.s.finish();
+   auto fgpu = make_functional_gpu(p);
+   CycleGpu cgpu(p);
+   const ModeRun f = run_scene(cs.s, *fgpu);
+   const ModeRun c = run_scene(cs.s, cgpu);
+   const std::string what = std::string(sc.name) + "/" + cf.name;
+   ASSERT_EQ(f.res.faults.size(), c.res.faults.size()) << what;
+   for (size_t i = 0; i < f.res.faults.size(); i++) {
+      EXPECT_EQ(f.res.faults[i].module, c.res.faults[i].module) << what;
+      EXPECT_EQ(f.res.faults[i].summary, c.res.faults[i].summary) << what;
+      EXPECT_EQ(f.res.faults[i].dispatch_index, c.res.faults[i].dispatch_index) << what;
+   }
+   ASSERT_EQ(f.res.dispatches.size(), c.res.dispatches.size()) << what;
+   for (size_t i = 0; i < f.res.dispatches.size(); i++) {
+      const ComputeStats &a = f.res.dispatches[i].counters, &b = c.res.dispatches[i].counters;
+      const std::string w = what + " dispatch " + std::to_string(i);
+      EXPECT_EQ(f.res.dispatches[i].faulted, c.res.dispatches[i].faulted) << w;
+      EXPECT_EQ(a.workgroups, b.workgroups) << w;
+      EXPECT_EQ(a.thread_groups, b.thread_groups) << w;
+      EXPECT_EQ(a.invocations, b.invocations) << w;
+      EXPECT_EQ(a.instructions, b.instructions) << w;
+      EXPECT_EQ(a.lane_instructions, b.lane_instructions) << w;
+      EXPECT_EQ(a.dual_issued, b.dual_issued) << w;
+      EXPECT_EQ(a.barriers, b.barriers) << w;
+      EXPECT_EQ(a.mem_ops, b.mem_ops) << w;
+      if (!c.res.dispatches[i].faulted) {
+         EXPECT_GE(c.res.dispatches[i].cycles, 1u) << w;
+         EXPECT_EQ(c.res.dispatches[i].cycles,
+                   c.res.dispatches[i].end_cycle - c.res.dispatches[i].begin_cycle)
+            << w;
+      }
+   }
+   EXPECT_EQ(std::memcmp(f.vram->data(), c.vram->data(), f.vram->size()), 0) << what;
+   /* the sleeping rules change nothing: every module ticked every cycle */
+   CycleGpu awake(p);
+   awake.never_sleep();
+   const ModeRun n = run_scene(cs.s, awake);
+   ASSERT_EQ(n.res.dispatches.size(), c.res.dispatches.size()) << what;
+   for (size_t i = 0; i < n.res.dispatches.size(); i++)
+      EXPECT_EQ(n.res.dispatches[i].cycles, c.res.dispatches[i].cycles) << what << " never_sleep";
+   if (f.res.faults.empty()) { /* "tight": workgroups of 2+ thread groups do not fit */
+      EXPECT_NE(std::memcmp(cs.s.t.vram.data(), f.vram->data(), f.vram->size()), 0)
+         << what << ": the scene changes nothing";
+   }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+   Scenes, ComputeBothModes,
+   ::testing::Combine(::testing::Range<size_t>(0, std::size(kCsScenes)),
+                      ::testing::Range<size_t>(0, std::size(kConfigs))),
+   [](const ::testing::TestParamInfo<std::tuple<size_t, size_t>> &i) {
+      return std::string(kCsScenes[std::get<0>(i.param)].name) + "_" +
+             kConfigs[std::get<1>(i.param)].name;
+   });
+
+} // namespace

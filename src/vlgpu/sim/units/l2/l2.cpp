@@ -209,10 +209,13 @@ L2::tick(Cycle now)
    if (!nonempty) {
       /* nothing to look up */
    } else if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
-      /* the round-robin start depends on the cycle, not on how often the
-       * L2 was ticked (sleeping must not change results): clients
-       * start..n-1, then 0..start-1, non-empty ones only */
-      const uint32_t start = uint32_t(now % n);
+      /* round-robin from the client after the last one accepted: clients
+       * start..n-1, then 0..start-1, non-empty ones only. rr_ changes only
+       * when a request is accepted (sleeping does not change results). A
+       * start from the cycle number (now % n) starved a client whose reads
+       * waited for an MSHR: MSHRs freed in step with the MC's transfers,
+       * always in the same phase of now % n (streaming compute). */
+      const uint32_t start = rr_ % n;
       const uint64_t hi = nonempty >> start << start;
       for (uint64_t part : {hi, nonempty & ~hi}) {
          for (; part && taken < per_cycle_; part &= part - 1) {
@@ -222,6 +225,7 @@ L2::tick(Cycle now)
                continue;
             if (accept(c, cl.in->peek(), now)) {
                cl.in->pop();
+               rr_ = (c + 1) % n;
                taken++;
                busy = true;
             } else {

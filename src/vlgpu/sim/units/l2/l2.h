@@ -20,7 +20,8 @@
  *  - Flush (FlushReq from the CP before DUMP): every dirty line is written
  *    back; FlushDone once the MC has acknowledged all of them.
  * Up to l2.requests_per_cycle requests are looked up per cycle, taken
- * round-robin from the clients (one per client per cycle).
+ * round-robin from the clients (one per client per cycle), starting after
+ * the client last accepted.
  *
  * Ports: in_<c> (MemReq) / out_<c> (MemResp) per client; out_mc / in_mc
  * to the MC; in_flush (FlushReq) / out_flush (FlushDone) from/to the CP.
@@ -84,6 +85,7 @@ class L2 final : public Unit {
    void writeback(uint64_t line, uint32_t tag);
 
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
+   uint32_t rr_ = 0; /* round-robin: the client after the last one accepted */
    LineCache cache_;
    std::vector<Client> clients_;
    /* host speed (results unchanged): the clients' input queues, polled as

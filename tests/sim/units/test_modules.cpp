@@ -227,6 +227,8 @@ struct LtsBench {
    Config p;
    std::unique_ptr<Engine> e;
    Source<SpcTask> *vs = nullptr;
+   Source<SpcTask> *ce = nullptr;
+   Sink<Credit> *ce_done = nullptr;
    Lts *lts = nullptr;
    Sink<SpcTask> *spc[2] = {};
    Source<Credit> *cr[2] = {};
@@ -241,8 +243,8 @@ struct LtsBench {
       vs = &e->add<Source<SpcTask>>("ge");
       auto &fs = e->add<Source<SpcTask>>("pe");
       (void)fs;
-      e->add<Source<SpcTask>>("ce");
-      e->add<Sink<Credit>>("ce_done");
+      ce = &e->add<Source<SpcTask>>("ce");
+      ce_done = &e->add<Sink<Credit>>("ce_done");
       lts = &e->add<Lts>("lts", p);
       for (int k = 0; k < 2; k++) {
          spc[k] = &e->add<Sink<SpcTask>>("spc" + std::to_string(k));
@@ -274,7 +276,61 @@ struct LtsBench {
       vs->script.push_back({at, std::move(t)});
    }
    size_t dispatched() const { return spc[0]->got.size() + spc[1]->got.size(); }
+   /** A compute workgroup of @groups thread groups of @num_regs registers
+    *  and @shared bytes of shared memory from the CE at cycle @at. */
+   void workgroup(const DrawRef &d, unsigned groups, unsigned num_regs, uint32_t shared, Cycle at)
+   {
+      SpcTask t;
+      t.cs = std::make_unique<CsWorkgroup>();
+      t.cs->dispatch = d;
+      for (unsigned k = 0; k < groups; k++)
+         t.cs->tgs.push_back(std::make_unique<ThreadGroup>(16, num_regs,
+                                                           VLG_SHADER_STAGE_COMPUTE, k));
+      t.cs->shared.resize(shared / 4);
+      t.cs->reg_bytes = groups * num_regs * 16 * 16;
+      ce->script.push_back({at, std::move(t)});
+   }
 };
+
+/* a compute workgroup goes whole to one SPC with enough free slots,
+ * registers and shared memory (32 KiB per SPC by default) */
+TEST(Lts, WorkgroupsNeedSlotsRegistersAndSharedMemoryOnOneSpc)
+{
+   LtsBench b;
+   const DrawRef d = std::make_shared<DrawState>();
+   for (int i = 0; i < 4; i++) /* 2 groups, 2 KiB registers, 20 KiB shared each */
+      b.workgroup(d, 2, 4, 20480, 0);
+   b.cr[0]->script.push_back({150, Credit{2048, 2, 20480, true, 0}});
+   b.e->run(100);
+   /* 20 KiB: one workgroup per SPC's 32 KiB of shared memory */
+   ASSERT_EQ(b.spc[0]->got.size(), 1u);
+   ASSERT_EQ(b.spc[1]->got.size(), 1u);
+   EXPECT_EQ(b.spc[0]->got[0].second.cs->tgs.size(), 2u);
+   EXPECT_EQ(b.lts->free_slots(0), 1u);
+   EXPECT_EQ(b.lts->free_reg_bytes(0), 16384u - 2048);
+   EXPECT_TRUE(b.ce_done->got.empty());
+   /* SPC 0 gives the first back at 150: the third goes there, the CE hears of it */
+   b.e->run(100);
+   EXPECT_EQ(b.spc[0]->got.size(), 2u);
+   EXPECT_EQ(b.spc[1]->got.size(), 1u);
+   ASSERT_EQ(b.ce_done->got.size(), 1u);
+   EXPECT_TRUE(b.ce_done->got[0].second.workgroup);
+   EXPECT_GT(b.e->stats().module("lts")->counter("no_room_cycles"), 100u);
+   EXPECT_EQ(b.e->stats().module("lts")->counter("cs_workgroups"), 3u);
+}
+
+/* 3 slots per SPC: a workgroup of 2 thread groups leaves too few for another */
+TEST(Lts, WorkgroupsNeedAllTheirSlotsOnOneSpc)
+{
+   LtsBench b;
+   const DrawRef d = std::make_shared<DrawState>();
+   for (int i = 0; i < 3; i++)
+      b.workgroup(d, 2, 4, 1024, 0);
+   b.e->run(100);
+   EXPECT_EQ(b.dispatched(), 2u);
+   EXPECT_EQ(b.lts->free_slots(0), 1u);
+   EXPECT_EQ(b.lts->free_slots(1), 1u);
+}
 
 TEST(Lts, RegisterFileLimitsResidentGroups)
 {

@@ -214,7 +214,8 @@ class Cp final : public Unit {
    Counter &dispatch_mem_ops_ =
       add_counter("dispatch_mem_ops", "MEM ops (compute loads, stores, atomics, barriers, fences)");
    CycleCounter &dispatch_cycles_ =
-      add_cycle_counter("dispatch_cycles", "cycles the CP was running a DISPATCH");
+      add_cycle_counter("dispatch_cycles", "cycles a DISPATCH was out at the CEs (until every CE "
+                                           "reported it done)");
    bool dispatch_started_ = false;
    uint64_t ce_sent_ = 0;  /* bit g: the dispatch was pushed to CE g */
    uint32_t ce_done_ = 0;  /* CEs that reported the dispatch done */

@@ -413,6 +413,19 @@ TEST(ComputeCycle, SharedMemoryBankConflictsCostPasses)
       ASSERT_EQ(r.dispatches.size(), 2u);
       const uint64_t cyc = r.dispatches[1].cycles;
       const unsigned ps = passes(W, stride, banks);
+      /* the dispatch's module statistics: one SPC ran it, with kM + 1
+       * shared accesses of ps passes each; the CE formed one workgroup */
+      const nlohmann::ordered_json &mods = r.dispatches[1].modules["modules"];
+      uint64_t conflicts = 0, shared = 0;
+      for (const auto &[name, m] : mods.items())
+         if (name.find(".spc") != std::string::npos) {
+            conflicts += m["counters"]["bank_conflict_cycles"].get<uint64_t>();
+            shared += m["counters"]["shared_mem_instructions"].get<uint64_t>();
+         }
+      EXPECT_EQ(conflicts, uint64_t(kM + 1) * (ps - 1)) << "stride " << stride;
+      EXPECT_EQ(shared, uint64_t(kM + 1)) << "stride " << stride;
+      EXPECT_EQ(mods["gpc0.ce"]["counters"]["workgroups"].get<uint64_t>(), 1u);
+      EXPECT_EQ(mods["gpc0.ce"]["counters"]["thread_groups"].get<uint64_t>(), 1u);
       if (stride == 1) {
          ASSERT_EQ(ps, 1u);
          base = cyc;
@@ -440,6 +453,13 @@ TEST(ComputeCycle, BarrierExchangeThroughSharedMemory)
       const SubmitResult r = run_cycle(cs, p, &v);
       ASSERT_TRUE(r.faults.empty()) << cfgs << ": " << r.faults[0].text;
       EXPECT_EQ(r.dispatches[0].counters.barriers, uint64_t(wgs) * 3) << cfgs;
+      /* groups waited at the barriers: an SPC issues one instruction per
+       * cycle, so the groups of a workgroup reach a barrier in different cycles */
+      uint64_t waited = 0;
+      for (const auto &[name, m] : r.dispatches[0].modules["modules"].items())
+         if (name.find(".spc") != std::string::npos)
+            waited += m["counters"]["barrier_wait_cycles"].get<uint64_t>();
+      EXPECT_GT(waited, 0u) << cfgs;
       for (uint32_t w = 0; w < wgs; w++)
          for (uint32_t l = 0; l < n; l++) {
             const uint32_t first = w * 1000 + (l ^ (n - 1));

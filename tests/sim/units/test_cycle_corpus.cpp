@@ -1,6 +1,7 @@
 /*
  * The cycle regression corpus (tests/sim/corpus/README.md): replayed dumps of
- * real GL programs and the whole-GPU test scenes, run in cycle mode, must take
+ * real GL programs and the whole-GPU test scenes (graphics and compute), run
+ * in cycle mode, must take
  * exactly the cycles recorded in tests/sim/corpus/cycles.json, and the
  * replayed dumps must still give their recorded pixels. A timing change is
  * never silent: it fails here until the file is regenerated on purpose
@@ -19,6 +20,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "compute_scenes.h"
 #include "scenes.h"
 #include "sim/dump/dump.h"
 #include "sim/units/cycle_gpu.h"
@@ -80,6 +82,16 @@ run_corpus()
       const ModeRun m = run_scene(s, gpu);
       EXPECT_TRUE(m.res.faults.empty()) << sc.name;
       out["scenes"][sc.name] = measure(m.res);
+   }
+   /* the compute scenes (compute_scenes.h) on the default configuration */
+   for (const CsNamedScene &sc : kCsScenes) {
+      CsScene cs;
+      sc.build(cs);
+      cs.s.finish();
+      CycleGpu gpu{Config{}};
+      const ModeRun m = run_scene(cs.s, gpu);
+      EXPECT_TRUE(m.res.faults.empty()) << sc.name;
+      out["scenes"][std::string("compute_") + sc.name] = measure(m.res);
    }
    return out;
 }

@@ -69,6 +69,10 @@ namespace vlgpu::sim {
      "decodes.")                                                                                   \
    X(uint32_t, cp_decode_cycles, "cp.decode_cycles", 1, 1, 1000,                                   \
      "Cycles the CP spends decoding one command once its dwords are in.")                          \
+   X(uint32_t, cp_dma_lines_in_flight, "cp.dma_lines_in_flight", 64, 1, 4096,                      \
+     "Source-line reads (of l2.line_bytes) the CP's DMA engine keeps outstanding at the L2 "       \
+     "while it runs a COPY (docs/hw.md, Copies); with l2.mshrs they bound how much of the "        \
+     "memory latency a copy hides.")                                                               \
    X(uint32_t, gts_sub_block_elements, "gts.sub_block_elements", 128, 1, 65536,                    \
      "Draw elements (indices or vertices) per vertex sub-block the GTS hands to a GE; vertex "     \
      "reuse (post-transform cache) works within a sub-block.")                                     \

@@ -40,6 +40,8 @@ command_length(vlg_cmd_opcode op)
       return VLG_CMD_HALT_LENGTH;
    case VLG_CMD_OPCODE_DISPATCH:
       return VLG_CMD_DISPATCH_LENGTH;
+   case VLG_CMD_OPCODE_COPY:
+      return VLG_CMD_COPY_LENGTH;
    }
    return 0;
 }
@@ -56,6 +58,8 @@ command_info(vlg_cmd_opcode op)
       return VLG_CMD_DUMP_info;
    case VLG_CMD_OPCODE_DISPATCH:
       return VLG_CMD_DISPATCH_info;
+   case VLG_CMD_OPCODE_COPY:
+      return VLG_CMD_COPY_info;
    default:
       return VLG_CMD_HALT_info;
    }
@@ -98,7 +102,7 @@ cp_decode_command(const Vram &vram, uint64_t queue_address, uint32_t queue_dword
    if (problems & VLG_HW_INVALID_ENUM)
       malformed(queue_address, offset_dw,
                 fmt::format("header 0x{:08x}: opcode {} is not a command (DRAW=1 SYNC=2 DUMP=3 "
-                            "HALT=4 DISPATCH=5)",
+                            "HALT=4 DISPATCH=5 COPY=6)",
                             header, opcode));
    if (problems & VLG_HW_UNDESCRIBED_BITS)
       malformed(queue_address, offset_dw,
@@ -139,6 +143,9 @@ cp_decode_command(const Vram &vram, uint64_t queue_address, uint32_t queue_dword
       break;
    case VLG_CMD_OPCODE_DISPATCH:
       bad = VLG_CMD_DISPATCH_unpack(c.words, &c.dispatch);
+      break;
+   case VLG_CMD_OPCODE_COPY:
+      bad = VLG_CMD_COPY_unpack(c.words, &c.copy);
       break;
    case VLG_CMD_OPCODE_HALT: {
       VLG_CMD_HALT halt;

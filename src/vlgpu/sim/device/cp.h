@@ -26,6 +26,7 @@ struct Command {
    VLG_CMD_SYNC sync = {}; /**< valid for SYNC */
    VLG_CMD_DUMP dump = {}; /**< valid for DUMP */
    VLG_CMD_DISPATCH dispatch = {}; /**< valid for DISPATCH */
+   VLG_CMD_COPY copy = {};         /**< valid for COPY */
 };
 
 /**

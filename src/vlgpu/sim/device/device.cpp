@@ -252,6 +252,10 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
    for (const DispatchReport &d : r.dispatches)
       dispatches.push_back(dispatch_report_json(d));
    j["dispatches"] = std::move(dispatches);
+   nlohmann::ordered_json copies = nlohmann::ordered_json::array();
+   for (const CopyReport &c : r.copies)
+      copies.push_back(copy_report_json(c));
+   j["copies"] = std::move(copies);
    nlohmann::ordered_json faults = nlohmann::ordered_json::array();
    for (const FaultRecord &f : r.faults)
       faults.push_back(
@@ -261,7 +265,9 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
           {"draw", f.draw_index >= 0 ? nlohmann::ordered_json(first_draw + uint64_t(f.draw_index))
                                      : nlohmann::ordered_json(nullptr)},
           {"dispatch", f.dispatch_index >= 0 ? nlohmann::ordered_json(f.dispatch_index)
-                                             : nlohmann::ordered_json(nullptr)}});
+                                             : nlohmann::ordered_json(nullptr)},
+          {"copy", f.copy_index >= 0 ? nlohmann::ordered_json(f.copy_index)
+                                     : nlohmann::ordered_json(nullptr)}});
    j["faults"] = std::move(faults);
    j["host_errors"] = host_errors;
    if (full)

@@ -6,6 +6,7 @@
  */
 #include <fmt/format.h>
 
+#include "sim/device/copy.h"
 #include "sim/device/cp.h"
 #include "sim/device/gpu.h"
 #include "sim/func/shader/program.h"
@@ -53,7 +54,7 @@ class FunctionalGpu final : public Gpu {
          res.faults.push_back(record(f, 0, -1));
          return res;
       }
-      uint32_t off = 0, draw_index = 0, dispatch_index = 0;
+      uint32_t off = 0, draw_index = 0, dispatch_index = 0, copy_index = 0;
       while (off < cmd_dwords) {
          Command c;
          try {
@@ -72,6 +73,17 @@ class FunctionalGpu final : public Gpu {
          case VLG_CMD_OPCODE_DISPATCH:
             run_dispatch_cmd(vram, c, dispatch_index++, host, res);
             break;
+         case VLG_CMD_OPCODE_COPY: {
+            /* every earlier command is complete: the copy runs now */
+            CopyReport rep;
+            rep.cmd_offset_dw = off;
+            rep.index_in_queue = copy_index++;
+            rep.copy_info_address = c.copy.copy_info;
+            VLG_COPY_INFO ci;
+            cp_copy_command(vram, rep, res, ci);
+            res.copies.push_back(std::move(rep));
+            break;
+         }
          case VLG_CMD_OPCODE_SYNC:
             try {
                cp_write_fence(vram, c.sync);
@@ -309,6 +321,28 @@ dispatch_report_json(const DispatchReport &r)
       j["fault"] = nullptr;
    if (!r.modules.is_null())
       j["modules"] = r.modules;
+   return j;
+}
+
+nlohmann::ordered_json
+copy_report_json(const CopyReport &r)
+{
+   nlohmann::ordered_json j;
+   j["index_in_queue"] = r.index_in_queue;
+   j["cmd_offset_dw"] = r.cmd_offset_dw;
+   j["copy_info"] = fmt::format("0x{:x}", r.copy_info_address);
+   const char *m = vlg_copy_mode_name(vlg_copy_mode(r.mode));
+   j["mode"] = m ? m : "?";
+   j["bytes"] = r.bytes;
+   j["cycles"] = r.cycles;
+   if (r.cycles || r.end_cycle)
+      j["cycle_range"] = {r.begin_cycle, r.end_cycle};
+   j["lines_read"] = r.lines_read;
+   j["lines_written"] = r.lines_written;
+   if (r.faulted)
+      j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
+   else
+      j["fault"] = nullptr;
    return j;
 }
 

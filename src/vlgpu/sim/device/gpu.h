@@ -1,7 +1,7 @@
 /*
  * vlgpu simulator: the GPU backend interface.
  *
- * A `Gpu` runs a command queue (DRAW / SYNC / DUMP / HALT, docs/hw.md "The
+ * A `Gpu` runs a command queue (DRAW / SYNC / DUMP / HALT / DISPATCH / COPY, docs/hw.md "The
  * per-draw package", seed 001 §3.2) that sits in VRAM. Two backends
  * implement it over one functional core (brief §3):
  *
@@ -55,6 +55,13 @@
  *    both the surface and the display; an unknown display, a display of
  *    another format or a malformed surface is a GpuFault of module CP that
  *    skips this command only.
+ *  - COPY (docs/hw.md "Copies"): copies or fills the box of its copy_info
+ *    after every earlier command that reads or writes the bytes it touches
+ *    has completed, before any later command starts (cp_load_copy_info,
+ *    cp_run_copy: sim/device/copy.h); a bad copy_info is a GpuFault of
+ *    module CP that skips this COPY only (CopyReport::faulted, FaultRecord::
+ *    copy_index). Cycle mode: the CP's DMA engine streams the lines through
+ *    the L2 and MC (sim/units/cp/dma.h).
  *  - A GpuFault outside a draw (SYNC to an address outside VRAM, DUMP
  *    errors) is recorded in SubmitResult::faults and skips that command.
  *  - Exceptions: execute() throws nothing but std::bad_alloc and errors of
@@ -156,6 +163,25 @@ struct DispatchReport {
    nlohmann::ordered_json modules;
 };
 
+/** One COPY command (docs/hw.md "Copies"): a copy or fill of a box. */
+struct CopyReport {
+   uint32_t cmd_offset_dw = 0;     /**< dword offset of the COPY in the queue */
+   uint32_t index_in_queue = 0;    /**< COPY commands before this one in the queue */
+   uint64_t copy_info_address = 0; /**< cmd_copy.copy_info */
+   /** enum vlg_copy_mode of the copy_info (COPY or FILL); unset (0 = COPY)
+    *  when the copy_info could not be loaded */
+   uint32_t mode = 0;
+   uint64_t bytes = 0; /**< bytes of the box (width_bytes x height x depth); 0 after a fault */
+   bool faulted = false;
+   std::string fault_module; /**< GpuFault::module() ("CP"), "" if none */
+   std::string fault;        /**< GpuFault::what(), "" if none */
+   /** Cycle mode: [begin, end) from the CP decoding the COPY to the DMA engine
+    *  completing it (0 in functional mode) and cycles = end - begin. */
+   uint64_t begin_cycle = 0, end_cycle = 0, cycles = 0;
+   /** Cycle mode: L2 lines the DMA engine read and wrote (whole lines). */
+   uint64_t lines_read = 0, lines_written = 0;
+};
+
 /** The compute limits of a configuration (both modes): W, thread groups and
  *  registers per SPC, shared memory (docs/hw.md "Compute"). */
 ComputeLimits compute_limits(const Config &cfg);
@@ -167,12 +193,14 @@ struct FaultRecord {
    uint32_t cmd_offset_dw;  /**< dword offset of the command that faulted */
    int32_t draw_index = -1; /**< DrawContext::index_in_queue of a faulting DRAW, else -1 */
    int32_t dispatch_index = -1; /**< DispatchReport::index_in_queue of a faulting DISPATCH, else -1 */
+   int32_t copy_index = -1;     /**< CopyReport::index_in_queue of a faulting COPY, else -1 */
 };
 
 /** Result of Gpu::execute. */
 struct SubmitResult {
    std::vector<DrawReport> draws;   /**< one per DRAW command executed, in queue order */
    std::vector<DispatchReport> dispatches; /**< one per DISPATCH command, in queue order */
+   std::vector<CopyReport> copies;         /**< one per COPY command, in queue order */
    std::vector<FaultRecord> faults; /**< in the order they happened */
    uint32_t commands = 0;           /**< commands read (including faulting ones) */
    bool halted = false;             /**< a HALT command ended the queue */
@@ -255,5 +283,10 @@ nlohmann::ordered_json draw_report_json(const DrawReport &r);
  *  cycles, counters {workgroups, thread_groups, invocations, instructions,
  *  lane_instructions, dual_issued, barriers, mem_ops}, fault. */
 nlohmann::ordered_json dispatch_report_json(const DispatchReport &r);
+
+/** A CopyReport as JSON: index_in_queue, cmd_offset_dw, copy_info, mode
+ *  ("COPY"/"FILL"), bytes, cycles, cycle_range (cycle mode), lines_read,
+ *  lines_written, fault. */
+nlohmann::ordered_json copy_report_json(const CopyReport &r);
 
 } // namespace vlgpu::sim

@@ -194,6 +194,13 @@ describe_command(const uint32_t *w, uint32_t avail, uint32_t &length)
          return fmt::format("DISPATCH compute_info = 0x{:x} (not dumped)", c.compute_info);
       }
       break;
+   case VLG_CMD_OPCODE_COPY:
+      if (h.length >= VLG_CMD_COPY_LENGTH) {
+         VLG_CMD_COPY c;
+         VLG_CMD_COPY_unpack(w, &c);
+         return fmt::format("COPY copy_info = 0x{:x}", c.copy_info);
+      }
+      break;
    case VLG_CMD_OPCODE_HALT:
       return "HALT";
    }

@@ -195,7 +195,12 @@ CycleGpu::build()
          e.add<Spc>(fmt::format("{}.spc{}", gp, k), p_, pool_);
       e.add<Omu>(gp + ".omu", p_, pool_);
    }
-   e.add<L2>("l2", p_, l2_clients);
+   /* the CP's DMA engine (COPY): reads and writes on two L2 ports */
+   e.add<Dma>("cp.dma", p_);
+   std::vector<std::string> l2_ports = l2_clients;
+   l2_ports.push_back("cp.dma.rd");
+   l2_ports.push_back("cp.dma.wr");
+   e.add<L2>("l2", p_, l2_ports);
    e.add<Mc>("mc", p_, std::vector<std::string>{"l2", "cp"});
 
    /* every queue has queues.default.* (4 entries, latency 1, one entry per
@@ -229,6 +234,12 @@ CycleGpu::build()
    for (const std::string &c : l2_clients) {
       e.connect(c + ".out_mem", "l2.in_" + Mc::port_name(c));
       e.connect("l2.out_" + Mc::port_name(c), c + ".in_mem");
+   }
+   e.connect("cp.out_copy", "cp.dma.in_job");
+   e.connect("cp.dma.out_done", "cp.in_copy_done");
+   for (const char *c : {"rd", "wr"}) {
+      e.connect(fmt::format("cp.dma.out_{}", c), fmt::format("l2.in_cp_dma_{}", c));
+      e.connect(fmt::format("l2.out_cp_dma_{}", c), fmt::format("cp.dma.in_{}", c));
    }
    e.connect("cp.out_flush", "l2.in_flush");
    e.connect("l2.out_flush", "cp.in_flush");

@@ -270,9 +270,17 @@ Cp::step(Cycle now, bool busy)
          ss_->call = SubmitState::Call::DrawBegin;
          ss_->call_draw = d;
          st_ = St::HostWait;
+      } else if (cmd_.opcode == VLG_CMD_OPCODE_COPY) {
+         copy_begin(now);
       } else {
          st_ = St::SyncWait;
       }
+      break;
+
+   case St::CopyInfo:
+   case St::CopyOrder:
+   case St::CopyRun:
+      busy |= copy_step(now);
       break;
 
    case St::HostWait: /* the DrawBegin call was serviced */
@@ -560,14 +568,23 @@ Cp::stall_report() const
       "fetching draw_info",
       "fetching the package blocks",
       "fetching the global buffers",
+      "geometry-shader draw: waiting for earlier draws",
+      "geometry-shader draw: running",
       "waiting for a conflicting earlier draw or a free draw slot",
       "sending the draw to the GTS",
       "waiting for a snapshot draw to complete",
       "waiting for every earlier draw's `last` token",
       "waiting for the L2 flush",
       "waiting for the DUMP reads",
+      "running a DISPATCH",
+      "finishing a DISPATCH",
       "done",
+      "COPY: fetching copy_info",
+      "COPY: waiting for a conflicting earlier draw",
+      "COPY: waiting for the DMA engine",
    };
+   static_assert(sizeof(names) / sizeof(names[0]) == unsigned(St::CopyRun) + 1,
+                 "one name per CP state");
    std::string r = port_report();
    r += fmt::format("; command at dword {}: {}", off_, names[unsigned(st_)]);
    if (ss_) {

@@ -29,6 +29,14 @@
  *    every GPC (out_ce<g>), waits until every CE reported it done (in_ce<g>,
  *    all its workgroups left the SPCs) and has the CycleGpu finish its
  *    DispatchReport (Call::DispatchEnd). docs/simulator-modules.md "CE".
+ *  - COPY (docs/hw.md "Copies"): fetches copy_info through the L2, checks
+ *    it (cp_load_copy_info), waits while an earlier in-flight draw writes
+ *    the copy_info block or the source span, or reads or writes the
+ *    destination span (the draw interlock, with the draws' ranges plus
+ *    their occlusion counter), performs the copy in VRAM (cp_run_copy) and
+ *    hands it to the DMA engine (cp.dma, dma.h), which streams its lines
+ *    through the L2; the CP reads no further command until the DMA engine
+ *    reports it complete (copy_step; states Copy*).
  *  - HALT (or the end of the queue): waits like SYNC and stops the engine.
  * A malformed command is a CP fault; the rest of the queue is skipped (the
  * CP cannot know where the next command starts).
@@ -47,6 +55,7 @@
 #include <vector>
 
 #include "sim/device/cp.h"
+#include "sim/units/cp/dma.h"
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
 
@@ -109,6 +118,7 @@ struct SubmitState {
    /** watchdog.instructions_per_submit left (ShaderResources::
     *  submit_instructions_left); unused when the budget is 0 (off). */
    uint64_t instructions_left = 0;
+   uint32_t copies = 0; /**< COPY commands read so far (index_in_queue of the next) */
 };
 
 class Cp final : public Unit {
@@ -127,6 +137,8 @@ class Cp final : public Unit {
    MemClient mc{*this, "mc"};   /**< DUMP reads straight from the MC */
    OutPort<FlushReq> out_flush{*this, "out_flush", "L2 flush before DUMP"};
    InPort<FlushDone> in_flush{*this, "in_flush", "L2 flush complete"};
+   OutPort<CopyJob> out_copy{*this, "out_copy", "COPY commands to the DMA engine"};
+   InPort<CopyDone> in_copy_done{*this, "in_copy_done", "COPY commands the DMA engine completed"};
 
    /** Start (or resume) running @ss's queue at ss.next_offset. */
    void start(SubmitState &ss);
@@ -156,6 +168,9 @@ class Cp final : public Unit {
       DispatchRun, /* DISPATCH: sent to the CEs, waiting for them (docs/simulator.md "Compute") */
       DispatchEnd, /* DISPATCH: the DispatchEnd call */
       Done,
+      CopyInfo,  /* COPY: waiting for the copy_info lines */
+      CopyOrder, /* COPY: waiting for conflicting earlier draws, or the DMA engine's queue */
+      CopyRun,   /* COPY: waiting for the DMA engine */
    };
 
    /** The state machine of one tick. */
@@ -168,6 +183,11 @@ class Cp final : public Unit {
    bool interlocked(const DrawState &d) const;
    bool dispatch_run();
    void fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes);
+   /* COPY (cp_copy.cpp) */
+   void copy_begin(Cycle now);
+   bool copy_step(Cycle now);
+   bool copy_conflicts() const;
+   void copy_end(Cycle now);
 
    Config p_;
    ProgramCache &programs_;
@@ -219,6 +239,13 @@ class Cp final : public Unit {
    bool dispatch_started_ = false;
    uint64_t ce_sent_ = 0;  /* bit g: the dispatch was pushed to CE g */
    uint32_t ce_done_ = 0;  /* CEs that reported the dispatch done */
+   /* the COPY being processed: its report (index in result->copies), its
+    * copy_info as loaded when it arrived (ok: it loaded without a fault),
+    * the memory it reads and writes (byte spans of its boxes) */
+   size_t copy_rep_ = 0;
+   bool copy_info_ok_ = false;
+   VLG_COPY_INFO copy_ci_ = {};
+   std::vector<MemRange> copy_reads_, copy_writes_;
 };
 
 } // namespace vlgpu::sim

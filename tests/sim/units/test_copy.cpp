@@ -13,12 +13,15 @@
  *    second draw samples it again, a COPY reads the render target back; in
  *    every configuration (also with 8 draws in flight) the first draw sees
  *    the old texels, the second the copied ones, the read-back both, as
- *    computed here; and the VRAM equals the functional GPU's.
+ *    computed here; and the VRAM equals the functional GPU's;
+ *  - at bandwidth 128 the L2 binds: one line per cycle to the MC, or the
+ *    l2.mshrs outstanding reads over memory.latency_cycles.
  * VLG_TEST_COPY_MIB=N (environment) sets the size of the timed copy (default
  * 4); the tests print the cycles (the measurement of the closing note).
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -79,11 +82,11 @@ struct Timed {
  * the dirty destination lines back), then HALT, on a cycle-mode GPU with
  * memory bandwidth @bw. */
 Timed
-timed_copy(uint32_t bw, uint64_t mib, bool fill)
+timed_copy(uint32_t bw, uint64_t mib, bool fill, const std::string &more = "")
 {
    Config cfg;
    cfg.apply_overrides("memory.bandwidth_bytes_per_cycle=" + std::to_string(bw) +
-                       ",vram.size_bytes=" + std::to_string(2 * mib + 2) + "M");
+                       ",vram.size_bytes=" + std::to_string(2 * mib + 2) + "M" + more);
    const uint64_t line = cfg.l2_line_bytes;
    const uint64_t bytes = mib << 20;
    Vram vram(cfg.vram_size_bytes);
@@ -181,6 +184,38 @@ TEST(CopyTiming, BufferCopyRunsAtTheMemoryBandwidth)
    const double ratio = double(at[0]) / double(at[1]);
    EXPECT_GT(ratio, 3.6);
    EXPECT_LT(ratio, 4.4);
+}
+
+/* Above one line per cycle the L2 binds, not the MC bus: the L2 sends one
+ * request per cycle to the MC and the bus takes at least a cycle per line
+ * (64 B/cycle with 64-byte lines), and every source line holds one of the
+ * l2.mshrs for at least memory.latency_cycles, so reads run at most at
+ * mshrs x line / latency bytes per cycle (Little's law). At bandwidth 128
+ * the copy costs the larger of the two bounds, within 15 %: the MSHR bound
+ * with the default 32 MSHRs, the line-per-cycle bound with 64. */
+TEST(CopyTiming, AboveOneLinePerCycleTheL2Binds)
+{
+   const uint64_t mib = copy_mib();
+   for (const char *more : {"", ",l2.mshrs=64"}) {
+      const uint32_t bw = 128;
+      const Timed t = timed_copy(bw, mib, false, more);
+      ASSERT_TRUE(t.res.faults.empty()) << t.res.faults[0].text;
+      Config cfg;
+      cfg.apply_overrides(std::string("memory.bandwidth_bytes_per_cycle=128") + more);
+      const double line = cfg.l2_line_bytes;
+      const double per_cycle = std::min<double>(bw, line);
+      const double lines_bound = double(t.expect_read + t.expect_write) / per_cycle;
+      const double mshr_bound =
+         double(mib << 20) * cfg.memory_latency_cycles / (double(cfg.l2_mshrs) * line);
+      const double bound = std::max(lines_bound, mshr_bound);
+      std::printf("[ copy ] %llu MiB buffer COPY at memory.bandwidth_bytes_per_cycle=%u%s: submit "
+                  "%llu cycles (COPY %llu), one line per cycle: %.0f, MSHRs: %.0f, ratio %.3f\n",
+                  (unsigned long long)mib, bw, more, (unsigned long long)t.cycles,
+                  (unsigned long long)t.res.copies.at(0).cycles, lines_bound, mshr_bound,
+                  t.cycles / bound);
+      EXPECT_GE(double(t.cycles), bound) << more;
+      EXPECT_LE(double(t.cycles), 1.15 * bound) << more;
+   }
 }
 
 TEST(CopyTiming, FillWritesAtTheMemoryBandwidth)

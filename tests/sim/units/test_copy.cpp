@@ -340,3 +340,39 @@ TEST(CopyOrdering, DrawsSeeCopiesInQueueOrder)
 }
 
 } // namespace
+
+namespace {
+
+/* A DMA engine that hangs (fault injection): the deadlock report becomes the
+ * COPY's fault (module "simulator", FaultRecord::copy_index 0), the COPY is
+ * skipped, not run again, and the SYNC after it still writes its fence. */
+TEST(CopyFaults, AHungDmaEngineFaultsOnlyItsCopy)
+{
+   Config cfg;
+   cfg.apply_overrides("deadlock.window_cycles=2000");
+   Vram vram(4u << 20);
+   const uint64_t src = 0x10000, dst = 0x20000, info_at = 0x30000, fence = 0x31000,
+                  queue_at = 0x32000;
+   const std::vector<uint32_t> info = linear_copy_info(src, dst, 4096);
+   vram.write(info_at, info.data(), info.size() * 4, "test");
+   std::vector<uint32_t> q;
+   cmd_copy(q, info_at);
+   cmd_sync(q, fence, 99);
+   cmd_halt(q);
+   vram.write(queue_at, q.data(), q.size() * 4, "test");
+   CycleGpu gpu(cfg);
+   gpu.wedge("cp.dma");
+   RecordingHost host;
+   const SubmitResult r = gpu.execute(vram, queue_at, uint32_t(q.size()), host);
+   ASSERT_EQ(r.faults.size(), 1u);
+   EXPECT_EQ(r.faults[0].module, "simulator");
+   EXPECT_EQ(r.faults[0].summary, "deadlock");
+   EXPECT_EQ(r.faults[0].copy_index, 0);
+   EXPECT_NE(r.faults[0].text.find("cp.dma"), std::string::npos) << r.faults[0].text;
+   ASSERT_EQ(r.copies.size(), 1u);
+   EXPECT_TRUE(r.copies[0].faulted);
+   EXPECT_EQ(gpu.resets(), 1u);
+   EXPECT_EQ(vram.read32(fence, "test"), 99u);
+}
+
+} // namespace

@@ -292,12 +292,34 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
    ss.result->draws.push_back(std::move(rep));
 }
 
+/* A COPY the CP was running when the GPU hung (its CopyReport is not
+ * complete): report the fault as the COPY's and skip it. Its bytes may have
+ * moved already, so running it again could give other bytes (overlap). */
+bool
+CycleGpu::fail_running_copy(SubmitState &ss, const GpuFault &f)
+{
+   if (ss.result->copies.empty())
+      return false;
+   CopyReport &c = ss.result->copies.back();
+   if (c.cmd_offset_dw != ss.next_offset || c.faulted || c.end_cycle != 0)
+      return false;
+   c.faulted = true;
+   c.fault_module = f.module();
+   c.fault = f.what();
+   FaultRecord fr{f.module(), f.summary(), f.what(), c.cmd_offset_dw, -1};
+   fr.copy_index = int32_t(c.index_in_queue);
+   ss.result->faults.push_back(fr);
+   ss.next_offset += VLG_CMD_COPY_LENGTH;
+   return true;
+}
+
 void
 CycleGpu::recover(SubmitState &ss, const std::string &summary, const std::string &text)
 {
    resets_++;
    const GpuFault f("simulator", summary, text);
    const Cycle now = eng_->now();
+   const bool copy = fail_running_copy(ss, f);
    if (!ss.inflight.empty()) {
       while (!ss.inflight.empty()) {
          DrawRef d = ss.inflight.front();
@@ -305,6 +327,8 @@ CycleGpu::recover(SubmitState &ss, const std::string &summary, const std::string
          finish_draw(ss, d);
          ss.inflight.pop_front();
       }
+   } else if (copy) {
+      /* reported and skipped by fail_running_copy */
    } else if (ss.next_offset < ss.queue_dwords) {
       /* the command being executed hangs the GPU: report it and skip it */
       ss.result->faults.push_back(FaultRecord{f.module(), f.summary(), f.what(), ss.next_offset, -1});

@@ -81,6 +81,7 @@ class CycleGpu final : public Gpu {
    Stats snapshot();
    void finish_draw(SubmitState &ss, const DrawRef &d);
    void recover(SubmitState &ss, const std::string &summary, const std::string &text);
+   bool fail_running_copy(SubmitState &ss, const GpuFault &f);
 
    Config p_;
    ProgramCache programs_{256};

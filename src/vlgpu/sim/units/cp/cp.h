@@ -221,8 +221,8 @@ class Cp final : public Unit {
    Counter &dumps_ = add_counter("dumps", "DUMP commands");
    Counter &queue_lines_ = add_counter("queue_lines", "command-queue lines read");
    Counter &package_lines_ = add_counter("package_lines", "package lines read (blocks, globals)");
-   CycleCounter &interlock_cycles_ =
-      add_cycle_counter("interlock_cycles", "cycles a draw waited for a conflicting earlier draw");
+   CycleCounter &interlock_cycles_ = add_cycle_counter(
+      "interlock_cycles", "cycles a draw or a COPY waited for a conflicting earlier draw");
    CycleCounter &inflight_full_cycles_ = add_cycle_counter(
       "inflight_full_cycles", "cycles a draw waited because cp.max_draws_in_flight draws were in "
                               "the pipeline");

@@ -106,6 +106,16 @@ class PiglitGeometryShaderCycleTest(unittest.TestCase):
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitCopyCycleTest(unittest.TestCase):
+    """The subset's buffer copies, buffer clears and texture clears (COPY commands of the
+    CP's DMA engine, docs/hw.md "Copies") on the cycle-mode modules too."""
+
+    def test_copies_and_clears_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "arb_clear_", 11, "buffer and texture clear")
+        check_subset_in_cycle_mode(self, "arb_copy_buffer", 3, "buffer copy")
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitDualSourceCycleTest(unittest.TestCase):
     """The subset's dual-source blending tests (EXT_blend_func_extended) on the
     cycle-mode OMU too (docs/hw.md "Dual-source blending")."""

@@ -9,6 +9,7 @@ program. Every expected value is computed by vlg_es31.c on the host. Everything 
 both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
 
 import unittest
+from pathlib import Path
 
 import driverlib
 from driverlib import driver_problems, run_on
@@ -66,6 +67,28 @@ class Es31Test(unittest.TestCase):
 
     def test_fragment_and_vertex_memory_cycle(self):
         self.run_tests(["fragmem"], functional=False)
+
+    def test_copies_functional(self):
+        self.run_tests(["copies"], functional=True)
+
+    def test_copies_cycle_are_gpu_copy_commands(self):
+        """In cycle mode the copies are COPY commands whose bytes the device's statistics
+        record (VLGPU_STATS=DIR: submit-NNNNNN.json 'copies'): the 4 MiB - 100 byte buffer
+        copy, the 10x12-pixel blit (12 rows of 40 bytes) and the two staged uploads (48 and
+        96 bytes: 6 vec2 and 6 vec4 of fp32)."""
+        import json
+        d = driverlib.tempdir("vlgpu-copies")
+        r = run_on("vlgpu", [str(self.program), "copies"], env={"VLGPU_STATS": str(d)})
+        self.assertEqual(r.returncode, 0, f"{r.stdout}\n{r.stderr}")
+        self.assertIn("copies: pass", r.stdout)
+        copies = []
+        for f in sorted(Path(d).glob("submit-*.json")):
+            copies += json.loads(f.read_text()).get("copies", [])
+        written = sorted(c["bytes"] for c in copies if not c.get("fault"))
+        expected = sorted([4 * 1024 * 1024 - 100, 12 * 40, 48, 96])
+        self.assertEqual(written, expected, json.dumps(copies, indent=1)[:3000])
+        for c in copies:
+            self.assertGreater(c["cycles"], 0, c)
 
     def test_es2_flag_turns_es31_off(self):
         r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})

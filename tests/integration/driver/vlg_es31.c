@@ -17,7 +17,11 @@
  *            texelFetch(sampler2DMS) finds covered, compared with the coverage
  *            of the standard 4x sample positions computed here; textureSize
  *
- *    vlg_es31 [TEST...]      (default: info compute indirect msaa)
+ *   copies   glCopyBufferSubData, a same-format glBlitFramebuffer and a
+ *            glBufferSubData into a buffer a queued draw reads: GPU COPY
+ *            commands (test_copies)
+ *
+ *    vlg_es31 [TEST...]      (default: every test)
  *
  * Exit status: 0 when every test passed, 1 when one failed (the reason on
  * stderr), 2 for EGL/usage errors or a context below ES 3.1.
@@ -554,6 +558,171 @@ test_msaa(void)
    glDeleteTextures(1, &tex);
 }
 
+/*
+ * copies: GPU copies (COPY commands, docs/hw.md "Copies"), every expected
+ * byte computed here:
+ *   - glCopyBufferSubData of 4 MiB - 100 bytes between two buffers, at odd
+ *     offsets, then both buffers mapped and compared with the host's copy;
+ *   - a same-format, unscaled glBlitFramebuffer between two RGBA8 textures
+ *     (u_blitter hands it to resource_copy_region), read back;
+ *   - glBufferSubData into a vertex buffer a queued draw still reads: the
+ *     first draw must see the old colour, the second the new one (the
+ *     driver stages the upload and copies it in queue order).
+ */
+static const char *copy_vs =
+   "#version 310 es\n"
+   "layout(location = 0) in vec2 pos;\n"
+   "layout(location = 1) in vec4 col;\n"
+   "out vec4 c;\n"
+   "void main() { c = col; gl_Position = vec4(pos, 0.0, 1.0); }\n";
+static const char *copy_fs =
+   "#version 310 es\n"
+   "precision mediump float;\n"
+   "in vec4 c;\n"
+   "out vec4 o;\n"
+   "void main() { o = c; }\n";
+
+static void
+test_copies(void)
+{
+   /* 1. buffer to buffer */
+   const GLsizeiptr size = 4 << 20, len = size - 100, src_off = 13, dst_off = 40;
+   uint8_t *data = malloc(size), *want = malloc(size);
+   uint32_t seed = 7;
+   for (GLsizeiptr i = 0; i < size; i++)
+      data[i] = (uint8_t)lcg(&seed);
+   for (GLsizeiptr i = 0; i < size; i++)
+      want[i] = (uint8_t)(i * 31 + 5);
+   GLuint buf[2];
+   glGenBuffers(2, buf);
+   glBindBuffer(GL_COPY_READ_BUFFER, buf[0]);
+   glBufferData(GL_COPY_READ_BUFFER, size, data, GL_STATIC_DRAW);
+   glBindBuffer(GL_COPY_WRITE_BUFFER, buf[1]);
+   glBufferData(GL_COPY_WRITE_BUFFER, size, want, GL_STATIC_DRAW);
+   glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, src_off, dst_off, len);
+   memcpy(want + dst_off, data + src_off, len);
+   const uint8_t *m = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, size, GL_MAP_READ_BIT);
+   if (!m) {
+      FAIL("copies: cannot map the destination buffer");
+   } else {
+      for (GLsizeiptr i = 0; i < size; i++)
+         if (m[i] != want[i]) {
+            FAIL("copies: destination byte %ld is %u, expected %u", (long)i, m[i], want[i]);
+            break;
+         }
+      glUnmapBuffer(GL_COPY_WRITE_BUFFER);
+   }
+   m = glMapBufferRange(GL_COPY_READ_BUFFER, 0, size, GL_MAP_READ_BIT);
+   if (m && memcmp(m, data, size) != 0)
+      FAIL("copies: the source buffer changed");
+   if (m)
+      glUnmapBuffer(GL_COPY_READ_BUFFER);
+   glDeleteBuffers(2, buf);
+   check_gl("copies: buffers");
+
+   /* 2. a same-format unscaled blit between RGBA8 textures */
+   enum { W = 16, H = 16 };
+   uint8_t texels[W * H * 4], got[W * H * 4];
+   for (int i = 0; i < W * H * 4; i++)
+      texels[i] = (uint8_t)lcg(&seed);
+   GLuint tex[2], fbo[2];
+   glGenTextures(2, tex);
+   glGenFramebuffers(2, fbo);
+   for (int i = 0; i < 2; i++) {
+      glBindTexture(GL_TEXTURE_2D, tex[i]);
+      glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, W, H);
+      if (i == 0)
+         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo[i]);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex[i], 0);
+   }
+   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo[0]);
+   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo[1]);
+   glBlitFramebuffer(2, 3, 12, 15, 4, 1, 14, 13, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo[1]);
+   glReadPixels(0, 0, W, H, GL_RGBA, GL_UNSIGNED_BYTE, got);
+   for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+         const int inside = x >= 4 && x < 14 && y >= 1 && y < 13;
+         const uint8_t *e = inside ? &texels[((y + 2) * W + (x - 2)) * 4] : NULL;
+         for (int c = 0; c < 4; c++) {
+            const uint8_t ev = e ? e[c] : 0;
+            if (got[(y * W + x) * 4 + c] != ev) {
+               FAIL("copies: blit pixel (%d, %d) channel %d is %u, expected %u", x, y, c,
+                    got[(y * W + x) * 4 + c], ev);
+               y = H;
+               x = W;
+               break;
+            }
+         }
+      }
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   glDeleteFramebuffers(2, fbo);
+   glDeleteTextures(2, tex);
+   check_gl("copies: blit");
+
+   /* 3. an upload into a vertex buffer a queued draw reads */
+   const GLuint prog = link(shader(GL_VERTEX_SHADER, copy_vs), shader(GL_FRAGMENT_SHADER, copy_fs));
+   glUseProgram(prog);
+   /* two triangles covering x < 0 (first draw) and x >= 0 (second draw) */
+   const float pos[12] = {-1, -1, 0, -1, 0, 1, -1, -1, 0, 1, -1, 1};
+   float col[24];
+   for (int v = 0; v < 6; v++) {
+      col[v * 4 + 0] = 1, col[v * 4 + 1] = 0, col[v * 4 + 2] = 0, col[v * 4 + 3] = 1;
+   }
+   /* buffers larger than what is updated: a glBufferSubData of part of a
+    * buffer is a discard-range write (u_default_buffer_subdata), which the
+    * driver stages while a queued draw uses the buffer; a whole-buffer one
+    * would rename the buffer instead */
+   GLuint vb[2];
+   glGenBuffers(2, vb);
+   glBindBuffer(GL_ARRAY_BUFFER, vb[0]);
+   glBufferData(GL_ARRAY_BUFFER, sizeof(pos) + 64, NULL, GL_DYNAMIC_DRAW);
+   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(pos), pos);
+   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
+   glEnableVertexAttribArray(0);
+   glBindBuffer(GL_ARRAY_BUFFER, vb[1]);
+   glBufferData(GL_ARRAY_BUFFER, sizeof(col) + 64, NULL, GL_DYNAMIC_DRAW);
+   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(col), col);
+   glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, 0);
+   glEnableVertexAttribArray(1);
+   glViewport(0, 0, 16, 16);
+   glClearColor(0, 0, 0, 1);
+   glClear(GL_COLOR_BUFFER_BIT);
+   glDrawArrays(GL_TRIANGLES, 0, 6); /* left half, red */
+   for (int v = 0; v < 6; v++) {
+      col[v * 4 + 0] = 0, col[v * 4 + 1] = 1;
+   }
+   glBindBuffer(GL_ARRAY_BUFFER, vb[0]);
+   float moved[12];
+   for (int i = 0; i < 12; i++)
+      moved[i] = i % 2 == 0 ? pos[i] + 1 : pos[i];
+   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(moved), moved);
+   glBindBuffer(GL_ARRAY_BUFFER, vb[1]);
+   glBufferSubData(GL_ARRAY_BUFFER, 0, sizeof(col), col);
+   glDrawArrays(GL_TRIANGLES, 0, 6); /* right half, green */
+   uint8_t px[16 * 16 * 4];
+   glReadPixels(0, 0, 16, 16, GL_RGBA, GL_UNSIGNED_BYTE, px);
+   for (int y = 0; y < 16; y++)
+      for (int x = 0; x < 16; x++) {
+         const uint8_t *p = &px[(y * 16 + x) * 4];
+         const int left = x < 8;
+         if (p[0] != (left ? 255 : 0) || p[1] != (left ? 0 : 255) || p[2] != 0) {
+            FAIL("copies: upload pixel (%d, %d) is %u,%u,%u, expected %s", x, y, p[0], p[1], p[2],
+                 left ? "red (the draw before the upload)" : "green (the draw after it)");
+            y = 16;
+            break;
+         }
+      }
+   glDisableVertexAttribArray(0);
+   glDisableVertexAttribArray(1);
+   glDeleteBuffers(2, vb);
+   glDeleteProgram(prog);
+   check_gl("copies: upload");
+   free(data);
+   free(want);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -594,6 +763,7 @@ main(int argc, char **argv)
       {"indirect", test_indirect},
       {"msaa", test_msaa},
       {"fragmem", test_fragmem},
+      {"copies", test_copies},
    };
    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
       int wanted = argc == 1;

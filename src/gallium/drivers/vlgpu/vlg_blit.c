@@ -9,9 +9,8 @@
  * Scaled or format-converting blits and mipmap generation draw textured
  * quads through u_blitter, with the util_blitter_save_* calls of softpipe's
  * sp_surface.c sp_blit().  Same-format copies without scaling
- * (util_try_blit_via_copy_region, resource_copy_region) are CPU copies of
- * VRAM (the GPU has no copy engine); the transfer maps they use submit the
- * queued draws that touch either resource first.
+ * (util_try_blit_via_copy_region -> resource_copy_region) are COPY
+ * commands of the CP's DMA engine (vlg_copy.c, docs/hw.md "Copies").
  *
  * Multisample resolves (a blit from a 4-sample resource to a single-sample
  * one, same format, same size, no scissor, every component) are RESOLVE
@@ -406,8 +405,6 @@ vlg_init_blit_functions(struct pipe_context *pctx)
    pctx->clear = vlg_clear;
    pctx->clear_render_target = vlg_clear_render_target;
    pctx->clear_depth_stencil = vlg_clear_depth_stencil;
-   pctx->clear_texture = util_clear_texture;
-   pctx->resource_copy_region = util_resource_copy_region;
    pctx->blit = vlg_blit;
    pctx->flush_resource = vlg_flush_resource;
 }

@@ -16,6 +16,7 @@
 
 #include "vlg_batch.h"
 #include "vlg_context.h"
+#include "vlg_copy.h"
 #include "vlg_fence.h"
 #include "vlg_program.h"
 #include "vlg_resource.h"
@@ -110,6 +111,7 @@ vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    vlg_init_program_functions(pctx);
    vlg_init_compute_functions(pctx);
    vlg_init_blit_functions(pctx);
+   vlg_init_copy_functions(pctx);
    vlg_init_query_functions(pctx);
    vlg_init_draw_functions(pctx);
 

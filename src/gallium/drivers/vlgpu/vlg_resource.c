@@ -31,6 +31,7 @@
 
 #include "vlg_context.h"
 #include "vlg_format.h"
+#include "vlg_copy.h"
 #include "vlg_resource.h"
 #include "vlg_screen.h"
 
@@ -299,16 +300,27 @@ vlg_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
 
    assert(level <= prsc->last_level);
 
-   vlg_resource_sync_for_cpu(ctx, rsc, usage);
-
-   struct pipe_transfer *ptrans = CALLOC_STRUCT(pipe_transfer);
-   if (!ptrans)
+   struct vlg_transfer *trans = CALLOC_STRUCT(vlg_transfer);
+   if (!trans)
       return NULL;
+   struct pipe_transfer *ptrans = &trans->base;
 
    pipe_resource_reference(&ptrans->resource, prsc);
    ptrans->level = level;
    ptrans->usage = usage;
    ptrans->box = *box;
+
+   /* a write into a resource queued commands still use: into a staging
+    * buffer, copied by the GPU at unmap (vlg_copy.c) */
+   if (vlg_copy_want_staging(ctx, rsc, usage)) {
+      void *map = vlg_copy_map_staging(ctx, trans);
+      if (map) {
+         *out_transfer = ptrans;
+         return map;
+      }
+   }
+
+   vlg_resource_sync_for_cpu(ctx, rsc, usage);
    ptrans->stride = rsc->stride[level];
    ptrans->layer_stride = rsc->layer_stride[level];
 
@@ -325,8 +337,12 @@ vlg_transfer_map(struct pipe_context *pctx, struct pipe_resource *prsc,
 static void
 vlg_transfer_unmap(struct pipe_context *pctx, struct pipe_transfer *ptrans)
 {
+   struct vlg_transfer *trans = (struct vlg_transfer *)ptrans;
+
+   if (trans->staging)
+      vlg_copy_unmap_staging(vlg_context(pctx), trans);
    pipe_resource_reference(&ptrans->resource, NULL);
-   FREE(ptrans);
+   FREE(trans);
 }
 
 /*

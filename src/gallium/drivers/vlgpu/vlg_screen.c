@@ -107,6 +107,10 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * EXT_blend_func_extended. */
    case PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS:
       return 1;
+   /* clear_texture is a FILL of the CP's DMA engine (vlg_copy.c, docs/hw.md
+    * "Copies"): ARB_clear_texture (desktop GL) */
+   case PIPE_CAP_CLEAR_TEXTURE:
+      return 1;
 
    /* GLSL 1.30 feature level (ESSL 3.00) and transform feedback give
     * OpenGL ES 3.0 (main/version.c compute_version_es2; docs/driver.md

@@ -348,6 +348,23 @@ CycleGpu::recover(SubmitState &ss, const std::string &summary, const std::string
    cp_->start(ss);
 }
 
+/* The functional units' options for this submit: thread-group width, the
+ * watchdog of both modes (watchdog.instructions_per_thread_group, the
+ * submit's budget) and the shared program cache. */
+FuncOptions
+CycleGpu::func_options(SubmitState &ss)
+{
+   FuncOptions opt;
+   opt.thread_group_width = p_.thread_group_width;
+   opt.watchdog_instructions = p_.watchdog_instructions_per_thread_group
+                                  ? p_.watchdog_instructions_per_thread_group
+                                  : UINT64_MAX;
+   opt.submit_instructions_left =
+      p_.watchdog_instructions_per_submit ? &ss.instructions_left : nullptr;
+   opt.programs = &programs_;
+   return opt;
+}
+
 /* DISPATCH in cycle mode (docs/simulator.md "Compute"), first call: the
  * CP has drained every earlier draw; the host hook runs, the dispatch is
  * loaded and checked against the SPC limits (prepare_dispatch: the same
@@ -361,14 +378,7 @@ CycleGpu::begin_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host)
    rep.index_in_queue = ss.dispatches++;
    rep.compute_info_address = ss.dispatch.dispatch.compute_info;
    host.on_dispatch(rep, vram);
-   FuncOptions opt;
-   opt.thread_group_width = p_.thread_group_width;
-   opt.watchdog_instructions = p_.watchdog_instructions_per_thread_group
-                                  ? p_.watchdog_instructions_per_thread_group
-                                  : UINT64_MAX;
-   opt.submit_instructions_left =
-      p_.watchdog_instructions_per_submit ? &ss.instructions_left : nullptr;
-   opt.programs = &programs_;
+   const FuncOptions opt = func_options(ss);
    auto d = std::make_shared<DrawState>();
    d->seq = rep.index_in_queue;
    d->vram = &vram;
@@ -425,14 +435,7 @@ void
 CycleGpu::run_gs_draw_call(SubmitState &ss, Vram &vram)
 {
    DrawState &d = *ss.call_draw;
-   FuncOptions opt;
-   opt.thread_group_width = p_.thread_group_width;
-   opt.watchdog_instructions = p_.watchdog_instructions_per_thread_group
-                                  ? p_.watchdog_instructions_per_thread_group
-                                  : UINT64_MAX;
-   opt.submit_instructions_left =
-      p_.watchdog_instructions_per_submit ? &ss.instructions_left : nullptr;
-   opt.programs = &programs_;
+   const FuncOptions opt = func_options(ss);
    try {
       d.stats = render_draw(vram, d.ctx.draw_info_address, opt);
    } catch (const GpuFault &f) {

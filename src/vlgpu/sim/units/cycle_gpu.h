@@ -38,6 +38,7 @@
 
 #include "sim/core/engine.h"
 #include "sim/device/gpu.h"
+#include "sim/func/pipe/functional.h"
 #include "sim/func/shader/program.h"
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
@@ -85,6 +86,8 @@ class CycleGpu final : public Gpu {
 
    Config p_;
    ProgramCache programs_{256};
+   /** FuncOptions of the functional units for submit @ss (watchdog, width, cache). */
+   FuncOptions func_options(SubmitState &ss);
    void begin_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host);
    void end_dispatch_call(SubmitState &ss, SubmitResult &res);
    DispatchReport dispatch_rep_; /* the dispatch running (between the two calls) */

@@ -116,7 +116,7 @@ struct TexCall {
 std::vector<TexCall> g_calls;
 bool g_fail = false;
 
-void
+uint32_t
 fake_sample(const Vram &, const VLG_TEXTURE &tex, const VLG_SAMPLER &, TexOp op, bool shadow,
             bool quads, unsigned n, uint64_t mask, const TexLaneIn *in, uint32_t (*out)[4],
             std::vector<uint64_t> *trace)
@@ -132,6 +132,7 @@ fake_sample(const Vram &, const VLG_TEXTURE &tex, const VLG_SAMPLER &, TexOp op,
       if (trace)
          trace->push_back(0x5000 + l);
    }
+   return uint32_t(__builtin_popcountll(mask));
 }
 
 class ShaderTexDouble : public ::testing::Test {

@@ -158,6 +158,7 @@ TEST(CycleGpu, StatisticsAddUp)
          const uint64_t reasons = k["cycles_issue"].get<uint64_t>() +
                                   k["cycles_wait_scoreboard"].get<uint64_t>() +
                                   k["cycles_wait_memory"].get<uint64_t>() +
+                                  k["cycles_wait_texture"].get<uint64_t>() +
                                   k["cycles_output_full"].get<uint64_t>() +
                                   k["cycles_empty"].get<uint64_t>();
          EXPECT_EQ(reasons, c.res.cycles) << it.key() << ": one reason per cycle";

@@ -60,6 +60,12 @@ namespace vlgpu::sim {
    X(uint32_t, spc_l1_hit_latency_cycles, "spc.l1_hit_latency_cycles", 4, 1, 100000,               \
      "Cycles from a memory instruction's issue to its data on an L1 hit (the result is ready "     \
      "after the larger of this and the op's latency in the ISA table).")                           \
+   X(uint32_t, spc_tex_bilinear_per_cycle, "spc.tex_bilinear_per_cycle", 4, 1, 256,                \
+     "Bilinear samples the texture unit of one SPC filters per cycle: a texture instruction "      \
+     "holds it ceil(units / rate) cycles, the units from the texture unit (1 per lane and level "  \
+     "filtered, 2 for a LINEAR 3D level; trilinear = 2, TXF = 1; docs/simulator-texture.md "       \
+     "\"Filter rate\"). Model default after a 4-texture-unit SM (NVIDIA GF100 whitepaper: 4 "      \
+     "texture units per SM, one bilinear sample each per clock).")                                \
    X(uint32_t, cp_max_draws_in_flight, "cp.max_draws_in_flight", 4, 1, 64,                         \
      "DRAW commands the CP lets into the pipeline before the oldest has completed (1: no "         \
      "overlap between draws). A draw that reads memory an in-flight draw writes (or writes "       \

@@ -98,14 +98,18 @@ without_tex(std::string s)
    return s;
 }
 
-void
+uint32_t
 null_sample(const Vram &, const VLG_TEXTURE &, const VLG_SAMPLER &, TexOp, bool, bool, unsigned n,
             uint64_t mask, const TexLaneIn *, uint32_t (*out)[4], std::vector<uint64_t> *)
 {
+   uint32_t units = 0;
    for (unsigned l = 0; l < n; l++)
-      if (mask >> l & 1)
+      if (mask >> l & 1) {
+         units++;
          for (unsigned c = 0; c < 4; c++)
             out[l][c] = 0x3F000000u; /* 0.5 */
+      }
+   return units;
 }
 
 struct Setup {

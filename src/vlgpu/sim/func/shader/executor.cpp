@@ -123,6 +123,7 @@ struct Exec {
    const Instr *in = nullptr;
    std::vector<uint64_t> *trace = nullptr; /* StepResult::mem_addresses or null */
    MemKind mem = MemKind::None;
+   uint32_t tex_units = 0; /* StepResult::tex_filter_units */
    uint8_t memkind = 0;
    bool mem_shared = false;
    bool barrier = false;
@@ -731,7 +732,7 @@ Exec::tex(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
          std::memset(lin[l].extra2, 0, sizeof(lin[l].extra2));
    }
    try {
-      res.sample(*res.vram, unit.tex, unit.samp, tex_op(op.opcode), op.shadow, tg.is_fragment(), W,
+      tex_units += res.sample(*res.vram, unit.tex, unit.samp, tex_op(op.opcode), op.shadow, tg.is_fragment(), W,
                  active, lin, out, trace);
    } catch (const GpuFault &f) {
       char buf[64];
@@ -1166,6 +1167,7 @@ step(ThreadGroup &tg, const Program &prog, const ShaderResources &res, StepResul
    out.pc = 0;
    out.active = 0;
    out.mem = MemKind::None;
+   out.tex_filter_units = 0;
    out.mem_addresses.clear();
    out.memkind = 0;
    out.mem_shared = false;
@@ -1190,6 +1192,7 @@ step(ThreadGroup &tg, const Program &prog, const ShaderResources &res, StepResul
    out.active = issued;
    out.ended = tg.done();
    out.mem = x.mem;
+   out.tex_filter_units = x.tex_units;
    out.memkind = x.memkind;
    out.mem_shared = x.mem_shared;
    out.barrier = x.barrier;

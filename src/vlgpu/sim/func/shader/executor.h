@@ -32,8 +32,9 @@
 
 namespace vlgpu::sim {
 
-/** The texture unit's entry point (texture.h); replaceable for tests. */
-using TextureSampleFn = void (*)(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
+/** The texture unit's entry point (texture.h; returns the bilinear filter
+ *  units taken); replaceable for tests. */
+using TextureSampleFn = uint32_t (*)(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
                                  TexOp op, bool shadow, bool fragment_quads, unsigned num_lanes,
                                  uint64_t lane_mask, const TexLaneIn *in, uint32_t (*out)[4],
                                  std::vector<uint64_t> *trace);
@@ -137,6 +138,9 @@ struct StepResult {
    uint8_t memkind = 0;  /**< MEM: enum vlg_memkind */
    bool mem_shared = false; /**< MEM: shared memory (mem_addresses are offsets) */
    bool barrier = false; /**< a MEM.BAR issued: the group now waits (ThreadGroup::at_barrier) */
+   /** Texture ops: the bilinear filter units the texture unit took (texture_sample's
+    *  return value, summed over the instruction's texture ops); 0 otherwise. */
+   uint32_t tex_filter_units = 0;
 };
 
 /** Totals of run(), for statistics. */

@@ -535,6 +535,9 @@ struct Unit {
    bool compare = false;
    bool ref_clamp = false;
    std::vector<uint64_t> *trace = nullptr;
+   /** Filter units taken so far (texture_sample's return value, the cost
+    *  rule of texture.h): counted where the levels are filtered. */
+   mutable uint32_t filter_units = 0;
 
    Unit(const VLG_TEXTURE &t, const VLG_SAMPLER &s) : tex(t), samp(s) {}
 };
@@ -849,6 +852,9 @@ struct Sampler {
    {
       const LevelView &l = u.lv[level];
       const vlg_texture_target target = u.tex.target;
+      /* one bilinear unit per level filtered; a 3D LINEAR level is two
+       * bilinear footprints (two slices) */
+      u.filter_units += linear && target == VLG_TEXTURE_TARGET_3D ? 2 : 1;
       if (!linear) {
          int x = 0, y = 0, z = layer;
          if (target == VLG_TEXTURE_TARGET_CUBE && u.samp.seamless_cube_map) {
@@ -1144,6 +1150,7 @@ gather_lane(const Unit &u, bool shadow, const TexLaneIn &in, uint32_t out[4])
    }
    uint32_t tx[4][4];
    float xw = 0.0f, yw = 0.0f; /* TG4 does not filter */
+   u.filter_units++; /* one 2x2 footprint */
    smp.footprint(u.first, s, t, layer, tx, xw, yw);
    const unsigned sw = u.swz[comp];
    static const unsigned order[4] = {2, 3, 1, 0};
@@ -1157,6 +1164,7 @@ fetch_lane(const Unit &u, const TexLaneIn &in, uint32_t out[4])
    const int32_t x = static_cast<int32_t>(in.coord[0]), y = static_cast<int32_t>(in.coord[1]),
                  z = static_cast<int32_t>(in.coord[2]), lod = static_cast<int32_t>(in.coord[3]);
    uint32_t v[4] = {0, 0, 0, 0};
+   u.filter_units++; /* one texel, through the unit like a NEAREST sample */
    if (lod >= 0 && lod <= static_cast<int32_t>(u.last - u.first)) {
       const LevelView &l = u.lv[u.first + static_cast<unsigned>(lod)];
       int tx = x, ty = y, tz = z;
@@ -1234,7 +1242,7 @@ texture_validate(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &sa
    prepare(vram, u, true, check_vram);
 }
 
-void
+uint32_t
 texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp, TexOp op,
                bool shadow, bool fragment_quads, unsigned num_lanes, uint64_t lane_mask,
                const TexLaneIn *in, uint32_t (*out)[4], std::vector<uint64_t> *trace)
@@ -1268,7 +1276,7 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
       for (unsigned i = 0; i < num_lanes; i++)
          if (lane_mask >> i & 1)
             gather_lane(u, shadow, in[i], out[i]);
-      return;
+      return u.filter_units;
    }
    if (op == TexOp::Txq || op == TexOp::Txf) {
       for (unsigned i = 0; i < num_lanes; i++) {
@@ -1279,7 +1287,7 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
          else
             fetch_lane(u, in[i], out[i]);
       }
-      return;
+      return u.filter_units;
    }
 
    const float bias = samp.lod_bias;
@@ -1325,6 +1333,7 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
          sample_lane(u, shadow, clamp_lod(u, lod), l, out[q + j]);
       }
    }
+   return u.filter_units;
 }
 
 } // namespace vlgpu::sim

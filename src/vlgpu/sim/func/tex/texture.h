@@ -104,8 +104,18 @@ struct TexLaneIn {
  * made before any lane is sampled, so nothing is written on a fault.
  * std::invalid_argument for host-side misuse (num_lanes 0 or > 64, or not a
  * multiple of 4 with fragment_quads).
+ *
+ * Returns the filter work in bilinear units (the cycle-mode SPC charges its
+ * texture unit spc.tex_bilinear_per_cycle of them per cycle,
+ * docs/simulator-texture.md "Filter rate"), summed over the lanes of
+ * @lane_mask (helper lanes included, other lanes free): each level a lane
+ * filters costs 1 (NEAREST or LINEAR 1D/2D/array/cube: one 2x2 footprint),
+ * 2 for a LINEAR level of a 3D texture (two slices); so a lane with
+ * mip filter LINEAR between two levels costs 2 (4 for 3D), one level 1 (2
+ * for 3D). A shadow compare adds nothing. TG4: 1 per lane; TXF: 1 per lane;
+ * TXQ: 0 (no texel).
  */
-void texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp, TexOp op,
+uint32_t texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp, TexOp op,
                     bool shadow, bool fragment_quads, unsigned num_lanes, uint64_t lane_mask,
                     const TexLaneIn *in, uint32_t (*out)[4], std::vector<uint64_t> *trace);
 

@@ -158,9 +158,43 @@ Spc::ready_to_issue(Slot &s, Cycle now, Reason &why)
       why = kScoreboard;
       return false;
    }
+   if (VLG_UNLIKELY(tex_free_ > now) && waits_for_texture(s, now)) {
+      why = kTexture;
+      return false;
+   }
    if (s.next_ok)
       return true;
    return check_next(s, now, why);
+}
+
+/* Is the next instruction of @s a texture instruction while the texture
+ * unit is still filtering (tex_free_ > @now)? */
+bool
+Spc::waits_for_texture(const Slot &s, Cycle now) const
+{
+   if (tex_free_ <= now || s.next < 0)
+      return false;
+   const Instr &in = s.prog->instr(uint32_t(s.next));
+   for (unsigned o = 0; o < in.nops; o++)
+      if (in.ops[o].kind == OpKind::Tex)
+         return true;
+   return false;
+}
+
+/* A texture instruction issued at @now took @units bilinear units: the
+ * texture unit is busy ceil(units / spc.tex_bilinear_per_cycle) cycles.
+ * Returns the cycle the filtering ends (0 for no filtering). */
+Cycle
+Spc::occupy_texture(uint32_t units, Cycle now)
+{
+   tex_units_ += units;
+   if (!units)
+      return 0;
+   const uint32_t rate = p_.spc_tex_bilinear_per_cycle;
+   const Cycle busy = (units + rate - 1) / rate;
+   tex_busy_ += busy;
+   tex_free_ = now + busy;
+   return tex_free_;
 }
 
 bool
@@ -273,7 +307,7 @@ Spc::note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &
 }
 
 void
-Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load)
+Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_done)
 {
    PendingMem pm;
    pm.txn = 0;
@@ -313,7 +347,8 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load)
       fills_.push_back(Fill{fill_txn, std::move(fill_lines)});
    }
    pm.txn = pm.waits.empty() ? 0 : pm.waits.front();
-   const Cycle mem_min = lines_.empty() ? 0 : now + p_.spc_l1_hit_latency_cycles;
+   const Cycle mem_min =
+      std::max<Cycle>(lines_.empty() ? 0 : now + p_.spc_l1_hit_latency_cycles, tex_done);
    const Cycle last = note_writes(s, inr, now, mem_min, pm, [mem_load](OpKind k) {
       return mem_load ? k == OpKind::Mem : k == OpKind::Ldb || k == OpKind::Tex;
    });
@@ -408,11 +443,12 @@ Spc::issue(Slot &s, Cycle now)
          lines_.push_back(l);
       }
    }
+   const Cycle tex_done = r.mem == MemKind::Tex ? occupy_texture(r.tex_filter_units, now) : 0;
    if (VLG_UNLIKELY(s.wg != nullptr && r.mem == MemKind::Mem)) {
       issue_cs_mem(s, *in, r, now); /* compute: shared memory, L1 loads, atomics */
    } else if (VLG_UNLIKELY(r.mem == MemKind::Mem && !r.mem_shared && !r.mem_addresses.empty())) {
       issue_global_mem(s, *in, r, now);
-   } else if (lines_.empty()) {
+   } else if (lines_.empty() && !tex_done) {
       /* no line to wait for (most instructions): results at issue + latency */
       for (unsigned i = 0; i < in->nwrites; i++) {
          const RegUse &w = in->writes[i];
@@ -423,7 +459,7 @@ Spc::issue(Slot &s, Cycle now)
          s.max_ready = std::max(s.max_ready, at);
       }
    } else {
-      issue_lines(s, *in, now);
+      issue_lines(s, *in, now, false, tex_done);
    }
    for (unsigned m = in->coord_writes & 0x3f; m; m &= m - 1)
       s.coord_ready[__builtin_ctz(m)] = now + 1;
@@ -611,10 +647,13 @@ Spc::tick(Cycle now)
       if (ready_to_issue(s, now, w)) {
          pick = &s;
       } else if (!s.dead && !s.ended) {
-         if (w == kScoreboard) {
-            why = kScoreboard;
+         if (w == kTexture) { /* counted before the scoreboard and memory */
+            why = kTexture;
+            wake = std::min(wake, tex_free_);
+         } else if (w == kScoreboard) {
+            why = why == kTexture ? kTexture : kScoreboard;
             wake = std::min(wake, s.wait_until);
-         } else if (why != kScoreboard) {
+         } else if (why != kScoreboard && why != kTexture) {
             why = kMemory;
          }
       } else if (s.pend.empty() && !s.ifetch_txn) {

@@ -9,6 +9,13 @@
  * the functional executor's step() (docs/simulator-spc.md): both phases of
  * a VL-IW instruction issue in that one cycle (dual issue, counted).
  *
+ * Texture unit: a texture instruction holds it ceil(units /
+ * spc.tex_bilinear_per_cycle) cycles, the units being the bilinear samples
+ * the functional texture unit took (StepResult::tex_filter_units); the next
+ * texture instruction of any group waits until it is free
+ * (cycles_wait_texture), and the destination is ready no earlier than the
+ * end of the filtering.
+ *
  * A group can issue its next instruction when
  *  - its instruction is in the instruction cache (spc.icache_bytes,
  *    spc.icache_ways, lines of l2.line_bytes; a miss requests the missing
@@ -56,9 +63,10 @@
  * OMU), out_credit (to the LTS), out_last (CP), out_mem/in_mem (L2).
  * Counters: instructions, dual_issued, lane_instructions, vs_groups,
  * fs_groups, cs_groups, cs_workgroups, shared_mem_instructions,
- * bank_conflict_cycles, barrier_wait_cycles, icache_misses, l1_hits, l1_misses, mem_instructions, and the
- * reason of every cycle: cycles_issue, cycles_wait_scoreboard,
- * cycles_wait_memory, cycles_output_full, cycles_empty (exactly one holds
+ * bank_conflict_cycles, barrier_wait_cycles, icache_misses, l1_hits, l1_misses, mem_instructions,
+ * tex_busy_cycles, tex_filter_units, and the reason of every cycle:
+ * cycles_issue, cycles_wait_scoreboard, cycles_wait_memory,
+ * cycles_wait_texture, cycles_output_full, cycles_empty (exactly one holds
  * each cycle: they add up to the statistics period).
  */
 #pragma once
@@ -110,7 +118,7 @@ class Spc final : public Unit {
    void set_issue_log(std::vector<IssueRecord> *log) { log_ = log; }
 
  private:
-   enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kReasons };
+   enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kTexture, kReasons };
    struct PendingMem {
       uint32_t txn;                /* first of `waits` (non-zero: pending) */
       std::vector<uint32_t> waits; /* fills the instruction waits for */
@@ -168,7 +176,11 @@ class Spc final : public Unit {
    bool ready_to_issue(Slot &s, Cycle now, Reason &why);
    bool check_next(Slot &s, Cycle now, Reason &why);
    void issue(Slot &s, Cycle now);
-   void issue_lines(Slot &s, const Instr &in, Cycle now, bool mem_load = false);
+   void issue_lines(Slot &s, const Instr &in, Cycle now, bool mem_load = false,
+                    Cycle tex_done = 0);
+   /* the texture unit's filter rate (docs/simulator-texture.md "Filter rate") */
+   bool waits_for_texture(const Slot &s, Cycle now) const;
+   Cycle occupy_texture(uint32_t units, Cycle now);
    void issue_global_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
    template <typename IsMemOp>
    Cycle note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &pm,
@@ -202,6 +214,9 @@ class Spc final : public Unit {
    std::vector<std::unique_ptr<CsWorkgroup>> wgs_; /* resident compute workgroups */
    Cycle issue_free_ = 0; /* a shared-memory access holds the issue until this cycle */
    std::vector<IssueRecord> *log_ = nullptr;
+   /** The texture unit filters until this cycle; no texture instruction
+    *  issues before it. */
+   Cycle tex_free_ = 0;
 
    Counter &instructions_ = add_counter("instructions", "instructions issued (one per cycle)");
    Counter &dual_ = add_counter("dual_issued", "issued instructions with both phases (dual issue)");
@@ -228,6 +243,11 @@ class Spc final : public Unit {
       add_counter("global_mem_line_writes", "lines MEM stores write to the L2 (posted)");
    Counter &l1_hits_ = add_counter("l1_hits", "L1 line hits of LDB/texture instructions");
    Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
+   Counter &tex_busy_ = add_counter(
+      "tex_busy_cycles", "cycles the texture unit filtered: ceil(units / spc.tex_bilinear_per_cycle) "
+                         "per texture instruction");
+   Counter &tex_units_ = add_counter(
+      "tex_filter_units", "bilinear filter units of the texture instructions (texture_sample)");
    Counter &l1_merged_ =
       add_counter("l1_merged", "L1 misses on a line another instruction is already fetching");
    CycleCounter *reason_[kReasons] = {
@@ -238,6 +258,9 @@ class Spc final : public Unit {
                                                "(L1 miss, instruction fetch)"),
       &add_cycle_counter("cycles_output_full", "cycles a finished group could not leave"),
       &add_cycle_counter("cycles_empty", "cycles without resident thread groups"),
+      &add_cycle_counter("cycles_wait_texture",
+                         "cycles no group could issue, one's texture instruction waiting for "
+                         "the texture unit (still filtering an earlier one)"),
    };
 };
 

@@ -1,0 +1,149 @@
+/*
+ * The SPC texture unit's filter rate (docs/simulator-texture.md "Filter
+ * rate", spc.tex_bilinear_per_cycle) on the whole cycle-mode GPU: a
+ * full-screen 64x64 quad textured from a 256x256 mipmapped texture (LOD 2
+ * everywhere, so trilinear filters two levels), once NEAREST without mips
+ * and once trilinear. Expected from the fragment count and the rate,
+ * computed here: every fragment lane costs 1 bilinear unit NEAREST and 2
+ * trilinear, a TEX of a group of k full quads holds the unit ceil(4k x
+ * units / rate) cycles, which is exactly 4k x units / rate for rates that
+ * divide 4: so the texture unit is busy fragments / rate cycles more with
+ * trilinear, whatever the packing of quads into groups. Pixels are
+ * bit-identical with the functional GPU.
+ */
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "scenes.h"
+#include "unit_configs.h"
+#include "sim/units/cycle_gpu.h"
+
+using namespace vlgpu;
+using namespace vlgpu::sim;
+using namespace vlgpu::sim::test;
+
+namespace {
+
+constexpr unsigned kScreen = 64, kTexSize = 256, kLevels = 9;
+
+/** The full-screen textured quad; @trilinear: LINEAR/LINEAR/mip LINEAR,
+ *  else NEAREST/NEAREST/mip NONE. */
+void
+scene_fullscreen_texture(Scene &s, bool trilinear)
+{
+   TestDraw &t = s.t;
+   t.framebuffer(kScreen, kScreen);
+   /* one triangle that needs no clipping and covers the whole framebuffer:
+    * window (0,0), (128,0), (0,128) with a 128x128 viewport over the 64x64
+    * framebuffer (its hypotenuse x + y = 128 misses every pixel centre);
+    * x y z w, u v 0 1 with u, v = 0..1 across the framebuffer (LOD
+    * log2(256 / 64) = 2). One triangle: every quad is full, no helper lanes
+    * (two triangles would both shade the diagonal's quads, with helpers). */
+   t.viewport(0, 0, 2 * kScreen, 2 * kScreen);
+   const std::vector<float> v = {-1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 2, 0, 0, 1,
+                                 -1, 1,  0, 1, 0, 2, 0, 1};
+   color_pipeline(t, v);
+   t.fs.code = assemble("MUL R2, R0, C0\nTEX R1, R2, T0\nBRC.END\n");
+   t.fs.consts = {1, 1, 1, 1};
+   t.fs.st.uses_derivatives = true;
+   t.fs.st.num_samplers = 1;
+   VLG_TEXTURE tex;
+   VLG_TEXTURE_init(&tex);
+   tex.target = VLG_TEXTURE_TARGET_2D;
+   tex.format = VLG_FORMAT_R8G8B8A8_UNORM;
+   tex.width = tex.height = kTexSize;
+   tex.num_levels = kLevels;
+   tex.last_level = kLevels - 1;
+   uint64_t total = 0;
+   for (unsigned l = 0; l < kLevels; l++)
+      total += uint64_t(kTexSize >> l) * (kTexSize >> l) * 4;
+   tex.address = t.alloc(total);
+   uint64_t off = 0;
+   for (unsigned l = 0; l < kLevels; l++) {
+      const unsigned n = kTexSize >> l;
+      tex.level[l].offset = uint32_t(off);
+      tex.level[l].row_pitch = n * 4;
+      tex.level[l].layer_stride = n * n * 4;
+      for (unsigned y = 0; y < n; y++)
+         for (unsigned x = 0; x < n; x++) {
+            const uint8_t px[4] = {uint8_t(x * 3 + l * 40), uint8_t(y * 5), uint8_t(l * 29), 255};
+            t.vram.write(tex.address + off + (uint64_t(y) * n + x) * 4, px, 4, "test");
+         }
+      off += uint64_t(n) * n * 4;
+   }
+   VLG_SAMPLER smp;
+   VLG_SAMPLER_init(&smp);
+   smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;
+   const vlg_tex_filter f = trilinear ? VLG_TEX_FILTER_LINEAR : VLG_TEX_FILTER_NEAREST;
+   smp.min_img_filter = smp.mag_img_filter = f;
+   smp.min_mip_filter = trilinear ? VLG_MIP_FILTER_LINEAR : VLG_MIP_FILTER_NONE;
+   uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
+   VLG_TEXTURE_pack(tw, &tex);
+   VLG_SAMPLER_pack(sw, &smp);
+   t.draw.fs_textures = t.put(tw, sizeof(tw));
+   t.draw.fs_samplers = t.put(sw, sizeof(sw));
+   t.draw.fs_num_textures = t.draw.fs_num_samplers = 1;
+   s.draw();
+   s.finish();
+}
+
+/** Sum of an SPC counter over every SPC of the run. */
+uint64_t
+spc_sum(const ModeRun &r, const char *name)
+{
+   uint64_t n = 0;
+   const auto &m = r.res.stats["modules"];
+   for (auto it = m.begin(); it != m.end(); ++it)
+      if (it.key().find(".spc") != std::string::npos)
+         n += it.value()["counters"][name].get<uint64_t>();
+   return n;
+}
+
+struct TexRun {
+   uint64_t busy, units, wait, cycles;
+};
+
+TexRun
+run_tex(bool trilinear, uint32_t rate, const char *core = "")
+{
+   Scene s;
+   scene_fullscreen_texture(s, trilinear);
+   Config cfg;
+   cfg.apply_overrides(core);
+   cfg.apply_overrides("spc.tex_bilinear_per_cycle=" + std::to_string(rate));
+   cfg.validate();
+   auto fgpu = make_functional_gpu(Config{});
+   CycleGpu cgpu{cfg};
+   const ModeRun f = run_scene(s, *fgpu);
+   const ModeRun c = run_scene(s, cgpu);
+   EXPECT_TRUE(c.res.faults.empty());
+   EXPECT_EQ(compare_surfaces(s.t.fb, *f.vram, *c.vram, "functional vs cycle"), 0u);
+   EXPECT_EQ(c.res.draws[0].counters.fs_invocations, uint64_t(kScreen) * kScreen);
+   return TexRun{spc_sum(c, "tex_busy_cycles"), spc_sum(c, "tex_filter_units"),
+                 spc_sum(c, "cycles_wait_texture"), c.res.cycles};
+}
+
+} // namespace
+
+TEST(TexRate, TrilinearCostsTwiceNearest)
+{
+   const uint64_t frags = uint64_t(kScreen) * kScreen;
+   for (const char *core : {"", "thread_group_width=64,spc.register_file_bytes=256K"}) {
+      for (uint32_t rate : {4u, 2u, 1u}) {
+         const TexRun n = run_tex(false, rate, core);
+         const TexRun t = run_tex(true, rate, core);
+         /* one unit per fragment lane NEAREST, two trilinear (no helper
+          * lanes: the quad covers the screen) */
+         EXPECT_EQ(n.units, frags) << core << " rate " << rate;
+         EXPECT_EQ(t.units, 2 * frags) << core << " rate " << rate;
+         EXPECT_EQ(n.busy, frags / rate) << core << " rate " << rate;
+         EXPECT_EQ(t.busy - n.busy, frags / rate) << core << " rate " << rate;
+         if (rate == 1) /* 16 or 64 cycles per TEX: groups queue for the unit */
+            EXPECT_GT(t.wait, 0u) << core;
+         std::cout << "[ measure  ] " << (*core ? core : "default") << " rate " << rate
+                   << ": nearest " << n.cycles << " cycles (texture busy " << n.busy
+                   << "), trilinear " << t.cycles << " cycles (texture busy " << t.busy << ")\n";
+      }
+   }
+}

@@ -105,7 +105,13 @@ namespace vlgpu::sim {
      "FS thread groups the OMU's reorder buffer holds: the PE keeps at most this many groups "     \
      "between itself and the OMU's in-order retirement.")                                          \
    X(uint32_t, omu_clear_bytes_per_cycle, "omu.clear_bytes_per_cycle", 64, 1, 65536,               \
-     "Bytes per cycle the OMU's clear engine writes for a CLEAR draw.")                            \
+     "Bytes per cycle the OMU's clear engine moves for a CLEAR or RESOLVE draw: lines written "    \
+     "(and read: masked depth/stencil clears, a resolve's samples) through the OMU cache and the " \
+     "L2, so the MC bandwidth bounds it too.")                                                     \
+   X(uint32_t, omu_clear_lines_in_flight, "omu.clear_lines_in_flight", 64, 1, 65536,               \
+     "Lines the OMU's clear engine has in flight (read requested, not yet written): masked "       \
+     "depth/stencil clears read each line first, resolves read the samples of each line they "    \
+     "write; covers the L2/MC latency at the clear rate.")                                        \
    X(uint32_t, shared_memory_banks, "spc.shared_memory_banks", 32, 1, 64,                          \
      "Banks of an SPC's shared memory, 4-byte words interleaved (bank = (byte offset / 4) mod "    \
      "banks). A MEM on shared memory takes as many issue cycles as the most distinct words one "   \

@@ -183,8 +183,13 @@ L2::tick(Cycle now)
       }
    }
 
-   /* flush request */
-   if (!flushing_ && in_flush.can_pop()) {
+   /* flush request: once every request sent before it has been taken
+    * (the clients' input queues are empty), so that the writes of the
+    * draws the CP waited for are flushed too */
+   bool inputs_empty = true;
+   for (const QueueBase *q : in_queues_)
+      inputs_empty &= q->empty();
+   if (!flushing_ && inputs_empty && in_flush.can_pop()) {
       flush_tag_ = in_flush.pop().tag;
       flushing_ = true;
       flush_lines_ = 0;

@@ -17,8 +17,10 @@
  *    fill (a written line is taken as fully valid: hardware keeps byte masks
  *    for that; the model keeps no data). A write to a line being filled
  *    marks it dirty.
- *  - Flush (FlushReq from the CP before DUMP): every dirty line is written
- *    back; FlushDone once the MC has acknowledged all of them.
+ *  - Flush (FlushReq from the CP before DUMP): once the clients' input
+ *    queues are empty (every write sent before the flush has been taken),
+ *    every dirty line is written back; FlushDone once the MC has
+ *    acknowledged all of them.
  * Up to l2.requests_per_cycle requests are looked up per cycle, taken
  * round-robin from the clients (one per client per cycle), starting after
  * the client last accepted.

@@ -296,6 +296,184 @@ Omu::early_stage(Cycle now, bool &blocked)
    return true;
 }
 
+/* ---- clear engine ------------------------------------------------------- */
+
+/* The lines of CLEAR or RESOLVE draw @d (as omu_clear / omu_resolve_draw
+ * write them), and the engine's start at @now. */
+void
+Omu::clear_plan(const DrawState &d, Cycle now)
+{
+   const DrawPackage &pkg = d.pkg;
+   const VLG_FRAMEBUFFER &fb = pkg.fb;
+   clear_spans_.clear();
+   if (pkg.is_resolve()) {
+      const bool color = fb.nr_cbufs >= 1 && fb.cbufs[0].format != VLG_FORMAT_NONE;
+      const VLG_SURFACE &src = color ? fb.cbufs[0] : fb.zsbuf;
+      const VLG_SURFACE &dst = pkg.resolve_dst;
+      const uint32_t bpp = vlg_format_bytes(dst.format);
+      clear_spans_.push_back(ClearSpan{dst.address, dst.pitch, uint64_t(fb.width) * bpp,
+                                       fb.height, false, src.address, src.pitch, bpp});
+   } else {
+      const VLG_DRAW_INFO &di = pkg.draw;
+      const uint32_t x0 = std::min(di.clear_rect.minx, fb.width);
+      const uint32_t y0 = std::min(di.clear_rect.miny, fb.height);
+      const uint32_t x1 = std::min(di.clear_rect.maxx, fb.width);
+      const uint32_t y1 = std::min(di.clear_rect.maxy, fb.height);
+      const uint32_t ns = fb.samples == kMsaaSamples ? kMsaaSamples : 1;
+      auto span = [&](const VLG_SURFACE &sf, bool rmw) {
+         const uint32_t bpp = vlg_format_bytes(sf.format);
+         clear_spans_.push_back(ClearSpan{sf.address + uint64_t(y0) * sf.pitch +
+                                             uint64_t(x0) * ns * bpp,
+                                          sf.pitch, uint64_t(x1 - x0) * ns * bpp, y1 - y0, rmw,
+                                          0, 0, bpp});
+      };
+      if (x0 < x1 && y0 < y1) {
+         for (unsigned i = 0; i < fb.nr_cbufs && i < kMaxColorBufs; i++)
+            if ((di.clear_buffers >> (2 + i) & 1) && fb.cbufs[i].format != VLG_FORMAT_NONE)
+               span(fb.cbufs[i], false); /* pipe clears are unmasked */
+         const unsigned zsbits = di.clear_buffers & 3u;
+         if (zsbits && fb.zsbuf.format != VLG_FORMAT_NONE) {
+            /* omu_clear: depth only or stencil only of a format with both
+             * keeps the other half of every pixel: read the line first */
+            const FormatInfo &fi = format_info(fb.zsbuf.format);
+            const bool depth = (zsbits & 1) && fi.is_depth;
+            const bool stencil = (zsbits & 2) && fi.has_stencil;
+            const bool whole = (depth || !fi.is_depth) && (stencil || !fi.has_stencil);
+            if (depth || stencil)
+               span(fb.zsbuf, !whole);
+         }
+      }
+   }
+   clear_span_ = 0;
+   clear_row_ = 0;
+   clear_row_open_ = false;
+   clear_prev_ = ~uint64_t(0);
+   clear_steps_.clear();
+   clear_start_ = now;
+   clear_moved_ = 0;
+   clearing_ = true;
+}
+
+/* The next line to write (each line of a span once, rows in order), with
+ * its span and row; false when every span is done. */
+bool
+Omu::clear_next(uint64_t &line, const ClearSpan *&span, uint32_t &row)
+{
+   const uint64_t lb = line_bytes_;
+   while (clear_span_ < clear_spans_.size()) {
+      const ClearSpan &sp = clear_spans_[clear_span_];
+      if (!clear_row_open_) {
+         if (clear_row_ >= sp.rows || !sp.row_bytes) {
+            clear_span_++;
+            clear_row_ = 0;
+            clear_prev_ = ~uint64_t(0);
+            continue;
+         }
+         const uint64_t a = sp.address + uint64_t(clear_row_) * sp.pitch;
+         clear_line_ = a / lb;
+         clear_row_last_ = (a + sp.row_bytes - 1) / lb;
+         if (clear_prev_ != ~uint64_t(0) && clear_line_ <= clear_prev_)
+            clear_line_ = clear_prev_ + 1; /* shared with the row above: written once */
+         clear_row_open_ = true;
+      }
+      if (clear_line_ > clear_row_last_) {
+         clear_row_open_ = false;
+         clear_row_++;
+         continue;
+      }
+      line = clear_line_++;
+      clear_prev_ = line;
+      span = &sp;
+      row = clear_row_;
+      return true;
+   }
+   return false;
+}
+
+/* The reads of the step writing @line of @sp's row @row (requested in
+ * @txn, fills listed in @fills); returns the lines read. */
+unsigned
+Omu::clear_reads(uint64_t line, const ClearSpan &sp, uint32_t row, uint32_t &txn,
+                 std::vector<uint64_t> &fills)
+{
+   unsigned n = 0;
+   if (sp.rmw) {
+      touch_line(line, true, false, false, txn, fills);
+      n++;
+   }
+   if (sp.src_pitch) {
+      /* the pixels of the row that lie in this line, and their samples */
+      const uint64_t lb = line_bytes_;
+      const uint64_t a = sp.address + uint64_t(row) * sp.pitch;
+      const uint64_t lo = std::max(line * lb, a), hi = std::min((line + 1) * lb, a + sp.row_bytes);
+      const uint64_t px0 = (lo - a) / sp.bpp, px1 = (hi - a + sp.bpp - 1) / sp.bpp;
+      const uint64_t s0 = sp.src_address + uint64_t(row) * sp.src_pitch +
+                          px0 * kMsaaSamples * sp.bpp;
+      const uint64_t s1 = s0 + (px1 - px0) * kMsaaSamples * sp.bpp;
+      for (uint64_t l = s0 / lb; l <= (s1 - 1) / lb; l++) {
+         touch_line(l, true, false, false, txn, fills);
+         n++;
+      }
+   }
+   return n;
+}
+
+/* One cycle of the clear engine: steps issue at omu.clear_bytes_per_cycle
+ * (bytes of the lines read and written), at most
+ * omu.clear_lines_in_flight in flight, while the requests to the L2 leave
+ * (a couple queued at most); the oldest steps whose reads are in write
+ * their line. Returns true if it did something or waits for the rate;
+ * clears clearing_ when every line is written. */
+bool
+Omu::clear_engine(Cycle now)
+{
+   constexpr size_t kQueued = 2; /* requests waiting to leave for the L2 */
+   const uint64_t rate = p_.omu_clear_bytes_per_cycle;
+   const unsigned per_tick = unsigned(std::max<uint64_t>(1, rate / line_bytes_));
+   bool moved = false, more = true;
+   for (unsigned k = 0; k < per_tick; k++) {
+      if (clear_steps_.size() >= p_.omu_clear_lines_in_flight || mem.queued() >= kQueued)
+         break;
+      if (now < clear_start_ + clear_moved_ / rate)
+         break; /* the rate */
+      uint64_t line;
+      const ClearSpan *sp;
+      uint32_t row;
+      if (!clear_next(line, sp, row)) {
+         more = false;
+         break;
+      }
+      uint32_t txn = 0;
+      std::vector<uint64_t> fills = take_fills();
+      const unsigned reads = clear_reads(line, *sp, row, txn, fills);
+      clear_reads_ += reads;
+      clear_moved_ += uint64_t(reads + 1) * line_bytes_;
+      if (txn)
+         pending_.push_back(Pending{txn, std::move(fills)});
+      else if (fills.capacity())
+         spare_fills_.push_back(std::move(fills));
+      clear_steps_.push_back(ClearStep{line, txn});
+      moved = true;
+   }
+   /* write the lines whose reads are in, in order */
+   while (!clear_steps_.empty() && mem.queued() < kQueued) {
+      const ClearStep &st = clear_steps_.front();
+      if (st.txn && !mem.done(st.txn))
+         break;
+      uint32_t mark = kMark;
+      std::vector<uint64_t> nofills;
+      touch_line(st.line, false, true, true, mark, nofills);
+      ++clear_lines_;
+      clear_steps_.pop_front();
+      moved = true;
+   }
+   if (!more && clear_steps_.empty() && clear_span_ >= clear_spans_.size()) {
+      clearing_ = false;
+      return true;
+   }
+   return moved || now < clear_start_ + clear_moved_ / rate;
+}
+
 /* ---- late stage --------------------------------------------------------- */
 
 void
@@ -404,7 +582,7 @@ Omu::late_stage(Cycle now, bool &blocked)
    if (!ending_) {
       ending_ = true;
       if (d.clear && d.loaded && !d.aborted(now)) {
-         guarded(d, [&] {
+         const bool ok = guarded(d, [&] {
             if (d.pkg.is_resolve()) {
                d.stats.resolve_pixels = omu_resolve_draw(d.pkg, *d.vram);
             } else {
@@ -412,11 +590,21 @@ Omu::late_stage(Cycle now, bool &blocked)
                d.stats.clear_pixels = omu_clear(d.pkg, *d.vram);
             }
          });
-         const uint64_t bytes = clear_bytes(d.pkg);
-         clear_bytes_ += bytes;
-         late_until_ = now + std::max<Cycle>(1, (bytes + p_.omu_clear_bytes_per_cycle - 1) /
-                                                   p_.omu_clear_bytes_per_cycle);
+         if (ok) {
+            clear_bytes_ += clear_bytes(d.pkg);
+            clear_plan(d, now); /* its lines go through the clear engine */
+            return true;
+         }
       }
+   }
+   if (clearing_) {
+      if (clear_engine(now) && clearing_)
+         return true;
+      if (clearing_)
+         return moved; /* waiting for reads or for the L2 to take requests */
+   }
+   if (!cleaned_) {
+      cleaned_ = true;
       cache_.clean_all([&](uint64_t line) {
          ++writebacks_;
          mem.write(line * line_bytes_, line_bytes_);
@@ -437,6 +625,7 @@ Omu::late_stage(Cycle now, bool &blocked)
       }
    marks_.pop_front();
    ending_ = false;
+   cleaned_ = false;
    return true;
 }
 
@@ -473,7 +662,8 @@ Omu::tick(Cycle now)
 bool
 Omu::drained() const
 {
-   return !wedged_ && early_q_.empty() && !rob_count_ && marks_.empty() && mem.idle() && !credits_;
+   return !wedged_ && early_q_.empty() && !rob_count_ && marks_.empty() && mem.idle() && !credits_ &&
+          !clearing_;
 }
 
 std::string
@@ -497,6 +687,9 @@ Omu::stall_report() const
    if (!marks_.empty())
       r += fmt::format(", draw {} ends at group {}", marks_.front().draw->seq,
                        marks_.front().end_seq);
+   if (clearing_)
+      r += fmt::format("; clear engine: {} line(s) in flight, span {}/{} row {}",
+                       clear_steps_.size(), clear_span_, clear_spans_.size(), clear_row_);
    if (wedged_)
       r += "; WEDGED (fault injection)";
    return r;

@@ -16,10 +16,25 @@
  *  - late stage: FS thread groups arrive from the SPCs in any order and are
  *    retired in the PE's sequence order (the reorder buffer): per quad,
  *    killed lanes, alpha test, late depth/stencil, blend and colour write
- *    (omu_write_color). A draw ends at the PE's DrawMark; a CLEAR draw
- *    clears there (omu_clear, omu.clear_bytes_per_cycle), then the OMU
+ *    (omu_write_color). A draw ends at the PE's DrawMark; a CLEAR or
+ *    RESOLVE draw runs there (omu_clear / omu_resolve_draw: VRAM at once)
+ *    and its lines go through the clear engine (below), then the OMU
  *    writes its dirty cache lines back to the L2 and reports the draw's
- *    `last` token to the CP. The reorder buffer holds omu.reorder_groups
+ *    `last` token to the CP.
+ *  - clear engine: the lines a CLEAR writes (every selected buffer, rows of
+ *    the clipped rect, each line once), or a RESOLVE's destination lines,
+ *    one step per line at omu.clear_bytes_per_cycle bytes per cycle (the
+ *    bytes of the lines read and written): a step first reads what it
+ *    needs -- the line itself for a depth-only or stencil-only clear of a
+ *    combined depth/stencil format (the other half stays), the 4-sample
+ *    source lines of the line's pixels for a resolve -- through the cache
+ *    (misses go to the L2), at most omu.clear_lines_in_flight steps in
+ *    flight; then, in order, the line is written into the cache without a
+ *    read (write-validate; a partial line at the rect's edge is a
+ *    byte-masked write, as for draws). Evicted dirty lines are posted
+ *    writes to the L2, which writes them back to the MC on eviction or at a
+ *    flush: a large clear is bounded by the clear rate, the one line per
+ *    cycle the OMU sends to the L2, and the MC bandwidth. The reorder buffer holds omu.reorder_groups
  *    groups: the PE sends no more FS groups than that beyond the oldest one
  *    not yet retired (credits on out_credit), so a group the OMU waits for
  *    can always reach it.
@@ -34,7 +49,8 @@
  * in_fs<k> (FS groups from SPC k), out_credit (Credit: retired groups, to
  * the PE), out_last, out_mem/in_mem (L2).
  * Counters: early_quads, late_quads, fs_groups, reordered_groups, cache_hits, cache_misses,
- * cache_writebacks, zs_interlock_cycles, clear_bytes.
+ * cache_writebacks, zs_interlock_cycles, clear_bytes, clear_lines,
+ * clear_line_reads.
  */
 #pragma once
 
@@ -115,6 +131,29 @@ class Omu final : public Unit {
    bool late_stage(Cycle now, bool &blocked);
    void retire_group(FsGroup &g);
 
+   /* the clear engine (CLEAR and RESOLVE draws) */
+   /** A rectangle of lines to write: @rows rows of @row_bytes bytes, row r
+    *  at @address + r x @pitch. @rmw: each line is read before it is
+    *  written. RESOLVE (@src_pitch != 0): pixel x of row r (@bpp bytes)
+    *  needs the 4 samples at @src_address + r x @src_pitch + 4 x x x @bpp. */
+   struct ClearSpan {
+      uint64_t address, pitch, row_bytes;
+      uint32_t rows;
+      bool rmw;
+      uint64_t src_address, src_pitch;
+      uint32_t bpp;
+   };
+   /** A line waiting for its reads (@txn, 0: none) before it is written. */
+   struct ClearStep {
+      uint64_t line;
+      uint32_t txn;
+   };
+   void clear_plan(const DrawState &d, Cycle now);
+   bool clear_next(uint64_t &line, const ClearSpan *&span, uint32_t &row);
+   unsigned clear_reads(uint64_t line, const ClearSpan &sp, uint32_t row, uint32_t &txn,
+                        std::vector<uint64_t> &fills);
+   bool clear_engine(Cycle now);
+
    /** The way of @line (a hit: the most recently used) or nullptr: as
     *  LineCache::lookup, but first through memo_. */
    LineCache::Way *lookup(uint64_t line)
@@ -193,6 +232,16 @@ class Omu final : public Unit {
    uint64_t arrived_upto_ = 0;
    Cycle late_until_ = 0;
    bool ending_ = false; /* the front mark's groups are done: clear, write back, report */
+   bool clearing_ = false; /* the clear engine works on the front mark's draw */
+   bool cleaned_ = false;  /* the front mark's draw wrote its dirty lines back */
+   std::vector<ClearSpan> clear_spans_;
+   size_t clear_span_ = 0;   /* cursor: span, row, next line of the row */
+   uint32_t clear_row_ = 0;
+   bool clear_row_open_ = false;
+   uint64_t clear_line_ = 0, clear_row_last_ = 0, clear_prev_ = ~uint64_t(0);
+   std::deque<ClearStep> clear_steps_; /* in flight, in order */
+   Cycle clear_start_ = 0;
+   uint64_t clear_moved_ = 0; /* bytes of the steps issued (the rate) */
    uint32_t credits_ = 0; /* retired groups not yet credited to the PE */
 
    Counter &early_quads_ = add_counter("early_quads", "quads through the early tests");
@@ -207,7 +256,14 @@ class Omu final : public Unit {
    CycleCounter &interlock_ = add_cycle_counter(
       "zs_interlock_cycles", "cycles early tests waited for an earlier draw's late depth/stencil");
    bool w_interlock_ = false;
-   Counter &clear_bytes_ = add_counter("clear_bytes", "bytes written by CLEAR draws");
+   Counter &clear_bytes_ = add_counter("clear_bytes", "bytes written by CLEAR draws (pixels x "
+                                                      "bytes per pixel; RESOLVE: samples read + "
+                                                      "pixels written)");
+   Counter &clear_lines_ = add_counter("clear_lines", "lines the clear engine wrote (CLEAR, "
+                                                      "RESOLVE)");
+   Counter &clear_reads_ = add_counter("clear_line_reads",
+                                       "lines the clear engine read first (masked depth/stencil "
+                                       "clears, resolve samples)");
 };
 
 } // namespace vlgpu::sim

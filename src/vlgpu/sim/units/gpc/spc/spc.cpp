@@ -78,18 +78,7 @@ Spc::accept(SpcTask t, Cycle now)
    s->draw = &d;
    s->tg = fs ? s->fs->tg.get() : s->vs->tg.get();
    s->dead = fs ? s->fs->skip : s->vs->skip;
-   s->ended = false;
-   s->wait_mem = false;
-   s->divergent = false;
-   s->start = now;
-   s->wait_until = now + 1; /* dispatch takes the cycle */
-   s->max_ready = 0;
-   s->pend.clear();
-   s->ifetch_txn = 0;
-   s->iline_ok = ~uint64_t(0);
-   s->next_ok = false;
-   s->instructions = s->lane_instructions = s->dual = 0;
-   std::fill(std::begin(s->coord_ready), std::end(s->coord_ready), Cycle(0));
+   s->start_issue(now);
    if (!s->dead && d.shaders) {
       const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : d.pkg.vs.state;
       s->prog = fs ? d.shaders->fs_prog.get() : d.shaders->vs_prog.get();

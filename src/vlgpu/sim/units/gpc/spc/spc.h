@@ -71,7 +71,9 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <deque>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -164,6 +166,25 @@ class Spc final : public Unit {
        * cycle): nothing but its own issue changes that */
       bool next_ok = false;
       uint64_t instructions = 0, lane_instructions = 0, dual = 0;
+
+      /** The issue state of a group that becomes resident at @now (VS/FS
+       *  accept, compute workgroups): not ended, no waits, no pending memory,
+       *  counters zero; the caller sets what the group is. */
+      void start_issue(Cycle now)
+      {
+         ended = false;
+         wait_mem = false;
+         divergent = false;
+         start = now;
+         wait_until = now + 1; /* dispatch takes the cycle */
+         max_ready = 0;
+         pend.clear();
+         ifetch_txn = 0;
+         iline_ok = ~uint64_t(0);
+         next_ok = false;
+         instructions = lane_instructions = dual = 0;
+         std::fill(std::begin(coord_ready), std::end(coord_ready), Cycle(0));
+      }
    };
    struct DrawTrack {
       DrawState *draw;

@@ -51,18 +51,7 @@ Spc::accept_workgroup(std::unique_ptr<CsWorkgroup> wg, Cycle now)
       s->code = st.code;
       s->reg_bytes = reg_bytes;
       s->dead = d.aborted(now);
-      s->ended = false;
-      s->wait_mem = false;
-      s->divergent = false;
-      s->start = now;
-      s->wait_until = now + 1; /* dispatch takes the cycle */
-      s->max_ready = 0;
-      s->pend.clear();
-      s->ifetch_txn = 0;
-      s->iline_ok = ~uint64_t(0);
-      s->next_ok = false;
-      s->instructions = s->lane_instructions = s->dual = 0;
-      std::fill(std::begin(s->coord_ready), std::end(s->coord_ready), Cycle(0));
+      s->start_issue(now);
       std::fill(s->ready.begin(), s->ready.begin() + size_t(nregs) * 4, Cycle(0));
       std::fill(s->reg_ready.begin(), s->reg_ready.begin() + nregs, Cycle(0));
       s->next = s->prog->entry_index();

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -209,6 +210,42 @@ scene_dual_source(Scene &s)
    s.finish();
 }
 
+/**
+ * A square 2D RGBA8_UNORM texture of @size texels with @levels mip levels
+ * packed one after the other in VRAM (rows of n x 4 bytes), texel (x, y) of
+ * level l (n = size >> l texels wide) = @texel(l, x, y, n).
+ */
+template <typename TexelFn>
+inline VLG_TEXTURE
+mip_texture_rgba8(TestDraw &t, unsigned size, unsigned levels, TexelFn texel)
+{
+   VLG_TEXTURE tex;
+   VLG_TEXTURE_init(&tex);
+   tex.target = VLG_TEXTURE_TARGET_2D;
+   tex.format = VLG_FORMAT_R8G8B8A8_UNORM;
+   tex.width = tex.height = size;
+   tex.num_levels = levels;
+   tex.last_level = levels - 1;
+   uint64_t total = 0;
+   for (unsigned l = 0; l < levels; l++)
+      total += uint64_t(size >> l) * (size >> l) * 4;
+   tex.address = t.alloc(total);
+   uint64_t off = 0;
+   for (unsigned l = 0; l < levels; l++) {
+      const unsigned n = size >> l;
+      tex.level[l].offset = uint32_t(off);
+      tex.level[l].row_pitch = n * 4;
+      tex.level[l].layer_stride = n * n * 4;
+      for (unsigned y = 0; y < n; y++)
+         for (unsigned x = 0; x < n; x++) {
+            const std::array<uint8_t, 4> px = texel(l, x, y, n);
+            t.vram.write(tex.address + off + (uint64_t(y) * n + x) * 4, px.data(), 4, "test");
+         }
+      off += uint64_t(n) * n * 4;
+   }
+   return tex;
+}
+
 /** A perspective quad with a mipmapped RGBA8 texture, trilinear, REPEAT
  *  (helper lanes, LOD from derivatives, texel traffic). */
 inline void
@@ -229,33 +266,12 @@ scene_texture(Scene &s)
    t.fs.consts = {1, 1, 1, 1};
    t.fs.st.uses_derivatives = true;
    t.fs.st.num_samplers = 1;
-   const unsigned size = 64, levels = 7;
-   VLG_TEXTURE tex;
-   VLG_TEXTURE_init(&tex);
-   tex.target = VLG_TEXTURE_TARGET_2D;
-   tex.format = VLG_FORMAT_R8G8B8A8_UNORM;
-   tex.width = tex.height = size;
-   tex.num_levels = levels;
-   tex.last_level = levels - 1;
-   uint64_t total = 0;
-   for (unsigned l = 0; l < levels; l++)
-      total += uint64_t(size >> l) * (size >> l) * 4;
-   tex.address = t.alloc(total);
-   uint64_t off = 0;
-   for (unsigned l = 0; l < levels; l++) {
-      const unsigned n = size >> l;
-      tex.level[l].offset = uint32_t(off);
-      tex.level[l].row_pitch = n * 4;
-      tex.level[l].layer_stride = n * n * 4;
-      for (unsigned y = 0; y < n; y++)
-         for (unsigned x = 0; x < n; x++) {
-            const bool on = ((x >> 2) ^ (y >> 2)) & 1;
-            const uint8_t px[4] = {uint8_t(on ? 230 : 20 + 30 * l), uint8_t(40 * l),
-                                   uint8_t(x * 255 / n), 255};
-            t.vram.write(tex.address + off + (uint64_t(y) * n + x) * 4, px, 4, "test");
-         }
-      off += uint64_t(n) * n * 4;
-   }
+   const VLG_TEXTURE tex =
+      mip_texture_rgba8(t, 64, 7, [](unsigned l, unsigned x, unsigned y, unsigned n) {
+         const bool on = ((x >> 2) ^ (y >> 2)) & 1;
+         return std::array<uint8_t, 4>{uint8_t(on ? 230 : 20 + 30 * l), uint8_t(40 * l),
+                                       uint8_t(x * 255 / n), 255};
+      });
    VLG_SAMPLER smp;
    VLG_SAMPLER_init(&smp);
    smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;

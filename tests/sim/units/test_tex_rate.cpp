@@ -48,30 +48,11 @@ scene_fullscreen_texture(Scene &s, bool trilinear)
    t.fs.consts = {1, 1, 1, 1};
    t.fs.st.uses_derivatives = true;
    t.fs.st.num_samplers = 1;
-   VLG_TEXTURE tex;
-   VLG_TEXTURE_init(&tex);
-   tex.target = VLG_TEXTURE_TARGET_2D;
-   tex.format = VLG_FORMAT_R8G8B8A8_UNORM;
-   tex.width = tex.height = kTexSize;
-   tex.num_levels = kLevels;
-   tex.last_level = kLevels - 1;
-   uint64_t total = 0;
-   for (unsigned l = 0; l < kLevels; l++)
-      total += uint64_t(kTexSize >> l) * (kTexSize >> l) * 4;
-   tex.address = t.alloc(total);
-   uint64_t off = 0;
-   for (unsigned l = 0; l < kLevels; l++) {
-      const unsigned n = kTexSize >> l;
-      tex.level[l].offset = uint32_t(off);
-      tex.level[l].row_pitch = n * 4;
-      tex.level[l].layer_stride = n * n * 4;
-      for (unsigned y = 0; y < n; y++)
-         for (unsigned x = 0; x < n; x++) {
-            const uint8_t px[4] = {uint8_t(x * 3 + l * 40), uint8_t(y * 5), uint8_t(l * 29), 255};
-            t.vram.write(tex.address + off + (uint64_t(y) * n + x) * 4, px, 4, "test");
-         }
-      off += uint64_t(n) * n * 4;
-   }
+   const VLG_TEXTURE tex = mip_texture_rgba8(
+      t, kTexSize, kLevels, [](unsigned l, unsigned x, unsigned y, unsigned) {
+         return std::array<uint8_t, 4>{uint8_t(x * 3 + l * 40), uint8_t(y * 5), uint8_t(l * 29),
+                                       255};
+      });
    VLG_SAMPLER smp;
    VLG_SAMPLER_init(&smp);
    smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;

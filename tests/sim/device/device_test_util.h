@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../cmd_test_util.h"
 #include "vlg_hw.h"
 #include "vlgpu_drm.h"
 
@@ -124,65 +125,14 @@ struct Device {
    Bo base_;
 };
 
-/* ---- commands ------------------------------------------------------------ */
+/* ---- commands: the shared packers (tests/sim/cmd_test_util.h) --------- */
 
-inline void
-cmd_draw(std::vector<uint32_t> &q, uint64_t draw_info)
-{
-   VLG_CMD_DRAW c;
-   VLG_CMD_DRAW_init(&c);
-   c.opcode = VLG_CMD_OPCODE_DRAW;
-   c.length = VLG_CMD_DRAW_LENGTH;
-   c.draw_info = draw_info;
-   uint32_t w[VLG_CMD_DRAW_LENGTH];
-   VLG_CMD_DRAW_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_DRAW_LENGTH);
-}
-
-inline void
-cmd_sync(std::vector<uint32_t> &q, uint64_t fence_address, uint32_t value)
-{
-   VLG_CMD_SYNC c;
-   VLG_CMD_SYNC_init(&c);
-   c.opcode = VLG_CMD_OPCODE_SYNC;
-   c.length = VLG_CMD_SYNC_LENGTH;
-   c.fence_address = fence_address;
-   c.fence_value = value;
-   uint32_t w[VLG_CMD_SYNC_LENGTH];
-   VLG_CMD_SYNC_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_SYNC_LENGTH);
-}
-
-inline void
-cmd_dump(std::vector<uint32_t> &q, uint64_t surface, uint32_t display, unsigned x0, unsigned y0,
-         unsigned x1, unsigned y1)
-{
-   VLG_CMD_DUMP c;
-   VLG_CMD_DUMP_init(&c);
-   c.opcode = VLG_CMD_OPCODE_DUMP;
-   c.length = VLG_CMD_DUMP_LENGTH;
-   c.surface = surface;
-   c.display_id = display;
-   c.rect.minx = x0;
-   c.rect.miny = y0;
-   c.rect.maxx = x1;
-   c.rect.maxy = y1;
-   uint32_t w[VLG_CMD_DUMP_LENGTH];
-   VLG_CMD_DUMP_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_DUMP_LENGTH);
-}
-
-inline void
-cmd_halt(std::vector<uint32_t> &q)
-{
-   VLG_CMD_HALT c;
-   VLG_CMD_HALT_init(&c);
-   c.opcode = VLG_CMD_OPCODE_HALT;
-   c.length = VLG_CMD_HALT_LENGTH;
-   uint32_t w;
-   VLG_CMD_HALT_pack(&w, &c);
-   q.push_back(w);
-}
+using sim::test::cmd_copy;
+using sim::test::cmd_dispatch;
+using sim::test::cmd_draw;
+using sim::test::cmd_dump;
+using sim::test::cmd_halt;
+using sim::test::cmd_sync;
 
 /* ---- the seed 001 coloured square ---------------------------------------- */
 

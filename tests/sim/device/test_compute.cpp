@@ -16,17 +16,6 @@
 namespace vlgpu::test {
 namespace {
 
-inline void
-cmd_dispatch(std::vector<uint32_t> &q, uint64_t compute_info)
-{
-   VLG_CMD_DISPATCH c;
-   VLG_CMD_DISPATCH_init(&c);
-   c.compute_info = compute_info;
-   uint32_t w[VLG_CMD_DISPATCH_LENGTH];
-   VLG_CMD_DISPATCH_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_DISPATCH_LENGTH);
-}
-
 struct Grid {
    uint32_t block[3] = {1, 1, 1};
    uint32_t grid[3] = {1, 1, 1};

@@ -20,17 +20,6 @@
 namespace vlgpu::test {
 namespace {
 
-inline void
-cmd_copy(std::vector<uint32_t> &q, uint64_t copy_info)
-{
-   VLG_CMD_COPY c;
-   VLG_CMD_COPY_init(&c);
-   c.copy_info = copy_info;
-   uint32_t w[VLG_CMD_COPY_LENGTH];
-   VLG_CMD_COPY_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_COPY_LENGTH);
-}
-
 /** A copy or fill of a box (the test's description, packed by put()). */
 struct Box {
    bool fill = false;

@@ -16,25 +16,6 @@
 
 namespace vlgpu::sim::test {
 
-inline uint32_t
-fbits_u(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-inline void
-cmd_dispatch(std::vector<uint32_t> &q, uint64_t compute_info)
-{
-   VLG_CMD_DISPATCH c;
-   VLG_CMD_DISPATCH_init(&c);
-   c.compute_info = compute_info;
-   uint32_t w[VLG_CMD_DISPATCH_LENGTH];
-   VLG_CMD_DISPATCH_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_DISPATCH_LENGTH);
-}
-
 struct Grid {
    uint32_t block = 1; /* block_x (block_y = block_z = 1) */
    uint32_t grid = 1;  /* grid_x */
@@ -120,7 +101,7 @@ stream_scene(CsScene &cs, uint64_t n, uint32_t block)
    g.block = block;
    g.grid = uint32_t(n / block);
    cs.dispatch(kStreamShader,
-               {block, 4, uint32_t(st.in), fbits_u(2.0f), uint32_t(st.out)}, g);
+               {block, 4, uint32_t(st.in), fbits(2.0f), uint32_t(st.out)}, g);
    return st;
 }
 
@@ -259,7 +240,7 @@ inline const CsNamedScene kCsScenes[] = {
        Grid g;
        g.block = 16;
        g.grid = 24;
-       cs.dispatch(alu_shader(), {16, fbits_u(1.0f), fbits_u(0.5f), fbits_u(0.25f), 2,
+       cs.dispatch(alu_shader(), {16, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2,
                                   uint32_t(out)},
                    g);
     }},
@@ -287,7 +268,7 @@ inline const CsNamedScene kCsScenes[] = {
        g.block = 128;
        g.grid = 3;
        g.num_regs = 100;
-       cs.dispatch(alu_shader(), {128, fbits_u(1.0f), fbits_u(0.5f), fbits_u(0.25f), 2,
+       cs.dispatch(alu_shader(), {128, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2,
                                   uint32_t(out)},
                    g);
     }},

@@ -137,7 +137,7 @@ TEST(ComputeCycle, AluBoundDispatchScalesWithSpcs)
    Grid g;
    g.block = block;
    g.grid = wgs;
-   cs.dispatch(alu_shader(), {block, fbits_u(1.0f), fbits_u(0.5f), fbits_u(0.25f), 2,
+   cs.dispatch(alu_shader(), {block, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2,
                               uint32_t(out)},
                g);
    cs.s.finish();

@@ -35,17 +35,6 @@ using namespace vlgpu::sim::test;
 
 namespace {
 
-void
-cmd_copy(std::vector<uint32_t> &q, uint64_t copy_info)
-{
-   VLG_CMD_COPY c;
-   VLG_CMD_COPY_init(&c);
-   c.copy_info = copy_info;
-   uint32_t w[VLG_CMD_COPY_LENGTH];
-   VLG_CMD_COPY_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_COPY_LENGTH);
-}
-
 /** A linear copy_info: @bytes from @src to @dst (or a FILL of @dst with the
  *  4-byte pattern @fill when @fill_mode). */
 std::vector<uint32_t>

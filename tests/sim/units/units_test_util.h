@@ -20,60 +20,12 @@
 #include <string>
 #include <vector>
 
+#include "../cmd_test_util.h"
 #include "../func_pipe/pipe_test_util.h"
 #include "sim/device/gpu.h"
 #include "sim/func/pipe/package.h"
 
 namespace vlgpu::sim::test {
-
-/* ---- commands ---------------------------------------------------------- */
-
-inline void
-cmd_draw(std::vector<uint32_t> &q, uint64_t draw_info)
-{
-   VLG_CMD_DRAW c;
-   VLG_CMD_DRAW_init(&c);
-   c.draw_info = draw_info;
-   uint32_t w[VLG_CMD_DRAW_LENGTH];
-   VLG_CMD_DRAW_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_DRAW_LENGTH);
-}
-
-inline void
-cmd_sync(std::vector<uint32_t> &q, uint64_t fence_address, uint32_t value)
-{
-   VLG_CMD_SYNC c;
-   VLG_CMD_SYNC_init(&c);
-   c.fence_address = fence_address;
-   c.fence_value = value;
-   uint32_t w[VLG_CMD_SYNC_LENGTH];
-   VLG_CMD_SYNC_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_SYNC_LENGTH);
-}
-
-inline void
-cmd_dump(std::vector<uint32_t> &q, uint64_t surface, uint32_t display, unsigned x1, unsigned y1)
-{
-   VLG_CMD_DUMP c;
-   VLG_CMD_DUMP_init(&c);
-   c.surface = surface;
-   c.display_id = display;
-   c.rect.maxx = x1;
-   c.rect.maxy = y1;
-   uint32_t w[VLG_CMD_DUMP_LENGTH];
-   VLG_CMD_DUMP_pack(w, &c);
-   q.insert(q.end(), w, w + VLG_CMD_DUMP_LENGTH);
-}
-
-inline void
-cmd_halt(std::vector<uint32_t> &q)
-{
-   VLG_CMD_HALT c;
-   VLG_CMD_HALT_init(&c);
-   uint32_t w;
-   VLG_CMD_HALT_pack(&w, &c);
-   q.push_back(w);
-}
 
 /* ---- a deterministic random source (same numbers on every host) -------- */
 

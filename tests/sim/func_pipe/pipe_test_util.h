@@ -124,6 +124,18 @@ struct TestDraw {
       return a;
    }
 
+   /** Texture unit 0 of the fragment shader: @tex and @smp packed into VRAM
+    *  (texture first) and named by draw_info (one texture, one sampler). */
+   void fs_texture(const VLG_TEXTURE &tex, const VLG_SAMPLER &smp)
+   {
+      uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
+      VLG_TEXTURE_pack(tw, &tex);
+      VLG_SAMPLER_pack(sw, &smp);
+      draw.fs_textures = put(tw, sizeof(tw));
+      draw.fs_samplers = put(sw, sizeof(sw));
+      draw.fs_num_textures = draw.fs_num_samplers = 1;
+   }
+
    /** A w x h surface of @format, zero-filled; pitch = w * bpp. */
    VLG_SURFACE surface(vlg_format format, unsigned w, unsigned h)
    {

@@ -277,12 +277,7 @@ scene_texture(Scene &s)
    smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;
    smp.min_img_filter = smp.mag_img_filter = VLG_TEX_FILTER_LINEAR;
    smp.min_mip_filter = VLG_MIP_FILTER_LINEAR;
-   uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
-   VLG_TEXTURE_pack(tw, &tex);
-   VLG_SAMPLER_pack(sw, &smp);
-   t.draw.fs_textures = t.put(tw, sizeof(tw));
-   t.draw.fs_samplers = t.put(sw, sizeof(sw));
-   t.draw.fs_num_textures = t.draw.fs_num_samplers = 1;
+   t.fs_texture(tex, smp);
    s.draw();
    s.finish();
 }

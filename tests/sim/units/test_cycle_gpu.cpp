@@ -240,12 +240,7 @@ TEST(CycleGpu, DrawsOverlapAndInterlock)
    tex.level[0].layer_stride = rt_a.pitch * 64;
    VLG_SAMPLER smp;
    VLG_SAMPLER_init(&smp);
-   uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
-   VLG_TEXTURE_pack(tw, &tex);
-   VLG_SAMPLER_pack(sw, &smp);
-   t.draw.fs_textures = t.put(tw, sizeof(tw));
-   t.draw.fs_samplers = t.put(sw, sizeof(sw));
-   t.draw.fs_num_textures = t.draw.fs_num_samplers = 1;
+   t.fs_texture(tex, smp);
    s.draw();
    s.finish();
 

@@ -59,12 +59,7 @@ scene_fullscreen_texture(Scene &s, bool trilinear)
    const vlg_tex_filter f = trilinear ? VLG_TEX_FILTER_LINEAR : VLG_TEX_FILTER_NEAREST;
    smp.min_img_filter = smp.mag_img_filter = f;
    smp.min_mip_filter = trilinear ? VLG_MIP_FILTER_LINEAR : VLG_MIP_FILTER_NONE;
-   uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
-   VLG_TEXTURE_pack(tw, &tex);
-   VLG_SAMPLER_pack(sw, &smp);
-   t.draw.fs_textures = t.put(tw, sizeof(tw));
-   t.draw.fs_samplers = t.put(sw, sizeof(sw));
-   t.draw.fs_num_textures = t.draw.fs_num_samplers = 1;
+   t.fs_texture(tex, smp);
    s.draw();
    s.finish();
 }

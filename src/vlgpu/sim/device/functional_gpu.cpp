@@ -296,6 +296,15 @@ draw_stats_json(const DrawStats &s)
    return j;
 }
 
+/** The "fault" member of a command's report: {module, report}, or null. */
+static nlohmann::ordered_json
+fault_json(bool faulted, const std::string &module, const std::string &report)
+{
+   if (!faulted)
+      return nullptr;
+   return {{"module", module}, {"report", report}};
+}
+
 nlohmann::ordered_json
 dispatch_report_json(const DispatchReport &r)
 {
@@ -315,10 +324,7 @@ dispatch_report_json(const DispatchReport &r)
                     {"dual_issued", c.dual_issued},
                     {"barriers", c.barriers},
                     {"mem_ops", c.mem_ops}};
-   if (r.faulted)
-      j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
-   else
-      j["fault"] = nullptr;
+   j["fault"] = fault_json(r.faulted, r.fault_module, r.fault);
    if (!r.modules.is_null())
       j["modules"] = r.modules;
    return j;
@@ -339,10 +345,7 @@ copy_report_json(const CopyReport &r)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};
    j["lines_read"] = r.lines_read;
    j["lines_written"] = r.lines_written;
-   if (r.faulted)
-      j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
-   else
-      j["fault"] = nullptr;
+   j["fault"] = fault_json(r.faulted, r.fault_module, r.fault);
    return j;
 }
 
@@ -358,10 +361,7 @@ draw_report_json(const DrawReport &r)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};
    j["counters"] = draw_stats_json(r.counters);
    j["modules"] = r.modules;
-   if (r.faulted)
-      j["fault"] = {{"module", r.fault_module}, {"report", r.fault}};
-   else
-      j["fault"] = nullptr;
+   j["fault"] = fault_json(r.faulted, r.fault_module, r.fault);
    return j;
 }
 

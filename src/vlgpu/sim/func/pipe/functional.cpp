@@ -326,7 +326,7 @@ run_gs_instance(GsStage &gs, const GeState &ge, const VLG_DRAW_INFO &d,
       if (elem[i] == kRestart)
          ga.restart(collect);
       else
-         ga.push(slot[i]);
+         ga.push(slot[i], collect);
    }
    ga.restart(collect);
 

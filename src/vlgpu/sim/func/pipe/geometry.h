@@ -30,6 +30,7 @@
  */
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
@@ -216,6 +217,17 @@ class PrimitiveAssembler {
    /** Primitive restart (or the end of an instance/draw): closes a line loop
     * and drops an incomplete primitive. */
    template <typename Emit> void restart(Emit &&emit);
+   /** The lowest vertex number a later push() or restart() may still emit
+    *  (a fan's or loop's first vertex, the previous two), ~0u if none. */
+   uint32_t oldest_kept() const
+   {
+      if (n_ == 0 || prim_ == VLG_PRIM_POINTS)
+         return ~0u;
+      uint32_t m = n_ >= 2 ? std::min(a_, b_) : b_;
+      if (prim_ == VLG_PRIM_TRIANGLE_FAN || prim_ == VLG_PRIM_LINE_LOOP)
+         m = std::min(m, c0_);
+      return m;
+   }
 
  private:
    vlg_prim prim_;
@@ -302,18 +314,62 @@ struct GsPrim {
  */
 class GsAssembler {
  public:
-   GsAssembler(vlg_prim prim, bool flatshade_first) : prim_(prim), first_(flatshade_first) {}
-   void push(uint32_t v) { run_.push_back(v); }
+   GsAssembler(vlg_prim prim, bool flatshade_first)
+       : prim_(prim), first_(flatshade_first), pa_(prim, flatshade_first)
+   {
+   }
+   /** Feed the next vertex in draw order: a primitive without adjacency is
+    *  passed to emit(const GsPrim &) as soon as it is complete; with
+    *  adjacency the run is kept until restart(). */
+   template <typename Emit> void push(uint32_t v, Emit &&emit);
    /** End of a run (primitive restart, end of instance): emit(const GsPrim &)
-    * for each complete primitive of the run, in order; incomplete ones are
-    * dropped. */
+    * for each complete primitive of the run not emitted yet, in order;
+    * incomplete ones are dropped. */
    template <typename Emit> void restart(Emit &&emit);
+   /** The lowest vertex number a later push() or restart() may still emit,
+    *  ~0u if none (the cycle-mode GE frees older VS vertices). */
+   uint32_t oldest_kept() const
+   {
+      if (!adjacency())
+         return pa_.oldest_kept();
+      uint32_t m = ~0u;
+      for (uint32_t v : run_)
+         m = std::min(m, v);
+      return m;
+   }
 
  private:
+   bool adjacency() const
+   {
+      return prim_ == VLG_PRIM_LINES_ADJACENCY || prim_ == VLG_PRIM_LINE_STRIP_ADJACENCY ||
+             prim_ == VLG_PRIM_TRIANGLES_ADJACENCY ||
+             prim_ == VLG_PRIM_TRIANGLE_STRIP_ADJACENCY;
+   }
+   template <typename Emit> static auto as_gs(Emit &emit)
+   {
+      return [&emit](const Primitive &p) {
+         GsPrim g{};
+         for (unsigned j = 0; j < p.num_vertices; j++)
+            g.v[j] = p.v[j];
+         g.num_vertices = uint8_t(p.num_vertices);
+         emit(g);
+      };
+   }
    vlg_prim prim_;
    bool first_;
-   std::vector<uint32_t> run_;
+   PrimitiveAssembler pa_; /* without adjacency */
+   std::vector<uint32_t> run_; /* with adjacency */
 };
+
+template <typename Emit>
+void
+GsAssembler::push(uint32_t v, Emit &&emit)
+{
+   if (adjacency())
+      run_.push_back(v);
+   else
+      pa_.push(v, as_gs(emit));
+}
 
 template <typename Emit>
 void
@@ -364,20 +420,9 @@ GsAssembler::restart(Emit &&emit)
          }
       }
       break;
-   default: {
-      PrimitiveAssembler pa(prim_, first_);
-      auto em = [&](const Primitive &p) {
-         GsPrim g{};
-         for (unsigned j = 0; j < p.num_vertices; j++)
-            g.v[j] = p.v[j];
-         g.num_vertices = p.num_vertices;
-         emit(g);
-      };
-      for (uint32_t v : e)
-         pa.push(v, em);
-      pa.restart(em);
+   default:
+      pa_.restart(as_gs(emit));
       break;
-   }
    }
    run_.clear();
 }

@@ -23,6 +23,14 @@ struct DrawShaders {
    std::vector<uint32_t> vs_consts, fs_consts;
    std::vector<TextureUnit> vs_units, fs_units;
    ShaderResources vs_res, fs_res;
+   /** Geometry shader (pkg.has_gs(), else null/empty). gs_res has no
+    *  output sink (ShaderResources::gs): the SPC runs each GS group with a
+    *  copy pointing at the group's GsOutput. No global MEM, as in
+    *  functional mode. */
+   std::shared_ptr<const Program> gs_prog;
+   std::vector<uint32_t> gs_consts;
+   std::vector<TextureUnit> gs_units;
+   ShaderResources gs_res;
 };
 
 } // namespace vlgpu::sim

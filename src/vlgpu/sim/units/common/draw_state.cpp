@@ -102,6 +102,15 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
                                 vram, max_instructions, global, submit_instructions_left);
    sh->fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, sh->fs_consts, sh->fs_units,
                                 vram, max_instructions, global, submit_instructions_left);
+   if (pkg.has_gs()) { /* as render_draw: no global MEM in a GS */
+      const VLG_SHADER_STATE &gss = pkg.gs.state;
+      sh->gs_prog = programs.get(vram, gss.code, gss.code_size, gss.entry);
+      sh->gs_consts = read_consts(vram, gss);
+      sh->gs_units = texture_units(pkg.gs_textures, pkg.gs_samplers);
+      sh->gs_res = stage_resources(VLG_SHADER_STAGE_GEOMETRY, pkg.gs, sh->gs_consts,
+                                   sh->gs_units, vram, max_instructions, nullptr,
+                                   submit_instructions_left);
+   }
    /* a shader with MEM reads or writes addresses it computes itself: the
     * draw interlocks with every in-flight draw, before and after it */
    for (const Program *p : {sh->vs_prog.get(), sh->fs_prog.get()})
@@ -120,14 +129,13 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
       d.reads.push_back(MemRange{a.vb_address, a.vb_size});
    if (pkg.indexed())
       d.reads.push_back(MemRange{pkg.draw.index_buffer, pkg.draw.index_buffer_size});
-   for (const ShaderPackage *sp : {&pkg.vs, &pkg.fs})
+   for (const ShaderPackage *sp : {&pkg.vs, &pkg.fs, &pkg.gs})
       for (const VLG_BUFFER &b : sp->buffers)
          if (b.size)
             d.reads.push_back(MemRange{b.address, b.size});
-   for (const VLG_TEXTURE &t : pkg.vs_textures)
-      d.reads.push_back(texture_range(t));
-   for (const VLG_TEXTURE &t : pkg.fs_textures)
-      d.reads.push_back(texture_range(t));
+   for (const auto *units : {&pkg.vs_textures, &pkg.fs_textures, &pkg.gs_textures})
+      for (const VLG_TEXTURE &t : *units)
+         d.reads.push_back(texture_range(t));
    /* stream output reads (append) and writes its buffers, filled sizes and
     * counters */
    for (const SoRange &r : so_memory_ranges(d.ge.so)) {

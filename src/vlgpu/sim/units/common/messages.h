@@ -17,6 +17,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/func/pipe/gs_output.h"
 #include "sim/func/pipe/pipe_types.h"
 #include "sim/func/shader/thread_group.h"
 #include "sim/units/common/draw_state.h"
@@ -73,15 +74,21 @@ struct GeTask {
    uint32_t first = 0, count = 0;
 };
 
-/** A vertex-shader thread group: up to W distinct vertices of one GE
- *  sub-block. The ThreadGroup travels GE -> LTS -> SPC -> GE. */
+/** A thread group the GE makes: a vertex-shader group (up to W distinct
+ *  vertices of one GE sub-block), or, with @gs set, a geometry-shader group
+ *  (up to W input primitives of one instance, in draw order; docs/hw.md
+ *  "Geometry shaders"). The ThreadGroup travels GE -> LTS -> SPC -> GE. */
 struct VsGroup {
    DrawRef draw;
    std::unique_ptr<ThreadGroup> tg;
-   uint32_t block = 0;  /**< GE sub-block id */
-   uint32_t first = 0;  /**< index of lane 0's vertex in the sub-block's vertex list */
+   uint32_t block = 0;  /**< VS: GE sub-block id */
+   uint32_t first = 0;  /**< VS: index of lane 0's vertex in the sub-block's vertex list */
    uint32_t lanes = 0;  /**< live lanes */
    bool skip = false;   /**< do not run (aborted draw, or a fault): pass back as is */
+   /** GS group: the output strips its MEM.EMIT/CUT build on the SPC (begun
+    *  for @lanes by the GE), null for a VS group. */
+   std::unique_ptr<GsOutput> gs;
+   uint64_t gs_seq = 0; /**< GS group: the GE's number for it (output order) */
 };
 
 /** One quad of a fragment thread group, with the primitive it belongs to. */

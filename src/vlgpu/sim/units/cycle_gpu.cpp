@@ -421,37 +421,6 @@ CycleGpu::end_dispatch_call(SubmitState &ss, SubmitResult &res)
    res.dispatches.push_back(std::move(rep));
 }
 
-/* A draw with a geometry shader in cycle mode (docs/hw.md "Geometry
- * shaders"): the CP has drained every earlier draw; the whole draw (VS, GS,
- * clip, raster, FS, OMU, stream output, occlusion counter) runs on the
- * functional pipeline (render_draw: same results as functional mode), its
- * counters become the draw's, and the CP stays busy for ceil(VS + GS + FS
- * instructions issued / SPCs) cycles, at least 1: a lower bound. The draw
- * then goes down the pipe without work (DrawState::loaded = false), so its
- * report, statistics and `last` token follow the usual path.
- * NOT modelled yet: GS thread groups on the SPCs, GE/PE/OMU/L2 timing of
- * GS draws. */
-void
-CycleGpu::run_gs_draw_call(SubmitState &ss, Vram &vram)
-{
-   DrawState &d = *ss.call_draw;
-   const FuncOptions opt = func_options(ss);
-   try {
-      d.stats = render_draw(vram, d.ctx.draw_info_address, opt);
-   } catch (const GpuFault &f) {
-      d.raise(f, eng_->now(), cp_->index());
-   } catch (const std::bad_alloc &) {
-      throw;
-   } catch (const std::exception &e) {
-      d.raise(GpuFault("simulator", "internal error", e.what()), eng_->now(), cp_->index());
-   }
-   d.loaded = false; /* done: the modules pass only its `last` token */
-   const uint64_t spcs = uint64_t(p_.gpcs) * p_.spcs_per_gpc;
-   const uint64_t instr = d.stats.vs_instructions + d.stats.gs_instructions +
-                          d.stats.fs_instructions;
-   ss.dispatch_cycles = std::max<uint64_t>(1, (instr + spcs - 1) / spcs);
-}
-
 SubmitResult
 CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost &host)
 {
@@ -551,9 +520,6 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
          break;
       case SubmitState::Call::DispatchEnd:
          end_dispatch_call(ss, res);
-         break;
-      case SubmitState::Call::GsDraw:
-         run_gs_draw_call(ss, vram);
          break;
       case SubmitState::Call::None:
          break;

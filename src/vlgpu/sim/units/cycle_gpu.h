@@ -92,7 +92,6 @@ class CycleGpu final : public Gpu {
    void end_dispatch_call(SubmitState &ss, SubmitResult &res);
    DispatchReport dispatch_rep_; /* the dispatch running (between the two calls) */
    Stats dispatch_begin_;        /* statistics at its start */
-   void run_gs_draw_call(SubmitState &ss, Vram &vram);
    ThreadGroupPool pool_;
    std::unique_ptr<Engine> eng_;
    Cp *cp_ = nullptr;

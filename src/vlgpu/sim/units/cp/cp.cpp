@@ -340,6 +340,14 @@ Cp::step(Cycle now, bool busy)
                      std::min<uint64_t>(di.vs_num_samplers, kMaxArray) * VLG_SAMPLER_LENGTH * 4);
          fetch_range(txn_, di.fs_samplers,
                      std::min<uint64_t>(di.fs_num_samplers, kMaxArray) * VLG_SAMPLER_LENGTH * 4);
+         if (di.gs) {
+            fetch_range(txn_, di.gs_textures,
+                        std::min<uint64_t>(di.gs_num_textures, kMaxArray) * VLG_TEXTURE_LENGTH *
+                           4);
+            fetch_range(txn_, di.gs_samplers,
+                        std::min<uint64_t>(di.gs_num_samplers, kMaxArray) * VLG_SAMPLER_LENGTH *
+                           4);
+         }
       }
       st_ = St::PkgBlocks;
       break;
@@ -354,7 +362,9 @@ Cp::step(Cycle now, bool busy)
          const VLG_DRAW_INFO di =
             read_hw_block<VLG_DRAW_INFO>(vram, draw_->ctx.draw_info_address, "CP", "draw_info");
          if (di.kind != VLG_DRAW_KIND_CLEAR) {
-            for (uint64_t a : {di.vs, di.fs}) {
+            for (uint64_t a : {di.vs, di.fs, di.gs}) {
+               if (!a)
+                  continue; /* no GS */
                const VLG_SHADER_STATE s =
                   read_hw_block<VLG_SHADER_STATE>(vram, a, "CP", "shader_state");
                fetch_range(txn_, s.consts, std::min<uint64_t>(s.num_consts, 512) * 16);
@@ -375,34 +385,7 @@ Cp::step(Cycle now, bool busy)
          draw_state_load(*draw_, vram, programs_, p_.watchdog_instructions_per_thread_group,
                          p_.watchdog_instructions_per_submit ? &ss_->instructions_left : nullptr);
       });
-      /* a draw with a geometry shader runs on the functional pipeline once
-       * every earlier draw has completed (docs/hw.md "Geometry shaders"),
-       * then goes down the pipe as a draw without work, carrying its `last`
-       * token (draw_state.h DrawState::loaded) */
-      st_ = draw_->loaded && draw_->pkg.has_gs() ? St::GsDrain : St::Interlock;
-      break;
-
-   case St::GsDrain:
-      if (ss_->inflight.size() > 1) {
-         w_drain_ = true;
-         break;
-      }
-      busy = true;
-      ss_->call = SubmitState::Call::GsDraw;
-      ss_->call_draw = draw_;
-      ss_->dispatch_cycles = 0;
-      dispatch_started_ = false;
-      st_ = St::GsRun;
-      break;
-
-   case St::GsRun:
-      busy = true;
-      if (!dispatch_started_) { /* the GsDraw call was serviced */
-         dispatch_started_ = true;
-         until_ = now + std::max<uint64_t>(1, ss_->dispatch_cycles);
-      }
-      if (now + 1 >= until_)
-         st_ = St::Interlock;
+      st_ = St::Interlock;
       break;
 
    case St::Interlock: {
@@ -475,7 +458,6 @@ Cp::step(Cycle now, bool busy)
          ss_->dispatch_offset = off_;
          ss_->dispatch_mem_ops = 0;
          ss_->dispatch_state.reset();
-         dispatch_started_ = false;
          ce_sent_ = 0;
          ce_done_ = 0;
          st_ = St::DispatchRun;
@@ -568,8 +550,6 @@ Cp::stall_report() const
       "fetching draw_info",
       "fetching the package blocks",
       "fetching the global buffers",
-      "geometry-shader draw: waiting for earlier draws",
-      "geometry-shader draw: running",
       "waiting for a conflicting earlier draw or a free draw slot",
       "sending the draw to the GTS",
       "waiting for a snapshot draw to complete",

@@ -81,8 +81,6 @@ struct SubmitState {
       Dispatch,   /**< DISPATCH `dispatch` (pipeline drained): prepare it (-> dispatch_state) */
       DispatchEnd, /**< every CE reported dispatch_state done: its DispatchReport
                         (-> dispatch_mem_ops) */
-      GsDraw,     /**< call_draw has a geometry shader (pipeline drained): run it on the
-                       functional pipeline (-> dispatch_cycles; docs/hw.md "Geometry shaders") */
    };
 
    Vram *vram = nullptr;
@@ -110,7 +108,6 @@ struct SubmitState {
    Command dispatch;        /**< Dispatch's command */
    uint32_t dispatch_offset = 0;
    uint32_t dispatches = 0;      /**< DISPATCH commands read so far (index_in_queue of the next) */
-   uint64_t dispatch_cycles = 0; /**< GsDraw's answer: cycles the CP stays busy with it */
    uint64_t dispatch_mem_ops = 0; /**< DispatchEnd's answer: MEM ops issued */
    /** Dispatch's answer: the dispatch for the CEs (DrawState::compute set,
     *  or faulted); seq = its index in the queue. */
@@ -157,8 +154,6 @@ class Cp final : public Unit {
       PkgInfo,     /* waiting for draw_info */
       PkgBlocks,   /* waiting for the blocks draw_info points to */
       PkgConsts,   /* waiting for the global buffers */
-      GsDrain,     /* geometry-shader draw: waiting for earlier draws */
-      GsRun,       /* geometry-shader draw: the GsDraw call, then busy for its cycles */
       Interlock,   /* waiting for a free slot / a conflicting draw */
       Send,        /* pushing the draw to the GTS */
       DrainAfter,  /* snapshot draw: waiting for it to complete */
@@ -236,7 +231,6 @@ class Cp final : public Unit {
    CycleCounter &dispatch_cycles_ =
       add_cycle_counter("dispatch_cycles", "cycles a DISPATCH was out at the CEs (until every CE "
                                            "reported it done)");
-   bool dispatch_started_ = false;
    uint64_t ce_sent_ = 0;  /* bit g: the dispatch was pushed to CE g */
    uint32_t ce_done_ = 0;  /* CEs that reported the dispatch done */
    /* the COPY being processed: its report (index in result->copies), its

@@ -123,7 +123,9 @@ Ge::build_block(Block &b)
    d.stats.ge.vertices_fetched += n;
    d.stats.ge.vertices_reused += used - n;
    vertices_ += n;
-   batch.floats = d.ge.layout.floats();
+   /* with a GS the VS vertices are the GS's inputs (vs_store_lane's GsPlan
+    * layout), not the PE's */
+   batch.floats = d.ge.gs.enabled ? vs_vertex_floats(d.ge) : d.ge.layout.floats();
    batch.vdata.assign(n * batch.floats, 0.0f);
    batch.clipmask.assign(n, 0);
    b.groups_total = uint32_t((n + width_ - 1) / width_);
@@ -171,7 +173,7 @@ Ge::fetch_groups(Block &b, Cycle now)
       moved = true;
    }
    if (!fetching_.empty() && fetching_.front().block == b.id && mem.done(fetching_.front().txn) &&
-       out_vs.can_push()) {
+       !vs_pushed_ && out_vs.can_push()) {
       const Fetch f = fetching_.front();
       fetching_.pop_front();
       const VLG_SHADER_STATE &vs = d.pkg.vs.state;
@@ -211,6 +213,10 @@ Ge::fetch_groups(Block &b, Cycle now)
 void
 Ge::collect(std::unique_ptr<VsGroup> g)
 {
+   if (g->gs) {
+      gs_collect(std::move(g));
+      return;
+   }
    Block *b = find(g->block);
    if (b) {
       DrawState &d = *g->draw;
@@ -221,7 +227,8 @@ Ge::collect(std::unique_ptr<VsGroup> g)
                const uint32_t v = g->first + l;
                float *vert = &batch.vdata[size_t(v) * batch.floats];
                vs_store_lane(d.ge, *g->tg, l, vert);
-               batch.clipmask[v] = pe_post_vs(d.pe, vert);
+               if (!d.ge.gs.enabled) /* with a GS, the GS's outputs are the PE's */
+                  batch.clipmask[v] = pe_post_vs(d.pe, vert);
             }
          });
          if (!ok)
@@ -256,12 +263,20 @@ Ge::tick(Cycle now)
       busy = true;
    }
 
+   /* GS groups go to the LTS first: they are older work than the VS
+    * groups of later sub-blocks */
+   vs_pushed_ = gs_send();
+   busy |= vs_pushed_;
+
    /* the oldest block still fetching */
    for (Block &b : blocks_) {
       if (b.stage == Stage::Sent)
          continue;
       if (b.stage == Stage::Token) {
-         if (out_vs.can_push()) {
+         /* a GS draw's token follows its last GS group */
+         if (has_gs(*b.task.draw) && (&b != &blocks_.front() || !gs_token_ready(*b.task.draw))) {
+            blocked |= !gs_send_.empty();
+         } else if (!vs_pushed_ && out_vs.can_push()) {
             SpcTask t;
             t.last_of = b.task.draw;
             out_vs.push(std::move(t));
@@ -291,8 +306,25 @@ Ge::tick(Cycle now)
       break;
    }
 
-   /* the oldest block leaves when complete, to every PE */
-   if (!blocks_.empty()) {
+   busy |= gs_output(now, blocked);
+
+   /* the oldest block leaves when complete, to every PE (a GS draw's: to the
+    * GS input assembly; its `last` token once its GS outputs have gone) */
+   if (!blocks_.empty() && has_gs(*blocks_.front().task.draw)) {
+      Block &b = blocks_.front();
+      if (b.stage == Stage::Sent && b.groups_done == b.groups_sent && !b.task.last) {
+         if (gs_send_.size() < 2) {
+            gs_take_block(b, now);
+            blocks_.pop_front();
+            busy = true;
+         } else {
+            blocked = true;
+         }
+      }
+   }
+   const bool gs_pending = !gs_out_.empty() || gs_open_ || !gs_send_.empty();
+   if (!blocks_.empty() && !(blocks_.front().task.last && gs_pending) &&
+       !(has_gs(*blocks_.front().task.draw) && !blocks_.front().task.last)) {
       Block &b = blocks_.front();
       if (b.stage == Stage::Sent && b.groups_done == b.groups_sent) {
          bool all = true;

@@ -23,10 +23,28 @@
  * After a draw's last sub-block it passes the `last` token to the PEs and
  * reports it to the CP.
  *
- * Ports: in_task (GeTask), out_vs (SpcTask, to the LTS), in_vs<k> (VS groups
- * back from SPC k), out_pe<g> (BatchRef, to GPC g's PE), out_last, and
- * out_mem/in_mem (L2). Counters: sub_blocks, vs_groups, index_lines,
- * attribute_lines, vertices, elements.
+ * Geometry shaders (ge_gs.cpp; docs/hw.md "Geometry shaders"): for a draw
+ * with a GS, step 5 changes. The sub-blocks, in draw order, feed the GS
+ * input assembler (GsAssembler: a primitive without adjacency as soon as it
+ * is complete, with adjacency at the end of its run), which numbers the
+ * vertices over the instance; each input primitive becomes the next lane of
+ * the open GS thread group (gs_load_lane copies its VS vertices and
+ * PRIMITIVE_ID into the group's registers), and a group of W primitives (or
+ * the last of an instance) goes to the LTS like a VS group, at most one
+ * per cycle and before the VS groups. The VS vertices are kept while the
+ * assembler may still use them (GsAssembler::oldest_kept: the last two, a
+ * fan's first, or a run with adjacency). GS groups come back from the SPCs
+ * with their output strips (GsOutput) in any order and leave in group
+ * order, each decomposed into one VertexBatch of list primitives
+ * (gs_output_list_prim) broadcast to every PE. The draw's `last` token
+ * goes to the LTS after its last GS group and to the PEs after its last GS
+ * output.
+ *
+ * Ports: in_task (GeTask), out_vs (SpcTask, to the LTS), in_vs<k> (VS and GS
+ * groups back from SPC k), out_pe<g> (BatchRef, to GPC g's PE), out_last,
+ * and out_mem/in_mem (L2). Counters: sub_blocks, vs_groups, index_lines,
+ * attribute_lines, vertices, elements, gs_groups, gs_primitives_in,
+ * gs_vertices_out.
  */
 #pragma once
 
@@ -38,6 +56,7 @@
 
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
+#include "sim/func/pipe/geometry.h"
 
 namespace vlgpu::sim {
 
@@ -53,7 +72,11 @@ class Ge final : public Unit {
    MemClient mem{*this, "mem"};
 
    Activity tick(Cycle now) override;
-   bool drained() const override { return blocks_.empty() && mem.idle() && !wedged_; }
+   bool drained() const override
+   {
+      return blocks_.empty() && gs_send_.empty() && gs_out_.empty() && !gs_open_ &&
+             mem.idle() && !wedged_;
+   }
    std::string stall_report() const override;
 
  private:
@@ -79,6 +102,44 @@ class Ge final : public Unit {
    bool fetch_groups(Block &b, Cycle now);
    void collect(std::unique_ptr<VsGroup> g);
 
+   /* geometry shaders (ge_gs.cpp) */
+   /** The GS input assembly of the instance in progress: its VS vertices
+    *  still in use (numbered over the instance: part k holds base..base+count-1). */
+   struct GsInput {
+      struct Part {
+         uint32_t base, count;
+         std::shared_ptr<VertexBatch> batch;
+      };
+      DrawRef draw;
+      std::unique_ptr<GsAssembler> ga;
+      std::deque<Part> parts;
+      uint32_t next_base = 0;
+      uint32_t prim_id = 0; /* PRIMITIVE_ID of the next input primitive */
+   };
+   /** A GS group sent (or to be sent) to the LTS, in group order. */
+   struct GsFlight {
+      uint64_t seq;
+      DrawRef draw;
+      std::unique_ptr<VsGroup> back; /* set when the SPC returned it */
+      std::shared_ptr<VertexBatch> batch; /* its decomposed output */
+      uint64_t pe_sent = 0;
+   };
+   static bool has_gs(const DrawState &d) { return d.loaded && d.ge.gs.enabled; }
+   /** Feed the complete front block @b (a GS draw's) to the GS input assembly. */
+   void gs_take_block(Block &b, Cycle now);
+   void gs_add_prim(DrawState &d, const GsPrim &p);
+   void gs_close_group();
+   void gs_collect(std::unique_ptr<VsGroup> g);
+   /** Send the next GS group to the LTS; true if one went. */
+   bool gs_send();
+   /** The oldest GS group's output to the PEs; true if something moved. */
+   bool gs_output(Cycle now, bool &blocked);
+   /** May the `last` token of GS draw @d go to the LTS? */
+   bool gs_token_ready(const DrawState &d) const
+   {
+      return gs_send_.empty() && !(gs_open_ && gs_open_->draw.get() == &d);
+   }
+
    Config p_;
    ThreadGroupPool &pool_;
    uint32_t width_, line_bytes_;
@@ -87,6 +148,12 @@ class Ge final : public Unit {
    uint32_t next_block_ = 1, group_no_ = 0;
    std::unordered_map<int64_t, uint32_t> dedupe_;
    std::vector<uint64_t> lines_;
+   GsInput gsi_;
+   std::unique_ptr<VsGroup> gs_open_;          /* GS group being filled */
+   std::deque<std::unique_ptr<VsGroup>> gs_send_; /* closed, waiting for the LTS */
+   std::deque<GsFlight> gs_out_;               /* sent, in output order */
+   uint64_t gs_seq_ = 0;
+   bool vs_pushed_ = false; /* a GS group went to the LTS this cycle (one group per cycle) */
 
    Counter &sub_blocks_ = add_counter("sub_blocks", "vertex sub-blocks processed");
    Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups sent to the LTS");
@@ -94,6 +161,10 @@ class Ge final : public Unit {
    Counter &attr_lines_ = add_counter("attribute_lines", "vertex-buffer lines requested");
    Counter &vertices_ = add_counter("vertices", "distinct vertices shaded");
    Counter &elements_ = add_counter("elements", "draw elements (indices or vertices) processed");
+   Counter &gs_groups_ = add_counter("gs_groups", "GS thread groups sent to the LTS");
+   Counter &gs_prims_in_ = add_counter("gs_primitives_in", "GS input primitives assembled");
+   Counter &gs_verts_out_ =
+      add_counter("gs_vertices_out", "vertices of the GS output primitives sent to the PEs");
 };
 
 } // namespace vlgpu::sim

@@ -31,7 +31,8 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
       return 1;
    }
    DrawState &d = fs ? *t.fs->draw : *t.vs->draw;
-   const VLG_SHADER_STATE &sh = fs ? d.pkg.fs.state : d.pkg.vs.state;
+   const bool gs = !fs && t.vs->gs;
+   const VLG_SHADER_STATE &sh = fs ? d.pkg.fs.state : gs ? d.pkg.gs.state : d.pkg.vs.state;
    const bool skip = fs ? t.fs->skip : t.vs->skip;
    uint64_t need = uint64_t(sh.num_regs) * width_ * 16;
    bool never = false;
@@ -42,7 +43,8 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
                                       "{} lanes needs {} bytes of register file; an SPC has {} "
                                       "bytes (spc.register_file_bytes) and {} registers per lane "
                                       "(vec4_registers_per_lane)",
-                                      fs ? "fragment" : "vertex", sh.num_regs, width_, need,
+                                      fs ? "fragment" : gs ? "geometry" : "vertex",
+                                      sh.num_regs, width_, need,
                                       p_.spc_register_file_bytes,
                                       p_.vec4_registers_per_lane)),
                  now, index());
@@ -73,6 +75,8 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
    spc_[best].reg_bytes -= need;
    if (fs)
       ++fs_dispatched_;
+   else if (gs)
+      ++gs_dispatched_;
    else
       ++vs_dispatched_;
    out_spc[best]->push(std::move(task));

@@ -2,8 +2,8 @@
  * vlgpu cycle-mode GPU: the LTS (local task scheduler of a GPC, seed 001
  * §3.2 and fig. 2). docs/simulator-modules.md "LTS".
  *
- * Dispatches VS thread groups (from the GE) and FS thread groups (from the
- * PE) to the GPC's SPCs, one group per cycle, alternating between the two
+ * Dispatches VS and GS thread groups (from the GE) and FS thread groups
+ * (from the PE) to the GPC's SPCs, one group per cycle, alternating between the two
  * inputs when both have work. A group goes to an SPC with a free resident
  * slot (thread_groups_per_spc) and enough free register file
  * (num_regs x thread_group_width x 16 bytes of spc.register_file_bytes):
@@ -31,7 +31,7 @@
  *
  * Ports: in_vs, in_fs, in_cs (SpcTask), out_spc<k> (SpcTask), in_credit<k>
  * (Credit), out_last, out_ce (Credit). Counters: vs_dispatched,
- * fs_dispatched, cs_workgroups, cs_dispatched, no_room_cycles.
+ * gs_dispatched, fs_dispatched, cs_workgroups, cs_dispatched, no_room_cycles.
  */
 #pragma once
 
@@ -88,6 +88,7 @@ class Lts final : public Unit {
    uint64_t last_sent_ = 0; /* bit k: token pushed to SPC k */
    Counter &vs_dispatched_ = add_counter("vs_dispatched", "VS thread groups dispatched");
    Counter &fs_dispatched_ = add_counter("fs_dispatched", "FS thread groups dispatched");
+   Counter &gs_dispatched_ = add_counter("gs_dispatched", "GS thread groups dispatched");
    Counter &cs_workgroups_ =
       add_counter("cs_workgroups", "compute workgroups placed on an SPC");
    Counter &cs_dispatched_ =

@@ -49,12 +49,15 @@ Pe::begin_draw(const DrawRef &d)
    owned_quads_ = owned_frags_ = 0;
    if (d->loaded && !d->clear) {
       engine_ = std::make_unique<PrimitiveEngine>(d->pe);
-      pa_.emplace(d->pkg.draw.prim, d->ge.flatshade_first);
+      /* with a GS, the GE sends its output decomposed into lists */
+      const vlg_prim prim = d->ge.gs.enabled ? gs_output_list_prim(d->ge.gs.output_prim)
+                                             : vlg_prim(d->pkg.draw.prim);
+      pa_.emplace(prim, d->ge.flatshade_first);
       if (gpc_ == 0 && d->ge.so.enabled) {
          /* start offsets (append: filled_size) are read now; the CP's
           * interlock kept this draw until earlier writers of them ended */
          guarded(*d, [&] { d->so = std::make_unique<StreamOutput>(d->ge.so, *d->vram); });
-         so_pa_.emplace(d->pkg.draw.prim, d->ge.flatshade_first);
+         so_pa_.emplace(prim, d->ge.flatshade_first);
       }
    }
    vn_ = 0;

@@ -12,6 +12,19 @@
 
 namespace vlgpu::sim {
 
+/* A GS group's resources: the draw's GS resources with MEM.EMIT/CUT going
+ * to the group's output strips. */
+struct Spc::GsSink final : GsEmitSink {
+   ShaderResources res;
+   GsOutput *out = nullptr;
+   const DrawState *draw = nullptr;
+   void emit(const ThreadGroup &tg, uint64_t lanes) override
+   {
+      out->emit(draw->ge, draw->pe, tg, lanes);
+   }
+   void cut(uint64_t lanes) override { out->cut(lanes); }
+};
+
 Spc::Spc(std::string name, const Config &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), width_(p.thread_group_width),
       line_bytes_(p.l2_line_bytes), line_shift_(unsigned(__builtin_ctz(p.l2_line_bytes))),
@@ -70,7 +83,9 @@ Spc::accept(SpcTask t, Cycle now)
    const uint32_t si = uint32_t(s - slots_.data());
    live_.insert(std::lower_bound(live_.begin(), live_.end(), si), si);
    const bool fs = t.fs != nullptr;
+   const bool gs = !fs && t.vs->gs;
    s->used = true;
+   s->gs = gs;
    s->age = ++age_;
    s->vs = std::move(t.vs);
    s->fs = std::move(t.fs);
@@ -79,10 +94,21 @@ Spc::accept(SpcTask t, Cycle now)
    s->tg = fs ? s->fs->tg.get() : s->vs->tg.get();
    s->dead = fs ? s->fs->skip : s->vs->skip;
    s->start_issue(now);
-   if (!s->dead && d.shaders) {
-      const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : d.pkg.vs.state;
-      s->prog = fs ? d.shaders->fs_prog.get() : d.shaders->vs_prog.get();
+   const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : gs ? d.pkg.gs.state : d.pkg.vs.state;
+   if (!s->dead && d.shaders && (!gs || d.shaders->gs_prog)) {
+      s->prog = fs ? d.shaders->fs_prog.get()
+                   : gs ? d.shaders->gs_prog.get() : d.shaders->vs_prog.get();
       s->res = fs ? &d.shaders->fs_res : &d.shaders->vs_res;
+      if (gs) {
+         if (!s->gs_sink)
+            s->gs_sink = std::make_shared<GsSink>();
+         GsSink &k = *s->gs_sink;
+         k.res = d.shaders->gs_res;
+         k.res.gs = &k;
+         k.out = s->vs->gs.get();
+         k.draw = &d;
+         s->res = &k.res;
+      }
       s->code = st.code;
       s->reg_bytes = st.num_regs * width_ * 16;
       std::fill(s->ready.begin(), s->ready.begin() + size_t(std::min(st.num_regs, 128u)) * 4,
@@ -98,7 +124,6 @@ Spc::accept(SpcTask t, Cycle now)
    }
    if (!s->dead) {
       /* LTS charged registers only for groups it could run */
-      const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : d.pkg.vs.state;
       if (st.num_regs > p_.vec4_registers_per_lane ||
           uint64_t(st.num_regs) * width_ * 16 > p_.spc_register_file_bytes) {
          s->dead = true;
@@ -107,6 +132,8 @@ Spc::accept(SpcTask t, Cycle now)
    }
    if (fs)
       ++fs_groups_;
+   else if (gs)
+      ++gs_groups_;
    else
       ++vs_groups_;
    track(&d).resident++;
@@ -186,6 +213,19 @@ Spc::occupy_texture(uint32_t units, Cycle now)
    return tex_free_;
 }
 
+namespace {
+
+bool
+is_emit(const Instr &in)
+{
+   for (unsigned o = 0; o < in.nops; o++)
+      if (in.ops[o].kind == OpKind::Mem && in.ops[o].memkind == VLG_MEMKIND_EMIT)
+         return true;
+   return false;
+}
+
+} // namespace
+
 bool
 Spc::check_next(Slot &s, Cycle now, Reason &why)
 {
@@ -233,6 +273,15 @@ Spc::check_next(Slot &s, Cycle now, Reason &why)
    }
    for (unsigned m = in.coord_reads & 0x3f; m; m &= m - 1)
       w = std::max(w, s.coord_ready[__builtin_ctz(m)]);
+   if (VLG_UNLIKELY(s.gs) && is_emit(in)) {
+      /* MEM.EMIT reads the whole output map: every write of the group done */
+      if (!s.pend.empty()) {
+         s.wait_mem = true;
+         why = why == kScoreboard ? kScoreboard : kMemory;
+         return false;
+      }
+      w = std::max(w, s.max_ready);
+   }
    if (w > now) {
       if (w == kNever) { /* a register waits for memory: until a fill arrives */
          s.wait_mem = true;
@@ -410,6 +459,8 @@ Spc::issue(Slot &s, Cycle now)
       log_->push_back(IssueRecord{now, in->pc, tg.group_id(), tg.is_fragment(), in->dual});
    if (in->dual)
       ++dual_;
+   if (VLG_UNLIKELY(s.gs) && is_emit(*in))
+      ++gs_emits_;
 
    /* scoreboard: results ready at issue + latency */
    Cycle *ready = s.ready.data();
@@ -561,6 +612,12 @@ Spc::retire(Slot &s, Cycle now)
       d.stats.fs_dual_issued += s.dual;
       s.fs->skip = s.dead;
       out_fs.push(std::move(s.fs));
+   } else if (s.gs) {
+      d.stats.gs_instructions += s.instructions;
+      d.stats.gs_lane_instructions += s.lane_instructions;
+      d.stats.gs_dual_issued += s.dual;
+      s.vs->skip = s.dead;
+      out_vs.push(std::move(s.vs));
    } else {
       d.stats.vs_instructions += s.instructions;
       d.stats.vs_lane_instructions += s.lane_instructions;
@@ -575,6 +632,7 @@ Spc::retire(Slot &s, Cycle now)
          break;
       }
    s.used = false;
+   s.gs = false;
    live_.erase(std::find(live_.begin(), live_.end(), uint32_t(&s - slots_.data())));
    s.tg = nullptr;
    s.draw = nullptr;
@@ -716,7 +774,7 @@ Spc::stall_report() const
    for (const Slot &s : slots_) {
       if (!s.used)
          continue;
-      r += fmt::format("; [{} group {} of draw {}: ", s.fs ? "FS" : "VS",
+      r += fmt::format("; [{} group {} of draw {}: ", s.fs ? "FS" : s.gs ? "GS" : s.wg ? "CS" : "VS",
                        s.tg ? s.tg->group_id() : 0, s.draw ? s.draw->seq : 0);
       if (s.dead)
          r += "skipped, waiting to leave";

@@ -52,8 +52,14 @@
  * piece once all its groups ended and their results are ready: one Credit
  * (its slots, registers and shared memory) to the LTS.
  *
- * A finished group leaves once its last results are ready: VS groups go back
- * to the GE, FS groups to the OMU, and a Credit to the LTS. Any GpuFault of
+ * Geometry-shader groups (from the GE through the LTS; docs/hw.md "Geometry
+ * shaders") issue like VS groups; their MEM.EMIT and MEM.CUT append to the
+ * group's output strips (GsOutput) at issue. A MEM.EMIT reads the whole
+ * output map, so it issues only once every register write of its group is
+ * complete (scoreboard and memory).
+ *
+ * A finished group leaves once its last results are ready: VS and GS groups
+ * go back to the GE, FS groups to the OMU, and a Credit to the LTS. Any GpuFault of
  * step() faults the draw (among them the watchdog's "shader did not end" and
  * "submit budget exceeded", counted in instructions as in functional mode:
  * ShaderResources::max_instructions, submit_instructions_left); groups of an aborted
@@ -62,7 +68,7 @@
  * Ports: in_task (SpcTask from the LTS), out_vs (to the GE), out_fs (to the
  * OMU), out_credit (to the LTS), out_last (CP), out_mem/in_mem (L2).
  * Counters: instructions, dual_issued, lane_instructions, vs_groups,
- * fs_groups, cs_groups, cs_workgroups, shared_mem_instructions,
+ * gs_groups, gs_emits, fs_groups, cs_groups, cs_workgroups, shared_mem_instructions,
  * bank_conflict_cycles, barrier_wait_cycles, icache_misses, l1_hits, l1_misses, mem_instructions,
  * tex_busy_cycles, tex_filter_units, and the reason of every cycle:
  * cycles_issue, cycles_wait_scoreboard, cycles_wait_memory,
@@ -121,6 +127,7 @@ class Spc final : public Unit {
 
  private:
    enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kTexture, kReasons };
+   struct GsSink;
    struct PendingMem {
       uint32_t txn;                /* first of `waits` (non-zero: pending) */
       std::vector<uint32_t> waits; /* fills the instruction waits for */
@@ -143,6 +150,10 @@ class Spc final : public Unit {
       const ShaderResources *res = nullptr;
       DrawState *draw = nullptr;
       CsWorkgroup *wg = nullptr; /* a compute thread group: its workgroup */
+      bool gs = false;           /* a geometry-shader group (vs->gs) */
+      /* GS: the group's ShaderResources pointing at its output strips
+       * (spc.cpp; shared_ptr: the type is complete only there) */
+      std::shared_ptr<GsSink> gs_sink;
       Cycle bar_since = 0;       /* compute: cycle it reached MEM.BAR */
       uint64_t code = 0; /* VRAM byte address of the program's code */
       uint32_t reg_bytes = 0;
@@ -244,6 +255,8 @@ class Spc final : public Unit {
    Counter &lane_instr_ = add_counter("lane_instructions", "sum of the lanes executing");
    Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups run");
    Counter &fs_groups_ = add_counter("fs_groups", "FS thread groups run");
+   Counter &gs_groups_ = add_counter("gs_groups", "GS thread groups run");
+   Counter &gs_emits_ = add_counter("gs_emits", "MEM.EMIT instructions issued (GS)");
    Counter &cs_groups_ = add_counter("cs_groups", "compute thread groups run");
    Counter &cs_workgroups_ = add_counter("cs_workgroups", "compute workgroups run");
    Counter &shared_instr_ =

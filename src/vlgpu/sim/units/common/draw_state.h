@@ -98,6 +98,12 @@ struct DrawState {
    uint32_t fault_by = 0;
    std::string fault_module, fault_summary, fault_text;
 
+   /** A draw with a geometry shader (package loaded): all its sub-blocks go
+    *  to one GPC's GE (the GS input assembly needs every vertex of a strip
+    *  in one place), and the GTS and the PEs move on to the next GPC after
+    *  it (docs/simulator-modules.md "GTS"). */
+   bool has_gs() const { return loaded && !clear && ge.gs.enabled; }
+
    /** True if a fault was raised before cycle @now: drop the draw's work. */
    bool aborted(Cycle now) const { return fault_cycle < now; }
    bool faulted() const { return fault_cycle != kNever; }

@@ -56,7 +56,8 @@ Gts::tick(Cycle now)
       }
       out.push(std::move(t));
       ++sub_blocks_;
-      rr_ = (rr_ + 1) % n;
+      if (!draw_->has_gs()) /* a GS draw stays on one GPC */
+         rr_ = (rr_ + 1) % n;
       return Activity::Busy;
    }
    bool pushed = false, blocked = false;
@@ -79,6 +80,8 @@ Gts::tick(Cycle now)
    if (!out_last.can_push())
       return pushed ? Activity::Busy : Activity::Stalled;
    out_last.push(LastReport{draw_->seq});
+   if (draw_->has_gs()) /* the next draw starts on the next GPC */
+      rr_ = (rr_ + 1) % n;
    draw_.reset();
    return Activity::Busy;
 }

@@ -5,7 +5,11 @@
  * Splits each draw's element stream, instance by instance, into vertex
  * sub-blocks of gts.sub_block_elements elements and hands them to the GPCs'
  * GEs round-robin, one per cycle (the rotation continues across draws; the
- * PEs merge the GEs' results in the same rotation). After a draw's
+ * PEs merge the GEs' results in the same rotation). A draw with a geometry
+ * shader is the exception (DrawState::has_gs): all its sub-blocks go to the
+ * GE whose turn it is, because the GE's GS input assembly needs every vertex
+ * of a strip, fan or adjacency run, and the rotation moves one GPC on after
+ * the draw (so consecutive GS draws use different GPCs). After a draw's
  * sub-blocks it sends the draw's `last` token to every GE and reports it to
  * the CP. CLEAR draws, empty draws and draws whose package faulted carry
  * only their `last` token.

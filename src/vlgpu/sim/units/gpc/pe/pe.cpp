@@ -92,6 +92,8 @@ Pe::end_draw()
       d.stats.ge.so_generated = d.so->generated();
       d.stats.ge.so_written = d.so->written();
    }
+   if (d.has_gs()) /* the GTS moved on to the next GPC after it */
+      rr_ = (rr_ + 1) % gpcs_;
    engine_.reset();
    pa_.reset();
    so_pa_.reset();
@@ -227,7 +229,8 @@ Pe::assemble(Cycle now)
          return true;
       }
       batch_ = in.pop();
-      rr_ = (rr_ + 1) % gpcs_;
+      if (!draw_->has_gs()) /* a GS draw comes from one GE (DrawState::has_gs) */
+         rr_ = (rr_ + 1) % gpcs_;
       elem_ = 0;
       if (batch_->skip || draw_->aborted(now) || !pa_)
          batch_.reset();

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compute_scenes.h"
+#include "gs_scenes.h"
 #include "scenes.h"
 #include "sim/dump/dump.h"
 #include "sim/units/cycle_gpu.h"
@@ -92,6 +93,18 @@ run_corpus()
       const ModeRun m = run_scene(cs.s, gpu);
       EXPECT_TRUE(m.res.faults.empty()) << sc.name;
       out["scenes"][std::string("compute_") + sc.name] = measure(m.res);
+   }
+   /* the geometry-shader scenes (gs_scenes.h) on the default configuration */
+   for (const auto &[name, build] :
+        {std::pair<const char *, void (*)(GsScene &)>{"gs_mixed",
+                                                      [](GsScene &x) { build_gs_mixed(x, false); }},
+         {"gs_shapes", build_gs_shapes}}) {
+      GsScene x;
+      build(x);
+      CycleGpu gpu{Config{}};
+      const ModeRun m = run_scene(x.s, gpu);
+      EXPECT_TRUE(m.res.faults.empty()) << name;
+      out["scenes"][name] = measure(m.res);
    }
    return out;
 }

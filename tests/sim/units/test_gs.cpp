@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gs_scenes.h"
@@ -27,6 +28,17 @@ using namespace vlgpu::sim::test;
 
 namespace {
 
+/** The scene on the functional GPU and on CycleGpu, configuration @p. */
+std::pair<ModeRun, ModeRun>
+run_both(const GsScene &x, const Config &p)
+{
+   auto fgpu = make_functional_gpu(p);
+   CycleGpu cgpu(p);
+   ModeRun f = run_scene(x.s, *fgpu);
+   ModeRun c = run_scene(x.s, cgpu);
+   return {std::move(f), std::move(c)};
+}
+
 class GsBothModes : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(GsBothModes, SameVramAndCounters)
@@ -35,10 +47,7 @@ TEST_P(GsBothModes, SameVramAndCounters)
    const Config p = params(cf);
    GsScene x;
    build_gs_mixed(x, false);
-   auto fgpu = make_functional_gpu(p);
-   CycleGpu cgpu(p);
-   const ModeRun f = run_scene(x.s, *fgpu);
-   const ModeRun c = run_scene(x.s, cgpu);
+   const auto [f, c] = run_both(x, p);
    ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
    ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
    ASSERT_EQ(f.res.draws.size(), 5u);
@@ -100,10 +109,7 @@ TEST_P(GsShapes, SameVramAndCountersAcrossSubBlocks)
    const Config p = params(cf);
    GsScene x;
    build_gs_shapes(x);
-   auto fgpu = make_functional_gpu(p);
-   CycleGpu cgpu(p);
-   const ModeRun f = run_scene(x.s, *fgpu);
-   const ModeRun c = run_scene(x.s, cgpu);
+   const auto [f, c] = run_both(x, p);
    ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
    ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
    ASSERT_EQ(f.res.draws.size(), 6u);
@@ -237,10 +243,7 @@ TEST(GsCycleMode, FaultStopsOnlyItsDraw)
    const Config p = params(kConfigs[0]);
    GsScene x;
    build_gs_mixed(x, true);
-   auto fgpu = make_functional_gpu(p);
-   CycleGpu cgpu(p);
-   const ModeRun f = run_scene(x.s, *fgpu);
-   const ModeRun c = run_scene(x.s, cgpu);
+   const auto [f, c] = run_both(x, p);
    for (const ModeRun *m : {&f, &c}) {
       ASSERT_EQ(m->res.faults.size(), 1u);
       EXPECT_EQ(m->res.faults[0].module, "SPC");

@@ -210,6 +210,27 @@ Ge::fetch_groups(Block &b, Cycle now)
    return moved;
 }
 
+/* Push @batch to every PE not in @sent yet (bit g: GPC g's PE has it).
+ * True once all have it; @moved/@blocked say what happened. */
+bool
+Ge::to_every_pe(const BatchRef &batch, uint64_t &sent, bool &moved, bool &blocked)
+{
+   bool all = true;
+   for (uint32_t g = 0; g < out_pe.size(); g++) {
+      if (sent >> g & 1)
+         continue;
+      if (out_pe[g]->can_push()) {
+         out_pe[g]->push(batch);
+         sent |= uint64_t(1) << g;
+         moved = true;
+      } else {
+         all = false;
+         blocked = true;
+      }
+   }
+   return all;
+}
+
 void
 Ge::collect(std::unique_ptr<VsGroup> g)
 {
@@ -327,20 +348,7 @@ Ge::tick(Cycle now)
        !(has_gs(*blocks_.front().task.draw) && !blocks_.front().task.last)) {
       Block &b = blocks_.front();
       if (b.stage == Stage::Sent && b.groups_done == b.groups_sent) {
-         bool all = true;
-         for (uint32_t g = 0; g < out_pe.size(); g++) {
-            if (b.pe_sent >> g & 1)
-               continue;
-            if (out_pe[g]->can_push()) {
-               out_pe[g]->push(b.batch);
-               b.pe_sent |= uint64_t(1) << g;
-               busy = true;
-            } else {
-               all = false;
-               blocked = true;
-            }
-         }
-         if (all) {
+         if (to_every_pe(b.batch, b.pe_sent, busy, blocked)) {
             if (!b.task.last) {
                blocks_.pop_front();
             } else if (out_last.can_push()) {

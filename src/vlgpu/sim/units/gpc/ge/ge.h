@@ -101,6 +101,7 @@ class Ge final : public Unit {
    void skip_block(Block &b);
    bool fetch_groups(Block &b, Cycle now);
    void collect(std::unique_ptr<VsGroup> g);
+   bool to_every_pe(const BatchRef &batch, uint64_t &sent, bool &moved, bool &blocked);
 
    /* geometry shaders (ge_gs.cpp) */
    /** The GS input assembly of the instance in progress: its VS vertices

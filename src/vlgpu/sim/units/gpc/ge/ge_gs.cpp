@@ -165,21 +165,7 @@ Ge::gs_output(Cycle now, bool &blocked)
       moved = true;
    }
    /* nothing to draw: no batch (the PEs see the draw through its token) */
-   bool all = true;
-   if (!f.batch->skip && !f.batch->elems.empty())
-      for (uint32_t k = 0; k < out_pe.size(); k++) {
-         if (f.pe_sent >> k & 1)
-            continue;
-         if (out_pe[k]->can_push()) {
-            out_pe[k]->push(f.batch);
-            f.pe_sent |= uint64_t(1) << k;
-            moved = true;
-         } else {
-            all = false;
-            blocked = true;
-         }
-      }
-   if (all) {
+   if (f.batch->skip || f.batch->elems.empty() || to_every_pe(f.batch, f.pe_sent, moved, blocked)) {
       gs_out_.pop_front();
       moved = true;
    }

@@ -387,6 +387,11 @@ Ge::stall_report() const
    }
    r += fmt::format("; {} group(s) fetching attributes, {} request(s) queued", fetching_.size(),
                     mem.queued());
+   if (gs_open_ || !gs_send_.empty() || !gs_out_.empty())
+      r += fmt::format("; GS: {} lane(s) in the open group, {} group(s) waiting for the LTS, {} "
+                       "out (oldest {})",
+                       gs_open_ ? gs_open_->lanes : 0, gs_send_.size(), gs_out_.size(),
+                       gs_out_.empty() ? "-" : gs_out_.front().back ? "back" : "on an SPC");
    if (wedged_)
       r += "; WEDGED (fault injection)";
    return r;

@@ -1,14 +1,19 @@
 """VLGPU_DEBUG: `help` makes Mesa print the flag table (debug_get_flags_option),
-`nir` prints the NIR the driver receives, and `es2` reports the ES 2.0
-configuration: no OpenGL ES 3.0 context, which the default caps give."""
+`nir` prints the NIR the driver receives, `es2` reports the ES 2.0
+configuration: no OpenGL ES 3.0 context, which the default caps give, and the
+compiler's switches (`nodual`, ...) turn one optimisation off."""
 
+import re
 import unittest
 
 from vlgpu_testlib import find_program, launch
 
 ES2_INFO = find_program("es2_info.x86_64-linux-gnu", "es2_info")
 ES2GEARS = find_program("es2gears_x11", "es2gears_x11.x86_64-linux-gnu")
-FLAGS = ["nir", "shaders", "stats", "functional", "dump", "es2"]
+FLAGS = ["nir", "shaders", "stats", "functional", "dump", "es2",
+         # the compiler's switches (vlg_compile_switch_name without the hyphen)
+         "nolowbank", "nopack", "nodual", "nosched", "nocoalesce", "noniropt", "novectorize",
+         "noreassoc"]
 WFLINFO = find_program("wflinfo")
 
 
@@ -37,6 +42,29 @@ class DebugNirTest(unittest.TestCase):
         self.assertRegex(r.stderr, r"vlgpu: vertex shader \d+ \(NIR as received\)")
         self.assertRegex(r.stderr, r"vlgpu: fragment shader \d+ \(NIR as received\)")
         self.assertIn("decl_function main", r.stderr)
+
+
+@unittest.skipUnless(ES2GEARS, "es2gears_x11 not installed (Debian mesa-utils-bin)")
+class DebugCompilerSwitchTest(unittest.TestCase):
+    STATS = re.compile(r"; VS \d+ \S+: (\d+) instrs, (\d+) ops, .* ([0-9.]+) dual")
+
+    def vs_stats(self, debug):
+        r = launch(["run", "--driver", "vlgpu", "--", "timeout", "3", ES2GEARS],
+                   env_update={"VLGPU_DEBUG": debug}, env_remove=["DISPLAY"])
+        self.assertEqual(r.returncode, 124, f"es2gears did not keep running:\n{r.stderr}")
+        m = self.STATS.search(r.stderr)
+        self.assertIsNotNone(m, f"no VS statistics line:\n{r.stderr}")
+        return int(m.group(1)), int(m.group(2)), float(m.group(3))
+
+    def test_nodual_puts_one_op_per_instruction(self):
+        # es2gears' vertex shader pairs some ops (docs/compiler.md "Dual-phase pairing");
+        # with nodual every instruction holds one op, so instructions == ops.
+        instrs, ops, dual = self.vs_stats("shaders")
+        self.assertGreater(dual, 0.0)
+        self.assertLess(instrs, ops)
+        instrs, ops, dual = self.vs_stats("shaders,nodual")
+        self.assertEqual(dual, 0.0)
+        self.assertEqual(instrs, ops)
 
 
 @unittest.skipUnless(WFLINFO, "wflinfo not installed (Debian waffle-utils)")

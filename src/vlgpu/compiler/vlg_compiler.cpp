@@ -155,6 +155,63 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
    return s;
 }
 
+namespace {
+
+/* the switches (vlg_compiler.h): name, member, help; seeds 000/003 measured
+ * low-bank priority and dual-phase pairing one at a time */
+struct CompileSwitch {
+   const char *name;
+   bool vlg_compile_options::*member;
+   const char *help;
+};
+const CompileSwitch kCompileSwitches[] = {
+   {"no-lowbank", &vlg_compile_options::no_lowbank,
+    "no low-bank priority in register allocation (seeds 000/003 section 3.3)"},
+   {"no-pack", &vlg_compile_options::no_pack, "no global-buffer packing / constant dedup"},
+   {"no-dual", &vlg_compile_options::no_dual, "no dual-phase pairing: one op per instruction"},
+   {"no-sched", &vlg_compile_options::no_sched, "no list scheduling (isel order)"},
+   {"no-coalesce", &vlg_compile_options::no_coalesce, "no copy coalescing"},
+   {"no-nir-opt", &vlg_compile_options::no_nir_opt, "no NIR optimisation loop"},
+   {"no-vectorize", &vlg_compile_options::no_vectorize,
+    "no nir_opt_vectorize (scalar ops merged into vec4 ops)"},
+   {"no-reassoc", &vlg_compile_options::no_reassoc,
+    "no splitting of long floating-point sums into parallel partial sums"},
+};
+constexpr unsigned kNumCompileSwitches = sizeof(kCompileSwitches) / sizeof(kCompileSwitches[0]);
+
+} // namespace
+
+extern "C" unsigned
+vlg_compile_switch_count(void)
+{
+   return kNumCompileSwitches;
+}
+
+extern "C" const char *
+vlg_compile_switch_name(unsigned index)
+{
+   return index < kNumCompileSwitches ? kCompileSwitches[index].name : nullptr;
+}
+
+extern "C" const char *
+vlg_compile_switch_help(unsigned index)
+{
+   return index < kNumCompileSwitches ? kCompileSwitches[index].help : nullptr;
+}
+
+extern "C" void
+vlg_compile_options_set_switch(struct vlg_compile_options *o, unsigned index, bool off)
+{
+   if (index < kNumCompileSwitches)
+      o->*kCompileSwitches[index].member = off;
+}
+
+extern "C" bool
+vlg_compile_options_switch(const struct vlg_compile_options *o, unsigned index)
+{
+   return index < kNumCompileSwitches && o->*kCompileSwitches[index].member;
+}
+
 extern "C" struct vlg_compiled_shader *
 vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opts, char **error)
 {

@@ -77,6 +77,23 @@ struct vlg_compile_options {
 };
 
 /**
+ * The optimisation switches of vlg_compile_options, one table for every
+ * front end (docs/compiler.md "Switches"): the driver's VLGPU_DEBUG names
+ * ("no-dual", ...), vlgpu-cc's flags ("--no-dual") and its --report runs.
+ * @index runs from 0 to vlg_compile_switch_count() - 1; an index out of
+ * range gives NULL (name, help) or does nothing (set).
+ */
+unsigned vlg_compile_switch_count(void);
+/** "no-lowbank", "no-pack", "no-dual", ...: the switch that turns one optimisation off. */
+const char *vlg_compile_switch_name(unsigned index);
+/** What the optimisation is, one line. */
+const char *vlg_compile_switch_help(unsigned index);
+/** Set switch @index of @o to @off (true: that optimisation off). */
+void vlg_compile_options_set_switch(struct vlg_compile_options *o, unsigned index, bool off);
+/** Whether switch @index of @o is set (its optimisation off). */
+bool vlg_compile_options_switch(const struct vlg_compile_options *o, unsigned index);
+
+/**
  * Driver uniforms (docs/compiler.md "Compute shaders"; vertex and fragment
  * shaders have the same ones, VLG_DU_NUM_WORKGROUPS unused):
  * vec4 slots numbered from vlg_compiled_shader::driver_uniform_base in the

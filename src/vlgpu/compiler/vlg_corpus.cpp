@@ -333,19 +333,13 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
 const std::vector<Switch> &
 compile_switches()
 {
-   static const std::vector<Switch> s = {
-      {"--no-lowbank", &vlg_compile_options::no_lowbank,
-       "no low-bank priority in register allocation"},
-      {"--no-pack", &vlg_compile_options::no_pack, "no global-buffer packing / constant dedup"},
-      {"--no-dual", &vlg_compile_options::no_dual, "no dual-phase pairing: one op per instruction"},
-      {"--no-sched", &vlg_compile_options::no_sched, "no list scheduling (isel order)"},
-      {"--no-coalesce", &vlg_compile_options::no_coalesce, "no copy coalescing"},
-      {"--no-nir-opt", &vlg_compile_options::no_nir_opt, "no NIR optimisation loop"},
-      {"--no-vectorize", &vlg_compile_options::no_vectorize,
-       "no nir_opt_vectorize (scalar ops merged into vec4 ops)"},
-      {"--no-reassoc", &vlg_compile_options::no_reassoc,
-       "no splitting of long floating-point sums into parallel partial sums"},
-   };
+   static const std::vector<Switch> s = [] {
+      std::vector<Switch> v;
+      for (unsigned i = 0; i < vlg_compile_switch_count(); i++)
+         v.push_back(Switch{std::string("--") + vlg_compile_switch_name(i), i,
+                            vlg_compile_switch_help(i)});
+      return v;
+   }();
    return s;
 }
 
@@ -357,7 +351,7 @@ switch_configs()
    for (const Switch &s : compile_switches()) {
       Config k;
       k.label = s.flag;
-      k.opts.*s.member = true;
+      vlg_compile_options_set_switch(&k.opts, s.index, true);
       c.push_back(k);
    }
    return c;
@@ -368,7 +362,7 @@ switches_text(const vlg_compile_options &o)
 {
    std::string s;
    for (const Switch &sw : compile_switches())
-      if (o.*sw.member)
+      if (vlg_compile_options_switch(&o, sw.index))
          s += std::string(s.empty() ? "" : " ") + sw.flag;
    return s.empty() ? "all optimisations on" : s;
 }

@@ -90,11 +90,11 @@ struct Config {
    vlg_compile_options opts = {};
 };
 
-/** An optimisation switch of vlg_compile_options: its vlgpu-cc flag, the
- *  member it sets and its help text (one table for the CLI and --report). */
+/** An optimisation switch of vlg_compile_options (vlg_compile_switch_*):
+ *  its vlgpu-cc flag, its index and its help text. */
 struct Switch {
-   const char *flag; /**< "--no-dual" */
-   bool vlg_compile_options::*member;
+   std::string flag; /**< "--no-dual" */
+   unsigned index;   /**< vlg_compile_options_set_switch() */
    const char *help;
 };
 const std::vector<Switch> &compile_switches();

@@ -271,7 +271,8 @@ main(int argc, char **argv)
    std::string out_path, report_path, results_dir;
    std::vector<std::string> compare;
    for (const Switch &s : compile_switches())
-      app.add_flag(s.flag, o.copts.*s.member, s.help);
+      app.add_flag_callback(
+         s.flag, [&o, i = s.index] { vlg_compile_options_set_switch(&o.copts, i, true); }, s.help);
    app.add_flag("--stats", o.stats_only, "print only the statistics line per shader");
    app.add_flag("--ir", o.copts.print_ir, "print the backend IR after every pass");
    app.add_flag("--nir", o.print_nir, "print the NIR handed to the backend");

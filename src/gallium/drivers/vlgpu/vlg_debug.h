@@ -23,8 +23,22 @@ enum vlg_debug_flag {
    VLG_DEBUG_ES2        = 1 << 5, /* report GL ES 2.0 / GLSL 1.20 caps only */
 };
 
+/**
+ * VLGPU_DEBUG also takes the compiler's optimisation switches by name,
+ * without the hyphen Mesa's flag parser does not allow ("nodual",
+ * "nolowbank", ... for vlg_compile_switch_name()'s "no-dual", "no-lowbank":
+ * one table in the compiler): switch i is bit VLG_DEBUG_COMPILER_SHIFT + i, and every
+ * shader compiled afterwards has that optimisation off (ablation,
+ * docs/compiler.md "Switches").
+ */
+#define VLG_DEBUG_COMPILER_SHIFT 32
+
 /** The parsed VLGPU_DEBUG value; set once by vlg_debug_init(). */
-extern uint32_t vlg_debug;
+extern uint64_t vlg_debug;
+
+struct vlg_compile_options;
+/** Set in @o the compiler switches VLGPU_DEBUG names. */
+void vlg_debug_compile_options(struct vlg_compile_options *o);
 
 /**
  * Parse VLGPU_DEBUG (once per process; Mesa's DEBUG_GET_ONCE_FLAGS_OPTION,
@@ -35,7 +49,7 @@ void vlg_debug_init(void);
 static inline bool
 vlg_debug_enabled(enum vlg_debug_flag flag)
 {
-   return (vlg_debug & flag) != 0;
+   return (vlg_debug & (uint64_t)flag) != 0;
 }
 
 #endif /* VLG_DEBUG_H */

@@ -98,6 +98,7 @@ vlg_create_shader_state(struct pipe_context *pctx,
       .disasm = vlg_debug_enabled(VLG_DEBUG_SHADERS),
       .name = name,
    };
+   vlg_debug_compile_options(&opts); /* VLGPU_DEBUG=no-dual,... (ablation) */
    char *error = NULL;
    so->cs = vlg_compile_nir(nir, &opts, &error);
    /* Transform feedback: which output registers of the last vertex stage

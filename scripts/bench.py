@@ -51,6 +51,12 @@ default out/bench/):
             end excluded) and code size / static cycles; the same corpus with
             --no-lowbank and --no-dual gives our counterparts of the seeds'
             -4.7 % code size and -10.7 % cycles: compiler.csv, compiler.json.
+            --cycle: instead, every glmark2 scene in cycle mode with every
+            optimisation on and with each of --switches off (VLGPU_DEBUG=nodual,
+            ...; docs/compiler.md "Switches"): simulated cycles of frame 2 per
+            scene, per switch the mean and largest change over the scenes, next
+            to vlgpu-cc's static estimate over the corpus and the seeds' figures:
+            compiler-cycle.md, .csv, .json.
   plot      redraw the glmark2 plots from a glmark2.json (--dir: where).
 
 Exit code: 0 when every run finished (the glmark2 runs: exit 0 and all
@@ -189,9 +195,10 @@ def select_scenes(patterns):
     return out
 
 
-def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir, timeout):
+def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir, timeout,
+                     debug=()):
     """One glmark2-es2 process: SCENE on MODE (softpipe | functional | cycle) for
-    1 + FRAMES frames.  Returns a dict: ok, error, exit_code, peak_rss_mib,
+    1 + FRAMES frames; DEBUG: more VLGPU_DEBUG flags (e.g. the compiler's "nodual").  Returns a dict: ok, error, exit_code, peak_rss_mib,
     process_wall_s, frames (list of per-measured-frame dicts: frame, wall_ms,
     cpu_ms, and for vlgpu the VLGPU_STATS row's cycles and busy_* fractions)."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -207,6 +214,7 @@ def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir
     flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
     if mode == "functional":
         flags.append("functional")
+    flags += [f for f in debug if f not in flags]
     if flags:
         env["VLGPU_DEBUG"] = ",".join(flags)
     else:
@@ -775,23 +783,183 @@ def run_corpus(extra, time_n=None):
     return cmd, r, shaders, totals
 
 
+# the seeds' two measured optimisations (seed 003 section IV, seed 000 section 4)
+SEED_FIGURES = {"nodual": "dual-phase scheduling: -10.7 % cycles mean, -16.8 % max",
+                "nolowbank": "low-bank registers: -4.7 % code size mean, -10.3 % max"}
+CC_SWITCH = {"nodual": "--no-dual", "nolowbank": "--no-lowbank", "nosched": "--no-sched",
+             "nopack": "--no-pack", "noreassoc": "--no-reassoc", "nocoalesce": "--no-coalesce",
+             "novectorize": "--no-vectorize", "noniropt": "--no-nir-opt"}
+
+
+def ensure_corpus(out):
+    """Capture the glmark2 shader corpus (vlgpu-cc --report) unless it exists; False on failure."""
+    if CORPUS.is_dir():
+        return True
+    print(f"bench compiler: capturing the glmark2 corpus into {CORPUS} (vlgpu-cc --report, a few "
+          "minutes)", flush=True)
+    launcher = glm.load_launcher()
+    env = launcher.gl_env("vlgpu")
+    env["VLGPU_ROOT"] = str(ROOT)
+    subprocess.run([str(VLGPU_CC), "--report", str(out / "compiler-report.md")], env=env,
+                   stdout=subprocess.DEVNULL)
+    if not CORPUS.is_dir():
+        print("bench compiler: corpus capture failed", file=sys.stderr)
+        return False
+    return True
+
+
+def cmd_compiler_cycle(args):
+    """./vlgpu bench compiler --cycle: every scene in cycle mode with all optimisations on and
+    with each switch of --switches off (VLGPU_DEBUG=nodual, ...): simulated cycles of the
+    measured frame; per switch the change "all on vs off" ((on - off) / off, negative = the
+    optimisation saves cycles), mean and the largest saving over the scenes, next to the
+    compiler's static estimate over the glmark2 corpus (vlgpu-cc --corpus, same switch) and
+    the seeds' figures."""
+    launcher = glm.load_launcher()
+    if not launcher.mesa_built():
+        print("bench compiler --cycle: Mesa is not built (./vlgpu setup)", file=sys.stderr)
+        return 2
+    if not shutil.which("glmark2-es2"):
+        print("bench compiler --cycle: glmark2-es2 not found (Debian glmark2-es2-x11)",
+              file=sys.stderr)
+        return 2
+    switches = [w.strip() for w in args.switches.split(",") if w.strip()]
+    bad = [w for w in switches if w not in CC_SWITCH]
+    if bad or not switches:
+        print(f"bench compiler --cycle: --switches: unknown {bad}; choose from "
+              f"{','.join(CC_SWITCH)}", file=sys.stderr)
+        return 2
+    scenes = select_scenes(args.scenes)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    work = out / "compiler-cycle-runs"
+    shim = driverlib.framegrab_shim()
+    configs = ["all on"] + switches
+    total = len(scenes) * len(configs)
+    print(f"bench compiler --cycle: {len(scenes)} scene(s) x {len(configs)} compiler "
+          f"configuration(s) ({', '.join(configs)}) = {total} glmark2 processes in cycle mode, "
+          f"frame 2 of each measured, {args.size}.", flush=True)
+    cycles = {}  # (scene, config) -> cycles of the measured frame
+    spc_busy = {}  # scene -> mean busy fraction of the SPCs, all optimisations on
+    errors = []
+    t0 = time.monotonic()
+    n = 0
+    with launcher.PrivateX() as x:
+        for scene in scenes:
+            for cfg in configs:
+                n += 1
+                wd = work / glm.slug(scene) / cfg.replace(" ", "-")
+                r = run_glmark2_once(launcher, x.display, shim, scene, "cycle", 1, args.size, wd,
+                                     args.timeout, debug=() if cfg == "all on" else (cfg,))
+                c = r["frames"][0].get("cycles") if r["ok"] and r["frames"] else None
+                if c and cfg == "all on":
+                    b = [v for k, v in r["frames"][0].items()
+                         if k.startswith("busy_") and ".spc" in k]
+                    spc_busy[scene] = statistics.mean(b) if b else None
+                if c is None:
+                    errors.append(f"{scene} {cfg}: {r['error']}")
+                cycles[(scene, cfg)] = c
+                el = time.monotonic() - t0
+                print(f"  [{n}/{total}] {scene[:50]:50s} {cfg:10s} "
+                      f"{fmt(c / 1e3 if c else None)} kcycles  "
+                      f"{'ok' if c else 'FAIL: ' + str(r['error'])}  (elapsed "
+                      f"{fmt_duration(el)}, ~{fmt_duration(el / n * (total - n))} left)",
+                      flush=True)
+    # the compiler's static estimate over the corpus, per switch
+    static = {}
+    if VLGPU_CC.exists() and ensure_corpus(out):
+        _, _, _, on = run_corpus([])
+        for w in switches:
+            _, _, _, off = run_corpus([CC_SWITCH[w]])
+            if on and off and off.get("cycles"):
+                static[w] = {"cycles_pct": (on["cycles"] - off["cycles"]) / off["cycles"] * 100,
+                             "bytes_pct": (on["bytes"] - off["bytes"]) / off["bytes"] * 100
+                             if off.get("bytes") else None}
+    rows, summary = [], {}
+    for scene in scenes:
+        on = cycles.get((scene, "all on"))
+        row = {"scene": scene, "cycles_all_on": on, "spc_busy_all_on": spc_busy.get(scene)}
+        for w in switches:
+            off = cycles.get((scene, w))
+            row[f"cycles_{w}"] = off
+            row[f"pct_{w}"] = (on - off) / off * 100 if on and off else None
+        rows.append(row)
+    for w in switches:
+        v = [r[f"pct_{w}"] for r in rows if r[f"pct_{w}"] is not None]
+        worst = max(v) if v else None
+        summary[w] = {"scenes": len(v), "mean_pct": statistics.mean(v) if v else None,
+                      "max_saving_pct": min(v) if v else None, "max_loss_pct": worst,
+                      "scenes_faster_with_opt": sum(x < 0 for x in v),
+                      "scenes_slower_with_opt": sum(x > 0 for x in v),
+                      "static_cycles_pct": static.get(w, {}).get("cycles_pct"),
+                      "static_bytes_pct": static.get(w, {}).get("bytes_pct"),
+                      "seed": SEED_FIGURES.get(w, "")}
+    doc = {"benchmark": "compiler-cycle", "machine": machine_info(), "size": args.size,
+           "mode": "cycle", "configs": configs, "rows": rows, "summary": summary,
+           "errors": errors}
+    (out / "compiler-cycle.json").write_text(json.dumps(doc, indent=1))
+    write_csv(out / "compiler-cycle.csv", rows)
+    m = machine_info()
+    md = [f"Generated by `./vlgpu bench compiler --cycle {' '.join(args.argv[1:])}`".rstrip()
+          + f" on {m['date']}, commit {m['git_head']}, cycle mode, {args.size}, frame 2 of "
+          f"each scene.", "",
+          "Per switch: simulated cycles with every optimisation on vs with that one off, "
+          "(on - off) / off (negative: the optimisation saves cycles), over the scenes; the "
+          "compiler's static estimate is the same ratio of its summed per-shader cycle "
+          "estimates over the glmark2 shader corpus.", "",
+          "| switch off | scenes | mean | largest saving | largest loss | faster / slower "
+          "with it | static estimate (cycles) | static (code bytes) | seeds |",
+          "|---|---|---|---|---|---|---|---|---|"]
+    for w in switches:
+        sm = summary[w]
+        md.append(f"| `{w}` | {sm['scenes']} | {fmt(sm['mean_pct'], '+.2f')} % | "
+                  f"{fmt(sm['max_saving_pct'], '+.2f')} % | {fmt(sm['max_loss_pct'], '+.2f')} % | "
+                  f"{sm['scenes_faster_with_opt']} / {sm['scenes_slower_with_opt']} | "
+                  f"{fmt(sm['static_cycles_pct'], '+.2f')} % | "
+                  f"{fmt(sm['static_bytes_pct'], '+.2f')} % | {sm['seed']} |")
+    md += ["", "Per scene (SPC busy: the fraction of the frame's cycles the SPCs issued, mean over "
+           "the SPCs, all optimisations on: a shader optimisation can only shorten a frame whose "
+           "SPCs are the limit):", "",
+           "| scene | cycles, all on | SPC busy | " + " | ".join(f"`{w}`: cycles (change)"
+                                                       for w in switches) + " |",
+           "|---|---|---|" + "---|" * len(switches)]
+    for r in rows:
+        md.append(f"| {r['scene']} | {r['cycles_all_on'] or '-'} | "
+                  f"{fmt(r['spc_busy_all_on'], '.2f')} | " + " | ".join(
+            f"{r[f'cycles_{w}'] or '-'} ({fmt(r[f'pct_{w}'], '+.2f')} %)" for w in switches)
+            + " |")
+    if errors:
+        md += ["", "Failed runs: " + "; ".join(errors)]
+    (out / "compiler-cycle.md").write_text("\n".join(md) + "\n")
+    if args.doc:
+        # the figures go into the document between the markers, written by this run
+        doc_path = Path(args.doc)
+        begin, end = "<!-- BEGIN bench compiler --cycle -->", "<!-- END bench compiler --cycle -->"
+        text = doc_path.read_text()
+        if begin not in text or end not in text:
+            print(f"bench compiler --cycle: --doc {doc_path}: no {begin} ... {end} markers",
+                  file=sys.stderr)
+            return 2
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        doc_path.write_text(head + begin + "\n" + "\n".join(md) + "\n" + end + tail)
+        print(f"(updated {doc_path})")
+    print()
+    print("\n".join(md[:6 + len(switches)]))
+    print(f"\n(wrote {out}/compiler-cycle.md, .csv, .json)")
+    return 1 if errors else 0
+
+
 def cmd_compiler(args):
+    if args.cycle:
+        return cmd_compiler_cycle(args)
     if not VLGPU_CC.exists():
         print(f"bench compiler: not built yet: {VLGPU_CC.relative_to(ROOT)}", file=sys.stderr)
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    if not CORPUS.is_dir():
-        print(f"bench compiler: capturing the glmark2 corpus into {CORPUS} (vlgpu-cc --report)",
-              flush=True)
-        launcher = glm.load_launcher()
-        env = launcher.gl_env("vlgpu")
-        env["VLGPU_ROOT"] = str(ROOT)
-        subprocess.run([str(VLGPU_CC), "--report", str(out / "compiler-report.md")], env=env,
-                       stdout=subprocess.DEVNULL)
-        if not CORPUS.is_dir():
-            print("bench compiler: corpus capture failed", file=sys.stderr)
-            return 1
+    if not ensure_corpus(out):
+        return 1
     runs = {}
     for name, extra, tn in [("default", [], args.time), ("no-lowbank", ["--no-lowbank"], None),
                             ("no-dual", ["--no-dual"], None)]:
@@ -895,6 +1063,23 @@ def main(argv=None):
                                         "code size, cycles, low-bank and dual-issue ablation")
     c.add_argument("--time", type=int, default=10,
                    help="compiles per shader for the compile-time median (default 10)")
+    c.add_argument("--cycle", action="store_true",
+                   help="instead: every glmark2 scene in cycle mode with all optimisations on "
+                        "and with each of --switches off (VLGPU_DEBUG): simulated cycles per "
+                        "frame, mean and largest change per switch, next to the static "
+                        "estimate and the seeds' figures (compiler-cycle.md/.csv/.json)")
+    c.add_argument("--switches", default="nodual,nolowbank,nosched,nopack",
+                   help="--cycle: comma list of VLGPU_DEBUG compiler switches (default "
+                        "nodual,nolowbank,nosched,nopack)")
+    c.add_argument("--scenes", nargs="+", metavar="SCENE",
+                   help="--cycle: scenes as for glmark2; default: all 33")
+    c.add_argument("--doc", metavar="FILE",
+                   help="--cycle: also write the tables into FILE between its "
+                        "'<!-- BEGIN/END bench compiler --cycle -->' markers "
+                        "(docs/compiler.md)")
+    c.add_argument("--size", default="800x600", help="--cycle: glmark2 -s WxH (default 800x600)")
+    c.add_argument("--timeout", type=float, default=3600,
+                   help="--cycle: seconds per glmark2 process (default 3600)")
     c.set_defaults(func=cmd_compiler)
     pl = sub.add_parser("plot", help="redraw the glmark2 plots from a glmark2.json")
     pl.add_argument("--json", default=str(ROOT / "out/bench/glmark2.json"))

@@ -867,7 +867,7 @@ def cmd_compiler_cycle(args):
                       flush=True)
     # the compiler's static estimate over the corpus, per switch
     static = {}
-    if VLGPU_CC.exists() and ensure_corpus(out):
+    if not args.no_static and VLGPU_CC.exists() and ensure_corpus(out):
         _, _, _, on = run_corpus([])
         for w in switches:
             _, _, _, off = run_corpus([CC_SWITCH[w]])
@@ -1073,6 +1073,8 @@ def main(argv=None):
                         "nodual,nolowbank,nosched,nopack)")
     c.add_argument("--scenes", nargs="+", metavar="SCENE",
                    help="--cycle: scenes as for glmark2; default: all 33")
+    c.add_argument("--no-static", action="store_true",
+                   help="--cycle: skip vlgpu-cc's static estimate (and the corpus capture)")
     c.add_argument("--doc", metavar="FILE",
                    help="--cycle: also write the tables into FILE between its "
                         "'<!-- BEGIN/END bench compiler --cycle -->' markers "

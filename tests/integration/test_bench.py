@@ -64,6 +64,32 @@ class BenchGlmark2SmokeTest(unittest.TestCase):
         self.assertIn("WxH", r.stderr)
 
 
+@unittest.skipUnless(find_program("glmark2-es2"), "glmark2-es2 not installed")
+class BenchCompilerCycleSmokeTest(unittest.TestCase):
+    """`bench compiler --cycle` on the scene whose fragment shader's issue time is its frame
+    (a uniform loop; docs/compiler.md "The optimisations in simulated cycles"): with
+    dual-phase pairing off (VLGPU_DEBUG=nodual) the frame takes more simulated cycles."""
+
+    def test_nodual_costs_cycles_where_the_spcs_are_the_limit(self):
+        scene = "loop:fragment-steps=5:fragment-uniform=true:vertex-steps=5"
+        with tempfile.TemporaryDirectory(dir=ROOT / "out") as d:
+            r = bench("compiler", "--cycle", "--scenes", scene, "--switches", "nodual",
+                      "--no-static", "--size", "320x240", "--out", d)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            with open(Path(d) / "compiler-cycle.csv") as f:
+                rows = list(csv.DictReader(f))
+            self.assertEqual([x["scene"] for x in rows], [scene])
+            on, off = int(rows[0]["cycles_all_on"]), int(rows[0]["cycles_nodual"])
+            self.assertGreater(off, on)
+            self.assertAlmostEqual(float(rows[0]["pct_nodual"]), (on - off) / off * 100, places=6)
+            self.assertIn("| `nodual` | 1 |", (Path(d) / "compiler-cycle.md").read_text())
+
+    def test_unknown_switch(self):
+        r = bench("compiler", "--cycle", "--switches", "no-dual", "--out", "/tmp")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("unknown", r.stderr)
+
+
 class BenchAggregationTest(unittest.TestCase):
     def test_summarize(self):
         import bench as b

@@ -213,6 +213,34 @@ TEST(OmuClear, MaskedDepthClearReadsEachLine)
    }
 }
 
+/* A RESOLVE of a @w x @h 4-sample RGBA8 colour buffer (recognisable
+ * samples) into a new single-sample surface (returned), then a DUMP of it. */
+static VLG_SURFACE
+resolve_scene(Scene &s, unsigned w, unsigned h)
+{
+   TestDraw &t = s.t;
+   t.framebuffer(w, h);
+   t.fb.samples = 4;
+   t.fb.cbufs[0] = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, w * 4, h);
+   t.fb.cbufs[0].width = w;
+   /* recognisable samples, written by the test */
+   for (unsigned y = 0; y < h; y++)
+      for (unsigned x = 0; x < w * 4; x++) {
+         const uint8_t px[4] = {uint8_t(x * 7 + y), uint8_t(x >> 2), uint8_t(y * 3), 255};
+         t.vram.write(t.fb.cbufs[0].address + uint64_t(y) * t.fb.cbufs[0].pitch + x * 4, px, 4,
+                      "test");
+      }
+   VLG_SURFACE dst = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, w, h);
+   uint32_t sw[VLG_SURFACE_LENGTH];
+   VLG_SURFACE_pack(sw, &dst);
+   t.draw.kind = VLG_DRAW_KIND_RESOLVE;
+   t.draw.resolve_dst = t.put(sw, sizeof(sw));
+   s.draw();
+   dump_one_pixel(s, dst);
+   s.finish();
+   return dst;
+}
+
 /* A RESOLVE reads the 4 samples of every pixel and writes the resolved
  * lines through the L2 to the MC: at least (source + destination bytes) /
  * bandwidth cycles. */
@@ -223,25 +251,7 @@ TEST(OmuClear, ResolveReadsSamplesAndWritesLines)
       const Config p = with_bandwidth(bw);
       Scene s(8ull << 20);
       TestDraw &t = s.t;
-      t.framebuffer(kW, kH);
-      t.fb.samples = 4;
-      t.fb.cbufs[0] = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, kW * 4, kH);
-      t.fb.cbufs[0].width = kW;
-      /* recognisable samples, written by the test */
-      for (unsigned y = 0; y < kH; y++)
-         for (unsigned x = 0; x < kW * 4; x++) {
-            const uint8_t px[4] = {uint8_t(x * 7 + y), uint8_t(x >> 2), uint8_t(y * 3), 255};
-            t.vram.write(t.fb.cbufs[0].address + uint64_t(y) * t.fb.cbufs[0].pitch + x * 4, px,
-                         4, "test");
-         }
-      VLG_SURFACE dst = t.surface(VLG_FORMAT_R8G8B8A8_UNORM, kW, kH);
-      uint32_t sw[VLG_SURFACE_LENGTH];
-      VLG_SURFACE_pack(sw, &dst);
-      t.draw.kind = VLG_DRAW_KIND_RESOLVE;
-      t.draw.resolve_dst = t.put(sw, sizeof(sw));
-      s.draw();
-      dump_one_pixel(s, dst);
-      s.finish();
+      const VLG_SURFACE dst = resolve_scene(s, kW, kH);
       const BothRuns r = run_both(s, p);
       EXPECT_EQ(std::memcmp(r.f.vram->data() + dst.address, r.c.vram->data() + dst.address,
                             uint64_t(dst.pitch) * kH),
@@ -257,4 +267,65 @@ TEST(OmuClear, ResolveReadsSamplesAndWritesLines)
       EXPECT_GE(r.c.res.cycles,
                 (src_lines + dst_lines) * lb / with_bandwidth(bw).omu_clear_bytes_per_cycle);
    }
+}
+
+/* The MC sleeps (counted busy) while only its bus transfers: ticking
+ * every module every cycle instead must give the same cycles and the same
+ * statistics (activity cycles, counters, queues) for colour, masked
+ * depth/stencil and full clears and a resolve, at three memory bandwidths
+ * and a slow clear engine; only the ticks differ. */
+TEST(OmuClear, SleepingChangesNothing)
+{
+   auto clears = [](Scene &s) {
+      s.t.framebuffer(320, 200, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z24_UNORM_S8_UINT);
+      const float color[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+      s.clear(1u << 2, color);
+      s.clear(1u, color, 0.5f, 7); /* depth only: read-modify-write */
+      s.clear(7u, color, 1.0f, 0);
+      dump_one_pixel(s, s.t.fb.cbufs[0]);
+      s.finish();
+   };
+   auto resolve = [](Scene &s) { resolve_scene(s, 128, 32); };
+   const struct {
+      uint32_t bw, clear_rate;
+   } configs[] = {{8, 0}, {32, 0}, {128, 0}, {128, 16}};
+   for (const auto &cfg : configs)
+      for (int k = 0; k < 2; k++) {
+         const std::string what = std::string(k ? "resolve" : "clears") + " at bandwidth " +
+                                  std::to_string(cfg.bw) + " clear rate " +
+                                  std::to_string(cfg.clear_rate);
+         Scene s(8ull << 20);
+         if (k)
+            resolve(s);
+         else
+            clears(s);
+         const Config p = with_bandwidth(cfg.bw, cfg.clear_rate);
+         CycleGpu a{p}, b{p};
+         b.never_sleep();
+         static uint8_t px[4];
+         RecordingHost ha, hb; /* the DUMP's display */
+         ha.displays.push_back(Display{px, 4, 1, 1, VLG_FORMAT_R8G8B8A8_UNORM});
+         hb.displays = ha.displays;
+         const ModeRun ra = run_scene(s, a, &ha), rb = run_scene(s, b, &hb);
+         ASSERT_TRUE(ra.res.faults.empty()) << what << ": " << ra.res.faults[0].text;
+         ASSERT_TRUE(rb.res.faults.empty()) << what << ": " << rb.res.faults[0].text;
+         EXPECT_EQ(ra.res.cycles, rb.res.cycles) << what;
+         ASSERT_EQ(ra.res.draws.size(), rb.res.draws.size()) << what;
+         for (size_t i = 0; i < ra.res.draws.size(); i++)
+            EXPECT_EQ(ra.res.draws[i].cycles, rb.res.draws[i].cycles) << what << " draw " << i;
+         uint64_t ticks_a = 0, ticks_b = 0;
+         for (auto it = ra.res.stats["modules"].begin(); it != ra.res.stats["modules"].end();
+              ++it) {
+            const auto &ma = it.value(), &mb = rb.res.stats["modules"][it.key()];
+            for (const char *key : {"busy", "stalled", "starved", "idle"})
+               EXPECT_EQ(ma[key], mb[key]) << what << " " << it.key() << " " << key;
+            EXPECT_EQ(ma["counters"], mb["counters"]) << what << " " << it.key();
+            if (it.key() == "mc") {
+               ticks_a += ma["ticks"].get<uint64_t>();
+               ticks_b += mb["ticks"].get<uint64_t>();
+            }
+         }
+         EXPECT_EQ(ra.res.stats["queues"], rb.res.stats["queues"]) << what;
+         EXPECT_LT(ticks_a, ticks_b) << what << ": the MC sleeps through part of it";
+      }
 }

@@ -19,7 +19,8 @@ Mc::port_name(const std::string &client)
 
 Mc::Mc(std::string name, const Config &p, const std::vector<std::string> &clients)
     : Unit(std::move(name)), bandwidth_(std::max(1u, p.memory_bandwidth_bytes_per_cycle)),
-      latency_(p.memory_latency_cycles), queue_entries_(std::max(1u, p.memory_queue_entries))
+      latency_(p.memory_latency_cycles), queue_entries_(std::max(1u, p.memory_queue_entries)),
+      waiting_(queue_entries_)
 {
    clients_.reserve(clients.size());
    for (const std::string &c : clients) {
@@ -30,6 +31,17 @@ Mc::Mc(std::string name, const Config &p, const std::vector<std::string> &client
       cl.out = std::make_unique<OutPort<MemResp>>(*this, "out_" + pn, "responses to " + c);
       clients_.push_back(std::move(cl));
    }
+   const size_t n = clients_.size();
+   clients_pow2_ = n && !(n & (n - 1));
+}
+
+void
+Mc::on_finalize()
+{
+   for (Client &c : clients_) {
+      c.inq = &c.in->typed_queue();
+      c.outq = &c.out->typed_queue();
+   }
 }
 
 Activity
@@ -39,48 +51,70 @@ Mc::tick(Cycle now)
       return Activity::Stalled;
    bool busy = false;
    /* responses whose time has come, in request order per client */
-   Cycle next = kNever;
-   for (Client &c : clients_) {
-      if (!c.flight.empty() && c.flight.front().done <= now && c.out->can_push()) {
-         c.out->push(c.flight.front().resp);
-         c.flight.pop_front();
-         busy = true;
+   if (resp_due_ <= now) {
+      Cycle due = kNever;
+      for (Client &c : clients_) {
+         if (c.flight.empty())
+            continue;
+         if (c.flight.front().done <= now && c.outq->can_push()) {
+            c.outq->push(c.flight.front().resp);
+            c.flight.pop_front();
+            busy = true;
+            if (c.flight.empty())
+               continue;
+         }
+         due = std::min(due, c.flight.front().done);
       }
-      if (!c.flight.empty())
-         next = std::min(next, std::max(c.flight.front().done, now + 1));
+      resp_due_ = due;
    }
+   /* the earliest response still to leave, no earlier than next cycle */
+   Cycle next = resp_due_ == kNever ? kNever : std::max(resp_due_, now + 1);
    /* accept requests round-robin, one per client per cycle */
    const uint32_t n = uint32_t(clients_.size());
    bool held = false;
-   const uint32_t rr = n ? uint32_t(now % n) : 0; /* by cycle, not by tick */
+   /* by cycle, not by tick */
+   const uint32_t rr = !n ? 0 : clients_pow2_ ? uint32_t(now & (n - 1)) : uint32_t(now % n);
    for (uint32_t k = 0; k < n; k++) {
-      Client &c = clients_[(rr + k) % n];
-      if (!c.in->can_pop())
+      const uint32_t ci = rr + k < n ? rr + k : rr + k - n;
+      Client &c = clients_[ci];
+      if (!c.inq->can_pop())
          continue;
       if (waiting_.size() >= queue_entries_) {
          held = true;
          continue;
       }
-      waiting_.push_back(Waiting{c.in->pop(), (rr + k) % n});
+      Waiting &w = waiting_.push();
+      w.req = c.inq->peek();
+      w.client = ci;
+      c.inq->pop();
       busy = true;
    }
    queue_full_.set(now, held);
    /* start the next transfer when the bus is free */
    if (!waiting_.empty() && bus_free_ <= now) {
-      const Waiting w = waiting_.front();
-      waiting_.pop_front();
-      const uint32_t x = std::max<uint32_t>(1, (w.req.bytes + bandwidth_ - 1) / bandwidth_);
+      const Waiting &w = waiting_.front();
+      const uint32_t bytes = w.req.bytes;
+      if (bytes != x_bytes_) { /* mostly whole lines: the last size's transfer time */
+         x_bytes_ = bytes;
+         x_cycles_ = std::max<uint32_t>(1, (bytes + bandwidth_ - 1) / bandwidth_);
+      }
+      const uint32_t x = x_cycles_;
       bus_free_ = now + x;
       bus_cycles_ += x;
       if (w.req.write) {
          ++writes_;
-         write_bytes_ += w.req.bytes;
+         write_bytes_ += bytes;
       } else {
          ++reads_;
-         read_bytes_ += w.req.bytes;
+         read_bytes_ += bytes;
       }
       Client &c = clients_[w.client];
-      c.flight.push_back(Flight{now + x + latency_, MemResp{w.req.tag, w.req.write}});
+      Flight &f = c.flight.push();
+      f.done = now + x + latency_;
+      f.resp.tag = w.req.tag;
+      f.resp.write = w.req.write;
+      waiting_.pop_front();
+      resp_due_ = std::min(resp_due_, c.flight.front().done);
       next = std::min(next, c.flight.front().done);
    }
    if (!waiting_.empty())
@@ -89,6 +123,8 @@ Mc::tick(Cycle now)
       busy = true;
    if (busy) {
       auto_sleep(true);
+      if (bus_free_ > now + 1 && !never_sleep_)
+         sleep_while_transferring(now);
       return Activity::Busy;
    }
    /* an event within a few cycles: stay awake (cheaper than a timer) */
@@ -96,6 +132,44 @@ Mc::tick(Cycle now)
    if (next != kNever)
       wake_at(next);
    return Activity::Idle;
+}
+
+/*
+ * Ticks from now + 1 to until - 1 (until: the bus is free or the next
+ * response is due) would each find the bus busy (busy), no response due and
+ * no transfer to start; they would take no request if none is readable at
+ * now + 1 or the waiting queue is full (then the queue_full_cycles
+ * condition holds all along: only the MC takes requests). A request that
+ * becomes readable later wakes the sleeping MC (its input queue) unless
+ * one is readable already and the waiting queue is full (it cannot take
+ * one before the next transfer starts): skipping those ticks changes no
+ * result and no statistic.
+ */
+void
+Mc::sleep_while_transferring(Cycle now)
+{
+   const Cycle until = std::min(bus_free_, resp_due_);
+   if (until <= now + 1)
+      return;
+   const bool full = waiting_.size() >= queue_entries_;
+   bool readable = false;
+   for (const Client &c : clients_) {
+      if (c.inq->head_ready() <= now + 1) {
+         if (!full)
+            return; /* takes a request next cycle */
+         readable = true;
+         break;
+      }
+   }
+   queue_full_.set(now + 1, readable);
+   if (readable) {
+      /* the waiting queue is full: requests arriving change nothing
+       * before the next transfer starts (at until or later) */
+      sleep_until(until);
+   } else {
+      sleep_until();
+      wake_at(until);
+   }
 }
 
 bool

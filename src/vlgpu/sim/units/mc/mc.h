@@ -21,16 +21,21 @@
  * full with requests waiting in an input queue).
  * Activity: busy while the bus transfers or a request/response moves; idle
  * while only waiting for the latency (not drained then).
+ *
+ * Host speed (results unchanged): while the bus transfers and nothing else
+ * can happen before it is free or the next response is due (no request it
+ * could take, none due), the MC sleeps until then as busy; a request
+ * arriving wakes it as usual.
  */
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
+#include "sim/core/ring.h"
 
 namespace vlgpu::sim {
 
@@ -41,6 +46,7 @@ class Mc final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
+   void on_finalize() override;
    std::string stall_report() const override;
 
    /** Port suffix for a client module name ("gpc0.spc1" -> "gpc0_spc1"). */
@@ -55,17 +61,28 @@ class Mc final : public Unit {
       std::string name;
       std::unique_ptr<InPort<MemReq>> in;
       std::unique_ptr<OutPort<MemResp>> out;
-      std::deque<Flight> flight; /* started, in request order */
+      Queue<MemReq> *inq = nullptr; /* in's and out's queues (on_finalize) */
+      Queue<MemResp> *outq = nullptr;
+      Ring<Flight> flight; /* started, in request order */
    };
    struct Waiting {
       MemReq req;
       uint32_t client;
    };
 
+   /** Busy now and the bus stays busy next cycle: sleep (as busy) until the
+    *  bus is free or a response is due if nothing can happen before. */
+   void sleep_while_transferring(Cycle now);
+
    uint32_t bandwidth_, latency_, queue_entries_;
    std::vector<Client> clients_;
-   std::deque<Waiting> waiting_;
+   bool clients_pow2_ = false; /* round-robin start now % n as a mask */
+   Ring<Waiting> waiting_;
    Cycle bus_free_ = 0;
+   uint32_t x_bytes_ = 0, x_cycles_ = 1; /* ceil(x_bytes_ / bandwidth), at least 1 */
+   /** The earliest flight.front().done of the clients (kNever: none in
+    *  flight): no response can leave before. */
+   Cycle resp_due_ = kNever;
    Counter &reads_ = add_counter("reads", "read requests served");
    Counter &writes_ = add_counter("writes", "write requests served");
    Counter &read_bytes_ = add_counter("read_bytes", "bytes read from VRAM");

@@ -133,6 +133,18 @@ class QueueBase {
    /** Emit the current occupancy to the trace if it changed (engine use). */
    void trace_flush();
 
+   /**
+    * Host speed, for a reader that polls many inputs: every push sets @bit
+    * in *@mask (nullptr: none). The reader clears the bit of a queue it
+    * finds empty and polls only the queues whose bit is set: a queue with
+    * its bit clear is empty.
+    */
+   void set_push_mask(uint64_t *mask, uint64_t bit)
+   {
+      push_mask_ = mask;
+      push_bit_ = bit;
+   }
+
  protected:
    friend class Engine;
 
@@ -155,6 +167,8 @@ class QueueBase {
       ++pushes_;
       ++stats_.pushes;
       ctx_->progress_end = now + 1;
+      if (push_mask_)
+         *push_mask_ |= push_bit_;
       if (reader_ && reader_->asleep_)
          notify_reader(now + params_.latency);
    }
@@ -185,6 +199,8 @@ class QueueBase {
    uint32_t pushes_ = 0, pops_ = 0;
    QueueStats stats_;
    uint64_t traced_size_ = ~uint64_t(0);
+   uint64_t *push_mask_ = nullptr;
+   uint64_t push_bit_ = 0;
 };
 
 /**

@@ -36,8 +36,17 @@ void
 L2::on_finalize()
 {
    in_queues_.clear();
-   for (const Client &c : clients_)
+   in_pushed_ = 0;
+   for (Client &c : clients_) {
+      const uint64_t bit = uint64_t(1) << in_queues_.size();
       in_queues_.push_back(c.in->queue());
+      c.inq = &c.in->typed_queue();
+      c.outq = &c.out->typed_queue();
+      c.inq->set_push_mask(&in_pushed_, bit);
+      in_pushed_ |= bit; /* not known to be empty yet */
+   }
+   in_mc_q_ = &in_mc.typed_queue();
+   out_mc_q_ = &out_mc.typed_queue();
 }
 
 L2::Mshr *
@@ -61,21 +70,19 @@ L2::mshr_of_tag(uint32_t tag)
 void
 L2::respond(uint32_t c, uint32_t tag, Cycle at)
 {
-   std::deque<Ready> &q = clients_[c].ready;
    ready_mask_ |= uint64_t(1) << c;
-   if (q.empty() || q.back().at <= at) {
-      q.push_back(Ready{at, tag});
-      return;
-   }
-   auto it = std::upper_bound(q.begin(), q.end(), at,
-                              [](Cycle a, const Ready &r) { return a < r.at; });
-   q.insert(it, Ready{at, tag});
+   /* after every response due no later (in the order they were given) */
+   clients_[c].ready.insert_sorted(Ready{at, tag}, [](const Ready &r) { return r.at; });
 }
 
 void
 L2::writeback(uint64_t line, uint32_t tag)
 {
-   to_mc_.push_back(MemReq{line * line_bytes_, line_bytes_, tag, true});
+   MemReq &r = to_mc_.push();
+   r.addr = line * line_bytes_;
+   r.bytes = line_bytes_;
+   r.tag = tag;
+   r.write = true;
 }
 
 bool
@@ -147,7 +154,11 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    m.waiters.clear();
    m.waiters.push_back(Waiter{c, r.tag});
    mshr_used_++;
-   to_mc_.push_back(MemReq{line * line_bytes_, line_bytes_, tag, false});
+   MemReq &fill = to_mc_.push();
+   fill.addr = line * line_bytes_;
+   fill.bytes = line_bytes_;
+   fill.tag = tag;
+   fill.write = false;
    ++read_misses_;
    return true;
 }
@@ -160,8 +171,8 @@ L2::tick(Cycle now)
    bool busy = false, blocked = false;
 
    /* fills and write acknowledgements from the MC */
-   if (in_mc.can_pop()) {
-      const MemResp r = in_mc.pop();
+   if (in_mc_q_->can_pop()) {
+      const MemResp r = in_mc_q_->pop();
       busy = true;
       if (r.write) {
          if (r.tag == kFlushTag && flush_outstanding_)
@@ -183,13 +194,21 @@ L2::tick(Cycle now)
       }
    }
 
+   /* the clients with a non-empty input queue (an empty one cannot be
+    * popped: skipping it changes nothing); only those pushed to since they
+    * were last found empty can be */
+   const uint32_t n = uint32_t(clients_.size());
+   uint64_t nonempty = 0;
+   for (uint64_t m = in_pushed_; m; m &= m - 1) {
+      const unsigned c = unsigned(__builtin_ctzll(m));
+      nonempty |= uint64_t(!in_queues_[c]->empty()) << c;
+   }
+   in_pushed_ = nonempty;
+
    /* flush request: once every request sent before it has been taken
     * (the clients' input queues are empty), so that the writes of the
     * draws the CP waited for are flushed too */
-   bool inputs_empty = true;
-   for (const QueueBase *q : in_queues_)
-      inputs_empty &= q->empty();
-   if (!flushing_ && inputs_empty && in_flush.can_pop()) {
+   if (!flushing_ && !nonempty && in_flush.can_pop()) {
       flush_tag_ = in_flush.pop().tag;
       flushing_ = true;
       flush_lines_ = 0;
@@ -204,13 +223,7 @@ L2::tick(Cycle now)
 
    /* look up requests, round-robin over the clients; hold back when the
     * queue to the MC is long (write-backs pile up behind a slow MC) */
-   const uint32_t n = uint32_t(clients_.size());
    uint32_t taken = 0;
-   /* the clients with a non-empty input queue (an empty one cannot be
-    * popped: skipping it changes nothing) */
-   uint64_t nonempty = 0;
-   for (uint32_t c = 0; c < n; c++)
-      nonempty |= uint64_t(!in_queues_[c]->empty()) << c;
    if (!nonempty) {
       /* nothing to look up */
    } else if (to_mc_.size() < 2 * size_t(mshrs_) + 8) {
@@ -220,17 +233,17 @@ L2::tick(Cycle now)
        * start from the cycle number (now % n) starved a client whose reads
        * waited for an MSHR: MSHRs freed in step with the MC's transfers,
        * always in the same phase of now % n (streaming compute). */
-      const uint32_t start = rr_ % n;
+      const uint32_t start = rr_; /* < n */
       const uint64_t hi = nonempty >> start << start;
       for (uint64_t part : {hi, nonempty & ~hi}) {
          for (; part && taken < per_cycle_; part &= part - 1) {
             const uint32_t c = uint32_t(__builtin_ctzll(part));
             Client &cl = clients_[c];
-            if (!cl.in->can_pop())
+            if (!cl.inq->can_pop())
                continue;
-            if (accept(c, cl.in->peek(), now)) {
-               cl.in->pop();
-               rr_ = (c + 1) % n;
+            if (accept(c, cl.inq->peek(), now)) {
+               cl.inq->pop();
+               rr_ = c + 1 < n ? c + 1 : 0;
                taken++;
                busy = true;
             } else {
@@ -240,13 +253,13 @@ L2::tick(Cycle now)
       }
    } else {
       for (uint64_t m = nonempty; m; m &= m - 1)
-         blocked |= clients_[__builtin_ctzll(m)].in->can_pop();
+         blocked |= clients_[__builtin_ctzll(m)].inq->can_pop();
    }
    mshr_full_.set(now, blocked);
 
    /* one request per cycle to the MC */
-   if (!to_mc_.empty() && out_mc.can_push()) {
-      out_mc.push(to_mc_.front());
+   if (!to_mc_.empty() && out_mc_q_->can_push()) {
+      out_mc_q_->push(to_mc_.front());
       to_mc_.pop_front();
       busy = true;
    }
@@ -256,8 +269,8 @@ L2::tick(Cycle now)
    for (uint64_t m = ready_mask_; m; m &= m - 1) {
       const uint32_t c = uint32_t(__builtin_ctzll(m));
       Client &cl = clients_[c];
-      if (cl.ready.front().at <= now && cl.out->can_push()) {
-         cl.out->push(MemResp{cl.ready.front().tag, false});
+      if (cl.ready.front().at <= now && cl.outq->can_push()) {
+         cl.outq->push(MemResp{cl.ready.front().tag, false});
          cl.ready.pop_front();
          busy = true;
       }

@@ -32,7 +32,6 @@
  */
 #pragma once
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -40,6 +39,7 @@
 
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
+#include "sim/core/ring.h"
 
 namespace vlgpu::sim {
 
@@ -68,7 +68,9 @@ class L2 final : public Unit {
       std::string name;
       std::unique_ptr<InPort<MemReq>> in;
       std::unique_ptr<OutPort<MemResp>> out;
-      std::deque<Ready> ready; /* sorted by `at` */
+      Queue<MemReq> *inq = nullptr; /* in's and out's queues (on_finalize) */
+      Queue<MemResp> *outq = nullptr;
+      Ring<Ready> ready; /* sorted by `at` */
    };
    struct Waiter {
       uint32_t client, tag;
@@ -87,20 +89,23 @@ class L2 final : public Unit {
    void writeback(uint64_t line, uint32_t tag);
 
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
-   uint32_t rr_ = 0; /* round-robin: the client after the last one accepted */
+   uint32_t rr_ = 0; /* round-robin: the client after the last one accepted (< clients) */
    LineCache cache_;
    std::vector<Client> clients_;
    /* host speed (results unchanged): the clients' input queues, polled as
     * one bit mask of non-empty queues per tick (bit c: client c), and a bit
     * mask of the clients whose `ready` list is not empty */
    std::vector<const QueueBase *> in_queues_;
+   uint64_t in_pushed_ = 0; /* bit c: client c's input queue may be non-empty (set at its pushes) */
    uint64_t ready_mask_ = 0;
+   Queue<MemResp> *in_mc_q_ = nullptr; /* in_mc's and out_mc's queues */
+   Queue<MemReq> *out_mc_q_ = nullptr;
    /** The MSHRs (l2.mshrs entries, searched linearly: few). */
    Mshr *mshr_of_line(uint64_t line);
    Mshr *mshr_of_tag(uint32_t tag);
    std::vector<Mshr> mshr_;
    uint32_t mshr_used_ = 0;
-   std::deque<MemReq> to_mc_;
+   Ring<MemReq> to_mc_;
    uint32_t next_fill_tag_ = 2;
    bool flushing_ = false;
    uint32_t flush_tag_ = 0, flush_lines_ = 0, flush_outstanding_ = 0;

@@ -74,6 +74,45 @@ LineCache::allocate(uint64_t line, Victim &victim)
    return best;
 }
 
+LineCache::Way *
+LineCache::lookup_or_allocate(uint64_t line, Victim &victim, bool &hit)
+{
+   Way *set = &ways_v_[size_t(set_of(line)) * ways_];
+   /* allocate()'s choice: the first way neither valid nor pending, else
+    * the first least recently used valid one that is not pending */
+   Way *free = nullptr, *lru = nullptr;
+   for (uint32_t i = 0; i < ways_; i++) {
+      Way &w = set[i];
+      if (w.line == line && (w.valid || w.pending)) { /* the tag first: most ways differ */
+         w.lru = ++clock_;
+         hit = true;
+         return &w;
+      }
+      if (w.pending)
+         continue;
+      if (!w.valid) {
+         if (!free)
+            free = &w;
+      } else if (!lru || w.lru < lru->lru) {
+         lru = &w;
+      }
+   }
+   hit = false;
+   victim = Victim{};
+   Way *best = free ? free : lru;
+   if (!best)
+      return nullptr;
+   if (best->valid) {
+      victim.evicted = true;
+      victim.dirty = best->dirty;
+      victim.line = best->line;
+   }
+   *best = Way{};
+   best->line = line;
+   best->lru = ++clock_;
+   return best;
+}
+
 void
 LineCache::invalidate_all()
 {

@@ -188,6 +188,13 @@ class LineCache {
     * it held in @victim. nullptr if every way of the set is pending.
     */
    Way *allocate(uint64_t line, Victim &victim);
+   /**
+    * lookup(@line), and on a miss allocate(@line, @victim), in one pass over
+    * the set (the same way, victim and LRU order as the two calls). @hit:
+    * the line was held (a lookup hit, @victim untouched); else the returned
+    * way is the allocated one, nullptr if every way of the set is pending.
+    */
+   Way *lookup_or_allocate(uint64_t line, Victim &victim, bool &hit);
    /** Every dirty line, marked clean (for write-backs), in set order. */
    template <typename F> void clean_all(F &&f)
    {

@@ -89,9 +89,11 @@ bool
 L2::accept(uint32_t c, const MemReq &r, Cycle now)
 {
    const uint64_t line = r.addr >> line_shift_;
-   LineCache::Way *w = cache_.lookup(line);
    if (r.write) {
-      if (w) {
+      LineCache::Victim v;
+      bool hit;
+      LineCache::Way *w = cache_.lookup_or_allocate(line, v, hit);
+      if (hit) {
          if (w->pending) {
             if (Mshr *m = mshr_of_line(line))
                m->dirty = true;
@@ -101,8 +103,6 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
          ++write_hits_;
          return true;
       }
-      LineCache::Victim v;
-      w = cache_.allocate(line, v);
       if (!w) { /* every way of the set is being filled: wait */
          return false;
       }
@@ -118,6 +118,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       ++write_misses_;
       return true;
    }
+   LineCache::Way *w = cache_.lookup(line);
    if (w && w->valid) {
       ++read_hits_;
       respond(c, r.tag, now + hit_latency_);

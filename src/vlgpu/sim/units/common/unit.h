@@ -21,6 +21,7 @@
 
 #include "sim/core/module.h"
 #include "sim/core/port.h"
+#include "sim/core/ring.h"
 #include "sim/func/gpu_fault.h"
 #include "sim/func/shader/thread_group.h"
 #include "sim/units/common/draw_state.h"
@@ -243,15 +244,15 @@ class MemClient {
    /** Queue a read of @bytes bytes at @addr as part of @txn. */
    void read(uint32_t txn, uint64_t addr, uint32_t bytes)
    {
-      pending_.push_back(MemReq{addr, bytes, txn, false});
+      queue(addr, bytes, txn, false);
       add(txn);
    }
    /** Queue a posted write (no transaction; the L2 does not answer). */
-   void write(uint64_t addr, uint32_t bytes) { pending_.push_back(MemReq{addr, bytes, 0, true}); }
+   void write(uint64_t addr, uint32_t bytes) { queue(addr, bytes, 0, true); }
    /** Queue a write that is answered (the MC acknowledges writes). */
    void write_acked(uint32_t txn, uint64_t addr, uint32_t bytes)
    {
-      pending_.push_back(MemReq{addr, bytes, txn, true});
+      queue(addr, bytes, txn, true);
       add(txn);
    }
    /** Every request of @txn answered (true for a transaction without any). */
@@ -297,6 +298,14 @@ class MemClient {
    };
    void send_one();
    void receive_one();
+   void queue(uint64_t addr, uint32_t bytes, uint32_t tag, bool write)
+   {
+      MemReq &r = pending_.push(); /* field by field: no whole-struct copy */
+      r.addr = addr;
+      r.bytes = bytes;
+      r.tag = tag;
+      r.write = write;
+   }
    void add(uint32_t txn)
    {
       Slot &s = ring_[txn & kRingMask];
@@ -307,7 +316,7 @@ class MemClient {
          outstanding_++;
       }
    }
-   std::deque<MemReq> pending_;
+   Ring<MemReq> pending_;
    std::vector<Slot> ring_ = std::vector<Slot>(kRing);
    std::unordered_map<uint32_t, uint32_t> overflow_;
    size_t outstanding_ = 0;

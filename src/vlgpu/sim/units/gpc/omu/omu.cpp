@@ -50,6 +50,7 @@ Omu::Omu(std::string name, const Config &p, ThreadGroupPool &pool)
 {
    if (line_bytes_ && !(line_bytes_ & (line_bytes_ - 1)))
       line_shift_ = __builtin_ctz(line_bytes_);
+   clear_per_tick_ = unsigned(std::max<uint64_t>(1, p.omu_clear_bytes_per_cycle / line_bytes_));
    size_t rob = 1;
    while (rob < p.omu_reorder_groups)
       rob *= 2;
@@ -351,6 +352,7 @@ Omu::clear_plan(const DrawState &d, Cycle now)
    clear_steps_.clear();
    clear_start_ = now;
    clear_moved_ = 0;
+   clear_due_ = now;
    clearing_ = true;
 }
 
@@ -427,14 +429,12 @@ Omu::clear_reads(uint64_t line, const ClearSpan &sp, uint32_t row, uint32_t &txn
 bool
 Omu::clear_engine(Cycle now)
 {
-   constexpr size_t kQueued = 2; /* requests waiting to leave for the L2 */
-   const uint64_t rate = p_.omu_clear_bytes_per_cycle;
-   const unsigned per_tick = unsigned(std::max<uint64_t>(1, rate / line_bytes_));
+   constexpr size_t kQueued = kClearQueued;
    bool moved = false, more = true;
-   for (unsigned k = 0; k < per_tick; k++) {
+   for (unsigned k = 0; k < clear_per_tick_; k++) {
       if (clear_steps_.size() >= p_.omu_clear_lines_in_flight || mem.queued() >= kQueued)
          break;
-      if (now < clear_start_ + clear_moved_ / rate)
+      if (now < clear_due_)
          break; /* the rate */
       uint64_t line;
       const ClearSpan *sp;
@@ -444,14 +444,18 @@ Omu::clear_engine(Cycle now)
          break;
       }
       uint32_t txn = 0;
-      std::vector<uint64_t> fills = take_fills();
-      const unsigned reads = clear_reads(line, *sp, row, txn, fills);
-      clear_reads_ += reads;
+      unsigned reads = 0;
+      if (sp->rmw || sp->src_pitch) {
+         std::vector<uint64_t> fills = take_fills();
+         reads = clear_reads(line, *sp, row, txn, fills);
+         clear_reads_ += reads;
+         if (txn)
+            pending_.push_back(Pending{txn, std::move(fills)});
+         else if (fills.capacity())
+            spare_fills_.push_back(std::move(fills));
+      }
       clear_moved_ += uint64_t(reads + 1) * line_bytes_;
-      if (txn)
-         pending_.push_back(Pending{txn, std::move(fills)});
-      else if (fills.capacity())
-         spare_fills_.push_back(std::move(fills));
+      clear_due_ = clear_start_ + clear_moved_ / p_.omu_clear_bytes_per_cycle;
       clear_steps_.push_back(ClearStep{line, txn});
       moved = true;
    }
@@ -460,9 +464,7 @@ Omu::clear_engine(Cycle now)
       const ClearStep &st = clear_steps_.front();
       if (st.txn && !mem.done(st.txn))
          break;
-      uint32_t mark = kMark;
-      std::vector<uint64_t> nofills;
-      touch_line(st.line, false, true, true, mark, nofills);
+      clear_write(st.line);
       ++clear_lines_;
       clear_steps_.pop_front();
       moved = true;
@@ -471,7 +473,41 @@ Omu::clear_engine(Cycle now)
       clearing_ = false;
       return true;
    }
-   return moved || now < clear_start_ + clear_moved_ / rate;
+   return moved || now < clear_due_;
+}
+
+/* touch_line(line, false, true, true, ...): a hit (through the memo as
+ * lookup()) is marked dirty; a miss allocates the line valid and dirty
+ * (its dirty victim written back) or, with every way pending, writes it
+ * through to the L2. */
+void
+Omu::clear_write(uint64_t line)
+{
+   LineCache::Way *&m = memo_[memo_index(line)];
+   if (LineCache::holds(m, line)) {
+      cache_.touch(*m);
+      m->dirty = true;
+      return;
+   }
+   LineCache::Victim v;
+   bool hit;
+   LineCache::Way *w = cache_.lookup_or_allocate(line, v, hit);
+   if (hit) {
+      m = w;
+      w->dirty = true;
+      return;
+   }
+   if (v.evicted && v.dirty) {
+      ++writebacks_;
+      mem.write(v.line * line_bytes_, line_bytes_);
+   }
+   if (w) {
+      m = w;
+      w->valid = true;
+      w->dirty = true;
+   } else {
+      mem.write(line * line_bytes_, line_bytes_);
+   }
 }
 
 /* ---- late stage --------------------------------------------------------- */

@@ -61,6 +61,7 @@
 
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
+#include "sim/core/ring.h"
 
 namespace vlgpu::sim {
 
@@ -153,6 +154,9 @@ class Omu final : public Unit {
    unsigned clear_reads(uint64_t line, const ClearSpan &sp, uint32_t row, uint32_t &txn,
                         std::vector<uint64_t> &fills);
    bool clear_engine(Cycle now);
+   /** The clear engine writes @line (touch_line(@line, write, dirty, mark)
+    *  without its generic cases). */
+   void clear_write(uint64_t line);
 
    /** The way of @line (a hit: the most recently used) or nullptr: as
     *  LineCache::lookup, but first through memo_. */
@@ -239,10 +243,13 @@ class Omu final : public Unit {
    uint32_t clear_row_ = 0;
    bool clear_row_open_ = false;
    uint64_t clear_line_ = 0, clear_row_last_ = 0, clear_prev_ = ~uint64_t(0);
-   std::deque<ClearStep> clear_steps_; /* in flight, in order */
+   Ring<ClearStep> clear_steps_; /* in flight, in order */
    Cycle clear_start_ = 0;
    uint64_t clear_moved_ = 0; /* bytes of the steps issued (the rate) */
+   Cycle clear_due_ = 0;      /* clear_start_ + clear_moved_ / rate: next step not before */
+   unsigned clear_per_tick_ = 1; /* steps issued per cycle at most */
    uint32_t credits_ = 0; /* retired groups not yet credited to the PE */
+   static constexpr size_t kClearQueued = 2; /* clear engine: requests waiting to leave, at most */
 
    Counter &early_quads_ = add_counter("early_quads", "quads through the early tests");
    Counter &late_quads_ = add_counter("late_quads", "quads merged by the late stage");

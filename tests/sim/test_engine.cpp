@@ -254,6 +254,73 @@ TEST(Engine, BusySleepCountsAsBusyAndAsProgress)
    EXPECT_EQ(st.modules[0].idle, 1u);
 }
 
+TEST(Engine, SleepAsSkipsTheTickAfterABusyOne)
+{
+   /* A producer that knows, after a push that fills its queue with more
+    * to send, that its next ticks would only be stalled: sleep_as(Stalled).
+    * The same pushes, pops and activity cycles as the plain producer (which
+    * ticks once more, stalled, and then sleeps), in fewer ticks. */
+   class EagerProducer : public Producer {
+    public:
+      EagerProducer(std::string name, int count) : Producer(std::move(name), count), count_(count)
+      {
+      }
+      Activity tick(Cycle now) override
+      {
+         const Activity a = Producer::tick(now);
+         if (a == Activity::Busy && int(push_cycles.size()) < count_ &&
+             out.occupancy() == out.queue()->capacity())
+            sleep_as(Activity::Stalled);
+         return a;
+      }
+
+    private:
+      int count_;
+   };
+   const int n = 40;
+   for (unsigned work : {1u, 3u, 7u})
+      for (unsigned C : {1u, 2u, 4u})
+         for (bool reverse : {false, true}) {
+            Stats st[2];
+            std::vector<std::pair<int, Cycle>> received[2];
+            std::vector<Cycle> pushes[2];
+            for (int eager = 0; eager < 2; eager++) {
+               Engine eng;
+               Producer *p = nullptr;
+               Consumer *c = nullptr;
+               if (reverse)
+                  c = &eng.add<Consumer>("c", n, work);
+               if (eager)
+                  p = &eng.add<EagerProducer>("p", n);
+               else
+                  p = &eng.add<Producer>("p", n);
+               if (!reverse)
+                  c = &eng.add<Consumer>("c", n, work);
+               eng.connect("p.out", "c.in", QueueParams{C, 2, 1});
+               ASSERT_EQ(eng.run(100000).reason, StopReason::Idle);
+               st[eager] = eng.stats();
+               received[eager] = c->received;
+               pushes[eager] = p->push_cycles;
+            }
+            const std::string what = "work " + std::to_string(work) + " C " + std::to_string(C) +
+                                     (reverse ? " reversed" : "");
+            EXPECT_EQ(received[0], received[1]) << what;
+            EXPECT_EQ(pushes[0], pushes[1]) << what;
+            for (const char *m : {"p", "c"}) {
+               const ModuleStatsSnapshot &a = *st[0].module(m), &b = *st[1].module(m);
+               EXPECT_EQ(a.busy, b.busy) << what << " " << m;
+               EXPECT_EQ(a.stalled, b.stalled) << what << " " << m;
+               EXPECT_EQ(a.starved, b.starved) << what << " " << m;
+               EXPECT_EQ(a.idle, b.idle) << what << " " << m;
+            }
+            EXPECT_EQ(st[0].queues[0].stats.pushes, st[1].queues[0].stats.pushes) << what;
+            EXPECT_EQ(st[0].queues[0].stats.occupancy_sum, st[1].queues[0].stats.occupancy_sum)
+               << what;
+            if (work > 1 && C < 4)
+               EXPECT_LT(st[1].module("p")->ticks, st[0].module("p")->ticks) << what;
+         }
+}
+
 TEST(Engine, SleepingModulesAreNotTicked)
 {
    /* A token every 1000 cycles through 3 relays: each relay ticks at cycle

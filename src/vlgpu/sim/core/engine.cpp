@@ -358,6 +358,10 @@ Engine::put_to_sleep(Module &m, Activity a, Cycle now)
 {
    const bool hard = m.force_sleep_ && m.hold_until_ != kNever;
    m.force_sleep_ = false;
+   if (m.sleep_as_set_) { /* sleep_as(): the cycles asleep count as it says */
+      a = m.sleep_as_;
+      m.sleep_as_set_ = false;
+   }
    m.hold_until_ = kNever;
 
    /* When must it run again? Its alarm, the next entry becoming readable

@@ -186,6 +186,21 @@ class Module {
     */
    void sleep_until(Cycle c = kNever);
 
+   /**
+    * Go to sleep after this tick, whatever it returns, as auto-sleep does
+    * after a tick that returns @a: woken by its queues and its alarm, and
+    * the cycles it sleeps count as @a (this tick counts as what tick()
+    * returns). For a module that knows at the end of a busy tick that its
+    * next ticks would do nothing and return @a until a queue event or its
+    * alarm: the tick after a busy one is not made just to say so.
+    */
+   void sleep_as(Activity a)
+   {
+      force_sleep_ = true;
+      sleep_as_set_ = true;
+      sleep_as_ = a;
+   }
+
    /** Turn auto-sleep off to be ticked every cycle (default: on). */
    void set_auto_sleep(bool on) { auto_sleep_ = on; }
 
@@ -224,6 +239,8 @@ class Module {
    bool auto_sleep_ = true;
    bool force_sleep_ = false;
    bool hard_sleep_ = false;   /* asleep via sleep_until(c): ignore queues */
+   bool sleep_as_set_ = false; /* sleep_as() this tick */
+   Activity sleep_as_ = Activity::Idle;
    Cycle hold_until_ = kNever; /* sleep_until() argument for this tick */
    Activity sleep_activity_ = Activity::Idle;
    Activity last_activity_ = Activity::Idle;

@@ -476,6 +476,52 @@ Omu::clear_engine(Cycle now)
    return moved || now < clear_due_;
 }
 
+/*
+ * Would the tick at t = now + 1 do nothing? Queue events that could change
+ * that wake a sleeping OMU (an entry becoming readable on an input, a slot
+ * freed in the full queue to the L2); without them the ticks after t would
+ * do nothing either. During a clear (the late stage at its draw's mark,
+ * ending_ and clearing_ set) a tick at t:
+ *  - sends nothing: no request queued, or the queue to the L2 full;
+ *  - receives nothing, takes no FS group, mark or run: none readable at t;
+ *  - late stage: not waiting for late_until_; the clear engine issues no
+ *    step (the steps in flight at the limit or kClearQueued requests
+ *    queued; it is not ahead of its rate, else it counts as busy) and
+ *    writes no line (none in flight, kClearQueued requests queued, or the
+ *    oldest waits for its reads: they come through in_mem);
+ *  - early stage: nothing held (then no depth/stencil interlock either);
+ *  - no credits to return.
+ * It then returns Stalled if requests wait for the full queue, else
+ * Starved (not drained while clearing).
+ */
+bool
+Omu::clear_waits(Cycle now, Activity &a) const
+{
+   const Cycle t = now + 1;
+   if (!clearing_ || !ending_ || credits_ || !early_q_.empty() || t < late_until_ || t < clear_due_)
+      return false;
+   const QueueBase &out = *mem.out.queue();
+   const bool out_full = out.occupancy() >= out.capacity();
+   const size_t queued = mem.queued();
+   if (queued && !out_full)
+      return false;
+   if (queued < kClearQueued) {
+      if (clear_steps_.size() < p_.omu_clear_lines_in_flight)
+         return false; /* issues a step */
+      const ClearStep &st = clear_steps_.front();
+      if (!(st.txn && !mem.done(st.txn)))
+         return false; /* writes a line */
+   }
+   if (mem.in.queue()->head_ready() <= t || in_mark.queue()->head_ready() <= t ||
+       in_early.queue()->head_ready() <= t)
+      return false;
+   for (const auto &in : in_fs)
+      if (in->queue()->head_ready() <= t)
+         return false;
+   a = queued ? Activity::Stalled : Activity::Starved;
+   return true;
+}
+
 /* touch_line(line, false, true, true, ...): a hit (through the memo as
  * lookup()) is marked dirty; a miss allocates the line valid and dirty
  * (its dirty victim written back) or, with every way pending, writes it
@@ -688,8 +734,13 @@ Omu::tick(Cycle now)
    }
    /* requests queued this cycle leave now (one per cycle) */
    busy |= mem.send();
-   if (busy)
+   if (busy) {
+      /* host speed: not ticked next cycle only to find nothing to do */
+      Activity a;
+      if (clearing_ && !never_sleep_ && clear_waits(now, a))
+         sleep_as(a);
       return Activity::Busy;
+   }
    if (blocked || (mem.queued() && !mem.out.can_push()))
       return Activity::Stalled;
    return drained() ? Activity::Idle : Activity::Starved;

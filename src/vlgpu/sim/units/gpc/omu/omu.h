@@ -157,6 +157,9 @@ class Omu final : public Unit {
    /** The clear engine writes @line (touch_line(@line, write, dirty, mark)
     *  without its generic cases). */
    void clear_write(uint64_t line);
+   /** After a busy tick during a clear: true if the ticks from now + 1 on
+    *  would do nothing and return @a until a queue event wakes the OMU. */
+   bool clear_waits(Cycle now, Activity &a) const;
 
    /** The way of @line (a hit: the most recently used) or nullptr: as
     *  LineCache::lookup, but first through memo_. */

@@ -784,10 +784,17 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
 
    auto fill = [&](const VLG_SURFACE &surf, const uint8_t *value, unsigned bpp) {
       uint8_t *base = vram.data() + surf.address;
+      const size_t row_bytes = size_t(sx1 - sx0) * bpp;
       for (unsigned y = y0; y < y1; y++) {
          uint8_t *row = base + size_t(y) * surf.pitch + size_t(sx0) * bpp;
-         for (unsigned x = sx0; x < sx1; x++, row += bpp)
-            std::memcpy(row, value, bpp);
+         /* the value, then the row's filled part copied after itself: the
+          * same bytes as one copy per pixel, in fewer calls */
+         std::memcpy(row, value, bpp);
+         for (size_t done = bpp; done < row_bytes;) {
+            const size_t n = std::min(done, row_bytes - done);
+            std::memcpy(row + done, row, n);
+            done += n;
+         }
       }
       written += area;
    };

@@ -54,24 +54,10 @@ QueueBase::next_arrival_stored(Cycle now) const
 }
 
 void
-QueueBase::advance(Cycle now)
+QueueBase::trace_size()
 {
-   /* Cycles [cycle_, now) all ended with size_ entries. */
-   const uint64_t n = now - cycle_;
-   stats_.occupancy_sum += uint64_t(size_) * n;
-   if (size_ == params_.capacity)
-      stats_.full_cycles += n;
-   if (size_ == 0)
-      stats_.empty_cycles += n;
-   if (size_ > stats_.max_occupancy)
-      stats_.max_occupancy = size_;
-   if (VLG_UNLIKELY(ctx_->tracer != nullptr) && size_ != traced_size_) {
-      ctx_->tracer->counter(*this, cycle_, size_);
-      traced_size_ = size_;
-   }
-   cycle_ = now;
-   pushes_ = 0;
-   pops_ = 0;
+   ctx_->tracer->counter(*this, cycle_, size_);
+   traced_size_ = size_;
 }
 
 QueueStats

@@ -148,8 +148,27 @@ class QueueBase {
  protected:
    friend class Engine;
 
-   /** Roll the per-cycle counters and statistics forward to `now`. */
-   void advance(Cycle now);
+   /** Roll the per-cycle counters and statistics forward to `now` (inline:
+    *  the first push or pop of a queue in every cycle it moves). */
+   void advance(Cycle now)
+   {
+      /* Cycles [cycle_, now) all ended with size_ entries. */
+      const uint64_t n = now - cycle_;
+      stats_.occupancy_sum += uint64_t(size_) * n;
+      if (size_ == params_.capacity)
+         stats_.full_cycles += n;
+      if (size_ == 0)
+         stats_.empty_cycles += n;
+      if (size_ > stats_.max_occupancy)
+         stats_.max_occupancy = size_;
+      if (VLG_UNLIKELY(ctx_->tracer != nullptr) && size_ != traced_size_)
+         trace_size();
+      cycle_ = now;
+      pushes_ = 0;
+      pops_ = 0;
+   }
+   /** advance(): the occupancy changed since it was last traced. */
+   void trace_size();
    /** Slow path of push: check the rules; throws or counts. */
    void push_check(Cycle now);
    /** Slow path of pop/peek: check the rules; throws or counts. */

@@ -44,6 +44,24 @@ LineCache::probe(uint64_t line) const
    return nullptr;
 }
 
+/* Put @line into way @best (null: no way free, nothing happens), noting in
+ * @victim the valid line it held; shared by allocate and lookup_or_allocate. */
+LineCache::Way *
+LineCache::install(Way *best, uint64_t line, Victim &victim)
+{
+   if (!best)
+      return nullptr;
+   if (best->valid) {
+      victim.evicted = true;
+      victim.dirty = best->dirty;
+      victim.line = best->line;
+   }
+   *best = Way{};
+   best->line = line;
+   best->lru = ++clock_;
+   return best;
+}
+
 LineCache::Way *
 LineCache::allocate(uint64_t line, Victim &victim)
 {
@@ -61,17 +79,7 @@ LineCache::allocate(uint64_t line, Victim &victim)
       if (!best || w.lru < best->lru)
          best = &w;
    }
-   if (!best)
-      return nullptr;
-   if (best->valid) {
-      victim.evicted = true;
-      victim.dirty = best->dirty;
-      victim.line = best->line;
-   }
-   *best = Way{};
-   best->line = line;
-   best->lru = ++clock_;
-   return best;
+   return install(best, line, victim);
 }
 
 LineCache::Way *
@@ -100,17 +108,7 @@ LineCache::lookup_or_allocate(uint64_t line, Victim &victim, bool &hit)
    hit = false;
    victim = Victim{};
    Way *best = free ? free : lru;
-   if (!best)
-      return nullptr;
-   if (best->valid) {
-      victim.evicted = true;
-      victim.dirty = best->dirty;
-      victim.line = best->line;
-   }
-   *best = Way{};
-   best->line = line;
-   best->lru = ++clock_;
-   return best;
+   return install(best, line, victim);
 }
 
 void

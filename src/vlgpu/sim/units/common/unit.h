@@ -196,6 +196,11 @@ class LineCache {
     * way is the allocated one, nullptr if every way of the set is pending.
     */
    Way *lookup_or_allocate(uint64_t line, Victim &victim, bool &hit);
+
+ private:
+   Way *install(Way *best, uint64_t line, Victim &victim);
+
+ public:
    /** Every dirty line, marked clean (for write-backs), in set order. */
    template <typename F> void clean_all(F &&f)
    {

@@ -173,7 +173,7 @@ Ge::fetch_groups(Block &b, Cycle now)
       moved = true;
    }
    if (!fetching_.empty() && fetching_.front().block == b.id && mem.done(fetching_.front().txn) &&
-       !vs_pushed_ && out_vs.can_push()) {
+       !lts_pushed_ && out_vs.can_push()) {
       const Fetch f = fetching_.front();
       fetching_.pop_front();
       const VLG_SHADER_STATE &vs = d.pkg.vs.state;
@@ -286,8 +286,8 @@ Ge::tick(Cycle now)
 
    /* GS groups go to the LTS first: they are older work than the VS
     * groups of later sub-blocks */
-   vs_pushed_ = gs_send();
-   busy |= vs_pushed_;
+   lts_pushed_ = gs_send();
+   busy |= lts_pushed_;
 
    /* the oldest block still fetching */
    for (Block &b : blocks_) {
@@ -297,7 +297,7 @@ Ge::tick(Cycle now)
          /* a GS draw's token follows its last GS group */
          if (has_gs(*b.task.draw) && (&b != &blocks_.front() || !gs_token_ready(*b.task.draw))) {
             blocked |= !gs_send_.empty();
-         } else if (!vs_pushed_ && out_vs.can_push()) {
+         } else if (!lts_pushed_ && out_vs.can_push()) {
             SpcTask t;
             t.last_of = b.task.draw;
             out_vs.push(std::move(t));

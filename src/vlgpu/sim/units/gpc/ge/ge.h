@@ -154,7 +154,7 @@ class Ge final : public Unit {
    std::deque<std::unique_ptr<VsGroup>> gs_send_; /* closed, waiting for the LTS */
    std::deque<GsFlight> gs_out_;               /* sent, in output order */
    uint64_t gs_seq_ = 0;
-   bool vs_pushed_ = false; /* a GS group went to the LTS this cycle (one group per cycle) */
+   bool lts_pushed_ = false; /* a GS group went to the LTS this cycle (one group per cycle) */
 
    Counter &sub_blocks_ = add_counter("sub_blocks", "vertex sub-blocks processed");
    Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups sent to the LTS");

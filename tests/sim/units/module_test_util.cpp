@@ -40,6 +40,19 @@ make_shader_draw(Vram &vram, bool fragment, const std::vector<uint32_t> &code, u
 }
 
 void
+make_geometry_shader(DrawState &d, unsigned max_vertices)
+{
+   d.pkg.gs.state = d.pkg.vs.state;
+   d.pkg.gs.state.stage = VLG_SHADER_STAGE_GEOMETRY;
+   d.shaders->gs_prog = d.shaders->vs_prog;
+   d.shaders->gs_res = d.shaders->vs_res;
+   d.shaders->gs_res.stage = VLG_SHADER_STAGE_GEOMETRY;
+   d.ge.gs.enabled = true;
+   d.ge.gs.max_vertices = max_vertices;
+   d.ge.gs.output_prim = VLG_PRIM_POINTS;
+}
+
+void
 enable_global_memory(DrawState &d, Vram &vram)
 {
    d.shaders->vs_res.global = &vram;

@@ -135,6 +135,11 @@ DrawRef make_shader_draw(Vram &vram, bool fragment, const std::vector<uint32_t> 
                          unsigned num_regs, uint64_t code_address, uint64_t buf = 0,
                          uint32_t buf_size = 0);
 
+/** Makes the vertex shader of a make_shader_draw() draw its geometry
+ *  shader too (program, resources, state of stage GEOMETRY), with GS
+ *  output POINTS and @max_vertices per lane. */
+void make_geometry_shader(DrawState &d, unsigned max_vertices);
+
 /** Lets the draw's shaders use MEM on global memory (@vram). */
 void enable_global_memory(DrawState &d, Vram &vram);
 

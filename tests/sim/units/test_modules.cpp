@@ -426,6 +426,23 @@ struct SpcBench {
       lts->script.push_back({at, std::move(t)});
       e->wake(*lts); /* asleep for good once its script ran out */
    }
+   /** A geometry-shader group of 16 primitives (make_geometry_shader). */
+   VsGroup *gs_group(const DrawRef &d, Cycle at, uint32_t id)
+   {
+      SpcTask t;
+      t.vs = std::make_unique<VsGroup>();
+      t.vs->draw = d;
+      t.vs->tg = std::make_unique<ThreadGroup>(16, d->pkg.gs.state.num_regs,
+                                               VLG_SHADER_STAGE_GEOMETRY, id);
+      t.vs->tg->set_live_mask(0xffff);
+      t.vs->lanes = 16;
+      t.vs->gs = std::make_unique<GsOutput>();
+      t.vs->gs->begin(16);
+      VsGroup *g = t.vs.get();
+      lts->script.push_back({at, std::move(t)});
+      e->wake(*lts);
+      return g;
+   }
    std::vector<Spc::IssueRecord> of(uint32_t group) const
    {
       std::vector<Spc::IssueRecord> r;
@@ -443,6 +460,30 @@ constexpr const char *kDepProgram = R"(
    MOV R3, R0 | MUL R4, R0, R0
    BRC.END
 )";
+
+/* MEM.EMIT reads the whole output map: in a GS group it issues only once
+ * every register write of the group is done, here MUL's latency after the
+ * MUL although EMIT names no register (docs/simulator-modules.md "SPC"). */
+TEST(Spc, GsEmitWaitsForEveryWriteOfItsGroup)
+{
+   SpcBench b(10);
+   const unsigned L = isa_latency("MUL");
+   ASSERT_GE(L, 2u) << "the test needs a bubble after MUL";
+   const DrawRef d = make_shader_draw(b.vram, false, assemble(R"(
+      MUL R1, R0, R0
+      MEM.EMIT
+      BRC.END
+   )"), 8, 0x1000);
+   make_geometry_shader(*d, 4);
+   b.gs_group(d, 0, 100);
+   b.e->run();
+   const std::vector<Spc::IssueRecord> w = b.of(100);
+   ASSERT_EQ(w.size(), 3u);
+   EXPECT_EQ(w[1].cycle - w[0].cycle, L) << "EMIT waits for MUL's result";
+   EXPECT_FALSE(d->faulted()) << d->fault_text;
+   ASSERT_EQ(b.ge->got.size(), 1u);
+   EXPECT_EQ(b.ge->got[0].second->gs->lanes(), 16u);
+}
 
 /* A dependent instruction issues exactly `latency` cycles after its
  * producer; the dual-issued instruction issues in one cycle and is

@@ -5,7 +5,9 @@
  *  (a) a streaming dispatch (out[i] = in[i] * 2.0 over vec4) costs the
  *      bytes it moves / memory.bandwidth_bytes_per_cycle;
  *  (b) an ALU-bound dispatch costs its instructions / SPCs (one issue per
- *      SPC per cycle): halves from 2 to 4 SPCs;
+ *      SPC per cycle): halves from 2 to 4 SPCs; a latency-bound one gets
+ *      faster with more resident thread groups per SPC (Little's law) until the
+ *      L2's MSHRs bind;
  *  (c) shared-memory bank conflicts cost (passes - 1) issue cycles per
  *      access, passes from the bank rule computed here;
  *  (d) a barrier exchange through shared memory across the thread groups
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -160,6 +163,55 @@ TEST(ComputeCycle, AluBoundDispatchScalesWithSpcs)
       i++;
    }
    EXPECT_NEAR(double(cyc[0]) / double(cyc[1]), 2.0, 0.2);
+}
+
+/* (b') latency hiding: a streaming dispatch of one-thread-group workgroups at
+ * a bandwidth it cannot use up. Each thread group loads and then waits at
+ * least memory.latency_cycles for its data (Little's law: at most T loads in
+ * flight per SPC with T resident groups), so the dispatch takes at least
+ * groups / (SPCs x T) x latency cycles: more resident groups per SPC hide
+ * more latency, until the next limit, the L2's MSHRs: every line read is a
+ * miss that holds one of l2.mshrs for at least the latency, so at least
+ * lines read / MSHRs x latency cycles. */
+TEST(ComputeCycle, MoreResidentGroupsHideLatencyUntilTheL2Mshrs)
+{
+   const uint64_t n = 16 * 1024; /* vec4: 256 KiB in, 256 KiB out */
+   const uint32_t block = 16;    /* one thread group per workgroup */
+   CsScene cs(8ull << 20);
+   stream_scene(cs, n, block);
+   cs.s.finish();
+   std::map<uint32_t, uint64_t> cyc;
+   double mshr_bound = 0;
+   for (uint32_t t : {1u, 2u, 4u, 8u}) {
+      const Config p = params_with("memory.bandwidth_bytes_per_cycle=128,thread_groups_per_spc=" +
+                                   std::to_string(t));
+      const SubmitResult r = run_cycle(cs, p);
+      ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
+      cyc[t] = r.dispatches[0].cycles;
+      const uint64_t groups = n / block, spcs = uint64_t(p.gpcs) * p.spcs_per_gpc;
+      const double little = double(groups) / double(spcs * t) * p.memory_latency_cycles;
+      const double bw_bound = double(2 * n * 16) / p.memory_bandwidth_bytes_per_cycle;
+      mshr_bound = double(n * 16 / p.l2_line_bytes) / p.l2_mshrs * p.memory_latency_cycles;
+      std::printf("latency hiding: %u resident group(s) per SPC: %llu cycles (Little's law %.0f, "
+                  "L2 MSHRs %.0f, bandwidth %.0f)\n",
+                  t, (unsigned long long)cyc[t], little, mshr_bound, bw_bound);
+      EXPECT_GE(double(cyc[t]), little) << t << " groups per SPC";
+      EXPECT_GE(double(cyc[t]), mshr_bound) << t << " groups per SPC";
+      EXPECT_GE(double(cyc[t]), bw_bound) << t << " groups per SPC";
+   }
+   /* more groups in flight, fewer cycles, while Little's law binds */
+   EXPECT_LT(double(cyc[2]), 0.6 * double(cyc[1]));
+   EXPECT_LT(cyc[4], cyc[2]);
+   /* from 4 groups per SPC on the MSHRs bind: within 10 % of their bound */
+   for (uint32_t t : {4u, 8u})
+      EXPECT_LE(double(cyc[t]), 1.10 * mshr_bound) << t << " groups per SPC";
+   /* and it is the MSHRs: twice as many lift the limit */
+   const SubmitResult r = run_cycle(
+      cs, params_with("memory.bandwidth_bytes_per_cycle=128,thread_groups_per_spc=8,l2.mshrs=64"));
+   ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
+   std::printf("latency hiding: 8 resident groups per SPC, 64 MSHRs: %llu cycles\n",
+               (unsigned long long)r.dispatches[0].cycles);
+   EXPECT_LT(double(r.dispatches[0].cycles), 0.8 * mshr_bound);
 }
 
 /* (c) kM shared stores and a load by one thread group: stride s costs

@@ -58,6 +58,29 @@ gs_io(TestDraw &t, unsigned vertices_in, unsigned max_vertices)
    t.gs.st.gs_max_vertices = max_vertices;
 }
 
+/** The draw streams out GS output register @reg (4 components) into a new
+ *  buffer of @bytes bytes filled with @fill, its filled_size word zeroed. */
+inline void
+gs_stream_out(TestDraw &t, unsigned reg, uint64_t &buf, uint64_t &filled, uint32_t bytes,
+              uint8_t fill)
+{
+   std::vector<uint8_t> pattern(bytes, fill);
+   buf = t.put(pattern.data(), pattern.size(), 64);
+   const uint32_t zero = 0;
+   filled = t.put(&zero, 4, 4);
+   VLG_STREAM_OUTPUT so;
+   VLG_STREAM_OUTPUT_init(&so);
+   so.buffers[0].enable = true;
+   so.buffers[0].stride = 16;
+   so.buffers[0].address = buf;
+   so.buffers[0].size = bytes;
+   so.buffers[0].filled_size = filled;
+   so.num_outputs = 1;
+   so.outputs[0].reg = reg;
+   so.outputs[0].num_components = 4;
+   t.draw.stream_output = put_so_block(t, so);
+}
+
 struct GsScene {
    Scene s;
    uint64_t so_buf = 0, so_filled = 0;
@@ -106,23 +129,7 @@ build_gs_mixed(GsScene &x, bool runaway)
    color_pipeline(t, strip);
    gs_io(t, 3, 3);
    t.gs.code = assemble(kPassTriangleGs);
-   std::vector<uint8_t> fill(1024, 0xab);
-   x.so_buf = t.put(fill.data(), fill.size(), 64);
-   const uint32_t zero = 0;
-   x.so_filled = t.put(&zero, 4, 4);
-   VLG_STREAM_OUTPUT so;
-   VLG_STREAM_OUTPUT_init(&so);
-   so.buffers[0].enable = true;
-   so.buffers[0].stride = 16;
-   so.buffers[0].address = x.so_buf;
-   so.buffers[0].size = 1024;
-   so.buffers[0].filled_size = x.so_filled;
-   so.num_outputs = 1;
-   so.outputs[0].reg = 9; /* the GS's colour output */
-   so.outputs[0].num_components = 4;
-   uint32_t w[VLG_STREAM_OUTPUT_LENGTH];
-   VLG_STREAM_OUTPUT_pack(w, &so);
-   t.draw.stream_output = t.put(w, sizeof(w), 16);
+   gs_stream_out(t, 9 /* the GS's colour output */, x.so_buf, x.so_filled, 1024, 0xab);
    s.draw();
 
    /* draw 4: plain triangles again, blended over everything */
@@ -180,27 +187,6 @@ inline const char *const kPrimIdGs = R"(
    BRC.END
 )";
 
-inline void
-gs_stream_out(TestDraw &t, unsigned reg, uint64_t &buf, uint64_t &filled, uint32_t bytes)
-{
-   std::vector<uint8_t> fill(bytes, 0xcd);
-   buf = t.put(fill.data(), fill.size(), 64);
-   const uint32_t zero = 0;
-   filled = t.put(&zero, 4, 4);
-   VLG_STREAM_OUTPUT so;
-   VLG_STREAM_OUTPUT_init(&so);
-   so.buffers[0].enable = true;
-   so.buffers[0].stride = 16;
-   so.buffers[0].address = buf;
-   so.buffers[0].size = bytes;
-   so.buffers[0].filled_size = filled;
-   so.num_outputs = 1;
-   so.outputs[0].reg = reg;
-   so.outputs[0].num_components = 4;
-   uint32_t w[VLG_STREAM_OUTPUT_LENGTH];
-   VLG_STREAM_OUTPUT_pack(w, &so);
-   t.draw.stream_output = t.put(w, sizeof(w), 16);
-}
 
 /* Input primitives that span sub-blocks and instances: a fan, a triangle
  * strip with adjacency (2 instances), a line strip with adjacency, an
@@ -281,7 +267,7 @@ build_gs_shapes(GsScene &x)
    t.gs.output(8, VLG_OUTPUT_SEMANTIC_VARYING, 0);
    t.gs.code = assemble(kPrimIdGs);
    t.gs.consts = {0, 0, 0, 1};
-   gs_stream_out(t, 8, x.so_buf, x.so_filled, 16 * 64);
+   gs_stream_out(t, 8, x.so_buf, x.so_filled, 16 * 64, 0xcd);
    s.draw();
 
    /* 300 points -> quads */

@@ -38,6 +38,16 @@ inline const char *const kColorFs = R"(
    BRC.END
 )";
 
+/** Pack @so into VRAM (16-byte aligned); its address, for
+ *  draw_info.stream_output. */
+inline uint64_t
+put_so_block(TestDraw &t, const VLG_STREAM_OUTPUT &so)
+{
+   uint32_t w[VLG_STREAM_OUTPUT_LENGTH];
+   VLG_STREAM_OUTPUT_pack(w, &so);
+   return t.put(w, sizeof(w), 16);
+}
+
 /** Vertex format of the colour scenes: x y z w r g b a (32 bytes). */
 inline void
 color_pipeline(TestDraw &t, const std::vector<float> &verts, const char *vs = kPassVs)

@@ -34,14 +34,6 @@ struct SoScene {
    std::vector<float> strip, loop, fan, points; /* vertex data (8 floats each) */
 };
 
-uint64_t
-put_so_block(TestDraw &t, const VLG_STREAM_OUTPUT &so)
-{
-   uint32_t w[VLG_STREAM_OUTPUT_LENGTH];
-   VLG_STREAM_OUTPUT_pack(w, &so);
-   return t.put(w, sizeof(w), 16);
-}
-
 void
 build(SoScene &x)
 {

@@ -20,6 +20,26 @@ Lts::Lts(std::string name, const Config &p)
    }
 }
 
+/* The SPC "by load" (lts.h) among those with @slots free slots, @reg_bytes
+ * of register file and @shared bytes of shared memory free and room in
+ * their queue: most free slots, then most free register bytes, then the
+ * lowest index; -1 if none. */
+int
+Lts::pick_spc(uint32_t slots, uint64_t reg_bytes, uint64_t shared) const
+{
+   int best = -1;
+   for (unsigned k = 0; k < spc_.size(); k++) {
+      const Spc &s = spc_[k];
+      if (s.slots < slots || s.reg_bytes < reg_bytes || s.shared_bytes < shared ||
+          !out_spc[k]->can_push())
+         continue;
+      if (best < 0 || s.slots > spc_[best].slots ||
+          (s.slots == spc_[best].slots && s.reg_bytes > spc_[best].reg_bytes))
+         best = int(k);
+   }
+   return best;
+}
+
 int
 Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
 {
@@ -53,15 +73,7 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
    }
    if (never || skip || d.aborted(now))
       need = 0; /* goes through as a skip: a slot, no registers */
-   int best = -1;
-   for (unsigned k = 0; k < spc_.size(); k++) {
-      const Spc &s = spc_[k];
-      if (!s.slots || s.reg_bytes < need || !out_spc[k]->can_push())
-         continue;
-      if (best < 0 || s.slots > spc_[best].slots ||
-          (s.slots == spc_[best].slots && s.reg_bytes > spc_[best].reg_bytes))
-         best = int(k);
-   }
+   const int best = pick_spc(1, need, 0);
    if (best < 0)
       return -1;
    SpcTask task = in.pop();
@@ -96,16 +108,7 @@ Lts::place_workgroup(Cycle now)
    }
    const uint32_t slots = uint32_t(wg.tgs.size());
    const uint64_t shared = uint64_t(wg.shared.size()) * 4;
-   int best = -1;
-   for (unsigned k = 0; k < spc_.size(); k++) {
-      const Spc &s = spc_[k];
-      if (s.slots < slots || s.reg_bytes < wg.reg_bytes || s.shared_bytes < shared ||
-          !out_spc[k]->can_push())
-         continue;
-      if (best < 0 || s.slots > spc_[best].slots ||
-          (s.slots == spc_[best].slots && s.reg_bytes > spc_[best].reg_bytes))
-         best = int(k);
-   }
+   const int best = pick_spc(slots, wg.reg_bytes, shared);
    if (best < 0)
       return -1;
    spc_[best].slots -= slots;

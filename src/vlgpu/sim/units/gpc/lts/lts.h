@@ -73,6 +73,7 @@ class Lts final : public Unit {
    };
    /** Try to dispatch the head of @in; 1 dispatched, 0 nothing to do, -1 no room. */
    int dispatch(InPort<SpcTask> &in, bool fs, Cycle now);
+   int pick_spc(uint32_t slots, uint64_t reg_bytes, uint64_t shared) const;
    /** Same for the head of in_cs: a whole workgroup onto one SPC. */
    int place_workgroup(Cycle now);
    /** An SPC's Credit for SPC @k. */

@@ -295,7 +295,7 @@ Ge::tick(Cycle now)
          continue;
       if (b.stage == Stage::Token) {
          /* a GS draw's token follows its last GS group */
-         if (has_gs(*b.task.draw) && (&b != &blocks_.front() || !gs_token_ready(*b.task.draw))) {
+         if (b.task.draw->has_gs() && (&b != &blocks_.front() || !gs_token_ready(*b.task.draw))) {
             blocked |= !gs_send_.empty();
          } else if (!lts_pushed_ && out_vs.can_push()) {
             SpcTask t;
@@ -331,7 +331,7 @@ Ge::tick(Cycle now)
 
    /* the oldest block leaves when complete, to every PE (a GS draw's: to the
     * GS input assembly; its `last` token once its GS outputs have gone) */
-   if (!blocks_.empty() && has_gs(*blocks_.front().task.draw)) {
+   if (!blocks_.empty() && blocks_.front().task.draw->has_gs()) {
       Block &b = blocks_.front();
       if (b.stage == Stage::Sent && b.groups_done == b.groups_sent && !b.task.last) {
          if (gs_send_.size() < 2) {
@@ -343,11 +343,13 @@ Ge::tick(Cycle now)
          }
       }
    }
-   const bool gs_pending = !gs_out_.empty() || gs_open_ || !gs_send_.empty();
-   if (!blocks_.empty() && !(blocks_.front().task.last && gs_pending) &&
-       !(has_gs(*blocks_.front().task.draw) && !blocks_.front().task.last)) {
+   if (!blocks_.empty()) {
       Block &b = blocks_.front();
-      if (b.stage == Stage::Sent && b.groups_done == b.groups_sent) {
+      /* a GS draw's sub-blocks went to the GS input above; a token waits
+       * for every GS output before it */
+      const bool gs_pending = !gs_out_.empty() || gs_open_ || !gs_send_.empty();
+      const bool waits = b.task.last ? gs_pending : b.task.draw->has_gs();
+      if (!waits && b.stage == Stage::Sent && b.groups_done == b.groups_sent) {
          if (to_every_pe(b.batch, b.pe_sent, busy, blocked)) {
             if (!b.task.last) {
                blocks_.pop_front();

@@ -125,7 +125,6 @@ class Ge final : public Unit {
       std::shared_ptr<VertexBatch> batch; /* its decomposed output */
       uint64_t pe_sent = 0;
    };
-   static bool has_gs(const DrawState &d) { return d.has_gs(); }
    /** Feed the complete front block @b (a GS draw's) to the GS input assembly. */
    void gs_take_block(Block &b, Cycle now);
    void gs_add_prim(DrawState &d, const GsPrim &p);

@@ -420,22 +420,31 @@ def glmark2_markdown(doc):
     return "\n".join(md_table(headers, out)) + "\n"
 
 
-def cmd_glmark2(args):
+def glmark2_launcher(what, size):
+    """The launcher for glmark2 runs, or None after saying on stderr why not (Mesa not built,
+    glmark2-es2 missing, SIZE not WxH); WHAT names the command in the message."""
     launcher = glm.load_launcher()
     if not launcher.mesa_built():
-        print("bench glmark2: Mesa is not built (./vlgpu setup)", file=sys.stderr)
-        return 2
+        print(f"{what}: Mesa is not built (./vlgpu setup)", file=sys.stderr)
+        return None
     if not shutil.which("glmark2-es2"):
-        print("bench glmark2: glmark2-es2 not found (Debian glmark2-es2-x11)", file=sys.stderr)
+        print(f"{what}: glmark2-es2 not found (Debian glmark2-es2-x11)", file=sys.stderr)
+        return None
+    if not re.fullmatch(r"\d+x\d+", size):
+        print(f"{what}: --size {size!r}: want WxH, e.g. 800x600", file=sys.stderr)
+        return None
+    return launcher
+
+
+def cmd_glmark2(args):
+    launcher = glmark2_launcher("bench glmark2", args.size)
+    if launcher is None:
         return 2
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     bad = [m for m in modes if m not in MODES]
     if bad or not modes:
         print(f"bench glmark2: --modes: unknown {bad}; choose from {','.join(MODES)}",
               file=sys.stderr)
-        return 2
-    if not re.fullmatch(r"\d+x\d+", args.size):
-        print(f"bench glmark2: --size {args.size!r}: want WxH, e.g. 800x600", file=sys.stderr)
         return 2
     if args.frames < 1 or args.reps < 1:
         print("bench glmark2: --frames and --reps must be >= 1", file=sys.stderr)
@@ -815,13 +824,8 @@ def cmd_compiler_cycle(args):
     optimisation saves cycles), mean and the largest saving over the scenes, next to the
     compiler's static estimate over the glmark2 corpus (vlgpu-cc --corpus, same switch) and
     the seeds' figures."""
-    launcher = glm.load_launcher()
-    if not launcher.mesa_built():
-        print("bench compiler --cycle: Mesa is not built (./vlgpu setup)", file=sys.stderr)
-        return 2
-    if not shutil.which("glmark2-es2"):
-        print("bench compiler --cycle: glmark2-es2 not found (Debian glmark2-es2-x11)",
-              file=sys.stderr)
+    launcher = glmark2_launcher("bench compiler --cycle", args.size)
+    if launcher is None:
         return 2
     switches = [w.strip() for w in args.switches.split(",") if w.strip()]
     bad = [w for w in switches if w not in CC_SWITCH]

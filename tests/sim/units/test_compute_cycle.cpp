@@ -346,8 +346,11 @@ TEST_P(ComputeBothModes, IdenticalVramFaultsAndCounters)
    awake.never_sleep();
    const ModeRun n = run_scene(cs.s, awake);
    ASSERT_EQ(n.res.dispatches.size(), c.res.dispatches.size()) << what;
-   for (size_t i = 0; i < n.res.dispatches.size(); i++)
+   for (size_t i = 0; i < n.res.dispatches.size(); i++) {
       EXPECT_EQ(n.res.dispatches[i].cycles, c.res.dispatches[i].cycles) << what << " never_sleep";
+      EXPECT_EQ(n.res.dispatches[i].modules["bottleneck"], c.res.dispatches[i].modules["bottleneck"])
+         << what << " never_sleep";
+   }
    if (f.res.faults.empty()) { /* "tight": workgroups of 2+ thread groups do not fit */
       EXPECT_NE(std::memcmp(cs.s.t.vram.data(), f.vram->data(), f.vram->size()), 0)
          << what << ": the scene changes nothing";

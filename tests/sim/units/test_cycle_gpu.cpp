@@ -617,8 +617,8 @@ TEST(CycleGpu, MalformedCommandSkipsTheRest)
 }
 
 /* Modules sleep when they have nothing to do (docs/simulator.md): ticking
- * every module every cycle instead must give the same cycles, pixels and
- * statistics, i.e. no module misses a wake-up. */
+ * every module every cycle instead must give the same cycles, pixels,
+ * statistics and bottleneck report, i.e. no module misses a wake-up. */
 TEST(CycleGpu, SleepingChangesNothing)
 {
    for (const NamedScene &sc : all_scenes()) {
@@ -639,6 +639,11 @@ TEST(CycleGpu, SleepingChangesNothing)
             EXPECT_EQ(ma[k], mb[k]) << sc.name << " " << it.key() << " " << k;
          EXPECT_EQ(ma["counters"], mb["counters"]) << sc.name << " " << it.key();
       }
+      /* and the same bottleneck report (its flags hold while a module sleeps) */
+      EXPECT_EQ(ra.res.stats["bottleneck"], rb.res.stats["bottleneck"]) << sc.name;
+      for (size_t i = 0; i < ra.res.draws.size(); i++)
+         EXPECT_EQ(ra.res.draws[i].modules["bottleneck"], rb.res.draws[i].modules["bottleneck"])
+            << sc.name << " draw " << i;
    }
 }
 

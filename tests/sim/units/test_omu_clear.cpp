@@ -314,6 +314,7 @@ TEST(OmuClear, SleepingChangesNothing)
          ASSERT_EQ(ra.res.draws.size(), rb.res.draws.size()) << what;
          for (size_t i = 0; i < ra.res.draws.size(); i++)
             EXPECT_EQ(ra.res.draws[i].cycles, rb.res.draws[i].cycles) << what << " draw " << i;
+         EXPECT_EQ(ra.res.stats["bottleneck"], rb.res.stats["bottleneck"]) << what;
          uint64_t ticks_a = 0, ticks_b = 0;
          for (auto it = ra.res.stats["modules"].begin(); it != ra.res.stats["modules"].end();
               ++it) {

@@ -264,6 +264,12 @@ Engine::finalize()
    }
    finalized_ = true;
    ring_ok_ = module_ptrs_.size() <= 64;
+   if (attribution_) {
+      for (Module *m : module_ptrs_)
+         for (CauseFlag &f : m->cause_flags_)
+            attribution_->bind(f, ctx_.now);
+      attribution_->reset(ctx_.now);
+   }
    for (Module *m : module_ptrs_)
       m->on_finalize();
 }
@@ -474,6 +480,10 @@ Engine::tick_awake(Cycle now)
          if (a != m.last_activity_) {
             m.last_activity_ = a;
             m.last_activity_since_ = now;
+            if (m.busy_flag_)
+               m.busy_flag_->set(now, a == Activity::Busy);
+            if (m.active_flag_)
+               m.active_flag_->set(now, a != Activity::Idle);
          }
          if (a == Activity::Busy)
             ctx_.progress_end = now + 1;
@@ -612,6 +622,10 @@ Engine::stats() const
    s.queues.reserve(queue_ptrs_.size());
    for (const QueueBase *q : queue_ptrs_)
       s.queues.push_back(QueueStatsSnapshot{q->name(), q->params(), q->stats()});
+   if (attribution_) {
+      attribution_->sync(ctx_.now);
+      s.causes = attribution_->totals();
+   }
    return s;
 }
 
@@ -629,6 +643,8 @@ Engine::reset_stats()
    }
    for (QueueBase *q : queue_ptrs_)
       q->reset_stats();
+   if (attribution_)
+      attribution_->reset(ctx_.now);
 }
 
 DeadlockReport

@@ -130,6 +130,11 @@ class Engine {
     * call Module::on_finalize(). Called by run() if needed.
     */
    void finalize();
+   /** Attribute every cycle to a cause (attribution.h): the flags of every
+    *  module are bound to @a at finalize(), and stats() reports its totals
+    *  in Stats::causes. Call before finalize(); @a must outlive the engine.
+    *  Without it Stats::causes is empty. */
+   void set_attribution(CycleAttribution *a) { attribution_ = a; }
    bool finalized() const { return finalized_; }
 
    /* ---- running ---- */
@@ -222,6 +227,7 @@ class Engine {
    std::vector<QueueBase *> queue_ptrs_;
    std::vector<std::string> used_overrides_;
    bool finalized_ = false;
+   CycleAttribution *attribution_ = nullptr;
    bool in_run_ = false;
    bool stop_requested_ = false;
 

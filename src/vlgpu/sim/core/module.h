@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/attribution.h"
 #include "sim/core/context.h"
 #include "sim/core/types.h"
 
@@ -157,6 +158,26 @@ class Module {
     *  lifetime. Names must be unique within the module (SimError). */
    Counter &add_counter(std::string name, std::string doc = {});
 
+   /** A flag of cause @cause of the engine's CycleAttribution (see
+    *  attribution.h); the reference stays valid for the module's lifetime.
+    *  Without an attribution (Engine::set_attribution) setting it does
+    *  nothing but remember. */
+   CauseFlag &add_cause_flag(uint32_t cause) { return cause_flags_.emplace_back(cause); }
+
+   /**
+    * Let the engine set flags of this module from tick()'s result: the
+    * flag of @busy_cause holds while the module reports Busy, the one of
+    * @active_cause while it reports anything but Idle (kNoCause: none).
+    * Sleeping cycles keep what the last tick said, so a module using them
+    * must not sleep_as() an activity other than the one its tick returned.
+    */
+   static constexpr uint32_t kNoCause = ~0u;
+   void set_activity_causes(uint32_t busy_cause, uint32_t active_cause = kNoCause)
+   {
+      busy_flag_ = busy_cause == kNoCause ? nullptr : &add_cause_flag(busy_cause);
+      active_flag_ = active_cause == kNoCause ? nullptr : &add_cause_flag(active_cause);
+   }
+
    /** The current cycle (same as tick()'s argument during a tick). */
    Cycle now() const { return ctx_ ? ctx_->now : 0; }
 
@@ -228,6 +249,9 @@ class Module {
    std::string name_;
    std::vector<PortBase *> ports_;
    std::deque<Counter> counters_;
+   std::deque<CauseFlag> cause_flags_;
+   CauseFlag *busy_flag_ = nullptr;   /* set_activity_causes() */
+   CauseFlag *active_flag_ = nullptr; /* set_activity_causes() */
 
    /* Engine-managed scheduling state. */
    /** wake_at() of a sleeping module: tell the engine. */

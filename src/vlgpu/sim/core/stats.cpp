@@ -77,8 +77,8 @@ Stats::to_json() const
                             k_avg = "avg_occupancy", k_max = "max_occupancy",
                             k_full = "full_cycles", k_empty = "empty_cycles",
                             k_viol = "violations", k_cycles = "cycles", k_modules = "modules",
-                            k_queues = "queues";
-   nlohmann::ordered_json j = new_object(3);
+                            k_queues = "queues", k_bottleneck = "bottleneck";
+   nlohmann::ordered_json j = new_object(causes.empty() ? 3 : 4);
    object_t &jo = j.get_ref<object_t &>();
    nlohmann::ordered_json cyc = new_object(3);
    object_t &co = cyc.get_ref<object_t &>();
@@ -124,6 +124,13 @@ Stats::to_json() const
       append_new(qo, q.name, std::move(o));
    }
    append_new(jo, k_queues, std::move(qs));
+   if (!causes.empty()) {
+      nlohmann::ordered_json bn = new_object(causes.size());
+      object_t &bo = bn.get_ref<object_t &>();
+      for (const auto &[k, v] : causes)
+         append_new(bo, k, v);
+      append_new(jo, k_bottleneck, std::move(bn));
+   }
    return j;
 }
 
@@ -151,6 +158,13 @@ Stats::to_text() const
                      m.ticks, pct(m.busy, n), pct(m.stalled, n), pct(m.starved, n), pct(m.idle, n));
       for (const auto &[k, v] : m.counters)
          fmt::format_to(out, "{:<{}}   {} = {}\n", "", w, k, v);
+   }
+
+   if (!causes.empty()) {
+      fmt::format_to(out, "\nbottleneck (each cycle charged to one cause, in priority order)\n");
+      for (const auto &[k, v] : causes)
+         if (v)
+            fmt::format_to(out, "  {:<16} {:>12} {:>6.1f}%\n", k, v, pct(v, n));
    }
 
    if (!queues.empty()) {

@@ -46,6 +46,9 @@ struct Stats {
    Cycle end = 0;
    std::vector<ModuleStatsSnapshot> modules;
    std::vector<QueueStatsSnapshot> queues;
+   /** The period's cycles by cause, {name, cycles} in priority order, adding
+    *  up to cycles() (Engine::set_attribution; empty without one). */
+   std::vector<std::pair<std::string, uint64_t>> causes;
 
    Cycle cycles() const { return end - begin; }
    /** By name; nullptr if absent. */
@@ -58,7 +61,8 @@ struct Stats {
     *                     "counters": {name: value}}},
     *  "queues": {name: {"capacity", "latency", "bandwidth", "pushes",
     *                    "pops", "avg_occupancy", "max_occupancy",
-    *                    "full_cycles", "empty_cycles", "violations"}}}
+    *                    "full_cycles", "empty_cycles", "violations"}},
+    *  "bottleneck": {cause: cycles}}  (only with causes; priority order)
     * Module and queue objects keep registration order.
     */
    nlohmann::ordered_json to_json() const;

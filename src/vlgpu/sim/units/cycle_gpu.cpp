@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/device/cp.h"
+#include "sim/units/common/bottleneck.h"
 #include "sim/units/cp/cp.h"
 #include "sim/units/gpc/ce/ce.h"
 #include "sim/units/gpc/ge/ge.h"
@@ -55,6 +56,9 @@ stats_delta(const Stats &a, const Stats &b)
             }
       }
    }
+   for (size_t i = 0; i < d.causes.size() && i < a.causes.size(); i++)
+      if (a.causes[i].first == d.causes[i].first)
+         d.causes[i].second -= a.causes[i].second;
    for (size_t i = 0; i < d.queues.size(); i++) {
       QueueStatsSnapshot &q = d.queues[i];
       const QueueStatsSnapshot *o =
@@ -164,6 +168,12 @@ CycleGpu::build()
    eng_.reset();
    auto eng = std::make_unique<Engine>(p_);
    Engine &e = *eng;
+   {
+      uint32_t n = 0;
+      const char *const *names = cause_names(&n);
+      attribution_ = std::make_unique<CycleAttribution>(std::vector<std::string>(names, names + n));
+      e.set_attribution(attribution_.get());
+   }
    const uint32_t G = p_.gpcs, S = p_.spcs_per_gpc;
 
    std::vector<std::string> reporters = {"gts"};

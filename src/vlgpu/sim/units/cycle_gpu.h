@@ -93,6 +93,9 @@ class CycleGpu final : public Gpu {
    DispatchReport dispatch_rep_; /* the dispatch running (between the two calls) */
    Stats dispatch_begin_;        /* statistics at its start */
    ThreadGroupPool pool_;
+   /** The bottleneck report's attribution (common/bottleneck.h); outlives
+    *  eng_, which holds a pointer to it. */
+   std::unique_ptr<CycleAttribution> attribution_;
    std::unique_ptr<Engine> eng_;
    Cp *cp_ = nullptr;
    std::string trace_path_;

@@ -24,6 +24,7 @@
 #include "sim/core/ring.h"
 #include "sim/func/gpu_fault.h"
 #include "sim/func/shader/thread_group.h"
+#include "sim/units/common/bottleneck.h"
 #include "sim/units/common/draw_state.h"
 #include "sim/units/common/messages.h"
 
@@ -92,6 +93,16 @@ class Unit : public Module {
    }
 
  protected:
+   /** A flag of a bottleneck-report cause (common/bottleneck.h). */
+   CauseFlag &add_cause_flag(Cause c) { return Module::add_cause_flag(uint32_t(c)); }
+   /** The engine sets the flag of @busy while tick() returns Busy, and of
+    *  @active (if given) while it returns anything but Idle. */
+   void set_activity_causes(Cause busy) { Module::set_activity_causes(uint32_t(busy)); }
+   void set_activity_causes(Cause busy, Cause active)
+   {
+      Module::set_activity_causes(uint32_t(busy), uint32_t(active));
+   }
+
    /** A counter of the cycles a condition holds (see CycleCounter). */
    CycleCounter &add_cycle_counter(std::string name, std::string doc)
    {

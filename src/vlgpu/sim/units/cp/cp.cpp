@@ -25,6 +25,7 @@ Cp::Cp(std::string name, const Config &p, const std::vector<std::string> &report
        ProgramCache &programs)
     : Unit(std::move(name)), p_(p), programs_(programs), line_bytes_(p.l2_line_bytes)
 {
+   set_activity_causes(Cause::Cp, Cause::Pipeline); /* bottleneck report */
    for (uint32_t g = 0; g < p.gpcs; g++) {
       out_ce.push_back(std::make_unique<OutPort<DispatchCmd>>(
          *this, fmt::format("out_ce{}", g), fmt::format("dispatches to GPC {}'s CE", g)));

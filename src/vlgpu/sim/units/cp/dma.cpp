@@ -28,6 +28,7 @@ Dma::Dma(std::string name, const Config &p)
     : Unit(std::move(name)), line_bytes_(p.l2_line_bytes),
       max_in_flight_(std::max(1u, p.cp_dma_lines_in_flight))
 {
+   set_activity_causes(Cause::Copy); /* bottleneck report */
 }
 
 bool

@@ -12,6 +12,7 @@ namespace vlgpu::sim {
 Gts::Gts(std::string name, const Config &p)
     : Unit(std::move(name)), sub_block_(std::max(1u, p.gts_sub_block_elements))
 {
+   set_activity_causes(Cause::Cp); /* bottleneck report */
    for (uint32_t g = 0; g < p.gpcs; g++)
       out_ge.push_back(std::make_unique<OutPort<GeTask>>(*this, fmt::format("out_ge{}", g),
                                                          fmt::format("sub-blocks to GPC {}'s GE", g)));

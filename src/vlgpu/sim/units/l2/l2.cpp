@@ -257,6 +257,8 @@ L2::tick(Cycle now)
          blocked |= clients_[__builtin_ctzll(m)].inq->can_pop();
    }
    mshr_full_.set(now, blocked);
+   mshr_bound_.set(now, blocked);
+   lookup_bound_.set(now, taken == per_cycle_ && uint32_t(__builtin_popcountll(nonempty)) > taken);
 
    /* one request per cycle to the MC */
    if (!to_mc_.empty() && out_mc_q_->can_push()) {
@@ -287,6 +289,7 @@ L2::tick(Cycle now)
       busy = true;
    }
 
+   fills_out_.set(now, mshr_used_ != 0);
    if (busy) {
       auto_sleep(true);
       return Activity::Busy;

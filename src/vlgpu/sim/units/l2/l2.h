@@ -121,6 +121,10 @@ class L2 final : public Unit {
    Counter &flushed_ = add_counter("flushed_lines", "dirty lines written back by flushes");
    CycleCounter &mshr_full_ = add_cycle_counter(
       "mshr_full_cycles", "cycles a request waited (no free MSHR or way, or a long queue to the MC)");
+   /** Bottleneck report (common/bottleneck.h). */
+   CauseFlag &mshr_bound_ = add_cause_flag(Cause::L2Mshrs);
+   CauseFlag &lookup_bound_ = add_cause_flag(Cause::L2Lookups);
+   CauseFlag &fills_out_ = add_cause_flag(Cause::MemoryLatency);
 };
 
 } // namespace vlgpu::sim

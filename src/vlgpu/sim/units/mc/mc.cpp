@@ -121,6 +121,7 @@ Mc::tick(Cycle now)
       next = std::min(next, std::max(bus_free_, now + 1));
    if (bus_free_ > now)
       busy = true;
+   bandwidth_bound_.set(now, bus_free_ > now && !waiting_.empty());
    if (busy) {
       auto_sleep(true);
       if (bus_free_ > now + 1 && !never_sleep_)

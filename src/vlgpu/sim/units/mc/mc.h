@@ -91,6 +91,8 @@ class Mc final : public Unit {
    CycleCounter &queue_full_ =
       add_cycle_counter("queue_full_cycles", "cycles with memory.queue_entries requests waiting "
                                              "and more held back in the input queues");
+   /** Bottleneck report: a transfer on the bus and a request waiting. */
+   CauseFlag &bandwidth_bound_ = add_cause_flag(Cause::McBandwidth);
 };
 
 } // namespace vlgpu::sim

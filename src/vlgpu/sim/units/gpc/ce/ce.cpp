@@ -15,6 +15,7 @@ Ce::Ce(std::string name, const Config &p, uint32_t gpc, ThreadGroupPool &pool)
     : Unit(std::move(name)), gpc_(gpc), gpcs_(p.gpcs),
       reg_file_bytes_(p.spc_register_file_bytes), pool_(pool)
 {
+   set_activity_causes(Cause::Ce); /* bottleneck report */
 }
 
 std::unique_ptr<CsWorkgroup>

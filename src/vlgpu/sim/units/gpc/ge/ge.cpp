@@ -15,6 +15,7 @@ Ge::Ge(std::string name, const Config &p, ThreadGroupPool &pool)
     : Unit(std::move(name)), p_(p), pool_(pool), width_(p.thread_group_width),
       line_bytes_(p.l2_line_bytes)
 {
+   set_activity_causes(Cause::Ge); /* bottleneck report */
    for (uint32_t k = 0; k < p.spcs_per_gpc; k++)
       in_vs.push_back(std::make_unique<InPort<std::unique_ptr<VsGroup>>>(
          *this, fmt::format("in_vs{}", k), fmt::format("finished VS groups from SPC {}", k)));

@@ -10,6 +10,7 @@ namespace vlgpu::sim {
 Lts::Lts(std::string name, const Config &p)
     : Unit(std::move(name)), p_(p), width_(p.thread_group_width)
 {
+   set_activity_causes(Cause::Lts); /* bottleneck report */
    for (uint32_t k = 0; k < p.spcs_per_gpc; k++) {
       out_spc.push_back(std::make_unique<OutPort<SpcTask>>(
          *this, fmt::format("out_spc{}", k), fmt::format("thread groups to SPC {}", k)));

@@ -265,8 +265,10 @@ Omu::early_stage(Cycle now, bool &blocked)
             blocked = true;
             return moved;
          }
-      if (e.txn && !mem.done(e.txn))
+      if (e.txn && !mem.done(e.txn)) {
+         w_lines_ = true;
          return moved; /* its lines are not all in */
+      }
       guarded(d, [&] {
          const OmuState &o = d.omu;
          const PrimSetup &setup = *e.run.setup;
@@ -286,8 +288,10 @@ Omu::early_stage(Cycle now, bool &blocked)
       e.tested = true;
       return true;
    }
-   if (now < early_until_)
+   if (now < early_until_) {
+      w_backlog_ |= early_q_.size() > 1 || in_early.can_pop();
       return true;
+   }
    if (!out_early.can_push()) {
       blocked = true;
       return moved;
@@ -629,8 +633,10 @@ Omu::late_stage(Cycle now, bool &blocked)
       marks_.push_back(in_mark.pop());
       moved = true;
    }
-   if (now < late_until_)
+   if (now < late_until_) {
+      w_backlog_ |= rob_find(next_seq_) != nullptr;
       return true;
+   }
    /* groups retire in sequence order; a draw ends where its mark says */
    const bool draw_end = !marks_.empty() && next_seq_ == marks_.front().end_seq;
    if (!draw_end) {
@@ -638,8 +644,10 @@ Omu::late_stage(Cycle now, bool &blocked)
       if (!it)
          return moved;
       RobEntry &e = *it;
-      if (e.txn && !mem.done(e.txn))
+      if (e.txn && !mem.done(e.txn)) {
+         w_lines_ = true;
          return moved; /* its lines are not all in */
+      }
       FsGroup &g = *e.g;
       if (!g.skip && !g.draw->aborted(now)) {
          DrawState &d = *g.draw;
@@ -722,10 +730,14 @@ Omu::tick(Cycle now)
       busy = true;
       complete_fills();
    }
+   w_backlog_ = w_lines_ = false;
    busy |= late_stage(now, blocked);
    w_interlock_ = false;
    busy |= early_stage(now, blocked);
    interlock_.set(now, w_interlock_);
+   quads_bound_.set(now, w_backlog_);
+   lines_wait_.set(now, w_lines_);
+   clear_bound_.set(now, clearing_);
    /* reorder-buffer space back to the PE */
    if (credits_ && out_credit.can_push()) {
       out_credit.push(Credit{credits_});

@@ -266,6 +266,12 @@ class Omu final : public Unit {
    CycleCounter &interlock_ = add_cycle_counter(
       "zs_interlock_cycles", "cycles early tests waited for an earlier draw's late depth/stencil");
    bool w_interlock_ = false;
+   /* bottleneck report (common/bottleneck.h), decided per tick */
+   bool w_backlog_ = false; /* a stage processes quads, its next work waits */
+   bool w_lines_ = false;   /* a stage's next run/group waits for its lines */
+   CauseFlag &quads_bound_ = add_cause_flag(Cause::OmuQuads);
+   CauseFlag &lines_wait_ = add_cause_flag(Cause::OmuMemory);
+   CauseFlag &clear_bound_ = add_cause_flag(Cause::Clear);
    Counter &clear_bytes_ = add_counter("clear_bytes", "bytes written by CLEAR draws (pixels x "
                                                       "bytes per pixel; RESOLVE: samples read + "
                                                       "pixels written)");

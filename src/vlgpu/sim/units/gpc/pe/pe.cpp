@@ -31,6 +31,7 @@ Pe::Pe(std::string name, const Config &p, uint32_t gpc, ThreadGroupPool &pool)
       width_(p.thread_group_width), quads_per_group_(p.thread_group_width / 4),
       rob_free_(p.omu_reorder_groups)
 {
+   set_activity_causes(Cause::Pe); /* bottleneck report */
    for (uint32_t g = 0; g < gpcs_; g++)
       in_ge.push_back(std::make_unique<InPort<BatchRef>>(
          *this, fmt::format("in_ge{}", g), fmt::format("shaded sub-blocks from GPC {}'s GE", g)));

@@ -58,6 +58,10 @@ Spc::count(Reason r, Cycle now)
       return;
    reason_[reason_now_]->set(now, false);
    reason_[r]->set(now, true);
+   if (reason_cause_[reason_now_])
+      reason_cause_[reason_now_]->set(now, false);
+   if (reason_cause_[r])
+      reason_cause_[r]->set(now, true);
    reason_now_ = r;
 }
 

@@ -296,6 +296,13 @@ class Spc final : public Unit {
                          "cycles no group could issue, one's texture instruction waiting for "
                          "the texture unit (still filtering an earlier one)"),
    };
+   /** The bottleneck-report cause of each Reason (nullptr: none of its own;
+    *  a full output is charged to whatever its consumer is doing). */
+   CauseFlag *reason_cause_[kReasons] = {
+      &add_cause_flag(Cause::SpcIssue),      &add_cause_flag(Cause::ShaderLatency),
+      &add_cause_flag(Cause::MemoryLatency), nullptr,
+      nullptr,                               &add_cause_flag(Cause::Texture),
+   };
 };
 
 } // namespace vlgpu::sim

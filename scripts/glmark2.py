@@ -30,7 +30,9 @@ error of 8-bit R, G, B (alpha ignored); "max err" is its maximum over all
 pixels; PSNR = 10 log10(255^2 / MSE) dB, MSE over all pixels and the three
 channels (inf: identical).
 
-Columns: cycles/frame is the mean of VLGPU_STATS' per-frame "cycles" over
+Columns: bottleneck (cycle mode) names the two causes that took the most of
+the last frame's cycles, from VLGPU_STATS' cause_* columns (docs/simulator.md
+"Bottleneck report").  cycles/frame is the mean of VLGPU_STATS' per-frame "cycles" over
 the frames after the first (the first also uploads textures and buffers;
 with one frame, that frame); "-" in functional mode (no timing).  Host
 s/frame is the mean real time between consecutive frame ends over the frames
@@ -135,6 +137,22 @@ def read_stats(path):
         return list(csv.DictReader(f))
 
 
+def frame_bottleneck(row, n=2):
+    """The N largest causes of a VLGPU_STATS frame row (cycle mode: its
+    `cause_*` columns, fractions of the frame's cycles that add up to 1;
+    docs/simulator.md "Bottleneck report") as [(cause, fraction)], largest
+    first; [] in functional mode."""
+    causes = [(k[len("cause_"):], float(v)) for k, v in row.items()
+              if k and k.startswith("cause_") and v not in (None, "")]
+    causes.sort(key=lambda kv: -kv[1])
+    return [kv for kv in causes[:n] if kv[1] > 0]
+
+
+def bottleneck_text(causes):
+    """'mc_bandwidth 67%, spc_issue 17%' (or '-')."""
+    return ", ".join(f"{k} {v * 100:.0f}%" for k, v in causes) or "-"
+
+
 def per_frame(values):
     """Mean over the values after the first (the first frame also uploads), or the
     only value; None for no values."""
@@ -222,6 +240,7 @@ def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=Tru
     cyc = [int(r["cycles"]) for r in rows]
     res["cycles_per_frame"] = per_frame(cyc) if any(cyc) else None
     res["draws_per_frame"] = per_frame([int(r["draws"]) for r in rows])
+    res["bottleneck"] = frame_bottleneck(rows[-1]) if rows else []
     res["gpu_faults"] = sum(int(r.get("faults") or 0) for r in rows)
     return res
 
@@ -315,15 +334,16 @@ def row_text(res, plain=False):
              "inf" if psnr == math.inf else fmt(psnr, ".1f"),
              fmt(c.get("max_error"), "d"),
              fmt(v.get("cycles_per_frame"), ",.0f"),
-             host(v), host(s)]
+             host(v), host(s), bottleneck_text(v.get("bottleneck") or [])]
     if plain:
         return f"{res['scene']}: vlgpu {cells[0]}, softpipe {cells[1]}, PSNR {cells[2]} dB, " \
-               f"max err {cells[3]}, cycles/frame {cells[4]}, host s/frame {cells[5]} / {cells[6]}"
+               f"max err {cells[3]}, cycles/frame {cells[4]}, host s/frame {cells[5]} / {cells[6]}" \
+               + (f", bottleneck {cells[7]}" if cells[7] != "-" else "")
     return cells
 
 
 HEADER = ["vlgpu", "softpipe", "PSNR dB", "max err", "cycles/frame", "host s/fr vlgpu",
-          "host s/fr softpipe"]
+          "host s/fr softpipe", "bottleneck (last frame)"]
 
 
 def table(results, args):
@@ -340,6 +360,10 @@ def table(results, args):
                  f"clock step {args.step_ms} ms/frame, {args.size}; final frame compared.")
     lines.append("host s/frame: mean real time between frame ends after the first frame; "
                  "* = one frame, time from process start (includes start-up).")
+    if args.mode == "cycle":
+        lines.append("bottleneck: the two causes with the most of the last frame's cycles "
+                     "(docs/simulator.md \"Bottleneck report\"; all causes: vlgpu/stats.csv "
+                     "cause_* columns).")
     for r in results:
         for d in DRIVERS:
             if r[d].get("retried_after"):

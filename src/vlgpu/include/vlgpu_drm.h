@@ -141,8 +141,9 @@ const char *vlg_drm_get_fault(struct vlg_drm_device *dev);
 const char *vlg_drm_get_stats_json(struct vlg_drm_device *dev);
 /** The same JSON without what the driver's statistics tables do not read:
  * no per-queue statistics and no module counters (each draw's "modules"
- * keeps "cycles" and each module's ticks/busy/stalled/starved/idle) and no
- * submit totals ("stats"). Much cheaper to make and parse
+ * keeps "cycles", "bottleneck" and each module's ticks/busy/stalled/
+ * starved/idle) and of the submit totals ("stats") only "bottleneck" (cycle
+ * mode: the submit's cycles by cause). Much cheaper to make and parse
  * for submits of many draws in cycle mode. Owned by the device, valid until
  * the next submit. */
 const char *vlg_drm_get_draw_stats_json(struct vlg_drm_device *dev);

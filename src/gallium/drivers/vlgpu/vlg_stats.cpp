@@ -9,6 +9,7 @@
  * library); the rest of the driver is C.  docs/driver.md "Statistics".
  */
 
+#include <algorithm>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
@@ -53,11 +54,66 @@ struct ModuleSums {
    uint64_t period() const { return busy + stalled + starved + idle; }
 };
 
+/** A bottleneck breakdown (the "bottleneck" object of the simulator's
+ *  statistics, docs/simulator.md "Bottleneck report"): cycles per cause in
+ *  the simulator's priority order; they add up to the period's cycles. */
+struct Causes {
+   std::vector<std::pair<std::string, uint64_t>> cycles;
+
+   void add(const json &b)
+   {
+      if (!b.is_object())
+         return;
+      size_t i = 0;
+      for (const auto &[k, v] : b.items()) {
+         const uint64_t n = v.is_number() ? v.get<uint64_t>() : 0;
+         if (i < cycles.size() && cycles[i].first == k)
+            cycles[i].second += n;
+         else
+            cycles.emplace_back(k, n); /* first use (same order every submit) */
+         i++;
+      }
+   }
+   uint64_t total() const
+   {
+      uint64_t t = 0;
+      for (const auto &c : cycles)
+         t += c.second;
+      return t;
+   }
+   /** The cause with the most cycles, "" if none. */
+   const std::pair<std::string, uint64_t> *top() const
+   {
+      const std::pair<std::string, uint64_t> *t = nullptr;
+      for (const auto &c : cycles)
+         if (!t || c.second > t->second)
+            t = &c;
+      return t && t->second ? t : nullptr;
+   }
+   /** "omu_quads 61.2%, spc_issue 20.3%, pe 9.9%": the @n largest. */
+   std::string text(size_t n) const
+   {
+      std::vector<std::pair<std::string, uint64_t>> v = cycles;
+      std::stable_sort(v.begin(), v.end(),
+                       [](const auto &a, const auto &b) { return a.second > b.second; });
+      const uint64_t t = total();
+      std::string s;
+      char buf[96];
+      for (size_t i = 0; i < v.size() && i < n && v[i].second; i++) {
+         std::snprintf(buf, sizeof(buf), "%s%s %.1f%%", s.empty() ? "" : ", ", v[i].first.c_str(),
+                       100.0 * double(v[i].second) / double(t));
+         s += buf;
+      }
+      return s;
+   }
+};
+
 struct Frame {
    uint64_t submits = 0, draws = 0, clears = 0, cycles = 0, faults = 0;
    uint64_t vertices = 0, primitives = 0, fragments = 0, passed = 0;
    uint64_t vs_instr = 0, fs_instr = 0, dual = 0;
    std::map<std::string, ModuleSums> modules;
+   Causes causes; /* the frame's cycles by cause (the submits' breakdowns) */
    json draw_list = json::array(); /* JSON Lines output only */
 };
 
@@ -82,6 +138,7 @@ struct vlg_stats {
    FILE *draws = nullptr;  /* CSV draws */
    bool frames_header = false;
    std::vector<std::string> module_columns;
+   std::vector<std::string> cause_columns;
    uint64_t frame_number = 0;
    Frame cur;
    std::chrono::steady_clock::time_point last_end = std::chrono::steady_clock::now();
@@ -125,6 +182,12 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
    cur.vs_instr += vs_i;
    cur.fs_instr += fs_i;
    cur.dual += vs_d + fs_d;
+   Causes causes; /* the draw's cycles by cause (cycle mode) */
+   if (d.contains("modules") && d["modules"].is_object() && d["modules"].contains("bottleneck"))
+      causes.add(d["modules"]["bottleneck"]);
+   const auto *top = causes.top();
+   const std::string limiter = top ? top->first : "";
+   const double limiter_share = top ? double(top->second) / double(causes.total()) : 0.0;
    if (d.contains("modules") && d["modules"].is_object() && d["modules"].contains("modules")) {
       for (const auto &[name, m] : d["modules"]["modules"].items()) {
          ModuleSums &s = cur.modules[name];
@@ -140,22 +203,24 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
       if (clear) {
          std::fprintf(stderr,
                       "vlgpu: frame %" PRIu64 " draw %" PRIu64 ": CLEAR, %" PRIu64
-                      " cycles, %" PRIu64 " pixels%s\n",
+                      " cycles, %" PRIu64 " pixels%s%s%s\n",
                       frame_number, draw_no, cycles, u64(c, "clear_pixels"),
-                      faulted ? ", FAULT" : "");
+                      faulted ? ", FAULT" : "", top ? "; bottleneck: " : "",
+                      top ? causes.text(3).c_str() : "");
       } else {
          std::fprintf(stderr,
                       "vlgpu: frame %" PRIu64 " draw %" PRIu64 ": %s %u%s x%u (VS %u, FS %u): %" PRIu64
                       " cycles, %" PRIu64 " vertices shaded, %" PRIu64 " primitives, %" PRIu64
                       " fragments (%" PRIu64 " passed), %" PRIu64 " VS / %" PRIu64
-                      " FS instructions, dual-issue %.3f / %.3f%s\n",
+                      " FS instructions, dual-issue %.3f / %.3f%s%s%s\n",
                       frame_number, draw_no, draw_kind_text(rec), rec ? rec->count : 0,
                       rec && rec->index_size ? " indexed" : "", rec ? rec->instances : 1,
                       rec ? rec->vs_id : 0, rec ? rec->fs_id : 0, cycles,
                       u64(c, "vs", "invocations"), u64(c, "ge", "primitives"),
                       u64(c, "pe", "fragments"), u64(c, "omu", "fragments_passed"), vs_i, fs_i,
                       vs_i ? double(vs_d) / double(vs_i) : 0.0,
-                      fs_i ? double(fs_d) / double(fs_i) : 0.0, faulted ? ", FAULT" : "");
+                      fs_i ? double(fs_d) / double(fs_i) : 0.0, faulted ? ", FAULT" : "",
+                      top ? "; bottleneck: " : "", top ? causes.text(3).c_str() : "");
       }
    }
 
@@ -163,7 +228,7 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
       std::fprintf(draws,
                    "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%u,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64
                    ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 ",%s,%s,%d\n",
+                   ",%" PRIu64 ",%" PRIu64 ",%s,%s,%d,%s,%s\n",
                    frame_number, draw_no, submit, draw_kind_text(rec),
                    rec ? rec->index_size : 0, rec ? rec->count : 0, rec ? rec->instances : 0,
                    rec ? rec->vs_id : 0, rec ? rec->fs_id : 0, cycles,
@@ -172,7 +237,8 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
                    u64(c, "pe", "fragments"), u64(c, "omu", "fragments_passed"),
                    u64(c, "omu", "fragments_killed"), vs_i, fs_i,
                    fmt_double(vs_i ? double(vs_d) / double(vs_i) : 0.0).c_str(),
-                   fmt_double(fs_i ? double(fs_d) / double(fs_i) : 0.0).c_str(), faulted);
+                   fmt_double(fs_i ? double(fs_d) / double(fs_i) : 0.0).c_str(), faulted,
+                   limiter.c_str(), fmt_double(limiter_share).c_str());
    } else if (format == Format::Jsonl) {
       json j = d;
       j["submit"] = submit;
@@ -205,23 +271,30 @@ vlg_stats::write_frame()
                    "vlgpu: frame %" PRIu64 ": %" PRIu64 " draws (%" PRIu64 " clears), %" PRIu64
                    " submits, %" PRIu64 " cycles%s, %" PRIu64 " vertices, %" PRIu64
                    " primitives, %" PRIu64 " fragments, dual-issue rate %.3f, %" PRIu64
-                   " faults, host %.1f ms%s%s\n",
+                   " faults, host %.1f ms%s%s%s%s\n",
                    frame_number, cur.draws, cur.clears, cur.submits, cur.cycles,
                    cycle_mode ? "" : " (functional mode: no timing)", cur.vertices,
                    cur.primitives, cur.fragments, dual_rate, cur.faults, host_ms,
-                   util.empty() ? "" : "; busy fraction:", util.c_str());
+                   util.empty() ? "" : "; busy fraction:", util.c_str(),
+                   cur.causes.top() ? "; bottleneck: " : "",
+                   cur.causes.top() ? cur.causes.text(4).c_str() : "");
    }
 
    if (format == Format::Csv || format == Format::Dir) {
       if (!frames_header) {
          for (const auto &m : cur.modules)
             module_columns.push_back(m.first);
+         for (const auto &c : cur.causes.cycles)
+            cause_columns.push_back(c.first);
          std::fprintf(frames, "frame,submits,draws,clears,cycles,vertices_shaded,primitives,"
                               "fragments,fragments_passed,vs_instructions,fs_instructions,"
                               "dual_issue_rate,faults,host_ms");
          for (const std::string &m : module_columns)
             std::fprintf(frames, ",busy_%s,stalled_%s,starved_%s", m.c_str(), m.c_str(),
                          m.c_str());
+         std::fprintf(frames, ",bottleneck,bottleneck_share");
+         for (const std::string &c : cause_columns)
+            std::fprintf(frames, ",cause_%s", c.c_str());
          std::fprintf(frames, "\n");
          frames_header = true;
       }
@@ -240,6 +313,18 @@ vlg_stats::write_frame()
          };
          std::fprintf(frames, ",%s,%s,%s", frac(s.busy).c_str(), frac(s.stalled).c_str(),
                       frac(s.starved).c_str());
+      }
+      /* the frame's cycles by cause, as fractions of their sum (= cycles) */
+      const uint64_t ct = cur.causes.total();
+      const auto *top = cur.causes.top();
+      std::fprintf(frames, ",%s,%s", top ? top->first.c_str() : "",
+                   fmt_double(top ? double(top->second) / double(ct) : 0.0).c_str());
+      for (const std::string &c : cause_columns) {
+         uint64_t v = 0;
+         for (const auto &[k, n] : cur.causes.cycles)
+            if (k == c)
+               v = n;
+         std::fprintf(frames, ",%s", fmt_double(ct ? double(v) / double(ct) : 0.0).c_str());
       }
       std::fprintf(frames, "\n");
       std::fflush(frames);
@@ -270,6 +355,10 @@ vlg_stats::write_frame()
                        {"starved", double(s.starved) / t}};
       }
       j["module_utilisation"] = std::move(mods);
+      json causes = json::object();
+      for (const auto &[k, v] : cur.causes.cycles)
+         causes[k] = v;
+      j["bottleneck"] = std::move(causes);
       j["draw_list"] = std::move(cur.draw_list);
       std::fprintf(frames, "%s\n", j.dump().c_str());
       std::fflush(frames);
@@ -328,7 +417,8 @@ vlg_stats_create(const char *path, bool print, bool cycle_mode)
                       "frame,draw,submit,kind,index_size,count,instances,vs,fs,cycles,"
                       "clear_pixels,vertices_shaded,primitives,prims_culled,fragments,"
                       "fragments_passed,fragments_killed,vs_instructions,fs_instructions,"
-                      "vs_dual_issue_rate,fs_dual_issue_rate,fault\n");
+                      "vs_dual_issue_rate,fs_dual_issue_rate,fault,bottleneck,"
+                      "bottleneck_share\n");
    }
    return s;
 }
@@ -365,7 +455,7 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
          if (all || ev != json::parse_event_t::key)
             return true;
          const std::string &k = parsed.get_ref<const std::string &>();
-         return !(k == "queues" || (depth == 1 && k == "stats"));
+         return k != "queues";
       });
    } catch (const std::exception &e) {
       if (!stats->parse_error_reported)
@@ -375,6 +465,8 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
    }
    stats->cur.submits++;
    stats->cur.cycles += u64(j, "cycles");
+   if (j.contains("stats") && j["stats"].is_object() && j["stats"].contains("bottleneck"))
+      stats->cur.causes.add(j["stats"]["bottleneck"]);
    const uint64_t submit = u64(j, "submit");
    if (!j.contains("draws") || !j["draws"].is_array())
       return;

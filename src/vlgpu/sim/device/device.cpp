@@ -231,6 +231,8 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
             nlohmann::ordered_json m = nlohmann::ordered_json::object();
             if (d.modules.contains("cycles"))
                m["cycles"] = d.modules["cycles"];
+            if (d.modules.contains("bottleneck"))
+               m["bottleneck"] = d.modules["bottleneck"];
             if (d.modules.contains("modules") && d.modules["modules"].is_object()) {
                nlohmann::ordered_json mods = nlohmann::ordered_json::object();
                for (const auto &[name, mod] : d.modules["modules"].items()) {
@@ -272,6 +274,8 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
    j["host_errors"] = host_errors;
    if (full)
       j["stats"] = r.stats;
+   else if (r.stats.is_object() && r.stats.contains("bottleneck"))
+      j["stats"] = {{"bottleneck", r.stats["bottleneck"]}}; /* the frame's breakdown */
    return j;
 }
 

@@ -172,7 +172,8 @@ TEST(ComputeCycle, AluBoundDispatchScalesWithSpcs)
  * groups / (SPCs x T) x latency cycles: more resident groups per SPC hide
  * more latency, until the next limit, the L2's MSHRs: every line read is a
  * miss that holds one of l2.mshrs for at least the latency, so at least
- * lines read / MSHRs x latency cycles. */
+ * lines read / MSHRs x latency cycles. Run with l2.mshrs=32 (half the
+ * default) so that the MSHRs are the limit from 4 groups on. */
 TEST(ComputeCycle, MoreResidentGroupsHideLatencyUntilTheL2Mshrs)
 {
    const uint64_t n = 16 * 1024; /* vec4: 256 KiB in, 256 KiB out */
@@ -183,8 +184,9 @@ TEST(ComputeCycle, MoreResidentGroupsHideLatencyUntilTheL2Mshrs)
    std::map<uint32_t, uint64_t> cyc;
    double mshr_bound = 0;
    for (uint32_t t : {1u, 2u, 4u, 8u}) {
-      const Config p = params_with("memory.bandwidth_bytes_per_cycle=128,thread_groups_per_spc=" +
-                                   std::to_string(t));
+      const Config p = params_with(
+         "l2.mshrs=32,memory.bandwidth_bytes_per_cycle=128,thread_groups_per_spc=" +
+         std::to_string(t));
       const SubmitResult r = run_cycle(cs, p);
       ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
       cyc[t] = r.dispatches[0].cycles;

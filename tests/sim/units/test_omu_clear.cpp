@@ -141,8 +141,11 @@ TEST(OmuClear, LargeClearIsBoundByTheMemory)
          const uint64_t rate = p.omu_clear_bytes_per_cycle;
          const uint64_t ideal = std::max(bytes / bw, bytes / rate);
          /* the L2 fills with dirty lines at the OMU's rate (a line per cycle
-          * at most) before its first write-back: the MC idles that long */
-         const uint64_t slack = p.l2_size_bytes / std::min(lb, rate) + 2000;
+          * at most) before its first write-back: the MC idles that long;
+          * and every draw ends with the OMU writing back its dirty cache
+          * lines, one per cycle, before the next draw's clear starts */
+         const uint64_t slack = p.l2_size_bytes / std::min(lb, rate) +
+                                clears * (p.omu_cache_bytes / lb) + 2000;
          const uint64_t cycles = r.c.res.cycles;
          std::cout << "[ measure  ] " << clears << " x 4 MiB RGBA8 clear(s) + L2 flush, "
                    << "memory.bandwidth_bytes_per_cycle=" << bw

@@ -78,7 +78,9 @@ namespace vlgpu::sim {
    X(uint32_t, cp_dma_lines_in_flight, "cp.dma_lines_in_flight", 64, 1, 4096,                      \
      "Source-line reads (of l2.line_bytes) the CP's DMA engine keeps outstanding at the L2 "       \
      "while it runs a COPY (docs/hw.md, Copies); with l2.mshrs they bound how much of the "        \
-     "memory latency a copy hides.")                                                               \
+     "memory latency a copy hides. Model guess sized by Little's law as l2.mshrs (docs/hw.md "     \
+     "\"Balanced defaults\"): a copy reads half its bytes, so 64 lines cover more than the "      \
+     "32 x 102 / 64 = 51 needed to read at the whole default bandwidth.")                          \
    X(uint32_t, gts_sub_block_elements, "gts.sub_block_elements", 128, 1, 65536,                    \
      "Draw elements (indices or vertices) per vertex sub-block the GTS hands to a GE; vertex "     \
      "reuse (post-transform cache) works within a sub-block.")                                     \
@@ -97,9 +99,13 @@ namespace vlgpu::sim {
    X(uint32_t, omu_quads_per_cycle, "omu.quads_per_cycle", 1, 1, 16,                               \
      "Quads the OMU's early depth/stencil stage and its late stage (alpha, depth/stencil, "        \
      "blend, write) each process per cycle.")                                                      \
-   X(uint32_t, omu_cache_bytes, "omu.cache_bytes", 4096, 256, 1073741824,                          \
+   X(uint32_t, omu_cache_bytes, "omu.cache_bytes", 16384, 256, 1073741824,                         \
      "Colour/depth/stencil cache of the OMU in bytes (lines of l2.line_bytes), write-back to "     \
-     "the L2; flushed at the end of every draw.")                                                  \
+     "the L2; flushed at the end of every draw. 16 KiB as GCN's render back-end colour cache "     \
+     "(seed 002; its separate 4 KB depth cache is not modelled apart); it must hold the lines "    \
+     "the groups of a full reorder buffer prefetch (omu.reorder_groups 64 x 2 lines of a "         \
+     "16-lane group's 8x2 pixels x 2 surfaces x 64 B = 16 KiB), or they evict each other's "      \
+     "half-written lines (docs/hw.md \"Balanced defaults\").")                                      \
    X(uint32_t, omu_cache_ways, "omu.cache_ways", 4, 1, 64, "Associativity of the OMU cache.")      \
    X(uint32_t, omu_reorder_groups, "omu.reorder_groups", 64, 1, 65536,                             \
      "FS thread groups the OMU's reorder buffer holds: the PE keeps at most this many groups "     \
@@ -111,7 +117,8 @@ namespace vlgpu::sim {
    X(uint32_t, omu_clear_lines_in_flight, "omu.clear_lines_in_flight", 64, 1, 65536,               \
      "Lines the OMU's clear engine has in flight (read requested, not yet written): masked "       \
      "depth/stencil clears read each line first, resolves read the samples of each line they "    \
-     "write; covers the L2/MC latency at the clear rate.")                                        \
+     "write; covers the L2/MC latency at the clear rate. Model guess sized by Little's law as "    \
+     "l2.mshrs (docs/hw.md \"Balanced defaults\"): >= 51 lines read at 32 bytes per cycle.")       \
    X(uint32_t, shared_memory_banks, "spc.shared_memory_banks", 32, 1, 64,                          \
      "Banks of an SPC's shared memory, 4-byte words interleaved (bank = (byte offset / 4) mod "    \
      "banks). A MEM on shared memory takes as many issue cycles as the most distinct words one "   \
@@ -134,9 +141,12 @@ namespace vlgpu::sim {
      "not from a seed).")                                                                          \
    X(uint32_t, l2_requests_per_cycle, "l2.requests_per_cycle", 2, 1, 64,                           \
      "Requests the L2 looks up per cycle, taken round-robin from its clients.")                    \
-   X(uint32_t, l2_mshrs, "l2.mshrs", 32, 1, 4096,                                                  \
+   X(uint32_t, l2_mshrs, "l2.mshrs", 64, 1, 4096,                                                  \
      "Lines the L2 can have outstanding at the MC (miss status holding registers); a further "     \
-     "read miss waits.")                                                                           \
+     "read miss waits. Model guess sized by Little's law (docs/hw.md \"Balanced defaults\"): "     \
+     "reading at memory.bandwidth_bytes_per_cycle needs bandwidth x (latency + line / "           \
+     "bandwidth) / line = 32 x 102 / 64 = 51 fills outstanding; 64 allow 40 bytes per cycle of "  \
+     "reads at the default latency (10 at memory.latency_cycles=400).")                            \
    X(uint64_t, vram_size_bytes, "vram.size_bytes", 268435456, 1048576, 17179869184ull,             \
      "Size of the simulated VRAM in bytes (256 MiB): every buffer object, texture, shader "        \
      "binary and command queue lives in it. An access outside it is a GPU fault.")                 \
@@ -147,7 +157,9 @@ namespace vlgpu::sim {
      "Bytes the MC moves to or from VRAM per cycle (model default, not from a seed).")             \
    X(uint32_t, memory_queue_entries, "memory.queue_entries", 16, 1, 4096,                          \
      "Requests the MC accepts that have not started their transfer yet; when full its input "      \
-     "queues back up.")                                                                            \
+     "queues back up. Requests in their latency do not count: this bounds no Little's-law "       \
+     "window, it only has to keep the bus fed (model guess: 16 transfers = 32 bus cycles of "      \
+     "64-byte lines at 32 bytes per cycle; docs/hw.md \"Balanced defaults\").")                      \
    X(uint64_t, watchdog_instructions_per_thread_group, "watchdog.instructions_per_thread_group",   \
      1000000, 0, 1000000000000ull,                                                                 \
      "Instructions one thread group may issue (a VL-IW instruction counts 1, both phases) before " \

@@ -323,17 +323,23 @@ Pe::send_group()
 bool
 Pe::pack(Cycle now)
 {
-   /* a full (or abandoned) group leaves first: one push per cycle */
-   if (group_ && (group_->skip || group_->nquads == quads_per_group_))
-      return send_group();
+   /* a full (or abandoned) group leaves first (one push per cycle on
+    * out_fs); the next group is packed in the same cycle, so a group can
+    * leave every cycle (packing and sending are two pipeline steps, not one
+    * serialised two-cycle step per group) */
+   bool moved = false;
+   if (group_ && (group_->skip || group_->nquads == quads_per_group_)) {
+      if (!send_group())
+         return false;
+      moved = true;
+   }
    if (end_ != End::None) {
       const DrawRef d = cur_.draw;
-      bool moved = false;
       switch (end_) {
       case End::Flush:
          end_ = End::Token;
          if (group_ && group_->nquads) /* the draw's partial group */
-            return send_group() ? true : (end_ = End::Flush, false);
+            return send_group() ? true : (end_ = End::Flush, moved);
          [[fallthrough]];
       case End::Token:
          if (!out_fs.can_push())
@@ -367,7 +373,7 @@ Pe::pack(Cycle now)
    }
    if (!have_cur_) {
       if (!in_early.can_pop())
-         return false;
+         return moved;
       cur_ = in_early.pop();
       have_cur_ = true;
       cur_pos_ = 0;

@@ -17,7 +17,8 @@
  *     order, across primitive boundaries (as the functional pipeline packs
  *     them), their inputs interpolated into the group's registers
  *     (fs_load_quad), and the group goes to the LTS numbered with a
- *     per-GPC sequence number; the OMU retires groups in that order, which
+ *     per-GPC sequence number (one group per cycle: a full group leaves in
+ *     the cycle the next one is packed); the OMU retires groups in that order, which
  *     keeps every OMU operation in the functional order whatever order the
  *     SPCs finish in. At the end of a draw the partial group is sent, then
  *     the draw's `last` token to the LTS, a DrawMark to the OMU and a

@@ -169,6 +169,25 @@ def md_table(headers, rows):
     return out
 
 
+def replace_between_markers(doc, name, lines):
+    """Replace the text of file DOC between its lines '<!-- BEGIN NAME -->' and
+    '<!-- END NAME -->' by LINES (a list of strings, one per line); the
+    markers stay.  Returns None, or the reason nothing was written (no such
+    file, markers missing)."""
+    doc_path = Path(doc)
+    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
+    try:
+        text = doc_path.read_text()
+    except OSError as e:
+        return f"--doc {doc_path}: {e.strerror}"
+    if begin not in text or end not in text:
+        return f"--doc {doc_path}: no {begin} ... {end} markers"
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    doc_path.write_text(head + begin + "\n" + "\n".join(lines) + "\n" + end + tail)
+    return None
+
+
 def fmt_duration(s):
     s = int(s)
     return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
@@ -937,17 +956,11 @@ def cmd_compiler_cycle(args):
     (out / "compiler-cycle.md").write_text("\n".join(md) + "\n")
     if args.doc:
         # the figures go into the document between the markers, written by this run
-        doc_path = Path(args.doc)
-        begin, end = "<!-- BEGIN bench compiler --cycle -->", "<!-- END bench compiler --cycle -->"
-        text = doc_path.read_text()
-        if begin not in text or end not in text:
-            print(f"bench compiler --cycle: --doc {doc_path}: no {begin} ... {end} markers",
-                  file=sys.stderr)
+        err = replace_between_markers(args.doc, "bench compiler --cycle", md)
+        if err:
+            print(f"bench compiler --cycle: {err}", file=sys.stderr)
             return 2
-        head, rest = text.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        doc_path.write_text(head + begin + "\n" + "\n".join(md) + "\n" + end + tail)
-        print(f"(updated {doc_path})")
+        print(f"(updated {args.doc})")
     print()
     print("\n".join(md[:6 + len(switches)]))
     print(f"\n(wrote {out}/compiler-cycle.md, .csv, .json)")

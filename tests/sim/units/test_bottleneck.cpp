@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include "compute_scenes.h"
@@ -226,6 +228,30 @@ TEST(Bottleneck, ClearIsBandwidthOrClearRate)
       for (const DrawReport &d : m.res.draws)
          breakdown(d.modules, d.cycles, "a clear draw");
    }
+}
+
+} // namespace
+
+namespace {
+
+/* docs/simulator.md "Bottleneck report" holds causes_markdown() between
+ * its markers */
+TEST(Bottleneck, DocsTableIsUpToDate)
+{
+   const std::string path = std::string(VLG_SOURCE_ROOT) + "/docs/simulator.md";
+   std::ifstream f(path);
+   ASSERT_TRUE(f) << path;
+   std::stringstream ss;
+   ss << f.rdbuf();
+   const std::string doc = ss.str();
+   const std::string begin = "<!-- BEGIN bottleneck-causes -->\n",
+                     end = "<!-- END bottleneck-causes -->";
+   const size_t b = doc.find(begin), e = doc.find(end);
+   ASSERT_NE(b, std::string::npos);
+   ASSERT_NE(e, std::string::npos);
+   EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), causes_markdown())
+      << "docs/simulator.md is out of date; replace the table between the markers with:\n"
+      << causes_markdown();
 }
 
 } // namespace

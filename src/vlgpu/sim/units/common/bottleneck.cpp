@@ -34,4 +34,14 @@ cause_names(uint32_t *count)
    return kNames;
 }
 
+std::string
+causes_markdown()
+{
+   std::string s = "| # | cause | a cycle is charged to it when (and no cause above holds) |\n"
+                   "|---|---|---|\n";
+   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++)
+      s += "| " + std::to_string(i + 1) + " | `" + kNames[i] + "` | " + kDocs[i] + " |\n";
+   return s;
+}
+
 } // namespace vlgpu::sim

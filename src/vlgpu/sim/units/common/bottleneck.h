@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace vlgpu::sim {
 
@@ -74,5 +75,9 @@ const char *cause_name(Cause c);
 const char *cause_doc(Cause c);
 /** Every cause name, in priority order (CycleAttribution's list). */
 const char *const *cause_names(uint32_t *count);
+/** The list as a markdown table (| # | cause | holds when |), one row per
+ *  cause in priority order: docs/simulator.md "Bottleneck report" holds it
+ *  between markers (a test keeps it up to date). */
+std::string causes_markdown();
 
 } // namespace vlgpu::sim

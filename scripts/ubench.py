@@ -451,8 +451,8 @@ def explain(r, cfg):
     if p.startswith("VRAM bandwidth, stream copy"):
         return "the reads are bound by the L2's outstanding misses as in stream read"
     if p.startswith("fill rate, depth"):
-        return ("the OMU cache misses twice as often (colour and depth lines) and the PE "
-                "stalls on the early-test queue")
+        return ("not yet explained (docs/fidelity.md): start from the draw's bottleneck "
+                "report in VLGPU_STATS")
     if p.startswith("triangle setup"):
         return ("the timed PE charges pe.setup_cycles only for primitives that produce "
                 "quads: its setups counter stays 0 for triangles set up without a pixel")

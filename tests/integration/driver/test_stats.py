@@ -69,6 +69,28 @@ class StatsTest(unittest.TestCase):
                 parts = [m["busy"], m["stalled"], m["starved"]]
                 self.assertTrue(all(0.0 <= p <= 1.0 for p in parts), (name, m))
                 self.assertLessEqual(sum(parts), 1.0 + 1e-9, (name, m))
+            # The bottleneck report (docs/simulator.md): every cycle of the
+            # frame charged to one cause, and of each draw to one cause.
+            self.assertEqual(sum(f["bottleneck"].values()), f["cycles"], f["bottleneck"])
+            for d in f["draw_list"]:
+                self.assertEqual(sum(d["modules"]["bottleneck"].values()), d["cycles"])
+
+    def test_csv_bottleneck_columns(self):
+        """Cycle mode: frames.csv's cause_* fractions add up to 1 and
+        `bottleneck` names the largest; every draw row names its own."""
+        out, _ = self.run_blendedit({"VLGPU_STATS": "{out}/stats.csv",
+                                     "VLGPU_DEBUG": "cycle"})
+        frames = list(csv.DictReader(open(out / "stats.csv")))
+        draws = list(csv.DictReader(open(out / "stats.draws.csv")))
+        causes = {k[len("cause_"):]: float(v) for k, v in frames[0].items()
+                  if k.startswith("cause_")}
+        self.assertIn("mc_bandwidth", causes)
+        self.assertIn("idle", causes)
+        self.assertAlmostEqual(sum(causes.values()), 1.0, delta=len(causes) * 1e-4)
+        top = max(causes, key=causes.get)
+        self.assertEqual(frames[0]["bottleneck"], top)
+        self.assertAlmostEqual(float(frames[0]["bottleneck_share"]), causes[top], places=4)
+        self.assertTrue(all(d["bottleneck"] in causes for d in draws), draws)
 
     def test_debug_stats_lines(self):
         _, r = self.run_blendedit({"VLGPU_DEBUG": "stats"})

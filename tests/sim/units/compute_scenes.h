@@ -127,6 +127,20 @@ alu_shader()
 }
 inline const uint64_t kAluInstrPerGroup = 2 + uint64_t(kK) * (kU + 1) + 7;
 
+/** @wgs workgroups of @block lanes running alu_shader(), each storing its
+ *  result into a new buffer; finishes the scene. */
+inline void
+alu_scene(CsScene &cs, uint32_t wgs, uint32_t block)
+{
+   const uint64_t out = cs.s.t.alloc(4ull * wgs * block);
+   Grid g;
+   g.block = block;
+   g.grid = wgs;
+   cs.dispatch(alu_shader(), {block, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2, uint32_t(out)},
+               g);
+   cs.s.finish();
+}
+
 /* shared memory: word lid * stride written kM times, then read back once
  * and stored to C2 (every lane the same word: the last lane's, in both
  * modes); C0 = stride * 4, C1 = the value */

@@ -87,6 +87,25 @@ random_triangles(Lcg &r, unsigned n, float size, float zlo = 0.0f, float zhi = 0
 }
 
 /** Seed 001 §3.3: the coloured square, drawn with a 4x4 matrix VS, indexed. */
+/** One flat-coloured triangle covering a @w x @h framebuffer with full
+ *  quads only (window (0,0), (2w,0), (0,2h) over a 2w x 2h viewport; as in
+ *  test_tex_rate.cpp): the fill-rate scene (test_fill_rate.cpp,
+ *  test_bottleneck.cpp). */
+inline void
+scene_fill(Scene &s, unsigned w, unsigned h)
+{
+   TestDraw &t = s.t;
+   t.framebuffer(w, h);
+   t.viewport(0, 0, 2 * w, 2 * h);
+   const std::vector<float> v = {-1, -1, 0, 1, 1, 0, 0, 1, 1,  -1, 0, 1, 1, 0, 0, 1,
+                                 -1, 1,  0, 1, 1, 0, 0, 1};
+   s.next_draw();
+   color_pipeline(t, v);
+   s.draw();
+   s.sync(1);
+   s.finish();
+}
+
 inline void
 scene_square(Scene &s)
 {

@@ -90,13 +90,7 @@ TEST(Bottleneck, AluBoundDispatchIsSpcIssue)
 {
    const uint32_t wgs = 128, block = 16;
    CsScene cs;
-   const uint64_t out = cs.s.t.alloc(4ull * wgs * block);
-   Grid g;
-   g.block = block;
-   g.grid = wgs;
-   cs.dispatch(alu_shader(), {block, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2, uint32_t(out)},
-               g);
-   cs.s.finish();
+   alu_scene(cs, wgs, block);
    const Config p;
    const SubmitResult r = run_cs(cs, p);
    ASSERT_TRUE(r.faults.empty()) << r.faults[0].text;
@@ -177,16 +171,7 @@ constexpr unsigned kW = 256, kH = 256;
 TEST(Bottleneck, FillBoundDrawIsTheOmuQuadRate)
 {
    Scene s;
-   TestDraw &t = s.t;
-   t.framebuffer(kW, kH);
-   t.viewport(0, 0, 2 * kW, 2 * kH);
-   const std::vector<float> v = {-1, -1, 0, 1, 1, 0, 0, 1, 1,  -1, 0, 1, 1, 0, 0, 1,
-                                 -1, 1,  0, 1, 1, 0, 0, 1};
-   s.next_draw();
-   color_pipeline(t, v);
-   s.draw();
-   s.sync(1);
-   s.finish();
+   scene_fill(s, kW, kH);
    Config p = params_with("spcs_per_gpc=8,memory.bandwidth_bytes_per_cycle=256");
    CycleGpu gpu(p);
    const ModeRun m = run_scene(s, gpu);

@@ -136,14 +136,7 @@ TEST(ComputeCycle, AluBoundDispatchScalesWithSpcs)
 {
    const uint32_t wgs = 128, block = 16;
    CsScene cs;
-   const uint64_t out = cs.s.t.alloc(4ull * wgs * block);
-   Grid g;
-   g.block = block;
-   g.grid = wgs;
-   cs.dispatch(alu_shader(), {block, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2,
-                              uint32_t(out)},
-               g);
-   cs.s.finish();
+   alu_scene(cs, wgs, block);
    uint64_t cyc[2] = {};
    int i = 0;
    for (uint32_t spcs : {2u, 4u}) {

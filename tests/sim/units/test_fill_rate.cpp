@@ -37,28 +37,12 @@ namespace {
 constexpr unsigned kW = 256, kH = 256;
 constexpr uint64_t kQuads = uint64_t(kW / 2) * (kH / 2);
 
-/** One triangle covering the whole framebuffer with full quads only (as in
- *  test_tex_rate.cpp: window (0,0), (2W,0), (0,2H) over a 2W x 2H viewport). */
-void
-scene_fill(Scene &s)
-{
-   TestDraw &t = s.t;
-   t.framebuffer(kW, kH);
-   t.viewport(0, 0, 2 * kW, 2 * kH);
-   const std::vector<float> v = {-1, -1, 0, 1, 1, 0, 0, 1, 1,  -1, 0, 1, 1, 0, 0, 1,
-                                 -1, 1,  0, 1, 1, 0, 0, 1};
-   s.next_draw();
-   color_pipeline(t, v);
-   s.draw();
-   s.sync(1);
-   s.finish();
-}
 
 uint64_t
 fill_cycles(unsigned quads_per_cycle, nlohmann::ordered_json *modules = nullptr)
 {
    Scene s;
-   scene_fill(s);
+   scene_fill(s, kW, kH);
    Config cfg;
    cfg.spcs_per_gpc = 8;
    cfg.memory_bandwidth_bytes_per_cycle = 256;

@@ -53,13 +53,7 @@ TEST(Response, TwiceTheSpcsAluBoundDispatchAtLeast1_8xFaster)
 {
    const uint32_t wgs = 512, block = 16;
    CsScene cs;
-   const uint64_t out = cs.s.t.alloc(4ull * wgs * block);
-   Grid g;
-   g.block = block;
-   g.grid = wgs;
-   cs.dispatch(alu_shader(), {block, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2, uint32_t(out)},
-               g);
-   cs.s.finish();
+   alu_scene(cs, wgs, block);
    const Config base = params_with("");
    uint64_t cyc[2] = {};
    for (int i = 0; i < 2; i++) {

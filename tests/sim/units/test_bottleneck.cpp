@@ -68,15 +68,6 @@ breakdown(const nlohmann::ordered_json &stats, uint64_t expect_total, const char
    return b;
 }
 
-Config
-params_with(const std::string &overrides)
-{
-   Config p;
-   p.apply_overrides(overrides);
-   p.validate();
-   return p;
-}
-
 SubmitResult
 run_cs(const CsScene &cs, const Config &p)
 {

@@ -48,15 +48,6 @@ run_cycle(const CsScene &cs, const Config &p, std::unique_ptr<Vram> *vram_out = 
    return r.res;
 }
 
-Config
-params_with(const std::string &overrides)
-{
-   Config p;
-   p.apply_overrides(overrides);
-   p.validate();
-   return p;
-}
-
 /* (a) 1 Mi in + 1 Mi out... here 2 MiB read + 2 MiB written. The MC moves
  * every line read (all misses) and every written line the L2 evicts (write
  * allocate, no fill: L2 write-back): at least written - l2.size_bytes. */

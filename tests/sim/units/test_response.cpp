@@ -31,15 +31,6 @@ using namespace vlgpu::sim::test;
 
 namespace {
 
-Config
-params_with(const std::string &overrides)
-{
-   Config p;
-   p.apply_overrides(overrides);
-   p.validate();
-   return p;
-}
-
 /** A module counter of a dispatch's statistics. */
 uint64_t
 counter(const DispatchReport &d, const char *module, const char *name)

@@ -209,4 +209,15 @@ changed_pixels(const VLG_SURFACE &s, const Vram &before, const Vram &after)
    return n;
 }
 
+/** The default configuration with "key=value,..." @overrides applied
+ *  (Config::apply_overrides), validated; throws ConfigError. */
+inline Config
+params_with(const std::string &overrides)
+{
+   Config p;
+   p.apply_overrides(overrides);
+   p.validate();
+   return p;
+}
+
 } // namespace vlgpu::sim::test

@@ -23,17 +23,21 @@ BUILD_DIR = ROOT / "out" / "driver-tests" / "bin"
 
 
 def build_helper(source, output, extra_args=()):
-    """Compile tests/integration/driver/SOURCE with cc into out/driver-tests/bin/OUTPUT,
-    unless an up-to-date build (same source hash and arguments) exists. Returns the path."""
+    """Compile tests/integration/driver/SOURCE (or a path) with cc into
+    out/driver-tests/bin/OUTPUT, with -I on this folder (its headers, e.g. vlg_gles31.h),
+    unless an up-to-date build (same hash of the source, this folder's headers and the
+    arguments) exists. Returns the path."""
     src = HERE / source
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
-    key = hashlib.sha256(src.read_bytes() + " ".join(extra_args).encode()).hexdigest()[:16]
+    headers = b"".join(h.read_bytes() for h in sorted(HERE.glob("*.h")))
+    key = hashlib.sha256(src.read_bytes() + headers +
+                         " ".join(extra_args).encode()).hexdigest()[:16]
     out = BUILD_DIR / f"{output}-{key}"
     if not out.exists():
         # A private temporary name: other processes (and threads) may build
         # the same helper at the same time; rename() is atomic.
         tmp = out.with_name(f"{out.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        cmd = ["cc", "-O1", "-Wall", str(src), "-o", str(tmp), *extra_args]
+        cmd = ["cc", "-O1", "-Wall", "-I", str(HERE), str(src), "-o", str(tmp), *extra_args]
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"cannot build {source}: {' '.join(cmd)}\n{r.stdout}")

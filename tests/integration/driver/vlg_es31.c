@@ -25,7 +25,7 @@
  *
  * Exit status: 0 when every test passed, 1 when one failed (the reason on
  * stderr), 2 for EGL/usage errors or a context below ES 3.1.
- * Build: cc vlg_es31.c -o vlg_es31 -lEGL -lGLESv2 -lm
+ * Build: cc vlg_es31.c -o vlg_es31 -lEGL -lGLESv2 -lm (vlg_gles31.h beside it)
  */
 
 #include <math.h>
@@ -34,65 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <EGL/egl.h>
-#include <GLES3/gl31.h>
-
-static int failures;
-
-#define FAIL(...)                                                              \
-   do {                                                                        \
-      fprintf(stderr, "vlg_es31: FAIL: " __VA_ARGS__);                         \
-      fprintf(stderr, "\n");                                                   \
-      failures++;                                                              \
-   } while (0)
-
-static int
-check_gl(const char *where)
-{
-   GLenum e;
-   int n = 0;
-   while ((e = glGetError()) != GL_NO_ERROR) {
-      FAIL("GL error 0x%04x in %s", e, where);
-      n++;
-   }
-   return n;
-}
-
-static GLuint
-shader(GLenum type, const char *src)
-{
-   GLuint s = glCreateShader(type);
-   GLint ok = 0;
-   glShaderSource(s, 1, &src, NULL);
-   glCompileShader(s);
-   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetShaderInfoLog(s, sizeof(log), NULL, log);
-      fprintf(stderr, "vlg_es31: shader does not compile:\n%s\n%s\n", src, log);
-      exit(1);
-   }
-   return s;
-}
-
-static GLuint
-link(GLuint a, GLuint b)
-{
-   GLuint p = glCreateProgram();
-   GLint ok = 0;
-   glAttachShader(p, a);
-   if (b)
-      glAttachShader(p, b);
-   glLinkProgram(p);
-   glGetProgramiv(p, GL_LINK_STATUS, &ok);
-   if (!ok) {
-      char log[4096];
-      glGetProgramInfoLog(p, sizeof(log), NULL, log);
-      fprintf(stderr, "vlg_es31: program does not link:\n%s\n", log);
-      exit(1);
-   }
-   return p;
-}
+#define VLG_PROG "vlg_es31"
+#include "vlg_gles31.h"
 
 /* A deterministic input: a small LCG. */
 static uint32_t
@@ -726,32 +669,9 @@ test_copies(void)
 int
 main(int argc, char **argv)
 {
-   EGLDisplay dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-   EGLint major, minor;
-   if (dpy == EGL_NO_DISPLAY || !eglInitialize(dpy, &major, &minor)) {
-      fprintf(stderr, "vlg_es31: no EGL display (EGL_PLATFORM=surfaceless?)\n");
-      return 2;
-   }
-   const EGLint cfg_attr[] = {
-      EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT,
-      EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE,
-   };
-   EGLConfig cfg;
-   EGLint n = 0;
-   if (!eglChooseConfig(dpy, cfg_attr, &cfg, 1, &n) || n < 1) {
-      fprintf(stderr, "vlg_es31: no RGBA8 ES3 pbuffer config\n");
-      return 2;
-   }
-   const EGLint pb_attr[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
-   EGLSurface surf = eglCreatePbufferSurface(dpy, cfg, pb_attr);
-   eglBindAPI(EGL_OPENGL_ES_API);
-   const EGLint ctx_attr[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1,
-                              EGL_NONE};
-   EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, ctx_attr);
-   if (surf == EGL_NO_SURFACE || ctx == EGL_NO_CONTEXT || !eglMakeCurrent(dpy, surf, surf, ctx)) {
-      fprintf(stderr, "vlg_es31: cannot create an OpenGL ES 3.1 pbuffer context\n");
-      return 2;
-   }
+   const int ctx_err = vlg_es31_context();
+   if (ctx_err)
+      return ctx_err;
    fprintf(stderr, "vlg_es31: GL_RENDERER %s\n", glGetString(GL_RENDERER));
 
    static const struct {

@@ -81,7 +81,21 @@ struct Causes {
          t += c.second;
       return t;
    }
-   /** The cause with the most cycles, "" if none. */
+   /** @v cycles as a fraction of the total (0 when there are none). */
+   double fraction(uint64_t v) const
+   {
+      const uint64_t t = total();
+      return t ? double(v) / double(t) : 0.0;
+   }
+   /** The cycles of cause @name (0 if absent). */
+   uint64_t of(const std::string &name) const
+   {
+      for (const auto &c : cycles)
+         if (c.first == name)
+            return c.second;
+      return 0;
+   }
+   /** The cause with the most cycles, nullptr if none has any. */
    const std::pair<std::string, uint64_t> *top() const
    {
       const std::pair<std::string, uint64_t> *t = nullptr;
@@ -96,12 +110,11 @@ struct Causes {
       std::vector<std::pair<std::string, uint64_t>> v = cycles;
       std::stable_sort(v.begin(), v.end(),
                        [](const auto &a, const auto &b) { return a.second > b.second; });
-      const uint64_t t = total();
       std::string s;
       char buf[96];
       for (size_t i = 0; i < v.size() && i < n && v[i].second; i++) {
          std::snprintf(buf, sizeof(buf), "%s%s %.1f%%", s.empty() ? "" : ", ", v[i].first.c_str(),
-                       100.0 * double(v[i].second) / double(t));
+                       100.0 * fraction(v[i].second));
          s += buf;
       }
       return s;
@@ -187,7 +200,7 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
       causes.add(d["modules"]["bottleneck"]);
    const auto *top = causes.top();
    const std::string limiter = top ? top->first : "";
-   const double limiter_share = top ? double(top->second) / double(causes.total()) : 0.0;
+   const double limiter_share = top ? causes.fraction(top->second) : 0.0;
    if (d.contains("modules") && d["modules"].is_object() && d["modules"].contains("modules")) {
       for (const auto &[name, m] : d["modules"]["modules"].items()) {
          ModuleSums &s = cur.modules[name];
@@ -263,6 +276,7 @@ vlg_stats::write_frame()
    const uint64_t instr = cur.vs_instr + cur.fs_instr;
    const double dual_rate = instr ? double(cur.dual) / double(instr) : 0.0;
 
+   const auto *top = cur.causes.top();
    if (print) {
       std::string util;
       for (const auto &[name, s] : cur.modules)
@@ -276,8 +290,7 @@ vlg_stats::write_frame()
                    cycle_mode ? "" : " (functional mode: no timing)", cur.vertices,
                    cur.primitives, cur.fragments, dual_rate, cur.faults, host_ms,
                    util.empty() ? "" : "; busy fraction:", util.c_str(),
-                   cur.causes.top() ? "; bottleneck: " : "",
-                   cur.causes.top() ? cur.causes.text(4).c_str() : "");
+                   top ? "; bottleneck: " : "", top ? cur.causes.text(4).c_str() : "");
    }
 
    if (format == Format::Csv || format == Format::Dir) {
@@ -315,17 +328,10 @@ vlg_stats::write_frame()
                       frac(s.starved).c_str());
       }
       /* the frame's cycles by cause, as fractions of their sum (= cycles) */
-      const uint64_t ct = cur.causes.total();
-      const auto *top = cur.causes.top();
       std::fprintf(frames, ",%s,%s", top ? top->first.c_str() : "",
-                   fmt_double(top ? double(top->second) / double(ct) : 0.0).c_str());
-      for (const std::string &c : cause_columns) {
-         uint64_t v = 0;
-         for (const auto &[k, n] : cur.causes.cycles)
-            if (k == c)
-               v = n;
-         std::fprintf(frames, ",%s", fmt_double(ct ? double(v) / double(ct) : 0.0).c_str());
-      }
+                   fmt_double(top ? cur.causes.fraction(top->second) : 0.0).c_str());
+      for (const std::string &c : cause_columns)
+         std::fprintf(frames, ",%s", fmt_double(cur.causes.fraction(cur.causes.of(c))).c_str());
       std::fprintf(frames, "\n");
       std::fflush(frames);
       std::fflush(draws);

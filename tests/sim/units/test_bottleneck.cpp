@@ -56,9 +56,7 @@ breakdown(const nlohmann::ordered_json &stats, uint64_t expect_total, const char
          b.top = k;
       }
    }
-   uint32_t n = 0;
-   cause_names(&n);
-   EXPECT_EQ(b.cycles.size(), n) << what;
+   EXPECT_EQ(b.cycles.size(), cause_names().size()) << what;
    EXPECT_EQ(b.total, expect_total) << what << ": the causes must add up to the cycles";
    std::printf("[ bottleneck ] %s: %llu cycles:", what, (unsigned long long)b.total);
    for (const auto &[k, v] : b.cycles)

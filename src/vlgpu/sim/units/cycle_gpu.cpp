@@ -168,12 +168,8 @@ CycleGpu::build()
    eng_.reset();
    auto eng = std::make_unique<Engine>(p_);
    Engine &e = *eng;
-   {
-      uint32_t n = 0;
-      const char *const *names = cause_names(&n);
-      attribution_ = std::make_unique<CycleAttribution>(std::vector<std::string>(names, names + n));
-      e.set_attribution(attribution_.get());
-   }
+   attribution_ = std::make_unique<CycleAttribution>(cause_names());
+   e.set_attribution(attribution_.get());
    const uint32_t G = p_.gpcs, S = p_.spcs_per_gpc;
 
    std::vector<std::string> reporters = {"gts"};

@@ -4,6 +4,8 @@
  */
 #include "sim/units/common/bottleneck.h"
 
+#include <iterator>
+
 namespace vlgpu::sim {
 
 namespace {
@@ -21,17 +23,10 @@ cause_name(Cause c)
    return kNames[uint32_t(c)];
 }
 
-const char *
-cause_doc(Cause c)
+std::vector<std::string>
+cause_names()
 {
-   return kDocs[uint32_t(c)];
-}
-
-const char *const *
-cause_names(uint32_t *count)
-{
-   *count = uint32_t(sizeof(kNames) / sizeof(kNames[0]));
-   return kNames;
+   return std::vector<std::string>(std::begin(kNames), std::end(kNames));
 }
 
 std::string
@@ -39,7 +34,7 @@ causes_markdown()
 {
    std::string s = "| # | cause | a cycle is charged to it when (and no cause above holds) |\n"
                    "|---|---|---|\n";
-   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++)
+   for (size_t i = 0; i < std::size(kNames); i++)
       s += "| " + std::to_string(i + 1) + " | `" + kNames[i] + "` | " + kDocs[i] + " |\n";
    return s;
 }

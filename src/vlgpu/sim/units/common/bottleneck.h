@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace vlgpu::sim {
 
@@ -70,11 +71,10 @@ enum class Cause : uint32_t {
 #undef VLG_BOTTLENECK_ENUM
 };
 
-/** The cause's name ("mc_bandwidth") and description, by Cause. */
+/** The cause's name ("mc_bandwidth"). */
 const char *cause_name(Cause c);
-const char *cause_doc(Cause c);
 /** Every cause name, in priority order (CycleAttribution's list). */
-const char *const *cause_names(uint32_t *count);
+std::vector<std::string> cause_names();
 /** The list as a markdown table (| # | cause | holds when |), one row per
  *  cause in priority order: docs/simulator.md "Bottleneck report" holds it
  *  between markers (a test keeps it up to date). */

@@ -308,4 +308,20 @@ ref_covered(const double (*v)[2], double px, double py)
    return true;
 }
 
+/** GS: the input triangle passed through as a strip of its 3 vertices
+ *  (inputs R0..R5 = position, VARYING 0 per vertex; outputs R8, R9): the
+ *  pass-through of func_pipe/test_gs.cpp and units/gs_scenes.h. */
+inline const char *const kPassTriangleGs = R"(
+   MOV R8, R0
+   MOV R9, R1
+   MEM.EMIT
+   MOV R8, R2
+   MOV R9, R3
+   MEM.EMIT
+   MOV R8, R4
+   MOV R9, R5
+   MEM.EMIT
+   BRC.END
+)";
+
 } // namespace vlgpu::sim::test

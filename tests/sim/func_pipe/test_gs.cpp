@@ -348,21 +348,8 @@ TEST(Gs, EmitsPastMaxVerticesAreDropped)
    EXPECT_EQ(got[exp.size() * 2], 0xababababu);
 }
 
-/* A pass-through GS (input triangle -> output strip of the same 3
- * vertices) must give the pixels of the same draw without a GS. */
-const char *kPassTriangleGs = R"(
-   MOV R8, R0
-   MOV R9, R1
-   MEM.EMIT
-   MOV R8, R2
-   MOV R9, R3
-   MEM.EMIT
-   MOV R8, R4
-   MOV R9, R5
-   MEM.EMIT
-   BRC.END
-)";
-
+/* A pass-through GS (kPassTriangleGs) must give the pixels of the same
+ * draw without a GS. */
 void
 colour_draw(TestDraw &t, vlg_prim prim, const std::vector<float> &v, bool with_gs)
 {

@@ -30,20 +30,6 @@ inline const char *const kPointToQuadGs = R"(
    BRC.END
 )";
 
-/* GS: input triangle passed through as a strip of 3 */
-inline const char *const kPassTriangleGs = R"(
-   MOV R8, R0
-   MOV R9, R1
-   MEM.EMIT
-   MOV R8, R2
-   MOV R9, R3
-   MEM.EMIT
-   MOV R8, R4
-   MOV R9, R5
-   MEM.EMIT
-   BRC.END
-)";
-
 inline void
 gs_io(TestDraw &t, unsigned vertices_in, unsigned max_vertices)
 {

@@ -13,6 +13,8 @@
  *  - the defaults are balanced: at the default latency the streaming read
  *    reaches >= 90 % of the configured bandwidth; at memory.latency_cycles
  *    = 400 it reaches the MSHR bound (within 10 %) and no more.
+ *  - one more pe.setup_cycles adds a cycle per triangle to a setup-bound
+ *    draw, also for triangles that cover no pixel centre;
  * The other two knobs: fill rate (pe/omu.quads_per_cycle) in
  * test_fill_rate.cpp, resident thread groups in test_compute_cycle.cpp
  * (ComputeCycle.MoreResidentGroupsHideLatencyUntilTheL2Mshrs).
@@ -23,6 +25,7 @@
 #include <string>
 
 #include "compute_scenes.h"
+#include "scenes.h"
 #include "units_test_util.h"
 #include "sim/units/cycle_gpu.h"
 
@@ -185,6 +188,61 @@ TEST(Response, DefaultsReachTheConfiguredBandwidthAtTheConfiguredLatency)
                            (pm.memory_latency_cycles + 2.0);
    EXPECT_GE(m.bytes_per_cycle(), 1.5 * s.bytes_per_cycle());
    EXPECT_LE(m.bytes_per_cycle(), std::min(mshr_bytes_per_cycle(pm), resident) * 1.01);
+}
+
+/* pe.setup_cycles: @n indexed triangles over the same 3 vertices (the
+ * vertex shading is done once per batch, as in ubench's setup row), inside
+ * one pixel of a 64 x 64 target and clear of its centre: set up, no quad.
+ * Returns the draw's cycles; @setups: the PE's setups counter. */
+uint64_t
+setup_draw(unsigned n, uint32_t setup_cycles, uint64_t &setups)
+{
+   Scene s;
+   TestDraw &t = s.t;
+   t.framebuffer(64, 64);
+   /* window x, y in [20.55, 20.95]: right of and above the centre (20.5) */
+   const float win[3][2] = {{20.55f, 20.55f}, {20.95f, 20.6f}, {20.6f, 20.95f}};
+   std::vector<float> v;
+   for (const auto &w : win)
+      v.insert(v.end(), {w[0] / 32.0f - 1.0f, w[1] / 32.0f - 1.0f, 0, 1, 1, 1, 1, 1});
+   std::vector<uint16_t> idx;
+   for (unsigned i = 0; i < n; i++)
+      idx.insert(idx.end(), {0, 1, 2});
+   s.next_draw();
+   t.indices(idx);
+   t.draw.count = uint32_t(idx.size());
+   color_pipeline(t, v);
+   s.draw();
+   s.sync(1);
+   s.finish();
+   const Config p = params_with("pe.setup_cycles=" + std::to_string(setup_cycles));
+   CycleGpu gpu(p);
+   const ModeRun m = run_scene(s, gpu);
+   EXPECT_TRUE(m.res.faults.empty());
+   const DrawReport &d = m.res.draws.at(0);
+   EXPECT_EQ(d.counters.fragments_passed, 0u) << "the triangles must cover no pixel centre";
+   setups = d.modules["modules"]["gpc0.pe"]["counters"]["setups"].get<uint64_t>();
+   return d.cycles;
+}
+
+/* Every triangle set up costs pe.setup_cycles, also one that produces no
+ * quad (docs/fidelity.md "triangle setup"): one more setup cycle adds n
+ * cycles to a setup-bound draw (within 10 %), and the PE counts n setups.
+ * Before the fix the PE charged only triangles with quads: 0 setups, and
+ * the knob moved nothing. */
+TEST(Response, OneMoreSetupCyclePerTriangleAddsOneCyclePerTriangle)
+{
+   const unsigned n = 2048;
+   uint64_t setups1 = 0, setups2 = 0;
+   const uint64_t c1 = setup_draw(n, 1, setups1);
+   const uint64_t c2 = setup_draw(n, 2, setups2);
+   std::printf("[ response ] %u triangles without pixels: %llu cycles at pe.setup_cycles=1, "
+               "%llu at 2\n",
+               n, (unsigned long long)c1, (unsigned long long)c2);
+   EXPECT_EQ(setups1, n);
+   EXPECT_EQ(setups2, n);
+   EXPECT_GE(double(c2 - c1), 0.9 * n);
+   EXPECT_LE(double(c2 - c1), 1.1 * n);
 }
 
 } // namespace

@@ -117,8 +117,15 @@ Pe::primitive(const PrimSetup &s)
    c->back_facing = s.back_facing;
    c->kind = s.kind;
    setup_ = std::move(c);
-   setups_now_++;
-   ++setups_;
+}
+
+/* Triangles, lines and points the functional PE has set up so far in this
+ * draw (raster.cpp counts every primitive that survives clipping and
+ * culling, whether or not it covers a pixel centre). */
+static uint64_t
+setups_of(const PeStats &s)
+{
+   return s.triangles_setup + s.lines_setup + s.points_setup;
 }
 
 void
@@ -165,7 +172,13 @@ Pe::emit(const Primitive &prim)
    ++prims_;
    if (gpc_ == 0)
       d.stats.ge.primitives++;
+   /* every primitive set up costs pe.setup_cycles, also one that covers no
+    * pixel centre (the PrimitiveEngine calls primitive() only before quads) */
+   const uint64_t before = setups_of(engine_->stats());
    engine_->process(refs, prim.num_vertices, *this);
+   const uint64_t n = setups_of(engine_->stats()) - before;
+   setups_now_ += uint32_t(n);
+   setups_ += n;
 }
 
 void

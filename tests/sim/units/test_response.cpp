@@ -15,6 +15,8 @@
  *    = 400 it reaches the MSHR bound (within 10 %) and no more.
  *  - one more pe.setup_cycles adds a cycle per triangle to a setup-bound
  *    draw, also for triangles that cover no pixel centre;
+ *  - a streaming write's dispatch includes its writes (its stores are in
+ *    the L2 when it completes).
  * The other two knobs: fill rate (pe/omu.quads_per_cycle) in
  * test_fill_rate.cpp, resident thread groups in test_compute_cycle.cpp
  * (ComputeCycle.MoreResidentGroupsHideLatencyUntilTheL2Mshrs).
@@ -188,6 +190,54 @@ TEST(Response, DefaultsReachTheConfiguredBandwidthAtTheConfiguredLatency)
                            (pm.memory_latency_cycles + 2.0);
    EXPECT_GE(m.bytes_per_cycle(), 1.5 * s.bytes_per_cycle());
    EXPECT_LE(m.bytes_per_cycle(), std::min(mshr_bytes_per_cycle(pm), resident) * 1.01);
+}
+
+/* out-of-line: a write-only stream, one vec4 per invocation;
+ * C0 = block, C1 = 4, C2 = out */
+const char *const kWriteShader = R"(
+    MVS R0, LID
+    MVS R1, WGID
+    IMUL R2, R1.xxxx, C0
+    IADD R2, R2, R0.wwww
+    SHL R2, R2, C1
+    IADD R3, R2, C2
+    MEM.ST R0, [R3]
+    BRC.END
+)";
+
+/* A dispatch is complete only once its stores are in the L2 (spc.h
+ * post_writes; docs/fidelity.md "stream write"): a 1 MiB write stream,
+ * four times l2.size_bytes, must have every line taken by the L2 within
+ * the dispatch, and so cannot be faster than the MC writing all but an
+ * L2's worth of them back. Before the fix the dispatch reported completion
+ * with 9241 of the 16384 lines still queued in the SPCs. */
+TEST(Response, StreamingWriteDispatchIncludesItsWrites)
+{
+   const uint64_t vec4 = 64 * 1024, bytes = vec4 * 16;
+   CsScene cs(8ull << 20);
+   const uint64_t out = cs.s.t.alloc(bytes);
+   Grid g;
+   g.block = 64;
+   g.grid = uint32_t(vec4 / 64);
+   cs.dispatch(kWriteShader, {64, 4, uint32_t(out)}, g);
+   cs.s.finish();
+   const Config p = params_with("");
+   ASSERT_GE(bytes, 4 * p.l2_size_bytes) << "the stream must not fit the L2";
+   CycleGpu gpu(p);
+   const ModeRun r = run_scene(cs.s, gpu);
+   ASSERT_TRUE(r.res.faults.empty()) << r.res.faults[0].text;
+   const DispatchReport &d = r.res.dispatches.at(0);
+   const uint64_t lines = bytes / p.l2_line_bytes;
+   EXPECT_EQ(counter(d, "l2", "write_hits") + counter(d, "l2", "write_misses"), lines);
+   const double floor = double(bytes - p.l2_size_bytes) / p.memory_bandwidth_bytes_per_cycle;
+   std::printf("[ response ] 1 MiB streaming write: %llu cycles, %.2f bytes/cycle (bus %u); "
+               "MC wrote %llu bytes\n",
+               (unsigned long long)d.cycles, double(bytes) / double(d.cycles),
+               p.memory_bandwidth_bytes_per_cycle,
+               (unsigned long long)counter(d, "mc", "write_bytes"));
+   /* (the MC's own count is lower by the write-backs the L2 still queues
+    * for it: they left the L2's cache, which is all the dispatch waits for) */
+   EXPECT_GE(double(d.cycles), floor);
 }
 
 /* pe.setup_cycles: @n indexed triangles over the same 3 vertices (the

@@ -75,6 +75,16 @@ L2::respond(uint32_t c, uint32_t tag, Cycle at)
    clients_[c].ready.insert_sorted(Ready{at, tag}, [](const Ready &r) { return r.at; });
 }
 
+/* An acknowledged write (MemClient::write_acked: a non-zero tag) is
+ * answered l2.hit_latency_cycles after it was taken, as a read hit: the
+ * line is in the L2, the point where every client sees it. */
+void
+L2::ack_write(uint32_t c, const MemReq &r, Cycle now)
+{
+   if (r.tag)
+      respond(c, r.tag, now + hit_latency_);
+}
+
 void
 L2::writeback(uint64_t line, uint32_t tag)
 {
@@ -101,6 +111,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
          else
             w->dirty = true;
          ++write_hits_;
+         ack_write(c, r, now);
          return true;
       }
       if (!w) { /* every way of the set is being filled: wait */
@@ -116,6 +127,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       w->valid = true;
       w->dirty = true;
       ++write_misses_;
+      ack_write(c, r, now);
       return true;
    }
    LineCache::Way *w = cache_.lookup(line);

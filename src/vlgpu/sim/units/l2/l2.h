@@ -13,10 +13,12 @@
  *    wait for the same fill (MSHR merge). The response leaves the cycle the
  *    fill arrives. At most l2.mshrs fills are outstanding; further misses
  *    stay in their input queue.
- *  - Writes are posted (no response): write-back, write-allocate without a
- *    fill (a written line is taken as fully valid: hardware keeps byte masks
- *    for that; the model keeps no data). A write to a line being filled
- *    marks it dirty.
+ *  - Writes: write-back, write-allocate without a fill (a written line is
+ *    taken as fully valid: hardware keeps byte masks for that; the model
+ *    keeps no data). A write to a line being filled marks it dirty. A
+ *    posted write (tag 0) gets no response; a write with a tag
+ *    (MemClient::write_acked: the last line of an SPC store) is answered
+ *    l2.hit_latency_cycles after it was taken, as a read hit.
  *  - Flush (FlushReq from the CP before DUMP): once the clients' input
  *    queues are empty (every write sent before the flush has been taken),
  *    every dirty line is written back; FlushDone once the MC has
@@ -87,6 +89,7 @@ class L2 final : public Unit {
    bool accept(uint32_t c, const MemReq &r, Cycle now);
    void respond(uint32_t c, uint32_t tag, Cycle at);
    void writeback(uint64_t line, uint32_t tag);
+   void ack_write(uint32_t c, const MemReq &r, Cycle now);
 
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
    uint32_t rr_ = 0; /* round-robin: the client after the last one accepted (< clients) */

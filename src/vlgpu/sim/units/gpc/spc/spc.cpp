@@ -402,40 +402,60 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_
 
 /* MEM on global memory in a VS or FS (docs/hw.md "Memory in vertex and
  * fragment shaders"): the executor has already done it (step()); the
- * traffic goes to the L2 past the read-only L1: a store posts a write of
- * every line it touches, a load or atomic reads them and its destination
- * waits for the answers (at least the op's latency). Atomics are modelled
- * as reads (no L2 read-modify-write timing). */
+ * traffic goes to the L2 past the read-only L1: a store writes every line
+ * it touches (post_writes), a load or atomic reads them and its
+ * destination waits for the answers (at least the op's latency). Atomics
+ * are modelled as reads (no L2 read-modify-write timing). */
 void
 Spc::issue_global_mem(Slot &s, const Instr &inr, const StepResult &r, Cycle now)
 {
    ++gmem_instr_;
-   std::vector<uint64_t> lines;
+   lines_.clear();
    for (uint64_t a : r.mem_addresses) {
       const uint64_t l = a >> line_shift_;
-      if (std::find(lines.begin(), lines.end(), l) == lines.end())
-         lines.push_back(l);
+      if (std::find(lines_.begin(), lines_.end(), l) == lines_.end())
+         lines_.push_back(l);
    }
-   const bool store = r.memkind == VLG_MEMKIND_ST;
-   uint32_t txn = 0;
-   if (store) {
-      for (uint64_t l : lines)
-         mem.write(l * line_bytes_, line_bytes_);
-      gmem_writes_ += lines.size();
-   } else {
-      txn = mem.begin();
-      for (uint64_t l : lines)
-         mem.read(txn, l * line_bytes_, line_bytes_);
-      gmem_reads_ += lines.size();
+   PendingMem pm;
+   pm.txn = 0;
+   pm.nwrites = 0;
+   if (r.memkind == VLG_MEMKIND_ST) {
+      pm.ready_min = note_writes(s, inr, now, 0, pm, [](OpKind k) { return k == OpKind::Mem; });
+      post_writes(s, lines_, now);
+      return;
    }
+   pm.txn = mem.begin();
+   for (uint64_t l : lines_)
+      mem.read(pm.txn, l * line_bytes_, line_bytes_);
+   gmem_reads_ += lines_.size();
+   pm.waits.push_back(pm.txn);
+   pm.ready_min = note_writes(s, inr, now, 0, pm, [](OpKind k) { return k == OpKind::Mem; });
+   s.pend.push_back(std::move(pm));
+}
+
+/* The line writes of a store (or an atomic's modified lines): posted to the
+ * L2 in order, the last one acknowledged (the L2 takes a client's requests
+ * in order, so its answer says every line is in the L2, as RDNA's
+ * store counter vscnt counts a store done when the L2 has its data). The
+ * group does not leave before that answer (a pending access without
+ * register writes), so a draw or dispatch is complete only once its stores
+ * have reached the L2. */
+void
+Spc::post_writes(Slot &s, const std::vector<uint64_t> &lines, Cycle now)
+{
+   if (lines.empty())
+      return;
+   const uint32_t txn = mem.begin();
+   for (size_t i = 0; i + 1 < lines.size(); i++)
+      mem.write(lines[i] * line_bytes_, line_bytes_);
+   mem.write_acked(txn, lines.back() * line_bytes_, line_bytes_);
+   gmem_writes_ += lines.size();
    PendingMem pm;
    pm.txn = txn;
    pm.nwrites = 0;
-   if (txn)
-      pm.waits.push_back(txn);
-   pm.ready_min = note_writes(s, inr, now, 0, pm, [](OpKind k) { return k == OpKind::Mem; });
-   if (txn)
-      s.pend.push_back(std::move(pm));
+   pm.waits.push_back(txn);
+   pm.ready_min = now;
+   s.pend.push_back(std::move(pm));
 }
 
 void

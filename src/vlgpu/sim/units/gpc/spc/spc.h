@@ -46,11 +46,13 @@
  * (bank = word mod banks; lanes reading the same word share it), during
  * which no other instruction issues on the SPC; its loaded data is ready
  * spc.shared_memory_latency_cycles after the last of those cycles. Global
- * MEM loads go through the L1 (as LDB), stores are posted line writes to
- * the L2, atomics read each line from the L2 (a round trip: the L2 does
- * the read-modify-write) and post its write. The workgroup leaves in one
- * piece once all its groups ended and their results are ready: one Credit
- * (its slots, registers and shared memory) to the LTS.
+ * MEM loads go through the L1 (as LDB), stores write their lines to the
+ * L2, atomics read each line from the L2 (a round trip: the L2 does the
+ * read-modify-write) and write it. A store's last line is acknowledged by
+ * the L2 (post_writes). The workgroup leaves in one piece once all its
+ * groups ended, their results are ready and their stores acknowledged:
+ * one Credit (its slots, registers and shared memory) to the LTS, so a
+ * dispatch is complete only once its stores are in the L2.
  *
  * Geometry-shader groups (from the GE through the LTS; docs/hw.md "Geometry
  * shaders") issue like VS groups; their MEM.EMIT and MEM.CUT append to the
@@ -214,6 +216,7 @@ class Spc final : public Unit {
    bool waits_for_texture(const Slot &s, Cycle now) const;
    Cycle occupy_texture(uint32_t units, Cycle now);
    void issue_global_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now);
+   void post_writes(Slot &s, const std::vector<uint64_t> &lines, Cycle now);
    template <typename IsMemOp>
    Cycle note_writes(Slot &s, const Instr &in, Cycle now, Cycle min_at, PendingMem &pm,
                      IsMemOp is_mem_op);
@@ -274,7 +277,7 @@ class Spc final : public Unit {
    Counter &gmem_reads_ =
       add_counter("global_mem_line_reads", "lines MEM loads and atomics read from the L2 (no L1)");
    Counter &gmem_writes_ =
-      add_counter("global_mem_line_writes", "lines MEM stores write to the L2 (posted)");
+      add_counter("global_mem_line_writes", "lines MEM stores and atomics write to the L2");
    Counter &l1_hits_ = add_counter("l1_hits", "L1 line hits of LDB/texture instructions");
    Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
    Counter &tex_busy_ = add_counter(

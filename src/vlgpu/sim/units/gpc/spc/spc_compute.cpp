@@ -96,7 +96,7 @@ Spc::issue_cs_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now)
       ++gmem_instr_;
       gmem_reads_ += lines_.size();
       issue_lines(s, in, now, true);
-   } else if (r.memkind == VLG_MEMKIND_ST) { /* posted line writes to the L2 */
+   } else if (r.memkind == VLG_MEMKIND_ST) { /* line writes to the L2, the last acknowledged */
       issue_global_mem(s, in, r, now);
    } else {
       issue_atomic(s, in, r, now);
@@ -129,20 +129,12 @@ Spc::issue_shared_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now)
 
 /* A global atomic: the L2 does the read-modify-write. The SPC reads every
  * line it touches (a transaction its destination waits for: at least an L2
- * round trip) and the L2 gets the modified line as a posted write. */
+ * round trip) and the L2 gets the modified lines as writes (post_writes). */
 void
 Spc::issue_atomic(Slot &s, const Instr &in, const StepResult &r, Cycle now)
 {
-   issue_global_mem(s, in, r, now); /* the reads; the destination waits for them */
-   std::vector<uint64_t> lines;
-   for (uint64_t a : r.mem_addresses) {
-      const uint64_t l = a >> line_shift_;
-      if (std::find(lines.begin(), lines.end(), l) == lines.end())
-         lines.push_back(l);
-   }
-   for (uint64_t l : lines)
-      mem.write(l * line_bytes_, line_bytes_);
-   gmem_writes_ += lines.size();
+   issue_global_mem(s, in, r, now); /* the reads (lines_); the destination waits for them */
+   post_writes(s, lines_, now);
 }
 
 /* After an instruction of compute group @s issued: a MEM.BAR (or the end of

@@ -90,12 +90,12 @@ random_triangles(Lcg &r, unsigned n, float size, float zlo = 0.0f, float zhi = 0
 /** One flat-coloured triangle covering a @w x @h framebuffer with full
  *  quads only (window (0,0), (2w,0), (0,2h) over a 2w x 2h viewport; as in
  *  test_tex_rate.cpp): the fill-rate scene (test_fill_rate.cpp,
- *  test_bottleneck.cpp). */
+ *  test_bottleneck.cpp); @zs: a depth/stencil buffer's format, if any. */
 inline void
-scene_fill(Scene &s, unsigned w, unsigned h)
+scene_fill(Scene &s, unsigned w, unsigned h, vlg_format zs = VLG_FORMAT_NONE)
 {
    TestDraw &t = s.t;
-   t.framebuffer(w, h);
+   t.framebuffer(w, h, VLG_FORMAT_R8G8B8A8_UNORM, zs);
    t.viewport(0, 0, 2 * w, 2 * h);
    const std::vector<float> v = {-1, -1, 0, 1, 1, 0, 0, 1, 1,  -1, 0, 1, 1, 0, 0, 1,
                                  -1, 1,  0, 1, 1, 0, 0, 1};

@@ -251,54 +251,63 @@ Omu::early_stage(Cycle now, bool &blocked)
       early_q_.push_back(std::move(e));
       moved = true;
    }
-   if (early_q_.empty())
-      return moved;
-   EarlyEntry &e = early_q_.front();
-   DrawState &d = *e.run.draw;
-   if (e.test && !e.tested && d.aborted(now))
-      e.test = false;
-   if (e.test && !e.tested) {
-      /* depth/stencil in functional order: earlier late-stage writers first */
-      for (const DrawState *o : late_zs_)
-         if (o->seq < d.seq) {
-            w_interlock_ = true;
-            blocked = true;
-            return moved;
+   /* the oldest run: tested (omu.quads_per_cycle quads per cycle), then
+    * sent back to the PE; a run to test starts in the cycle the one before
+    * it left, so tested runs follow each other without a gap (until
+    * 2026-11-26 each took one cycle more than its quads: depth-tested fill
+    * ran at 8/9 of the rate), while untested runs pass one per cycle */
+   for (;;) {
+      if (early_q_.empty())
+         return moved;
+      EarlyEntry &e = early_q_.front();
+      DrawState &d = *e.run.draw;
+      if (e.test && !e.tested && d.aborted(now))
+         e.test = false;
+      if (e.test && !e.tested) {
+         /* depth/stencil in functional order: earlier late-stage writers first */
+         for (const DrawState *o : late_zs_)
+            if (o->seq < d.seq) {
+               w_interlock_ = true;
+               blocked = true;
+               return moved;
+            }
+         if (e.txn && !mem.done(e.txn)) {
+            w_lines_ = true;
+            return moved; /* its lines are not all in */
          }
-      if (e.txn && !mem.done(e.txn)) {
-         w_lines_ = true;
-         return moved; /* its lines are not all in */
+         guarded(d, [&] {
+            const OmuState &o = d.omu;
+            const PrimSetup &setup = *e.run.setup;
+            for (unsigned i = 0; i < e.run.n; i++) {
+               Quad &q = e.run.q[i];
+               const unsigned pass =
+                  frag_early_tests(o, setup, e.run.run_x, e.run.run_y, q, q.mask & 0xf, d.stats);
+               q.mask = uint8_t(pass);
+            }
+         });
+         uint32_t mark = kMark;
+         std::vector<uint64_t> nofills;
+         touch_run(e.run, mark, nofills, true); /* its lines are written */
+         early_quads_ += e.run.n;
+         early_until_ = now + std::max<Cycle>(1, (e.run.n + p_.omu_quads_per_cycle - 1) /
+                                                    p_.omu_quads_per_cycle);
+         e.tested = true;
+         return true;
       }
-      guarded(d, [&] {
-         const OmuState &o = d.omu;
-         const PrimSetup &setup = *e.run.setup;
-         for (unsigned i = 0; i < e.run.n; i++) {
-            Quad &q = e.run.q[i];
-            const unsigned pass =
-               frag_early_tests(o, setup, e.run.run_x, e.run.run_y, q, q.mask & 0xf, d.stats);
-            q.mask = uint8_t(pass);
-         }
-      });
-      uint32_t mark = kMark;
-      std::vector<uint64_t> nofills;
-      touch_run(e.run, mark, nofills, true); /* its lines are written */
-      early_quads_ += e.run.n;
-      early_until_ = now + std::max<Cycle>(1, (e.run.n + p_.omu_quads_per_cycle - 1) /
-                                                 p_.omu_quads_per_cycle);
-      e.tested = true;
-      return true;
+      if (now < early_until_) {
+         w_backlog_ |= early_q_.size() > 1 || in_early.can_pop();
+         return true;
+      }
+      if (!out_early.can_push()) {
+         blocked = true;
+         return moved;
+      }
+      out_early.push(std::move(e.run));
+      early_q_.pop_front();
+      moved = true;
+      if (early_q_.empty() || !early_q_.front().test || early_q_.front().tested)
+         return true;
    }
-   if (now < early_until_) {
-      w_backlog_ |= early_q_.size() > 1 || in_early.can_pop();
-      return true;
-   }
-   if (!out_early.can_push()) {
-      blocked = true;
-      return moved;
-   }
-   out_early.push(std::move(e.run));
-   early_q_.pop_front();
-   return true;
 }
 
 /* ---- clear engine ------------------------------------------------------- */

@@ -251,8 +251,10 @@ def b_bandwidth(ctx):
         lines = db // line
         if mode == "write":
             got = module_sum(a, "l2", "write_misses") + module_sum(a, "l2", "write_hits")
+            bus = module_sum(b, "mc", "bus_cycles") / b["cycles"]
             check = (f"the L2 took {got} of the {a['bytes'] // line} line writes of the "
-                     f"{a['bytes']} B dispatch before it completed")
+                     f"{a['bytes']} B dispatch before it completed; MC bus busy {bus:.2f} "
+                     f"of the {b['bytes']} B dispatch")
         else:
             got = module_sum(b, "l2", "read_misses") - module_sum(a, "l2", "read_misses")
             check = f"L2 read misses {got} of {lines} extra lines"
@@ -443,21 +445,21 @@ def explain(r, cfg):
         return ("bound by the L2's outstanding misses (Little's law in the formula), not by "
                 "the bus")
     if p.startswith("VRAM bandwidth, stream write"):
-        return ("the dispatch completes before its posted writes have reached the L2 (check "
-                "column), so its cycles miss the write traffic")
+        return ("check whether the dispatch took all its line writes (check column) and "
+                "whether the bus was busy")
     if p.startswith("latency hiding"):
-        return ("oldest-first issue: the oldest groups run ahead and the youngest wait, so "
-                "fewer groups overlap than are resident")
+        return ("issue conflicts: the formula assumes perfect overlap; with this many groups "
+                "the SPC's one issue slot is busy most cycles, groups ready in the same cycle "
+                "wait (oldest first), and each wait lengthens a dependent chain")
     if p.startswith("VRAM bandwidth, stream copy"):
         return "the reads are bound by the L2's outstanding misses as in stream read"
-    if p.startswith("fill rate, depth"):
-        return ("not yet explained (docs/fidelity.md): start from the draw's bottleneck "
-                "report in VLGPU_STATS")
+    if p.startswith("fill rate"):
+        return "start from the draw's bottleneck report in VLGPU_STATS (docs/simulator.md)"
     if p.startswith("triangle setup"):
-        return ("the timed PE charges pe.setup_cycles only for primitives that produce "
-                "quads: its setups counter stays 0 for triangles set up without a pixel")
+        return "compare the timed PE's setups counter with the draw's triangles (check column)"
     if p.startswith("clear rate"):
-        return "the MC writes more than the cleared bytes (check column): older dirty L2 lines"
+        return ("the MC writes more or fewer bytes than the cleared ones (check column): "
+                "the L2 held other dirty lines at the start of one of the two clears")
     return "see the check column"
 
 

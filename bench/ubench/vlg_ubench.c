@@ -28,9 +28,11 @@
  *          each footprint with two step counts (8 dependent loads per loop
  *          iteration)
  *   stream bytes=N             compute: read, write and copy N and 2N bytes
- *                              (uvec4 per invocation, 64 per workgroup); after
- *                              a write or copy an unmeasured one-lane dispatch
- *                              lets its posted writes drain
+ *                              (uvec4 per invocation, 64 per workgroup); an
+ *                              unmeasured write of N bytes first (the L2 full
+ *                              of dirty lines before either measured write);
+ *                              after a write or copy an unmeasured one-lane
+ *                              dispatch lets the L2's write-backs drain
  *   alu    groups=G            compute: G workgroups of 64 invocations, 16
  *                              independent vec4 chains x 2 per loop iteration
  *                              of one functional class (add mul mad sfu frac
@@ -51,7 +53,9 @@
  *   vertex verts=V             draws of V and 3V vertices (no attributes,
  *                              positions from gl_VertexID), all triangles
  *                              back-facing and culled
- *   clear  width=W             glClear of W x 256 and W x 768 RGBA8 targets
+ *   clear  width=W             glClear of W x 256 and W x 768 RGBA8 targets,
+ *                              after an unmeasured clear of W x 768 (the L2
+ *                              full of dirty lines before either)
  *   info                       nothing measured (the driver writes config.json)
  *
  *    vlg_ubench TEST [KEY=VALUE...]
@@ -302,7 +306,8 @@ test_stream(void)
    GLint loc = glGetUniformLocation(prog, "mode");
    GLuint spin = link(shader(GL_COMPUTE_SHADER, spin_src), 0);
    glUseProgram(spin);
-   /* the drain: long enough to write 2N bytes at 4 bytes per cycle */
+   /* the drain: long enough for the L2's write-backs of 2N bytes at 4
+    * bytes per cycle */
    glUniform1ui(glGetUniformLocation(spin, "steps"), max / 4 / 6);
    GLuint bufs[3];
    glGenBuffers(3, bufs);
@@ -315,6 +320,23 @@ test_stream(void)
    finish();
    static const char *modes[] = {"read", "write", "copy"};
    for (int m = 0; m < 3; m++) {
+      if (m == 1) {
+         /* warm-up (not measured): both measured writes must find the L2
+          * full of dirty lines (the first would otherwise find the reads'
+          * clean lines and write back an L2's worth less: the slope would
+          * charge that to the second) */
+         glUseProgram(prog);
+         glUniform1ui(loc, m);
+         printf("measure dispatch warmup mode=write\n");
+         fflush(stdout);
+         glDispatchCompute(bytes / 16 / 64, 1, 1);
+         finish();
+         glUseProgram(spin);
+         printf("measure dispatch drain\n");
+         fflush(stdout);
+         glDispatchCompute(1, 1, 1);
+         finish();
+      }
       for (int r = 0; r < 2; r++) {
          const long b = r ? max : bytes;
          glUseProgram(prog);
@@ -949,6 +971,21 @@ test_clear(void)
 {
    const int width = arg("width", 512);
    static const int heights[2] = {256, 768};
+   glClearColor(0.25f, 0.5f, 0.75f, 1.0f);
+   {
+      /* warm-up (not measured): both measured clears must find the L2 full
+       * of dirty lines, as the second finds the first's (else the first
+       * writes back an L2's worth less and the slope charges it to the
+       * second) */
+      GLuint tex, rb;
+      GLuint fb = target(width, heights[1], 0, &tex, &rb);
+      finish();
+      printf("measure clear warmup\n");
+      fflush(stdout);
+      glClear(GL_COLOR_BUFFER_BIT);
+      finish();
+      free_target(fb, tex, rb);
+   }
    for (int r = 0; r < 2; r++) {
       GLuint tex, rb;
       GLuint fb = target(width, heights[r], 0, &tex, &rb);

@@ -33,6 +33,7 @@
 
 #include "vlg_batch.h"
 #include "vlg_context.h"
+#include "vlg_emit.h"
 #include "vlg_format.h"
 #include "vlg_resource.h"
 #include "vlg_stats.h"

@@ -21,8 +21,9 @@
  *
  * Vertex and fragment shaders have shader buffers and images too (GL ES
  * 3.1 graphics stages, nv_image_formats): each draw writes the same driver
- * uniforms into their global-buffer images (vlg_graphics_driver_uniforms,
- * called by vlg_draw.c) and adds the buffers to the batch.
+ * uniforms into their global-buffer images (vlg_emit.c
+ * vlg_graphics_driver_uniforms, called by vlg_draw.c) and adds the buffers
+ * to the batch.
  *
  * Ordering: the CP runs commands in order, waits for earlier draws before a
  * DISPATCH and for the DISPATCH's stores to reach VRAM before the next
@@ -42,6 +43,7 @@
 #include "vlg_bo.h"
 #include "vlg_compiler.h"
 #include "vlg_context.h"
+#include "vlg_emit.h"
 #include "vlg_program.h"
 #include "vlg_resource.h"
 
@@ -90,101 +92,6 @@ vlg_memory_barrier(struct pipe_context *pctx, unsigned flags)
     * cached between commands. */
    (void)pctx;
    (void)flags;
-}
-
-/* Driver uniforms of shader buffer @i of @stage: (address, size, 0, 0). */
-static void
-vlg_ssbo_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
-                  unsigned i, uint32_t *du)
-{
-   const struct pipe_shader_buffer *sb = &ctx->ssbo[stage][i];
-
-   if (!(ctx->ssbo_mask[stage] & BITFIELD_BIT(i)) || !sb->buffer)
-      return;
-   struct vlg_resource *rsc = vlg_resource(sb->buffer);
-   if (sb->buffer_offset >= rsc->size)
-      return;
-   const uint64_t address = rsc->bo->address + sb->buffer_offset;
-   /* MEM takes 32-bit byte addresses (docs/isa.md) */
-   if (address + sb->buffer_size > UINT32_MAX) {
-      mesa_loge("vlgpu: shader buffer above 4 GiB of VRAM (MEM addresses are "
-                "32-bit)");
-      return;
-   }
-   du[0] = (uint32_t)address;
-   du[1] = MIN2(sb->buffer_size, rsc->size - sb->buffer_offset);
-   vlg_batch_add_bo(&ctx->batch, rsc->bo);
-}
-
-/* Driver uniforms of image unit @i: (address of texel (0,0) of the first
- * layer of the bound level, row pitch, layer stride, 0), (width, height,
- * depth or layers, 0) -- docs/compiler.md "Compute shaders". */
-static void
-vlg_image_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
-                   unsigned i, uint32_t *du)
-{
-   const struct pipe_image_view *view = &ctx->images[stage][i];
-
-   if (!(ctx->image_mask[stage] & BITFIELD_BIT(i)) || !view->resource)
-      return;
-   struct pipe_resource *prsc = view->resource;
-   struct vlg_resource *rsc = vlg_resource(prsc);
-   if (prsc->target == PIPE_BUFFER || prsc->nr_samples > 1) {
-      /* image buffers and multisample images are not in GL ES 3.1 */
-      mesa_logw_once("vlgpu: buffer and multisample images are not "
-                     "supported; image unit reads 0");
-      return;
-   }
-   /* layers first_layer..last_layer of the level: array layers, cube faces
-    * or 3D slices (a non-layered binding is one of them); layer_stride is
-    * the distance of all three (docs/hw.md "struct texture_level") */
-   const unsigned level = view->u.tex.level;
-   const unsigned layers = view->u.tex.last_layer - view->u.tex.first_layer + 1;
-   const uint64_t address =
-      rsc->bo->address +
-      vlg_resource_offset(rsc, level, view->u.tex.first_layer);
-   if (address + (uint64_t)layers * rsc->layer_stride[level] > UINT32_MAX) {
-      mesa_loge("vlgpu: image above 4 GiB of VRAM (MEM addresses are 32-bit)");
-      return;
-   }
-   /* the shader lays texels out by the view's format (its layout
-    * qualifier); GL ES 3.1 §8.22 requires the same texel size as the
-    * texture's (format compatibility by size) */
-   if (util_format_get_blocksize(view->format) !=
-       util_format_get_blocksize(prsc->format))
-      mesa_logw_once("vlgpu: image view format %s on a %s texture: texel sizes "
-                     "differ, image access reads and writes the wrong bytes",
-                     util_format_short_name(view->format),
-                     util_format_short_name(prsc->format));
-   du[0] = (uint32_t)address;
-   du[1] = rsc->stride[level];
-   du[2] = rsc->layer_stride[level];
-   du[4] = u_minify(prsc->width0, level);
-   du[5] = u_minify(prsc->height0, level);
-   du[6] = layers;
-   vlg_batch_add_bo(&ctx->batch, rsc->bo);
-}
-
-/* Driver uniforms of the shader buffers and images @cs reads, for @stage. */
-static void
-vlg_memory_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
-                    const struct vlg_compiled_shader *cs, uint32_t *du)
-{
-   u_foreach_bit (i, cs->ssbos_used & BITFIELD_MASK(VLG_MAX_SHADER_BUFFERS))
-      vlg_ssbo_uniforms(ctx, stage, i, &du[(VLG_DU_SSBO + i) * 4]);
-   u_foreach_bit (i, cs->images_used & BITFIELD_MASK(VLG_MAX_SHADER_IMAGES))
-      vlg_image_uniforms(ctx, stage, i, &du[(VLG_DU_IMAGE + 2 * i) * 4]);
-}
-
-const uint32_t *
-vlg_graphics_driver_uniforms(struct vlg_context *ctx,
-                             const struct vlg_shader_state *so, uint32_t *du)
-{
-   if (!so || !so->cs || !(so->cs->ssbos_used | so->cs->images_used))
-      return NULL;
-   memset(du, 0, VLG_DU_SLOTS * 16);
-   vlg_memory_uniforms(ctx, so->stage, so->cs, du);
-   return du;
 }
 
 /* The grid of an indirect dispatch, read on the CPU for gl_NumWorkGroups

@@ -215,50 +215,8 @@ bool vlg_check_render_cond(struct vlg_context *ctx);
 void vlg_init_compute_functions(struct pipe_context *pctx);
 void vlg_compute_cleanup(struct vlg_context *ctx);
 
-/** The driver uniforms (VLG_DU_SLOTS vec4s, vlg_compiler.h VLG_DU_*) of a
- *  vertex or fragment shader @so that reads shader buffers or images, in
- *  @du, for vlg_emit_shader; NULL when it reads none (vlg_compute.c). */
-const uint32_t *vlg_graphics_driver_uniforms(struct vlg_context *ctx,
-                                             const struct vlg_shader_state *so,
-                                             uint32_t *du);
-
-/** vlg_draw.c, shared with launch_grid: shader_state of @so with its
- *  global-buffer image (@driver_uniforms: VLG_DU_SLOTS vec4s, or NULL for
- *  a shader without them) and its LDB buffers; the texture/sampler arrays
- *  of its stage. */
-bool vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
-                     const uint32_t *driver_uniforms, uint64_t *address);
-bool vlg_emit_stage_textures(struct vlg_context *ctx,
-                             struct vlg_shader_state *so, uint64_t *textures,
-                             uint64_t *samplers, unsigned *num);
-
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);
-
-/**
- * Queue a CLEAR draw (draw_info.kind = CLEAR, docs/hw.md) of the buffers
- * in \p buffers (PIPE_CLEAR_* bits) of the framebuffer block \p fb_words
- * inside \p rect.  Clears are draw calls on this GPU (seed 001 table 3).
- * \return false when VRAM is full.
- */
-bool vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
-                    struct pipe_surface *const *surfaces, unsigned num_surfaces,
-                    unsigned buffers, const struct VLG_SCISSOR *rect,
-                    const union pipe_color_union *color, double depth,
-                    unsigned stencil);
-
-/**
- * Queue a draw without the vertex/fragment pipeline (CLEAR, RESOLVE):
- * \p di packed into the batch, a DRAW command for it, the draw recorded
- * for the statistics.  The caller adds the buffer objects it touches.
- * \return false when VRAM is full.
- */
-bool vlg_emit_fixed_draw(struct vlg_context *ctx,
-                         const struct VLG_DRAW_INFO *di);
-
-/** Check once that the pipe_state sub-block offsets vlg_draw.c uses are
- *  those of vlg_hw.h (screen creation fails otherwise). */
-bool vlg_draw_check_layout(void);
 
 /** Pack the framebuffer block of \p fb into \p words (vlg_state.c). */
 void vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb,

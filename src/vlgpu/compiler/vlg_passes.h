@@ -7,6 +7,7 @@
  *
  *   vlg_nir.cpp       NIR lowering and optimisation for a vec4 VL-IW target
  *   vlg_isel.cpp      NIR (out of SSA) -> backend IR on virtual registers
+ *                     (per instruction family: vlg_isel_{alu,io,memory,tex}.cpp)
  *   vlg_pack.cpp      global-buffer layout: uniforms + constants, packed
  *   vlg_legalize.cpp  operand rules the packer's layout decides (C >= 128, MAD/SEL sources)
  *   vlg_sched.cpp     dual-phase list scheduling inside basic blocks

@@ -10,9 +10,10 @@
  *                     (per instruction family: vlg_isel_{alu,io,memory,tex}.cpp)
  *   vlg_pack.cpp      global-buffer layout: uniforms + constants, packed
  *   vlg_legalize.cpp  operand rules the packer's layout decides (C >= 128, MAD/SEL sources)
+ *   vlg_coalesce.cpp  copy coalescing before scheduling (and the interference graph RA uses)
  *   vlg_sched.cpp     dual-phase list scheduling inside basic blocks
  *   vlg_liveness.cpp  component-exact liveness (used by RA and the tests)
- *   vlg_ra.cpp        copy coalescing, graph colouring, low-bank priority
+ *   vlg_ra.cpp        graph colouring (coalescing again), low-bank priority
  *   vlg_emit.cpp      operand canonicalisation, branch targets, encoding
  *   vlg_stats.cpp     static statistics (cycle estimate from vlg_op_table)
  */
@@ -102,7 +103,7 @@ struct Liveness {
 /** Liveness over bundles if S.scheduled, else over instructions. */
 Liveness compute_liveness(const Shader &S);
 
-/* vlg_ra.cpp: merge the ends of register-to-register MOVs that do not
+/* vlg_coalesce.cpp: merge the ends of register-to-register MOVs that do not
  * interfere (before scheduling, on isel order) and delete the MOVs. */
 void coalesce_copies(Shader &S);
 

@@ -16,6 +16,7 @@
  *   vlg_ra.cpp        graph colouring (coalescing again), low-bank priority
  *   vlg_emit.cpp      operand canonicalisation, branch targets, encoding
  *   vlg_stats.cpp     static statistics (cycle estimate from vlg_op_table)
+ *   vlg_validate.cpp  IR validation between the passes (debug builds, tests)
  */
 #pragma once
 
@@ -126,6 +127,13 @@ Binary emit_program(const Shader &S);
 /** Canonicalise one op for the shortest encoding in phase @phase (commutative
  *  swaps, moving a negation, filling swizzle positions the op does not read). */
 vlg_op lower_op(const Shader &S, const Instr &I, unsigned phase);
+
+/* vlg_validate.cpp: check the IR invariants the passes rely on (vlg_ir.h;
+ * the rules in vlg_validate.cpp and docs/compiler.md "IR validation"), the
+ * ones that hold at S's state (S.packed, S.legalized, S.scheduled,
+ * S.allocated). Throws CompileError "IR validation failed after @pass: rule
+ * (block B): instruction" on the first violation. */
+void validate(const Shader &S, const char *pass);
 
 /* vlg_stats.cpp: static cycle estimate of a scheduled shader: each block
  * once, one instruction per cycle, stalls until register results are ready

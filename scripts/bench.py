@@ -89,7 +89,7 @@ import glmark2 as glm  # noqa: E402  (scripts/glmark2.py: default scene list, la
 
 MODES = ("softpipe", "functional", "cycle")
 SIM_BENCH = ROOT / "build/standalone/src/vlgpu/tools/vlgpu-sim-bench"
-VLGPU_CC = ROOT / "build/mesa/src/vlgpu/compiler/vlgpu-cc"
+VLGPU_CC = ROOT / "build/mesa/src/vlgpu/compiler/tools/vlgpu-cc"
 CORPUS = ROOT / "out/compiler-corpus/glmark2"
 
 

@@ -70,7 +70,7 @@ import driverlib  # noqa: E402  (tests/integration/driver: shim build, image met
 
 DRIVERS = ("vlgpu", "softpipe")
 
-sys.path.insert(0, str(ROOT / "src/vlgpu/compiler"))
+sys.path.insert(0, str(ROOT / "src/vlgpu/compiler/tools"))
 import glmark2_corpus  # noqa: E402  (the one copy of glmark2's default benchmark list)
 
 

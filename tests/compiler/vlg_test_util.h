@@ -132,6 +132,7 @@ compile_glsl(const std::string &vs, const std::string &fs, vlg_compile_options o
             var->data.location;
       char *err = nullptr;
       opts.name = srcs[i].name.c_str();
+      opts.validate = true; /* IR validation after every pass, in any build */
       vlg_compiled_shader *cs = vlg_compile_nir(nirs[i], &opts, &err);
       if (!cs) {
          r.error += err ? err : "compile failed";
@@ -164,6 +165,7 @@ compile_compute(const std::string &src, vlg_compile_options opts = {})
          r.uniform_slot[var->name] = var->data.driver_location;
    char *err = nullptr;
    opts.name = "test.comp";
+   opts.validate = true; /* IR validation after every pass, in any build */
    r.cs.reset(vlg_compile_nir(nirs[0], &opts, &err));
    if (!r.cs)
       r.error += err ? err : "compile failed";

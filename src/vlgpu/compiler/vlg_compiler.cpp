@@ -259,7 +259,14 @@ vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opt
       select_instructions(nir, io, S);
       ralloc_free(nir);
       nir = nullptr;
+#ifndef NDEBUG
+      const bool check = true; /* debug builds validate after every pass */
+#else
+      const bool check = opts->validate;
+#endif
       auto log = [&](const char *pass) {
+         if (check)
+            validate(S, pass);
          if (opts->print_ir)
             ir_log += std::string("; ---- after ") + pass + " ----\n" + print_shader(S);
       };

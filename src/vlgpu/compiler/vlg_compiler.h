@@ -73,6 +73,10 @@ struct vlg_compile_options {
    bool no_reassoc;   /**< keep long floating-point sums as written (no parallel partial sums) */
    bool disasm;       /**< fill vlg_compiled_shader::disasm */
    bool print_ir;     /**< append the backend IR after each pass to disasm (debugging) */
+   bool validate;     /**< check the IR after every pass (vlg_validate.cpp) even in a build with
+                         NDEBUG; debug builds always do. A violation is a compile error naming
+                         the pass, the rule and the instruction (docs/compiler.md "IR
+                         validation") */
    const char *name;  /**< name for messages (default: nir->info.name or "shader") */
 };
 

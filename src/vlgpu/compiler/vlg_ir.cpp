@@ -311,6 +311,32 @@ Shader::new_block()
    return blocks.size() - 1;
 }
 
+bool
+swz_is_identity(uint8_t s, unsigned pos)
+{
+   for (unsigned n = 0; n < 4; n++)
+      if ((pos & (1u << n)) && VLG_SWZ_GET(s, n) != n)
+         return false;
+   return true;
+}
+
+bool
+swz_is_bcast_or_identity(uint8_t s, unsigned pos)
+{
+   if (swz_is_identity(s, pos))
+      return true;
+   int c = -1;
+   for (unsigned n = 0; n < 4; n++) {
+      if (!(pos & (1u << n)))
+         continue;
+      if (c < 0)
+         c = VLG_SWZ_GET(s, n);
+      else if ((int)VLG_SWZ_GET(s, n) != c)
+         return false;
+   }
+   return true;
+}
+
 void
 compute_cfg(Shader &S)
 {

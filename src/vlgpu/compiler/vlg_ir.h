@@ -128,6 +128,10 @@ struct Instr {
 unsigned src_read_positions(const Instr &I, unsigned s);
 /** Components of the source register actually read (positions through the swizzle). */
 unsigned src_read_components(const Instr &I, unsigned s);
+/** Swizzle @s reads component n at every position n in @pos (bit n = position n). */
+bool swz_is_identity(uint8_t s, unsigned pos);
+/** Swizzle @s is the identity or reads one component at every position in @pos. */
+bool swz_is_bcast_or_identity(uint8_t s, unsigned pos);
 /** Registers of a TEX-family coordinate group the op reads (1..3). */
 unsigned tex_group_width(unsigned op);
 
@@ -196,6 +200,8 @@ struct Shader {
       consts; /**< global-buffer image, compiler constants baked in */
    std::vector<UniformCopy> copies;
    std::vector<bool> entry_is_uniform; /**< per entry: holds at least one uniform dword */
+
+   bool legalized = false; /**< vlg_legalize.cpp ran (its operand rules hold) */
 
    /* Filled by vlg_sched.cpp / vlg_ra.cpp */
    bool scheduled = false;

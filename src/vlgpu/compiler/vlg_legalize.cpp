@@ -20,32 +20,6 @@
 
 namespace vlgpu {
 
-static bool
-swz_identity(uint8_t s, unsigned pos)
-{
-   for (unsigned n = 0; n < 4; n++)
-      if ((pos & (1u << n)) && VLG_SWZ_GET(s, n) != n)
-         return false;
-   return true;
-}
-
-static bool
-swz_bcast_or_identity(uint8_t s, unsigned pos)
-{
-   if (swz_identity(s, pos))
-      return true;
-   int c = -1;
-   for (unsigned n = 0; n < 4; n++) {
-      if (!(pos & (1u << n)))
-         continue;
-      if (c < 0)
-         c = VLG_SWZ_GET(s, n);
-      else if ((int)VLG_SWZ_GET(s, n) != c)
-         return false;
-   }
-   return true;
-}
-
 void
 legalize(Shader &S)
 {
@@ -100,10 +74,10 @@ legalize(Shader &S)
 
          if (I.op == VLG_OP_MAD || I.op == VLG_OP_SEL) {
             unsigned pa = src_read_positions(I, 0), pb = src_read_positions(I, 1);
-            bool a_ok = swz_bcast_or_identity(I.src[0].swz, pa);
-            bool b_ok = swz_identity(I.src[1].swz, pb);
-            if (I.op == VLG_OP_MAD && !b_ok && swz_identity(I.src[0].swz, pa) &&
-                swz_bcast_or_identity(I.src[1].swz, pb)) {
+            bool a_ok = swz_is_bcast_or_identity(I.src[0].swz, pa);
+            bool b_ok = swz_is_identity(I.src[1].swz, pb);
+            if (I.op == VLG_OP_MAD && !b_ok && swz_is_identity(I.src[0].swz, pa) &&
+                swz_is_bcast_or_identity(I.src[1].swz, pb)) {
                std::swap(I.src[0], I.src[1]);
                a_ok = b_ok = true;
             }
@@ -118,6 +92,7 @@ legalize(Shader &S)
       }
       B.instrs = out;
    }
+   S.legalized = true;
 }
 
 } // namespace vlgpu

@@ -7,13 +7,16 @@
  *
  *   vlg_nir.cpp       NIR lowering and optimisation for a vec4 VL-IW target
  *   vlg_isel.cpp      NIR (out of SSA) -> backend IR on virtual registers
+ *                     (per instruction family: vlg_isel_{alu,io,memory,tex}.cpp)
  *   vlg_pack.cpp      global-buffer layout: uniforms + constants, packed
  *   vlg_legalize.cpp  operand rules the packer's layout decides (C >= 128, MAD/SEL sources)
+ *   vlg_coalesce.cpp  copy coalescing before scheduling (and the interference graph RA uses)
  *   vlg_sched.cpp     dual-phase list scheduling inside basic blocks
  *   vlg_liveness.cpp  component-exact liveness (used by RA and the tests)
- *   vlg_ra.cpp        copy coalescing, graph colouring, low-bank priority
+ *   vlg_ra.cpp        graph colouring (coalescing again), low-bank priority
  *   vlg_emit.cpp      operand canonicalisation, branch targets, encoding
  *   vlg_stats.cpp     static statistics (cycle estimate from vlg_op_table)
+ *   vlg_validate.cpp  IR validation between the passes (debug builds, tests)
  */
 #pragma once
 
@@ -101,7 +104,7 @@ struct Liveness {
 /** Liveness over bundles if S.scheduled, else over instructions. */
 Liveness compute_liveness(const Shader &S);
 
-/* vlg_ra.cpp: merge the ends of register-to-register MOVs that do not
+/* vlg_coalesce.cpp: merge the ends of register-to-register MOVs that do not
  * interfere (before scheduling, on isel order) and delete the MOVs. */
 void coalesce_copies(Shader &S);
 
@@ -124,6 +127,13 @@ Binary emit_program(const Shader &S);
 /** Canonicalise one op for the shortest encoding in phase @phase (commutative
  *  swaps, moving a negation, filling swizzle positions the op does not read). */
 vlg_op lower_op(const Shader &S, const Instr &I, unsigned phase);
+
+/* vlg_validate.cpp: check the IR invariants the passes rely on (vlg_ir.h;
+ * the rules in vlg_validate.cpp and docs/compiler.md "IR validation"), the
+ * ones that hold at S's state (S.packed, S.legalized, S.scheduled,
+ * S.allocated). Throws CompileError "IR validation failed after @pass: rule
+ * (block B): instruction" on the first violation. */
+void validate(const Shader &S, const char *pass);
 
 /* vlg_stats.cpp: static cycle estimate of a scheduled shader: each block
  * once, one instruction per cycle, stalls until register results are ready

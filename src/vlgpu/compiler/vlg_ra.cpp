@@ -4,17 +4,17 @@
  *
  * vlg_ra.cpp — register allocation (seed 003 §III.A-B, seed 000 §3.2-3.3).
  *
- * 1. Interference over whole-program lifetimes: everything is inlined and
- *    there is no stack, so one graph covers the shader. Liveness is per
- *    component (vlg_liveness.cpp); a vreg interferes with every vreg live
- *    where it is written; the ops of one bundle that write interfere with
- *    each other (rule 7 of docs/isa.md §6: the phases of an instruction do
- *    not write the same component); inputs, preloaded together before the
- *    first instruction, interfere with everything live at entry.
- * 2. Copy coalescing: a MOV between whole registers (identity swizzle over
- *    every component either vreg ever uses, no modifiers) does not make its
- *    ends interfere; if they still do not interfere they are merged and the
- *    MOV disappears (outputs written by a MOV usually vanish this way).
+ * 1. Interference over whole-program lifetimes (Coalescer::build in
+ *    vlg_coalesce.cpp): everything is inlined and there is no stack, so one
+ *    graph covers the shader. Liveness is per component (vlg_liveness.cpp);
+ *    a vreg interferes with every vreg live where it is written; the ops of
+ *    one bundle that write interfere with each other (rule 7 of docs/isa.md
+ *    §6: the phases of an instruction do not write the same component);
+ *    inputs, preloaded together before the first instruction, interfere
+ *    with everything live at entry.
+ * 2. Copy coalescing (vlg_coalesce.cpp, again on the scheduled code): a MOV
+ *    between whole registers does not make its ends interfere; if they
+ *    still do not interfere they are merged and the MOV disappears.
  * 3. Graph colouring (Chaitin-Briggs simplify/select; vregs of width w take
  *    w consecutive registers). No spilling: a shader that cannot be coloured
  *    into R0..R127 fails with its register pressure.
@@ -28,224 +28,18 @@
 #include <functional>
 #include <numeric>
 
-#include "vlg_passes.h"
+#include "vlg_coalesce.h"
 
 namespace vlgpu {
 
-void liveness_step(const Shader &S, const Liveness &L, const Instr *const ops[2],
-                   std::vector<uint64_t> &live);
-
 namespace {
 
-struct Graph {
-   unsigned n = 0, words = 0;
-   std::vector<uint64_t> m;
-   void init(unsigned nv)
-   {
-      n = nv;
-      words = (nv + 63) / 64;
-      m.assign((size_t)n * words, 0);
-   }
-   bool test(unsigned a, unsigned b) const { return m[(size_t)a * words + b / 64] >> (b % 64) & 1; }
-   void add(unsigned a, unsigned b)
-   {
-      if (a == b)
-         return;
-      m[(size_t)a * words + b / 64] |= 1ull << (b % 64);
-      m[(size_t)b * words + a / 64] |= 1ull << (a % 64);
-   }
-   template <typename F> void foreach_neighbour(unsigned a, F f) const
-   {
-      for (unsigned w = 0; w < words; w++) {
-         uint64_t x = m[(size_t)a * words + w];
-         while (x) {
-            unsigned b = __builtin_ctzll(x);
-            x &= x - 1;
-            f(w * 64 + b);
-         }
-      }
-   }
-};
-
-static bool
-is_whole_move(const Shader &S, const Instr &I)
-{
-   if (I.dead || I.op != VLG_OP_MOV || I.sat || !I.dst.is_reg() || !I.src[0].is_reg())
-      return false;
-   const Operand &s = I.src[0];
-   if (s.neg || s.abs || s.offset || I.dst.offset)
-      return false;
-   if (S.vregs[s.index].width != 1 || S.vregs[I.dst.index].width != 1)
-      return false;
-   for (unsigned n = 0; n < 4; n++)
-      if ((I.wmask & (1u << n)) && VLG_SWZ_GET(s.swz, n) != n)
-         return false;
-   return s.index != I.dst.index;
-}
-
-struct Allocator {
-   Shader &S;
-   bool lowbank, coalesce;
-   unsigned nv;
-   Graph G;
-   std::vector<unsigned> parent;   /* union-find for coalescing */
-   std::vector<unsigned> compmask; /* components a vreg is ever written or read at */
+/* Interference and coalescing (vlg_coalesce.h), then colouring. */
+struct Allocator : Coalescer {
+   bool lowbank;
    std::vector<int> colour;
-   unsigned pressure = 0;
 
-   Allocator(Shader &s, bool l, bool c) : S(s), lowbank(l), coalesce(c), nv(s.vregs.size()) {}
-
-   unsigned find(unsigned v)
-   {
-      while (parent[v] != v)
-         v = parent[v] = parent[parent[v]];
-      return v;
-   }
-
-   /* all steps: (block, ops) */
-   template <typename F> void foreach_step(F f)
-   {
-      for (Block &B : S.blocks) {
-         for (Bundle &bu : B.bundles) {
-            Instr *ops[2] = {nullptr, nullptr};
-            for (unsigned p = 0; p < 2; p++)
-               if (bu.ph[p] >= 0 && !B.instrs[bu.ph[p]].dead)
-                  ops[p] = &B.instrs[bu.ph[p]];
-            f(B, ops);
-         }
-      }
-   }
-
-   bool move_exception(const Instr &I)
-   {
-      if (!coalesce || !is_whole_move(S, I))
-         return false;
-      unsigned need = compmask[I.dst.index] | compmask[I.src[0].index];
-      return (I.wmask & need) == need;
-   }
-
-   void build()
-   {
-      compmask.assign(nv, 0);
-      std::vector<RegAccess> acc;
-      for (Block &B : S.blocks)
-         for (Instr &I : B.instrs) {
-            if (I.dead)
-               continue;
-            instr_reads(S, I, acc);
-            for (auto &a : acc)
-               compmask[a.vreg] |= a.comps;
-            instr_writes(S, I, acc);
-            for (auto &a : acc)
-               compmask[a.vreg] |= a.comps;
-         }
-      for (const InputDesc &in : S.inputs)
-         compmask[in.vreg] |= in.mask;
-
-      Liveness L = compute_liveness(S);
-      std::vector<unsigned> bit_vreg(L.nbits);
-      for (unsigned v = 0; v < nv; v++)
-         for (unsigned k = 0; k < 4u * S.vregs[v].width; k++)
-            bit_vreg[L.first_bit[v] + k] = v;
-      G.init(nv);
-
-      auto live_vregs = [&](const std::vector<uint64_t> &live, std::vector<unsigned> &out) {
-         out.clear();
-         int last = -1;
-         for (unsigned w = 0; w < live.size(); w++) {
-            uint64_t x = live[w];
-            while (x) {
-               unsigned bit = w * 64 + __builtin_ctzll(x);
-               x &= x - 1;
-               unsigned v = bit_vreg[bit];
-               if ((int)v != last)
-                  out.push_back(v);
-               last = v;
-            }
-         }
-      };
-      auto note_pressure = [&](const std::vector<unsigned> &vs) {
-         unsigned p = 0;
-         for (unsigned v : vs)
-            p += S.vregs[v].width;
-         pressure = std::max(pressure, p);
-      };
-
-      std::vector<unsigned> lv;
-      for (unsigned b = 0; b < S.blocks.size(); b++) {
-         Block &B = S.blocks[b];
-         std::vector<uint64_t> live = L.live_out[b];
-         live_vregs(live, lv);
-         note_pressure(lv);
-         for (int k = B.bundles.size() - 1; k >= 0; k--) {
-            const Instr *ops[2] = {nullptr, nullptr};
-            for (unsigned p = 0; p < 2; p++)
-               if (B.bundles[k].ph[p] >= 0 && !B.instrs[B.bundles[k].ph[p]].dead)
-                  ops[p] = &B.instrs[B.bundles[k].ph[p]];
-            std::vector<unsigned> defs;
-            int except[2] = {-1, -1};
-            for (unsigned p = 0; p < 2; p++) {
-               if (!ops[p])
-                  continue;
-               instr_writes(S, *ops[p], acc);
-               for (auto &a : acc) {
-                  defs.push_back(a.vreg);
-                  if (move_exception(*ops[p]))
-                     except[p] = ops[p]->src[0].index;
-               }
-            }
-            live_vregs(live, lv);
-            for (unsigned p = 0; p < 2; p++) {
-               if (!ops[p])
-                  continue;
-               instr_writes(S, *ops[p], acc);
-               for (auto &a : acc)
-                  for (unsigned v : lv)
-                     if ((int)v != except[p])
-                        G.add(a.vreg, v);
-            }
-            if (defs.size() == 2)
-               G.add(defs[0], defs[1]);
-            liveness_step(S, L, ops, live);
-            live_vregs(live, lv);
-            note_pressure(lv);
-         }
-      }
-      /* inputs and values live at entry are all present before the first instruction */
-      live_vregs(L.live_in[0], lv);
-      for (const InputDesc &in : S.inputs)
-         lv.push_back(in.vreg);
-      std::sort(lv.begin(), lv.end());
-      lv.erase(std::unique(lv.begin(), lv.end()), lv.end());
-      note_pressure(lv);
-      for (unsigned i = 0; i < lv.size(); i++)
-         for (unsigned j = i + 1; j < lv.size(); j++)
-            G.add(lv[i], lv[j]);
-   }
-
-   void merge(unsigned a, unsigned b)
-   {
-      /* a survives */
-      parent[b] = a;
-      G.foreach_neighbour(b, [&](unsigned n) { G.add(a, n); });
-   }
-
-   void do_coalesce()
-   {
-      parent.resize(nv);
-      std::iota(parent.begin(), parent.end(), 0);
-      if (!coalesce)
-         return;
-      for (Block &B : S.blocks)
-         for (Instr &I : B.instrs) {
-            if (!move_exception(I))
-               continue;
-            unsigned d = find(I.dst.index), s = find(I.src[0].index);
-            if (d == s || G.test(d, s))
-               continue;
-            merge(d, s);
-         }
-   }
+   Allocator(Shader &s, bool l, bool c) : Coalescer(s, c), lowbank(l) {}
 
    [[noreturn]] void fail()
    {
@@ -536,54 +330,6 @@ struct Allocator {
       S.num_regs = max_reg + 1;
    }
 
-   /* Before scheduling: merge copies and rename, nothing else. Liveness runs
-    * over one-op steps in isel order; the scheduler then sees the merged
-    * vregs, so no instruction slot is spent pairing a MOV that vanishes. */
-   void coalesce_only()
-   {
-      for (Block &B : S.blocks) {
-         B.bundles.clear();
-         for (unsigned i = 0; i < B.instrs.size(); i++) {
-            Bundle bu;
-            bu.ph[0] = i;
-            B.bundles.push_back(bu);
-         }
-      }
-      S.scheduled = true;
-      build();
-      do_coalesce();
-      for (Block &B : S.blocks) {
-         B.bundles.clear();
-         for (Instr &I : B.instrs) {
-            if (I.dead)
-               continue;
-            if (I.dst.is_reg())
-               I.dst.index = find(I.dst.index);
-            for (unsigned k = 0; k < 3; k++)
-               if (I.src[k].is_reg())
-                  I.src[k].index = find(I.src[k].index);
-            if (I.op == VLG_OP_MOV && is_self_move(I))
-               I.dead = true;
-         }
-      }
-      for (InputDesc &in : S.inputs)
-         in.vreg = find(in.vreg);
-      for (OutputDesc &o : S.outputs)
-         o.vreg = find(o.vreg);
-      S.scheduled = false;
-   }
-
-   static bool is_self_move(const Instr &I)
-   {
-      if (I.sat || !I.src[0].is_reg() || I.src[0].index != I.dst.index ||
-          I.src[0].offset != I.dst.offset || I.src[0].neg || I.src[0].abs)
-         return false;
-      for (unsigned n = 0; n < 4; n++)
-         if ((I.wmask & (1u << n)) && VLG_SWZ_GET(I.src[0].swz, n) != n)
-            return false;
-      return true;
-   }
-
    void run()
    {
       if (!S.scheduled)
@@ -598,13 +344,6 @@ struct Allocator {
 };
 
 } // anonymous namespace
-
-void
-coalesce_copies(Shader &S)
-{
-   Allocator a(S, false, true);
-   a.coalesce_only();
-}
 
 void
 register_allocate(Shader &S, bool lowbank, bool coalesce)

@@ -144,7 +144,7 @@ project_root()
 bool
 capture_glmark2(const std::string &dir)
 {
-   std::string script = project_root() + "/src/vlgpu/compiler/glmark2_corpus.py";
+   std::string script = project_root() + "/src/vlgpu/compiler/tools/glmark2_corpus.py";
    fprintf(stderr, "vlgpu-cc: capturing glmark2's programs into %s (%s, a few minutes)\n",
            dir.c_str(), script.c_str());
    std::vector<std::string> args = {"/usr/bin/python3", script, dir};

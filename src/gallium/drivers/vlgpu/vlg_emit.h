@@ -16,10 +16,6 @@
 
 #include "vlg_context.h"
 
-/** Check once that the pipe_state sub-block offsets vlg_emit.c uses are
- *  those of vlg_hw.h (screen creation fails otherwise). */
-bool vlg_emit_check_layout(void);
-
 /** The pipe_state block (VLG_PIPE_STATE_LENGTH dwords, 64-byte aligned)
  *  of the bound CSOs and state; its VRAM address in @address. */
 bool vlg_emit_pipe_state(struct vlg_context *ctx, uint64_t *address);

@@ -36,7 +36,6 @@
 #include "vlg_bo.h"
 #include "vlg_context.h"
 #include "vlg_debug.h"
-#include "vlg_emit.h"
 #include "vlg_fence.h"
 #include "vlg_format.h"
 #include "vlg_program.h"
@@ -832,7 +831,7 @@ vlgpu_create_screen(struct sw_winsys *winsys)
    simple_mtx_init(&screen->fence_lock, mtx_plain);
    simple_mtx_init(&screen->device_lock, mtx_plain);
 
-   if (!vlg_emit_check_layout() || !vlg_screen_create_device(screen))
+   if (!vlg_screen_create_device(screen))
       goto fail;
 
    screen->present_bo = vlg_bo_create(screen, 4096, 256, "present queue");

@@ -40,7 +40,7 @@
 
 #include "vlg_hw.h"
 
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
 #include "vlg_isa.h"
 #include "sim/units/cycle_gpu.h"

@@ -17,7 +17,7 @@
 
 #include "vlg_hw.h"
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/vram.h"
 
 namespace vlgpu::sim::test {
 

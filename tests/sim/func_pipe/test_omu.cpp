@@ -15,7 +15,7 @@
 #include <random>
 
 #include "pipe_test_util.h"
-#include "sim/func/pipe/omu.h"
+#include "sim/func/pipe/func_omu.h"
 #include "sim/func/pipe/package.h"
 #include "sim/func/tex/format.h"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
 #include "sim/func/tex/format.h"
 
 using namespace vlgpu::sim;

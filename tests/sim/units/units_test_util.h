@@ -22,7 +22,7 @@
 
 #include "../cmd_test_util.h"
 #include "../func_pipe/pipe_test_util.h"
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 #include "sim/func/pipe/package.h"
 
 namespace vlgpu::sim::test {

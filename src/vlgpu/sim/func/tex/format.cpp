@@ -23,7 +23,7 @@
 #include <cstring>
 #include <string>
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
 
 namespace vlgpu::sim {
 

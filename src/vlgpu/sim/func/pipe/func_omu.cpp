@@ -1,7 +1,7 @@
 /*
- * vlgpu simulator, functional pipeline: OMU (see omu.h).
+ * vlgpu simulator, functional pipeline: OMU (see func_omu.h).
  */
-#include "omu.h"
+#include "func_omu.h"
 
 #include <algorithm>
 #include <climits>

@@ -2,7 +2,7 @@
  * Micro-benchmark of the texture unit and the format conversions (Google
  * Benchmark). Not a test: it measures, the unit tests check.
  *
- *   build/<dir>/src/vlgpu/sim/func/tex/bench_tex
+ *   build/<dir>/bench/sim/bench_tex
  *
  * Figures of merit: "lanes_per_second" for texture_sample (16-lane fragment
  * thread groups, 64x64 RGBA8 mipmapped texture, trilinear) and

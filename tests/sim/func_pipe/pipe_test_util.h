@@ -18,24 +18,12 @@
 #include "vlg_hw.h"
 
 #include "sim/core/vram.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim::test {
 
-inline uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-inline float
-bitsf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
+using vlgpu::as_float;
+using vlgpu::as_uint;
 
 /** Assemble VL-IW text (vlg_assemble, docs/isa.md §7); throws
  * std::runtime_error with the assembler's message. Defined in

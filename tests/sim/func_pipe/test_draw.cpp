@@ -660,7 +660,7 @@ TEST(Draw, EightRenderTargets)
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 1u << (2 + 7);
    t.draw.clear_color[0] = t.draw.clear_color[1] = t.draw.clear_color[2] =
-      t.draw.clear_color[3] = fbits(-2.0f);
+      t.draw.clear_color[3] = as_uint(-2.0f);
    t.draw.clear_rect.maxx = t.draw.clear_rect.maxy = 8;
    render(t);
    std::memcpy(f, t.vram.data() + t.fb.cbufs[7].address, 16);
@@ -674,10 +674,10 @@ TEST(Draw, ClearDraw)
    t.framebuffer(8, 8, VLG_FORMAT_B8G8R8A8_UNORM);
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 1 << 2;
-   t.draw.clear_color[0] = fbits(0.0f);
-   t.draw.clear_color[1] = fbits(0.25f);
-   t.draw.clear_color[2] = fbits(1.0f);
-   t.draw.clear_color[3] = fbits(1.0f);
+   t.draw.clear_color[0] = as_uint(0.0f);
+   t.draw.clear_color[1] = as_uint(0.25f);
+   t.draw.clear_color[2] = as_uint(1.0f);
+   t.draw.clear_color[3] = as_uint(1.0f);
    t.draw.clear_rect.maxx = 8;
    t.draw.clear_rect.maxy = 8;
    const DrawStats st = render(t);

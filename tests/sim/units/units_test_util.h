@@ -90,7 +90,7 @@ struct Scene {
       t.draw.kind = VLG_DRAW_KIND_CLEAR;
       t.draw.clear_buffers = buffers;
       for (unsigned i = 0; i < 4; i++)
-         t.draw.clear_color[i] = fbits(rgba[i]);
+         t.draw.clear_color[i] = as_uint(rgba[i]);
       t.draw.clear_depth = depth;
       t.draw.clear_stencil = stencil;
       t.draw.clear_rect.maxx = t.fb.width;

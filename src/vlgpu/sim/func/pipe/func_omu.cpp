@@ -21,31 +21,13 @@ clamp01(float x)
    return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
 }
 
+/** @a FUNC @b for the stencil and depth tests (GLES 3.0 §4.1.4, §4.1.5) and
+ * the alpha test (GL 2.1 §4.1.4): T is uint32_t (stencil, 32-bit depth),
+ * uint16_t (Z16 depth) or float (alpha, float depth; a NaN passes only
+ * NOTEQUAL and ALWAYS). An unnamed function passes like ALWAYS. */
+template <typename T>
 inline bool
-compare(vlg_compare_func f, uint32_t a, uint32_t b)
-{
-   switch (f) {
-   case VLG_COMPARE_FUNC_NEVER:
-      return false;
-   case VLG_COMPARE_FUNC_LESS:
-      return a < b;
-   case VLG_COMPARE_FUNC_EQUAL:
-      return a == b;
-   case VLG_COMPARE_FUNC_LEQUAL:
-      return a <= b;
-   case VLG_COMPARE_FUNC_GREATER:
-      return a > b;
-   case VLG_COMPARE_FUNC_NOTEQUAL:
-      return a != b;
-   case VLG_COMPARE_FUNC_GEQUAL:
-      return a >= b;
-   default:
-      return true;
-   }
-}
-
-inline bool
-comparef(vlg_compare_func f, float a, float b)
+compare(vlg_compare_func f, T a, T b)
 {
    switch (f) {
    case VLG_COMPARE_FUNC_NEVER:
@@ -457,7 +439,7 @@ omu_alpha_test(const OmuState &s, unsigned mask, const float alpha[4])
    const float ref = s.dsa.alpha_ref;
    unsigned pass = 0;
    for (unsigned j = 0; j < 4; j++)
-      if (comparef(s.dsa.alpha_func, alpha[j], ref))
+      if (compare(s.dsa.alpha_func, alpha[j], ref))
          pass |= 1u << j;
    return mask & pass;
 }
@@ -547,7 +529,7 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
          if (!(m >> j & 1))
             continue;
          const bool pass =
-            s.zs_float ? comparef(f, as_float(qz[j]), as_float(bz[j])) : compare(f, qz[j], bz[j]);
+            s.zs_float ? compare(f, as_float(qz[j]), as_float(bz[j])) : compare(f, qz[j], bz[j]);
          if (pass)
             zmask |= 1u << j;
       }

@@ -495,33 +495,12 @@ TEST(Draw, DepthTestAllFunctionsOnOverlappingQuads)
             }
          const DrawStats st = render(q.t);
          /* depth quantization of the reference: fp32 z * 16777215 truncated */
-         auto qz = [](float z) { return uint32_t(std::floor(float(double(z) * 16777215.0))); };
-         auto pass = [&](uint32_t a, uint32_t b) {
-            switch (f) {
-            case VLG_COMPARE_FUNC_NEVER:
-               return false;
-            case VLG_COMPARE_FUNC_LESS:
-               return a < b;
-            case VLG_COMPARE_FUNC_EQUAL:
-               return a == b;
-            case VLG_COMPARE_FUNC_LEQUAL:
-               return a <= b;
-            case VLG_COMPARE_FUNC_GREATER:
-               return a > b;
-            case VLG_COMPARE_FUNC_NOTEQUAL:
-               return a != b;
-            case VLG_COMPARE_FUNC_GEQUAL:
-               return a >= b;
-            default:
-               return true;
-            }
-         };
-         const uint32_t za = qz(0.5f), zbq = qz(zb), cleared = 0xffffff;
+         const uint32_t za = ref_z24(0.5f), zbq = ref_z24(zb), cleared = 0xffffff;
          /* columns: 6 = A only, 16 = overlap, 24 = B only */
-         const bool a_drawn = pass(za, cleared);
+         const bool a_drawn = ref_compare(f, za, cleared);
          const uint32_t after_a = a_drawn ? za : cleared;
-         const bool b_over_a = pass(zbq, after_a);
-         const bool b_alone = pass(zbq, cleared);
+         const bool b_over_a = ref_compare(f, zbq, after_a);
+         const bool b_alone = ref_compare(f, zbq, cleared);
          auto green = [&](unsigned x) { return q.t.rgba8(x, 8)[1] == 255; };
          auto red = [&](unsigned x) { return q.t.rgba8(x, 8)[0] == 255; };
          EXPECT_EQ(red(6), a_drawn) << vlg_compare_func_name(f) << " zb " << zb;

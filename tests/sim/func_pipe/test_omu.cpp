@@ -390,40 +390,6 @@ TEST(OmuBlend, NoDualSourceWithoutSrc1FactorOrBlending)
 
 namespace {
 
-/** Reference depth quantization of an fp32 fragment depth for 24-bit
- * buffers: the reference renderer computes z * 16777215.0f in fp32 and
- * truncates (sp_quad_depth_test.c convert_quad_depth). The product of two
- * 24-bit mantissas is exact in double; rounding it to float is that fp32
- * multiply. */
-uint32_t
-ref_z24(float z)
-{
-   return uint32_t(std::floor(float(double(z) * 16777215.0)));
-}
-
-bool
-ref_compare(vlg_compare_func f, uint32_t a, uint32_t b)
-{
-   switch (f) {
-   case VLG_COMPARE_FUNC_NEVER:
-      return false;
-   case VLG_COMPARE_FUNC_LESS:
-      return a < b;
-   case VLG_COMPARE_FUNC_EQUAL:
-      return a == b;
-   case VLG_COMPARE_FUNC_LEQUAL:
-      return a <= b;
-   case VLG_COMPARE_FUNC_GREATER:
-      return a > b;
-   case VLG_COMPARE_FUNC_NOTEQUAL:
-      return a != b;
-   case VLG_COMPARE_FUNC_GEQUAL:
-      return a >= b;
-   default:
-      return true;
-   }
-}
-
 uint32_t
 read_u32(const uint8_t *p)
 {

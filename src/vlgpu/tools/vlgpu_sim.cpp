@@ -31,7 +31,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
 
 using namespace vlgpu;

@@ -40,7 +40,8 @@
 
 #include "vlg_hw.h"
 
-#include "sim/device/gpu.h"
+#include "common/bits.h"
+#include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
 #include "vlg_isa.h"
 #include "sim/units/cycle_gpu.h"
@@ -257,7 +258,7 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
       di.clear_buffers = (1u << 2) | 3u;
       const float c[4] = {0.1f, 0.1f, 0.15f, 1};
       for (unsigned i = 0; i < 4; i++)
-         std::memcpy(&di.clear_color[i], &c[i], 4);
+         di.clear_color[i] = vlgpu::as_uint(c[i]);
       di.clear_depth = 1.0f;
       di.clear_rect.maxx = W;
       di.clear_rect.maxy = H;

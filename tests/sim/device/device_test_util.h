@@ -23,8 +23,12 @@
 #include "../cmd_test_util.h"
 #include "vlg_hw.h"
 #include "vlgpu_drm.h"
+#include "common/bits.h"
 
 namespace vlgpu::test {
+
+using vlgpu::as_float;
+using vlgpu::as_uint;
 
 /** Assemble VL-IW text (vlg_assemble); throws std::runtime_error with the
  *  assembler's message. In test_asm.cpp (vlg_isa.h and vlg_hw.h cannot
@@ -32,14 +36,6 @@ namespace vlgpu::test {
 std::vector<uint32_t> assemble(const std::string &text);
 /** True if vlg_decode rejects the instruction starting at @units[0]. */
 bool decode_rejects(const uint32_t *units, unsigned avail);
-
-inline uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
 
 /** A fresh directory under the build's temporary area, removed first. */
 inline std::string

@@ -497,10 +497,10 @@ TEST(Dump, ClearDrawRoundTripAndEditedClearColour)
    c.kind = VLG_DRAW_KIND_CLEAR;
    c.framebuffer = di.framebuffer;
    c.clear_buffers = 0x4 | 0x1; /* colour buffer 0, depth */
-   c.clear_color[0] = fbits(0.25f);
-   c.clear_color[1] = fbits(0.5f);
-   c.clear_color[2] = fbits(1.0f);
-   c.clear_color[3] = fbits(0.0f);
+   c.clear_color[0] = as_uint(0.25f);
+   c.clear_color[1] = as_uint(0.5f);
+   c.clear_color[2] = as_uint(1.0f);
+   c.clear_color[3] = as_uint(0.0f);
    c.clear_depth = 0.375f;
    c.clear_rect = {3, 2, 40, 30};
    uint32_t w[VLG_DRAW_INFO_LENGTH];

@@ -17,25 +17,13 @@
 
 #include "vlg_hw.h"
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/vram.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim::test {
 
-inline uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-inline float
-bitsf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
+using vlgpu::as_float;
+using vlgpu::as_uint;
 
 /** Assemble VL-IW text (vlg_assemble, docs/isa.md §7); throws
  * std::runtime_error with the assembler's message. Defined in
@@ -74,6 +62,42 @@ struct TestShader {
       o.index = index;
    }
 };
+
+/** Reference depth quantization of an fp32 fragment depth for 24-bit
+ * buffers: the reference renderer computes z * 16777215.0f in fp32 and
+ * truncates (sp_quad_depth_test.c convert_quad_depth). The product of two
+ * 24-bit mantissas is exact in double; rounding it to float is that fp32
+ * multiply. */
+inline uint32_t
+ref_z24(float z)
+{
+   return uint32_t(std::floor(float(double(z) * 16777215.0)));
+}
+
+/** The tests' own reference of the depth/stencil compare functions
+ * (GLES 3.0 §4.1.4, §4.1.5), written independently of func_omu.cpp. */
+inline bool
+ref_compare(vlg_compare_func f, uint32_t a, uint32_t b)
+{
+   switch (f) {
+   case VLG_COMPARE_FUNC_NEVER:
+      return false;
+   case VLG_COMPARE_FUNC_LESS:
+      return a < b;
+   case VLG_COMPARE_FUNC_EQUAL:
+      return a == b;
+   case VLG_COMPARE_FUNC_LEQUAL:
+      return a <= b;
+   case VLG_COMPARE_FUNC_GREATER:
+      return a > b;
+   case VLG_COMPARE_FUNC_NOTEQUAL:
+      return a != b;
+   case VLG_COMPARE_FUNC_GEQUAL:
+      return a >= b;
+   default:
+      return true;
+   }
+}
 
 /**
  * A draw package builder over its own Vram. Blocks are written by write();

@@ -495,33 +495,12 @@ TEST(Draw, DepthTestAllFunctionsOnOverlappingQuads)
             }
          const DrawStats st = render(q.t);
          /* depth quantization of the reference: fp32 z * 16777215 truncated */
-         auto qz = [](float z) { return uint32_t(std::floor(float(double(z) * 16777215.0))); };
-         auto pass = [&](uint32_t a, uint32_t b) {
-            switch (f) {
-            case VLG_COMPARE_FUNC_NEVER:
-               return false;
-            case VLG_COMPARE_FUNC_LESS:
-               return a < b;
-            case VLG_COMPARE_FUNC_EQUAL:
-               return a == b;
-            case VLG_COMPARE_FUNC_LEQUAL:
-               return a <= b;
-            case VLG_COMPARE_FUNC_GREATER:
-               return a > b;
-            case VLG_COMPARE_FUNC_NOTEQUAL:
-               return a != b;
-            case VLG_COMPARE_FUNC_GEQUAL:
-               return a >= b;
-            default:
-               return true;
-            }
-         };
-         const uint32_t za = qz(0.5f), zbq = qz(zb), cleared = 0xffffff;
+         const uint32_t za = ref_z24(0.5f), zbq = ref_z24(zb), cleared = 0xffffff;
          /* columns: 6 = A only, 16 = overlap, 24 = B only */
-         const bool a_drawn = pass(za, cleared);
+         const bool a_drawn = ref_compare(f, za, cleared);
          const uint32_t after_a = a_drawn ? za : cleared;
-         const bool b_over_a = pass(zbq, after_a);
-         const bool b_alone = pass(zbq, cleared);
+         const bool b_over_a = ref_compare(f, zbq, after_a);
+         const bool b_alone = ref_compare(f, zbq, cleared);
          auto green = [&](unsigned x) { return q.t.rgba8(x, 8)[1] == 255; };
          auto red = [&](unsigned x) { return q.t.rgba8(x, 8)[0] == 255; };
          EXPECT_EQ(red(6), a_drawn) << vlg_compare_func_name(f) << " zb " << zb;
@@ -660,7 +639,7 @@ TEST(Draw, EightRenderTargets)
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 1u << (2 + 7);
    t.draw.clear_color[0] = t.draw.clear_color[1] = t.draw.clear_color[2] =
-      t.draw.clear_color[3] = fbits(-2.0f);
+      t.draw.clear_color[3] = as_uint(-2.0f);
    t.draw.clear_rect.maxx = t.draw.clear_rect.maxy = 8;
    render(t);
    std::memcpy(f, t.vram.data() + t.fb.cbufs[7].address, 16);
@@ -674,10 +653,10 @@ TEST(Draw, ClearDraw)
    t.framebuffer(8, 8, VLG_FORMAT_B8G8R8A8_UNORM);
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 1 << 2;
-   t.draw.clear_color[0] = fbits(0.0f);
-   t.draw.clear_color[1] = fbits(0.25f);
-   t.draw.clear_color[2] = fbits(1.0f);
-   t.draw.clear_color[3] = fbits(1.0f);
+   t.draw.clear_color[0] = as_uint(0.0f);
+   t.draw.clear_color[1] = as_uint(0.25f);
+   t.draw.clear_color[2] = as_uint(1.0f);
+   t.draw.clear_color[3] = as_uint(1.0f);
    t.draw.clear_rect.maxx = 8;
    t.draw.clear_rect.maxy = 8;
    const DrawStats st = render(t);

@@ -324,7 +324,7 @@ TEST(Gs, CutEndsStripsAndIncompleteStripsAreDropped)
    EXPECT_EQ(st.gs_emits_dropped, 0u);
    const std::vector<uint32_t> got = words(t, buf, exp.size() * 2 + 1);
    for (size_t k = 0; k < exp.size(); k++) {
-      EXPECT_EQ(got[2 * k], fbits(exp[k].first)) << "vertex " << k;
+      EXPECT_EQ(got[2 * k], as_uint(exp[k].first)) << "vertex " << k;
       EXPECT_EQ(got[2 * k + 1], exp[k].second) << "vertex " << k;
    }
    EXPECT_EQ(got[exp.size() * 2], 0xababababu);
@@ -342,7 +342,7 @@ TEST(Gs, EmitsPastMaxVerticesAreDropped)
    EXPECT_EQ(st.ge.so_generated, 2u);
    const std::vector<uint32_t> got = words(t, buf, exp.size() * 2 + 1);
    for (size_t k = 0; k < exp.size(); k++) {
-      EXPECT_EQ(got[2 * k], fbits(exp[k].first)) << "vertex " << k;
+      EXPECT_EQ(got[2 * k], as_uint(exp[k].first)) << "vertex " << k;
       EXPECT_EQ(got[2 * k + 1], exp[k].second) << "vertex " << k;
    }
    EXPECT_EQ(got[exp.size() * 2], 0xababababu);
@@ -481,7 +481,7 @@ TEST(Gs, StreamOutputCapturesGsOutputs)
    for (size_t p = 0; p < tris.size(); p++)
       for (unsigned k = 0; k < 3; k++)
          for (unsigned c = 0; c < 4; c++)
-            EXPECT_EQ(got[(p * 3 + k) * 4 + c], fbits(v[tris[p][k] * 8 + 4 + c]))
+            EXPECT_EQ(got[(p * 3 + k) * 4 + c], as_uint(v[tris[p][k] * 8 + 4 + c]))
                << "triangle " << p << " vertex " << k;
 }
 

@@ -15,7 +15,7 @@
 #include <random>
 
 #include "pipe_test_util.h"
-#include "sim/func/pipe/omu.h"
+#include "sim/func/pipe/func_omu.h"
 #include "sim/func/pipe/package.h"
 #include "sim/func/tex/format.h"
 
@@ -196,7 +196,7 @@ TEST(OmuBlend, EveryFactorAndFunction)
                uint8_t *p = f.px(l & 1, l >> 1);
                for (unsigned c = 0; c < 4; c++) {
                   const float sv = unit(rng);
-                  color[0][l][c] = fbits(sv);
+                  color[0][l][c] = as_uint(sv);
                   src[l][c] = std::clamp(double(sv), 0.0, 1.0);
                   p[c] = uint8_t(byte(rng));
                   dst[l][c] = p[c] / 255.0;
@@ -237,8 +237,8 @@ TEST(OmuBlend, ConstantColourIsClampedForUnormTargets)
    uint8_t *p = f.px(0, 0);
    p[3] = 200;
    uint32_t color[kMaxColorBufs][4][4] = {};
-   color[0][0][0] = fbits(0.5f);
-   color[0][0][3] = fbits(0.25f);
+   color[0][0][0] = as_uint(0.5f);
+   color[0][0][3] = as_uint(0.25f);
    omu_write_color(f.s, 0, 0, 0x1, color);
    EXPECT_EQ(p[0], 128); /* 0.5 * 1 */
    EXPECT_EQ(p[3], 64);  /* 0.25 + dst * 0 */
@@ -253,7 +253,7 @@ TEST(OmuBlend, ColorMaskAndDisabledBlend)
    p[0] = 10, p[1] = 20, p[2] = 30, p[3] = 40;
    uint32_t color[kMaxColorBufs][4][4] = {};
    for (unsigned c = 0; c < 4; c++)
-      color[0][3][c] = fbits(1.0f);
+      color[0][3][c] = as_uint(1.0f);
    omu_write_color(f.s, 0, 0, 0x8, color); /* lane 3 = (1, 1) */
    EXPECT_EQ(p[0], 255);
    EXPECT_EQ(p[1], 20);
@@ -277,8 +277,8 @@ TEST(OmuBlend, IndependentBlendAndMultipleTargets)
       p0[c] = 100, p1[c] = 100;
    uint32_t color[kMaxColorBufs][4][4] = {};
    for (unsigned c = 0; c < 4; c++) {
-      color[0][0][c] = fbits(0.2f);
-      color[1][0][c] = fbits(0.6f);
+      color[0][0][c] = as_uint(0.2f);
+      color[1][0][c] = as_uint(0.6f);
    }
    omu_write_color(f.s, 0, 0, 0x1, color);
    for (unsigned c = 0; c < 4; c++)
@@ -347,8 +347,8 @@ TEST(OmuBlend, DualSourceFactors)
                uint8_t *p = f.px(l & 1, l >> 1), *p1 = f.px(l & 1, l >> 1, 1);
                for (unsigned c = 0; c < 4; c++) {
                   const float a = unit(rng), b = unit(rng);
-                  color[0][l][c] = fbits(a);
-                  color[kDualSourceSlot][l][c] = fbits(b);
+                  color[0][l][c] = as_uint(a);
+                  color[kDualSourceSlot][l][c] = as_uint(b);
                   sv[l][c] = std::clamp(double(a), 0.0, 1.0);
                   s1v[l][c] = std::clamp(double(b), 0.0, 1.0);
                   p[c] = uint8_t(byte(rng));
@@ -389,40 +389,6 @@ TEST(OmuBlend, NoDualSourceWithoutSrc1FactorOrBlending)
 }
 
 namespace {
-
-/** Reference depth quantization of an fp32 fragment depth for 24-bit
- * buffers: the reference renderer computes z * 16777215.0f in fp32 and
- * truncates (sp_quad_depth_test.c convert_quad_depth). The product of two
- * 24-bit mantissas is exact in double; rounding it to float is that fp32
- * multiply. */
-uint32_t
-ref_z24(float z)
-{
-   return uint32_t(std::floor(float(double(z) * 16777215.0)));
-}
-
-bool
-ref_compare(vlg_compare_func f, uint32_t a, uint32_t b)
-{
-   switch (f) {
-   case VLG_COMPARE_FUNC_NEVER:
-      return false;
-   case VLG_COMPARE_FUNC_LESS:
-      return a < b;
-   case VLG_COMPARE_FUNC_EQUAL:
-      return a == b;
-   case VLG_COMPARE_FUNC_LEQUAL:
-      return a <= b;
-   case VLG_COMPARE_FUNC_GREATER:
-      return a > b;
-   case VLG_COMPARE_FUNC_NOTEQUAL:
-      return a != b;
-   case VLG_COMPARE_FUNC_GEQUAL:
-      return a >= b;
-   default:
-      return true;
-   }
-}
 
 uint32_t
 read_u32(const uint8_t *p)
@@ -637,10 +603,10 @@ TEST(OmuClear, ColourDepthStencilInsideRect)
    t.framebuffer(8, 6, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z24_UNORM_S8_UINT, 2);
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 0x1 | 0x2 | (1 << 2); /* depth, stencil, cbuf 0 */
-   t.draw.clear_color[0] = fbits(1.0f);
-   t.draw.clear_color[1] = fbits(0.5f);
-   t.draw.clear_color[2] = fbits(0.0f);
-   t.draw.clear_color[3] = fbits(0.2f);
+   t.draw.clear_color[0] = as_uint(1.0f);
+   t.draw.clear_color[1] = as_uint(0.5f);
+   t.draw.clear_color[2] = as_uint(0.0f);
+   t.draw.clear_color[3] = as_uint(0.2f);
    t.draw.clear_depth = 1.0f;
    t.draw.clear_stencil = 0x5a;
    t.draw.clear_rect.minx = 2;
@@ -758,8 +724,8 @@ TEST(OmuFormats, InlineUnorm8ColourMatchesFormatModule)
          uint32_t sum[4];
          for (unsigned c = 0; c < 4; c++) {
             const float sv = unit(rng);
-            color[0][0][c] = fbits(sv);
-            sum[c] = fbits(std::clamp(std::clamp(sv, 0.0f, 1.0f) + bitsf(dw[c]), 0.0f, 1.0f));
+            color[0][0][c] = as_uint(sv);
+            sum[c] = as_uint(std::clamp(std::clamp(sv, 0.0f, 1.0f) + as_float(dw[c]), 0.0f, 1.0f));
          }
          uint8_t want[8] = {};
          format_pack_rgba(f, sum, want);
@@ -779,7 +745,7 @@ TEST(OmuFormats, Unorm8RoundingMatchesFormatModuleEverywhere)
    auto check = [&](float v) {
       uint32_t color[kMaxColorBufs][4][4] = {};
       for (unsigned c = 0; c < 4; c++)
-         color[0][0][c] = fbits(v);
+         color[0][0][c] = as_uint(v);
       omu_write_color(o.s, 0, 0, 0x1, color);
       /* the OMU clamps first, then packs */
       ASSERT_EQ(p[0], float_to_unorm8(std::clamp(v, 0.0f, 1.0f))) << v;

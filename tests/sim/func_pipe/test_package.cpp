@@ -295,7 +295,7 @@ TEST(GeFetch, VertexPastTheBuffer)
    const GeState ge = make_ge_state(load_draw_package(t.vram, a));
    uint32_t out[kMaxShaderIo][4];
    ge_fetch_vs_inputs(ge, t.vram, 2, 0, out);
-   EXPECT_EQ(bitsf(out[0][1]), 1.0f);
+   EXPECT_EQ(as_float(out[0][1]), 1.0f);
    expect_fault([&] { ge_fetch_vs_inputs(ge, t.vram, 3, 0, out); }, "GE",
                 {"vertex fetch out of bounds", "vertex_buffer[0]"});
    expect_fault([&] { ge_fetch_vs_inputs(ge, t.vram, -1, 0, out); }, "GE",
@@ -319,8 +319,8 @@ TEST(GeFetch, InstanceDivisorAndSystemValues)
    const float want[] = {20, 20, 30, 30, 40, 40};
    for (uint32_t inst = 0; inst < 5; inst++) {
       ge_fetch_vs_inputs(ge, t.vram, 1, inst, out);
-      EXPECT_EQ(bitsf(out[1][0]), want[inst]) << inst; /* start_instance + inst / 2 */
-      EXPECT_EQ(bitsf(out[1][3]), 1.0f);               /* missing w reads 1 */
+      EXPECT_EQ(as_float(out[1][0]), want[inst]) << inst; /* start_instance + inst / 2 */
+      EXPECT_EQ(as_float(out[1][3]), 1.0f);               /* missing w reads 1 */
       EXPECT_EQ(out[2][0], 1u);
       EXPECT_EQ(out[3][0], inst);
    }

@@ -378,18 +378,18 @@ TEST(RasterInterpolation, PerspectiveLinearFlatFragCoord)
                lin += lam[i] * c.a[i][ch];
             }
             persp /= inv_w;
-            const double e0 = std::fabs(bitsf(vals[0][l][ch]) - persp);
-            const double e1 = std::fabs(bitsf(vals[1][l][ch]) - lin);
+            const double e0 = std::fabs(as_float(vals[0][l][ch]) - persp);
+            const double e1 = std::fabs(as_float(vals[1][l][ch]) - lin);
             max_err = std::max({max_err, e0, e1});
-            EXPECT_NEAR(bitsf(vals[0][l][ch]), persp, 2e-5) << "perspective";
-            EXPECT_NEAR(bitsf(vals[1][l][ch]), lin, 2e-5) << "linear";
-            EXPECT_EQ(bitsf(vals[2][l][ch]), c.a[2][ch]) << "flat = last vertex";
+            EXPECT_NEAR(as_float(vals[0][l][ch]), persp, 2e-5) << "perspective";
+            EXPECT_NEAR(as_float(vals[1][l][ch]), lin, 2e-5) << "linear";
+            EXPECT_EQ(as_float(vals[2][l][ch]), c.a[2][ch]) << "flat = last vertex";
          }
-         EXPECT_EQ(bitsf(vals[3][l][0]), float(x));
-         EXPECT_EQ(bitsf(vals[3][l][1]), float(y));
-         EXPECT_NEAR(bitsf(vals[3][l][2]), lam[0] * c.z[0] + lam[1] * c.z[1] + lam[2] * c.z[2],
+         EXPECT_EQ(as_float(vals[3][l][0]), float(x));
+         EXPECT_EQ(as_float(vals[3][l][1]), float(y));
+         EXPECT_NEAR(as_float(vals[3][l][2]), lam[0] * c.z[0] + lam[1] * c.z[1] + lam[2] * c.z[2],
                      1e-6);
-         EXPECT_NEAR(bitsf(vals[3][l][3]), inv_w, 1e-6);
+         EXPECT_NEAR(as_float(vals[3][l][3]), inv_w, 1e-6);
          checked++;
       }
    }
@@ -419,7 +419,7 @@ TEST(RasterInterpolation, FlatUsesFirstVertexWithFlatshadeFirst)
    uint32_t vals[kMaxShaderIo][4][4];
    pe_interpolate_quad(b.pe, r.setups[0], r.qs[5].q, vals);
    for (unsigned ch = 0; ch < 4; ch++)
-      EXPECT_EQ(bitsf(vals[0][0][ch]), vals3[0][ch]);
+      EXPECT_EQ(as_float(vals[0][0][ch]), vals3[0][ch]);
 }
 
 namespace {
@@ -590,7 +590,7 @@ TEST(RasterViewport, OffsetViewportAndDepthRange)
    uint32_t vals[kMaxShaderIo][4][4];
    pe_interpolate_quad(b.pe, r.setups[0], r.qs[0].q, vals);
    /* window z = 0.5 * (f - n) / 2 + (n + f) / 2 = 0.625 */
-   EXPECT_FLOAT_EQ(bitsf(vals[0][0][2]), 0.625f);
+   EXPECT_FLOAT_EQ(as_float(vals[0][0][2]), 0.625f);
 }
 
 TEST(RasterPoints, SpriteCoverageAndCoordinates)
@@ -626,9 +626,9 @@ TEST(RasterPoints, SpriteCoverageAndCoordinates)
          if (!(q.q.mask >> l & 1))
             continue;
          const double cx = q.q.x + (l & 1) + 0.5, cy = q.q.y + (l >> 1) + 0.5;
-         EXPECT_NEAR(bitsf(vals[0][l][0]), (cx - x0) / 4, 1e-5);
-         EXPECT_NEAR(bitsf(vals[0][l][1]), (cy - y0) / 4, 1e-5); /* UPPER_LEFT origin */
-         EXPECT_EQ(bitsf(vals[0][l][3]), 1.0f);
+         EXPECT_NEAR(as_float(vals[0][l][0]), (cx - x0) / 4, 1e-5);
+         EXPECT_NEAR(as_float(vals[0][l][1]), (cy - y0) / 4, 1e-5); /* UPPER_LEFT origin */
+         EXPECT_EQ(as_float(vals[0][l][3]), 1.0f);
       }
    }
 }
@@ -738,7 +738,7 @@ TEST(RasterOffset, UnitsAndSlope)
       uint32_t vals[kMaxShaderIo][4][4];
       pe_interpolate_quad(b.pe, r.setups[q.setup], q.q, vals);
       const double x = q.q.x + 0.5;
-      EXPECT_NEAR(bitsf(vals[0][0][2]), 0.25 + (sloped ? 0.004 * x : 0.0) + o, 2e-6);
+      EXPECT_NEAR(as_float(vals[0][0][2]), 0.25 + (sloped ? 0.004 * x : 0.0) + o, 2e-6);
    }
 }
 
@@ -767,12 +767,12 @@ TEST(RasterPoints, SpriteCoordEnableReplacesVaryingOnlyForPoints)
          if (!(q.q.mask >> l & 1))
             continue;
          for (unsigned c = 0; c < 4; c++)
-            EXPECT_EQ(bitsf(vals[0][l][c]), v0[c]); /* VARYING 0 untouched */
+            EXPECT_EQ(as_float(vals[0][l][c]), v0[c]); /* VARYING 0 untouched */
          const double cx = q.q.x + (l & 1) + 0.5, cy = q.q.y + (l >> 1) + 0.5;
-         EXPECT_NEAR(bitsf(vals[1][l][0]), (cx - x0) / 4, 1e-5);
-         EXPECT_NEAR(bitsf(vals[1][l][1]), 1.0 - (cy - y0) / 4, 1e-5); /* LOWER_LEFT */
-         EXPECT_EQ(bitsf(vals[1][l][2]), 0.0f);
-         EXPECT_EQ(bitsf(vals[1][l][3]), 1.0f);
+         EXPECT_NEAR(as_float(vals[1][l][0]), (cx - x0) / 4, 1e-5);
+         EXPECT_NEAR(as_float(vals[1][l][1]), 1.0 - (cy - y0) / 4, 1e-5); /* LOWER_LEFT */
+         EXPECT_EQ(as_float(vals[1][l][2]), 0.0f);
+         EXPECT_EQ(as_float(vals[1][l][3]), 1.0f);
       }
    }
    /* a triangle keeps the VS value of VARYING 1 */
@@ -788,7 +788,7 @@ TEST(RasterPoints, SpriteCoordEnableReplacesVaryingOnlyForPoints)
    ASSERT_FALSE(rt.qs.empty());
    uint32_t vals[kMaxShaderIo][4][4];
    pe_interpolate_quad(b.pe, rt.setups[0], rt.qs[3].q, vals);
-   EXPECT_EQ(bitsf(vals[1][0][0]), 9.0f);
+   EXPECT_EQ(as_float(vals[1][0][0]), 9.0f);
 }
 
 /* sprite_coord_enable covers every VARYING number: the compiler gives GL
@@ -825,12 +825,12 @@ TEST(RasterPoints, SpriteCoordEnableReachesVaryingsAbove15)
             if (!(q.q.mask >> l & 1))
                continue;
             for (unsigned c = 0; c < 4; c++)
-               EXPECT_EQ(bitsf(vals[0][l][c]), v0[c]) << "VARYING 0 untouched";
+               EXPECT_EQ(as_float(vals[0][l][c]), v0[c]) << "VARYING 0 untouched";
             const double cx = q.q.x + (l & 1) + 0.5, cy = q.q.y + (l >> 1) + 0.5;
-            EXPECT_NEAR(bitsf(vals[1][l][0]), (cx - x0) / 4, 1e-5) << "VARYING " << idx;
-            EXPECT_NEAR(bitsf(vals[1][l][1]), (cy - y0) / 4, 1e-5) << "UPPER_LEFT";
-            EXPECT_EQ(bitsf(vals[1][l][2]), 0.0f);
-            EXPECT_EQ(bitsf(vals[1][l][3]), 1.0f);
+            EXPECT_NEAR(as_float(vals[1][l][0]), (cx - x0) / 4, 1e-5) << "VARYING " << idx;
+            EXPECT_NEAR(as_float(vals[1][l][1]), (cy - y0) / 4, 1e-5) << "UPPER_LEFT";
+            EXPECT_EQ(as_float(vals[1][l][2]), 0.0f);
+            EXPECT_EQ(as_float(vals[1][l][3]), 1.0f);
             lanes++;
          }
       }

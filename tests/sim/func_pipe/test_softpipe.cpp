@@ -451,7 +451,7 @@ render_vlgpu(const Scene &s)
    t.draw.kind = VLG_DRAW_KIND_CLEAR;
    t.draw.clear_buffers = 0x7;
    for (int i = 0; i < 4; i++)
-      t.draw.clear_color[i] = fbits(s.clear[i]);
+      t.draw.clear_color[i] = as_uint(s.clear[i]);
    t.draw.clear_depth = s.clear_depth;
    t.draw.clear_rect.maxx = s.w;
    t.draw.clear_rect.maxy = s.h;

@@ -18,24 +18,12 @@
 #include <vector>
 
 #include "sim/func/shader/executor.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim::test {
 
-inline uint32_t
-fb(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-inline float
-bf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
+using vlgpu::as_float;
+using vlgpu::as_uint;
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -85,7 +73,7 @@ struct Shader {
    }
    void set_const_f(unsigned i, float x, float y, float z, float w)
    {
-      set_const(i, {fb(x), fb(y), fb(z), fb(w)});
+      set_const(i, {as_uint(x), as_uint(y), as_uint(z), as_uint(w)});
    }
    /** R[reg] of every lane = (x, y, z, w). */
    void set_all_f(unsigned reg, float x, float y, float z, float w)
@@ -138,11 +126,11 @@ expect_fault(Shader &s)
 inline ::testing::AssertionResult
 same_float(uint32_t got, uint32_t want)
 {
-   if (got == want || (std::isnan(bf(got)) && std::isnan(bf(want))))
+   if (got == want || (std::isnan(as_float(got)) && std::isnan(as_float(want))))
       return ::testing::AssertionSuccess();
    char buf[160];
-   std::snprintf(buf, sizeof(buf), "got 0x%08X (%.9g), want 0x%08X (%.9g)", got, bf(got), want,
-                 bf(want));
+   std::snprintf(buf, sizeof(buf), "got 0x%08X (%.9g), want 0x%08X (%.9g)", got, as_float(got), want,
+                 as_float(want));
    return ::testing::AssertionFailure() << buf;
 }
 

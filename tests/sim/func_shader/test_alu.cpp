@@ -29,7 +29,7 @@ float_inputs()
       0.7f,        1e30f,    -1e30f,   3.14159265f, 1e-30f,  123456.789f};
    std::vector<uint32_t> r;
    for (float f : v)
-      r.push_back(fb(f));
+      r.push_back(as_uint(f));
    return r;
 }
 
@@ -61,9 +61,9 @@ check_unary(const std::string &op, const std::vector<uint32_t> &xs,
          const uint32_t got = s.r(i / 4, 2, i % 4), want = ref(x);
          if (float_result)
             EXPECT_TRUE(same_float(got, want))
-               << op << " of 0x" << std::hex << x << " (" << bf(x) << ")";
+               << op << " of 0x" << std::hex << x << " (" << as_float(x) << ")";
          else
-            EXPECT_EQ(got, want) << op << " of 0x" << std::hex << x << " (" << bf(x) << ")";
+            EXPECT_EQ(got, want) << op << " of 0x" << std::hex << x << " (" << as_float(x) << ")";
       }
    }
 }
@@ -90,11 +90,11 @@ check_binary(const std::string &op, const std::vector<uint32_t> &xs,
          const uint32_t got = s.r(i / 4, 2, i % 4), want = ref(p.first, p.second);
          if (float_result)
             EXPECT_TRUE(same_float(got, want))
-               << op << " of (" << bf(p.first) << ", " << bf(p.second) << ") bits 0x" << std::hex
+               << op << " of (" << as_float(p.first) << ", " << as_float(p.second) << ") bits 0x" << std::hex
                << p.first << " 0x" << p.second;
          else
             EXPECT_EQ(got, want) << op << " of 0x" << std::hex << p.first << ", 0x" << p.second
-                                 << " (" << bf(p.first) << ", " << bf(p.second) << ")";
+                                 << " (" << as_float(p.first) << ", " << as_float(p.second) << ")";
          if (::testing::Test::HasFailure())
             return; /* one report per op is enough */
       }
@@ -110,14 +110,14 @@ boolmask(bool b)
 TEST(ShaderAlu, FloatArithmetic)
 {
    const auto xs = float_inputs();
-   check_binary("ADD", xs, [](uint32_t a, uint32_t b) { return fb(bf(a) + bf(b)); });
-   check_binary("MUL", xs, [](uint32_t a, uint32_t b) { return fb(bf(a) * bf(b)); });
-   check_unary("RCP", xs, [](uint32_t a) { return fb(1.0f / bf(a)); });
-   check_unary("SQRT", xs, [](uint32_t a) { return fb(std::sqrt(bf(a))); });
-   check_unary("FLR", xs, [](uint32_t a) { return fb(std::floor(bf(a))); });
+   check_binary("ADD", xs, [](uint32_t a, uint32_t b) { return as_uint(as_float(a) + as_float(b)); });
+   check_binary("MUL", xs, [](uint32_t a, uint32_t b) { return as_uint(as_float(a) * as_float(b)); });
+   check_unary("RCP", xs, [](uint32_t a) { return as_uint(1.0f / as_float(a)); });
+   check_unary("SQRT", xs, [](uint32_t a) { return as_uint(std::sqrt(as_float(a))); });
+   check_unary("FLR", xs, [](uint32_t a) { return as_uint(std::floor(as_float(a))); });
    check_unary("FRC", xs, [](uint32_t a) {
-      volatile float fl = std::floor(bf(a));
-      return fb(bf(a) - fl);
+      volatile float fl = std::floor(as_float(a));
+      return as_uint(as_float(a) - fl);
    });
    check_unary(
       "MOV", xs, [](uint32_t a) { return a; }, false);
@@ -128,7 +128,7 @@ TEST(ShaderAlu, MinMaxAreIeeeMinNumMaxNum)
    const auto xs = float_inputs();
    /* minNum: a NaN operand loses; among equal zeros -0 is the smaller. */
    check_binary("MIN", xs, [](uint32_t a, uint32_t b) {
-      const float x = bf(a), y = bf(b);
+      const float x = as_float(a), y = as_float(b);
       if (std::isnan(x))
          return b;
       if (std::isnan(y))
@@ -138,7 +138,7 @@ TEST(ShaderAlu, MinMaxAreIeeeMinNumMaxNum)
       return x <= y ? a : b;
    });
    check_binary("MAX", xs, [](uint32_t a, uint32_t b) {
-      const float x = bf(a), y = bf(b);
+      const float x = as_float(a), y = as_float(b);
       if (std::isnan(x))
          return b;
       if (std::isnan(y))
@@ -153,16 +153,16 @@ TEST(ShaderAlu, FloatCompares)
 {
    const auto xs = float_inputs();
    check_binary(
-      "CMP.LT", xs, [](uint32_t a, uint32_t b) { return boolmask(bf(a) < bf(b)); }, false);
+      "CMP.LT", xs, [](uint32_t a, uint32_t b) { return boolmask(as_float(a) < as_float(b)); }, false);
    check_binary(
-      "CMP.GE", xs, [](uint32_t a, uint32_t b) { return boolmask(bf(a) >= bf(b)); }, false);
+      "CMP.GE", xs, [](uint32_t a, uint32_t b) { return boolmask(as_float(a) >= as_float(b)); }, false);
    check_binary(
-      "CMP.EQ", xs, [](uint32_t a, uint32_t b) { return boolmask(bf(a) == bf(b)); }, false);
+      "CMP.EQ", xs, [](uint32_t a, uint32_t b) { return boolmask(as_float(a) == as_float(b)); }, false);
    /* Unordered: true when either operand is NaN. */
    check_binary(
       "CMP.NE", xs,
       [](uint32_t a, uint32_t b) {
-         return boolmask(std::isnan(bf(a)) || std::isnan(bf(b)) || bf(a) < bf(b) || bf(a) > bf(b));
+         return boolmask(std::isnan(as_float(a)) || std::isnan(as_float(b)) || as_float(a) < as_float(b) || as_float(a) > as_float(b));
       },
       false);
 }
@@ -177,35 +177,35 @@ TEST(ShaderAlu, SpecialFunctions)
          s.tg->set(i / 4, 0, i % 4, xs[(base + i) % xs.size()]);
       s.go();
       for (unsigned i = 0; i < 64 && base + i < xs.size(); i++) {
-         const float x = bf(xs[base + i]);
+         const float x = as_float(xs[base + i]);
          const float got = s.f(i / 4, 2, i % 4);
          const double want = 1.0 / std::sqrt(double(x));
          if (std::isnan(want)) {
             EXPECT_TRUE(std::isnan(got)) << "RSQ(" << x << ")";
          } else if (std::isinf(want) || want == 0.0) {
-            EXPECT_EQ(fb(got), fb(float(want))) << "RSQ(" << x << ")";
+            EXPECT_EQ(as_uint(got), as_uint(float(want))) << "RSQ(" << x << ")";
          } else {
             EXPECT_LE(std::fabs(double(got) - want), std::fabs(want) * 1.2e-7)
                << "RSQ(" << x << ")";
          }
       }
    }
-   check_unary("EX2", xs, [](uint32_t a) { return fb(std::exp2(bf(a))); });
-   check_unary("LG2", xs, [](uint32_t a) { return fb(std::log2(bf(a))); });
-   check_unary("SIN", xs, [](uint32_t a) { return fb(std::sin(bf(a))); });
-   check_unary("COS", xs, [](uint32_t a) { return fb(std::cos(bf(a))); });
+   check_unary("EX2", xs, [](uint32_t a) { return as_uint(std::exp2(as_float(a))); });
+   check_unary("LG2", xs, [](uint32_t a) { return as_uint(std::log2(as_float(a))); });
+   check_unary("SIN", xs, [](uint32_t a) { return as_uint(std::sin(as_float(a))); });
+   check_unary("COS", xs, [](uint32_t a) { return as_uint(std::cos(as_float(a))); });
    check_unary("MAN", xs, [](uint32_t a) {
       int e;
-      const float x = bf(a);
+      const float x = as_float(a);
       if (x == 0.0f || std::isinf(x) || std::isnan(x))
          return a;
-      return fb(std::frexp(x, &e));
+      return as_uint(std::frexp(x, &e));
    });
    check_unary(
       "EXP", xs,
       [](uint32_t a) {
          int e = 0;
-         const float x = bf(a);
+         const float x = as_float(a);
          if (std::isinf(x) || std::isnan(x))
             return 0u;
          std::frexp(x, &e);
@@ -220,7 +220,7 @@ TEST(ShaderAlu, Conversions)
    check_unary(
       "CONV.F2I", xs,
       [](uint32_t a) {
-         const double d = std::trunc(double(bf(a)));
+         const double d = std::trunc(double(as_float(a)));
          if (std::isnan(d))
             return 0u;
          if (d >= 2147483647.0)
@@ -233,7 +233,7 @@ TEST(ShaderAlu, Conversions)
    check_unary(
       "CONV.F2U", xs,
       [](uint32_t a) {
-         const double d = std::trunc(double(bf(a)));
+         const double d = std::trunc(double(as_float(a)));
          if (std::isnan(d) || d <= 0.0)
             return 0u;
          if (d >= 4294967295.0)
@@ -242,8 +242,8 @@ TEST(ShaderAlu, Conversions)
       },
       false);
    const auto is = int_inputs();
-   check_unary("CONV.I2F", is, [](uint32_t a) { return fb(float(int32_t(a))); });
-   check_unary("CONV.U2F", is, [](uint32_t a) { return fb(float(a)); });
+   check_unary("CONV.I2F", is, [](uint32_t a) { return as_uint(float(int32_t(a))); });
+   check_unary("CONV.U2F", is, [](uint32_t a) { return as_uint(float(a)); });
 }
 
 TEST(ShaderAlu, HalfFloatConversionsMatchTheHostsFloat16)
@@ -253,7 +253,7 @@ TEST(ShaderAlu, HalfFloatConversionsMatchTheHostsFloat16)
    /* NaN results are checked in CornerCasesOfTheIsaDocument (only "stays NaN" is specified). */
    std::vector<uint32_t> xs;
    for (uint32_t x : float_inputs())
-      if (!std::isnan(bf(x)))
+      if (!std::isnan(as_float(x)))
          xs.push_back(x);
    for (int i = 0; i < 2000; i++) {
       /* Exponents around the half range, random mantissas and signs. */
@@ -264,7 +264,7 @@ TEST(ShaderAlu, HalfFloatConversionsMatchTheHostsFloat16)
    check_unary(
       "CONV.F2H", xs,
       [](uint32_t a) {
-         const _Float16 h = (_Float16)bf(a);
+         const _Float16 h = (_Float16)as_float(a);
          uint16_t u;
          std::memcpy(&u, &h, 2);
          return uint32_t(u);
@@ -281,7 +281,7 @@ TEST(ShaderAlu, HalfFloatConversionsMatchTheHostsFloat16)
       const uint16_t u = uint16_t(a);
       _Float16 h;
       std::memcpy(&h, &u, 2);
-      return fb(float(h));
+      return as_uint(float(h));
    });
 }
 
@@ -347,28 +347,28 @@ TEST(ShaderAlu, CornerCasesOfTheIsaDocument)
       {"RCP", -0.0f, 0, NINF},
       {"RCP", kInf, 0, 0x00000000u},
       {"RCP", -kInf, 0, 0x80000000u},
-      {"RCP", 4.0f, 0, fb(0.25f)},
+      {"RCP", 4.0f, 0, as_uint(0.25f)},
       {"RSQ", -1.0f, 0, NAN_},
       {"RSQ", 0.0f, 0, INF},
       {"RSQ", -0.0f, 0, NINF},
       {"RSQ", kInf, 0, 0x00000000u},
-      {"RSQ", 4.0f, 0, fb(0.5f)},
+      {"RSQ", 4.0f, 0, as_uint(0.5f)},
       {"SQRT", -0.0f, 0, 0x80000000u},
       {"SQRT", -1.0f, 0, NAN_},
-      {"MIN", kNaN, 1.0f, fb(1.0f)},
-      {"MIN", 1.0f, kNaN, fb(1.0f)},
+      {"MIN", kNaN, 1.0f, as_uint(1.0f)},
+      {"MIN", 1.0f, kNaN, as_uint(1.0f)},
       {"MIN", -0.0f, 0.0f, 0x80000000u},
       {"MIN", 0.0f, -0.0f, 0x80000000u},
-      {"MAX", kNaN, 1.0f, fb(1.0f)},
+      {"MAX", kNaN, 1.0f, as_uint(1.0f)},
       {"MAX", -0.0f, 0.0f, 0x00000000u},
       {"MAX", 0.0f, -0.0f, 0x00000000u},
-      {"FLR", -0.5f, 0, fb(-1.0f)},
+      {"FLR", -0.5f, 0, as_uint(-1.0f)},
       {"FLR", -0.0f, 0, 0x80000000u},
       {"FLR", kInf, 0, INF},
-      {"FRC", -0.25f, 0, fb(0.75f)},
-      {"FRC", -1e-10f, 0, fb(1.0f)},
+      {"FRC", -0.25f, 0, as_uint(0.75f)},
+      {"FRC", -1e-10f, 0, as_uint(1.0f)},
       {"FRC", kInf, 0, NAN_},
-      {"FRC", 2.5f, 0, fb(0.5f)},
+      {"FRC", 2.5f, 0, as_uint(0.5f)},
       {"CONV.F2I", 3e9f, 0, 0x7FFFFFFFu},
       {"CONV.F2I", -3e9f, 0, 0x80000000u},
       {"CONV.F2I", kNaN, 0, 0u},
@@ -393,18 +393,18 @@ TEST(ShaderAlu, CornerCasesOfTheIsaDocument)
       {"EX2", -kInf, 0, 0u},
       {"EX2", kInf, 0, INF},
       {"EX2", 200.0f, 0, INF},
-      {"EX2", 3.0f, 0, fb(8.0f)},
+      {"EX2", 3.0f, 0, as_uint(8.0f)},
       {"LG2", 0.0f, 0, NINF},
       {"LG2", -0.0f, 0, NINF},
       {"LG2", -1.0f, 0, NAN_},
       {"LG2", kInf, 0, INF},
-      {"LG2", 8.0f, 0, fb(3.0f)},
+      {"LG2", 8.0f, 0, as_uint(3.0f)},
       {"SIN", kInf, 0, NAN_},
       {"COS", -kInf, 0, NAN_},
       {"SIN", 0.0f, 0, 0u},
-      {"COS", 0.0f, 0, fb(1.0f)},
-      {"MAN", 8.0f, 0, fb(0.5f)},
-      {"MAN", -12.0f, 0, fb(-0.75f)},
+      {"COS", 0.0f, 0, as_uint(1.0f)},
+      {"MAN", 8.0f, 0, as_uint(0.5f)},
+      {"MAN", -12.0f, 0, as_uint(-0.75f)},
       {"MAN", -0.0f, 0, 0x80000000u},
       {"MAN", -kInf, 0, NINF},
       {"MAN", kNaN, 0, NAN_},
@@ -438,10 +438,10 @@ TEST(ShaderAlu, CornerCasesOfTheIsaDocument)
       s.go();
       const uint32_t got = s.r(3, 2, 2);
       if (c.want == NAN_)
-         EXPECT_TRUE(std::isnan(bf(got))) << c.op << "(" << c.a << ", " << c.b << ") = " << bf(got);
+         EXPECT_TRUE(std::isnan(as_float(got))) << c.op << "(" << c.a << ", " << c.b << ") = " << as_float(got);
       else
          EXPECT_EQ(got, c.want) << c.op << "(" << c.a << ", " << c.b << ") = 0x" << std::hex << got
-                                << " (" << bf(got) << ")";
+                                << " (" << as_float(got) << ")";
    }
    /* Integer conversions round to nearest even. */
    Shader s("CONV.I2F R2, R0\nCONV.U2F R3, R0\nBRC.END\n", 4, 4);
@@ -489,7 +489,7 @@ TEST(ShaderAlu, MadRoundsTheProductBeforeTheAdd)
    s.set_all_f(2, c, 1.0f, 0.5f, 1.0f);
    s.go();
    for (unsigned l = 0; l < 4; l++) {
-      EXPECT_EQ(s.r(l, 3, 0), fb(want));
+      EXPECT_EQ(s.r(l, 3, 0), as_uint(want));
       volatile float p = a * a;
       EXPECT_EQ(s.f(l, 3, 1), p + 1.0f);
       EXPECT_EQ(s.f(l, 3, 2), 6.5f);
@@ -541,7 +541,7 @@ TEST(ShaderAlu, FloatModifiersActOnTheSignBit)
    EXPECT_EQ(s.r(1, 2, 0), 0x00000000u);
    EXPECT_EQ(s.f(1, 2, 1), -2.0f);
    EXPECT_EQ(s.f(1, 2, 2), kInf);
-   EXPECT_EQ(s.r(1, 2, 3), fb(kNaN) ^ 0x80000000u); /* raw: sign of the NaN flips */
+   EXPECT_EQ(s.r(1, 2, 3), as_uint(kNaN) ^ 0x80000000u); /* raw: sign of the NaN flips */
    EXPECT_EQ(s.r(1, 3, 0), 0x00000000u);
    EXPECT_EQ(s.f(1, 3, 2), kInf);
    EXPECT_EQ(s.r(1, 4, 0), 0x80000000u);
@@ -566,7 +566,7 @@ TEST(ShaderAlu, IntegerModifiersAreTwosComplement)
       const int64_t ia = int32_t(a[c]), ib = int32_t(b[c]);
       const int64_t absb = ib < 0 ? -ib : ib, absa = ia < 0 ? -ia : ia;
       EXPECT_EQ(s.r(0, 2, c), uint32_t(uint64_t(-ia + absb))) << c;
-      EXPECT_EQ(s.r(0, 3, c), fb(float(int32_t(uint32_t(uint64_t(-absa)))))) << c;
+      EXPECT_EQ(s.r(0, 3, c), as_uint(float(int32_t(uint32_t(uint64_t(-absa)))))) << c;
       EXPECT_EQ(s.r(0, 4, c), uint32_t(uint64_t(-absa) * uint64_t(b[c]))) << c;
    }
    /* |INT_MIN| wraps to INT_MIN: -|INT_MIN| = INT_MIN again, as a float -2^31. */

@@ -143,7 +143,7 @@ TEST(ShaderFault, TheExecutorWorksAgainAfterAFault)
 {
    /* Lanes with R0.x < 1 branch out of the program: a data-dependent fault. */
    auto p = program("PRED.ILT P0, R0.x, #1 | BRC.JMP #40 if P0\nADD R1, R0, C0\nBRC.END\n");
-   std::vector<std::array<uint32_t, 4>> consts = {{fb(1.0f), fb(2.0f), fb(3.0f), fb(4.0f)}};
+   std::vector<std::array<uint32_t, 4>> consts = {{as_uint(1.0f), as_uint(2.0f), as_uint(3.0f), as_uint(4.0f)}};
    ShaderResources res;
    res.consts = reinterpret_cast<const uint32_t(*)[4]>(consts.data());
    res.num_consts = 1;
@@ -161,7 +161,7 @@ TEST(ShaderFault, TheExecutorWorksAgainAfterAFault)
          tg.set(l, 0, 0, 7);
       RunResult rr = run(tg, *p, res);
       EXPECT_EQ(rr.instructions, 3u);
-      EXPECT_EQ(tg.get(3, 1, 0), fb(bf(7u) + 1.0f));
+      EXPECT_EQ(tg.get(3, 1, 0), as_uint(as_float(7u) + 1.0f));
    }
 }
 

@@ -13,32 +13,20 @@
 #include <string>
 #include <vector>
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
 #include "sim/func/tex/format.h"
+#include "common/bits.h"
 
 using namespace vlgpu::sim;
 
+using vlgpu::as_float;
+using vlgpu::as_uint;
+
 namespace {
-
-uint32_t
-fb(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-float
-bf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
 
 struct Rgba {
    uint32_t w[4];
-   float f(unsigned i) const { return bf(w[i]); }
+   float f(unsigned i) const { return as_float(w[i]); }
 };
 
 Rgba
@@ -72,7 +60,7 @@ unpack16(vlg_format f, uint16_t word)
 std::vector<uint8_t>
 pack(vlg_format f, float r, float g, float b, float a)
 {
-   const uint32_t in[4] = {fb(r), fb(g), fb(b), fb(a)};
+   const uint32_t in[4] = {as_uint(r), as_uint(g), as_uint(b), as_uint(a)};
    std::vector<uint8_t> out(format_info(f).bytes + 4, 0xcd);
    format_pack_rgba(f, in, out.data());
    out.resize(format_info(f).bytes);
@@ -101,7 +89,7 @@ int64_t
 ulps(float a, float b)
 {
    auto key = [](float f) {
-      const int32_t i = static_cast<int32_t>(fb(f));
+      const int32_t i = static_cast<int32_t>(as_uint(f));
       return i < 0 ? int64_t(INT32_MIN) - i : int64_t(i);
    };
    const int64_t d = key(a) - key(b);
@@ -245,22 +233,22 @@ TEST(FormatUnpack, Unorm8IsCOver255)
       /* GL ES 3.0 section 2.1.6: c / (2^8 - 1), within one ulp ... */
       EXPECT_LE(ulps(r.f(0), static_cast<float>(c / 255.0)), 1) << c;
       /* ... and bit-exactly Mesa's ubyte_to_float: c * (1.0f / 255.0f) */
-      EXPECT_EQ(r.w[0], fb(static_cast<float>(c) * (1.0f / 255.0f))) << c;
+      EXPECT_EQ(r.w[0], as_uint(static_cast<float>(c) * (1.0f / 255.0f))) << c;
       EXPECT_EQ(r.f(1), 0.0f);
       EXPECT_EQ(r.f(2), 0.0f);
       EXPECT_EQ(r.f(3), 1.0f);
    }
-   EXPECT_EQ(unpack(VLG_FORMAT_R8_UNORM, {128}).w[0], fb(128.0f * (1.0f / 255.0f)));
+   EXPECT_EQ(unpack(VLG_FORMAT_R8_UNORM, {128}).w[0], as_uint(128.0f * (1.0f / 255.0f)));
 }
 
 TEST(FormatUnpack, ComponentOrderAndMissingComponents)
 {
    /* memory B=0x10 G=0x20 R=0x30 A=0x40 */
    Rgba r = unpack(VLG_FORMAT_B8G8R8A8_UNORM, {0x10, 0x20, 0x30, 0x40});
-   EXPECT_EQ(r.w[0], fb(0x30 * (1.0f / 255.0f)));
-   EXPECT_EQ(r.w[1], fb(0x20 * (1.0f / 255.0f)));
-   EXPECT_EQ(r.w[2], fb(0x10 * (1.0f / 255.0f)));
-   EXPECT_EQ(r.w[3], fb(0x40 * (1.0f / 255.0f)));
+   EXPECT_EQ(r.w[0], as_uint(0x30 * (1.0f / 255.0f)));
+   EXPECT_EQ(r.w[1], as_uint(0x20 * (1.0f / 255.0f)));
+   EXPECT_EQ(r.w[2], as_uint(0x10 * (1.0f / 255.0f)));
+   EXPECT_EQ(r.w[3], as_uint(0x40 * (1.0f / 255.0f)));
    r = unpack(VLG_FORMAT_B8G8R8X8_UNORM, {0x10, 0x20, 0x30, 0x40});
    EXPECT_EQ(r.f(3), 1.0f); /* X reads as 1 */
    r = unpack(VLG_FORMAT_R8G8_UNORM, {255, 0});
@@ -318,7 +306,7 @@ TEST(FormatUnpack, HalfFloat)
    EXPECT_EQ(half_to_float(0x0001), std::ldexp(1.0f, -24));   /* smallest denormal */
    EXPECT_EQ(half_to_float(0x03FF), std::ldexp(1023.0f, -24));
    EXPECT_EQ(half_to_float(0x0400), std::ldexp(1.0f, -14)); /* smallest normal */
-   EXPECT_EQ(fb(half_to_float(0x8000)), 0x80000000u);       /* -0 */
+   EXPECT_EQ(as_uint(half_to_float(0x8000)), 0x80000000u);       /* -0 */
    EXPECT_TRUE(std::isinf(half_to_float(0x7C00)) && half_to_float(0x7C00) > 0);
    EXPECT_TRUE(std::isinf(half_to_float(0xFC00)) && half_to_float(0xFC00) < 0);
    EXPECT_TRUE(std::isnan(half_to_float(0x7E00)));
@@ -390,7 +378,7 @@ TEST(FormatUnpack, SrgbDecodeIsMesasTable)
    EXPECT_EQ(r.f(0), 5.0288646e-01f);
    EXPECT_EQ(r.f(1), 2.1586050e-01f);
    EXPECT_EQ(r.f(2), 3.0352698e-04f);
-   EXPECT_EQ(r.w[3], fb(128 * (1.0f / 255.0f)));
+   EXPECT_EQ(r.w[3], as_uint(128 * (1.0f / 255.0f)));
    const Rgba b = unpack(VLG_FORMAT_B8G8R8A8_SRGB, {1, 128, 188, 255});
    EXPECT_EQ(b.f(0), 5.0288646e-01f);
    EXPECT_EQ(b.f(2), 3.0352698e-04f);
@@ -609,7 +597,7 @@ TEST(FormatPack, SrgbEncodeTableIsFormatSrgbPy)
       double sum_a = 0, sum_b = 0;
       for (int i = 0; i < bucketsize; i++) {
          const int j = (i << stepshift) >> mantshift;
-         const double x = bf(start + (static_cast<uint32_t>(i) << stepshift));
+         const double x = as_float(start + (static_cast<uint32_t>(i) << stepshift));
          const double s = x >= 0.0031308 ? 1.055 * std::pow(x, 0.41666666) - 0.055 : 12.92 * x;
          const double val = s * 255.0 + 0.5;
          sum_a += val;
@@ -623,18 +611,18 @@ TEST(FormatPack, SrgbEncodeTableIsFormatSrgbPy)
    }
    auto mesa_encode = [&](float x) {
       const uint32_t almostone = 0x3f7fffff, minval = (127u - 13u) << 23;
-      if (!(x > bf(minval)))
-         x = bf(minval);
-      if (x > bf(almostone))
-         x = bf(almostone);
-      const uint32_t u = fb(x);
+      if (!(x > as_float(minval)))
+         x = as_float(minval);
+      if (x > as_float(almostone))
+         x = as_float(almostone);
+      const uint32_t u = as_uint(x);
       const uint32_t tab = table[(u - minval) >> 20];
       const uint32_t bias = (tab >> 16) << 9, scale = tab & 0xffff;
       return static_cast<uint8_t>((bias + scale * ((u >> 12) & 0xff)) >> 16);
    };
    /* 64 samples in each of the 104 buckets */
    for (uint32_t u = (127u - 13u) << 23; u < 0x3f800000u; u += 1u << 14)
-      ASSERT_EQ(linear_to_srgb8(bf(u)), mesa_encode(bf(u))) << bf(u);
+      ASSERT_EQ(linear_to_srgb8(as_float(u)), mesa_encode(as_float(u))) << as_float(u);
 }
 
 TEST(FormatPack, PackedFloats)
@@ -680,32 +668,32 @@ TEST(FormatVertex, Conversions)
    /* R32G32_FIXED: 2.5 (0x00028000) and -0.5 (0xFFFF8000); missing (0, 1) */
    const uint8_t fixed[] = {0x00, 0x80, 0x02, 0x00, 0x00, 0x80, 0xff, 0xff};
    format_fetch_vertex(VLG_FORMAT_R32G32_FIXED, fixed, w);
-   EXPECT_EQ(bf(w[0]), 2.5f);
-   EXPECT_EQ(bf(w[1]), -0.5f);
-   EXPECT_EQ(bf(w[2]), 0.0f);
-   EXPECT_EQ(bf(w[3]), 1.0f);
+   EXPECT_EQ(as_float(w[0]), 2.5f);
+   EXPECT_EQ(as_float(w[1]), -0.5f);
+   EXPECT_EQ(as_float(w[2]), 0.0f);
+   EXPECT_EQ(as_float(w[3]), 1.0f);
    /* R10G10B10A2_SNORM: R = 0x200 (-512 -> -1 clamped), G = 0x1FF (511 -> 1),
     * B = 0x3FF (-1 -> -1/511), A = 0b10 (-2 -> -1 clamped) */
    uint32_t word = 0x200u | (0x1FFu << 10) | (0x3FFu << 20) | (2u << 30);
    format_fetch_vertex(VLG_FORMAT_R10G10B10A2_SNORM, reinterpret_cast<uint8_t *>(&word), w);
-   EXPECT_EQ(bf(w[0]), -1.0f);
-   EXPECT_EQ(bf(w[1]), 1.0f);
-   EXPECT_NEAR(bf(w[2]), -1.0 / 511, 1e-8);
-   EXPECT_EQ(bf(w[3]), -1.0f);
+   EXPECT_EQ(as_float(w[0]), -1.0f);
+   EXPECT_EQ(as_float(w[1]), 1.0f);
+   EXPECT_NEAR(as_float(w[2]), -1.0 / 511, 1e-8);
+   EXPECT_EQ(as_float(w[3]), -1.0f);
    /* USCALED / SSCALED: no normalisation */
    format_fetch_vertex(VLG_FORMAT_R10G10B10A2_USCALED, reinterpret_cast<uint8_t *>(&word), w);
-   EXPECT_EQ(bf(w[0]), 512.0f);
-   EXPECT_EQ(bf(w[2]), 1023.0f);
-   EXPECT_EQ(bf(w[3]), 2.0f);
+   EXPECT_EQ(as_float(w[0]), 512.0f);
+   EXPECT_EQ(as_float(w[2]), 1023.0f);
+   EXPECT_EQ(as_float(w[3]), 2.0f);
    format_fetch_vertex(VLG_FORMAT_R10G10B10A2_SSCALED, reinterpret_cast<uint8_t *>(&word), w);
-   EXPECT_EQ(bf(w[0]), -512.0f);
-   EXPECT_EQ(bf(w[1]), 511.0f);
-   EXPECT_EQ(bf(w[2]), -1.0f);
-   EXPECT_EQ(bf(w[3]), -2.0f);
+   EXPECT_EQ(as_float(w[0]), -512.0f);
+   EXPECT_EQ(as_float(w[1]), 511.0f);
+   EXPECT_EQ(as_float(w[2]), -1.0f);
+   EXPECT_EQ(as_float(w[3]), -2.0f);
    /* R10G10B10A2_UNORM */
    format_fetch_vertex(VLG_FORMAT_R10G10B10A2_UNORM, reinterpret_cast<uint8_t *>(&word), w);
-   EXPECT_EQ(w[0], fb(512.0f * (1.0f / 1023.0f)));
-   EXPECT_EQ(w[3], fb(2.0f * (1.0f / 3.0f)));
+   EXPECT_EQ(w[0], as_uint(512.0f * (1.0f / 1023.0f)));
+   EXPECT_EQ(w[3], as_uint(2.0f * (1.0f / 3.0f)));
    /* pure integer attributes stay integer, missing alpha integer 1 */
    const uint8_t sint[] = {0xfe, 0xff, 0x05, 0x00, 0x00, 0x80};
    format_fetch_vertex(VLG_FORMAT_R16G16B16_SINT, sint, w);
@@ -716,20 +704,20 @@ TEST(FormatVertex, Conversions)
    /* R32G32B32_FLOAT: alpha 1.0 */
    const float f3[3] = {1.5f, -2.0f, 1e30f};
    format_fetch_vertex(VLG_FORMAT_R32G32B32_FLOAT, reinterpret_cast<const uint8_t *>(f3), w);
-   EXPECT_EQ(bf(w[0]), 1.5f);
-   EXPECT_EQ(bf(w[1]), -2.0f);
-   EXPECT_EQ(bf(w[2]), 1e30f);
-   EXPECT_EQ(bf(w[3]), 1.0f);
+   EXPECT_EQ(as_float(w[0]), 1.5f);
+   EXPECT_EQ(as_float(w[1]), -2.0f);
+   EXPECT_EQ(as_float(w[2]), 1e30f);
+   EXPECT_EQ(as_float(w[3]), 1.0f);
    /* R8G8B8_SNORM: -128 clamps to -1 */
    const uint8_t sn[] = {0x80, 0x7f, 0xc0};
    format_fetch_vertex(VLG_FORMAT_R8G8B8_SNORM, sn, w);
-   EXPECT_EQ(bf(w[0]), -1.0f);
-   EXPECT_EQ(bf(w[1]), 1.0f);
-   EXPECT_NEAR(bf(w[2]), -64.0 / 127, 1e-7);
+   EXPECT_EQ(as_float(w[0]), -1.0f);
+   EXPECT_EQ(as_float(w[1]), 1.0f);
+   EXPECT_NEAR(as_float(w[2]), -64.0 / 127, 1e-7);
    /* R32_UNORM: 0xffffffff -> 1.0, 0x80000000 -> 0.5 */
    const uint32_t un[1] = {0xffffffffu};
    format_fetch_vertex(VLG_FORMAT_R32_UNORM, reinterpret_cast<const uint8_t *>(un), w);
-   EXPECT_EQ(bf(w[0]), 1.0f);
+   EXPECT_EQ(as_float(w[0]), 1.0f);
 }
 
 /* ---------------------------------------------------- depth/stencil -- */
@@ -793,7 +781,7 @@ TEST(FormatDepth, Roundings)
       EXPECT_EQ(format_depth_to_raw(VLG_FORMAT_X8Z24_UNORM, -1.0, r), 0u);
       EXPECT_EQ(format_depth_to_raw(VLG_FORMAT_Z24_UNORM_S8_UINT, 1.0, r), 0xffffffu);
       EXPECT_EQ(format_depth_to_raw(VLG_FORMAT_Z16_UNORM, NAN, r), 0u);
-      EXPECT_EQ(format_depth_to_raw(VLG_FORMAT_Z32_FLOAT, 0.75, r), fb(0.75f));
+      EXPECT_EQ(format_depth_to_raw(VLG_FORMAT_Z32_FLOAT, 0.75, r), as_uint(0.75f));
    }
    /* raw values and the float they stand for */
    EXPECT_EQ(format_depth_raw_to_float(VLG_FORMAT_Z16_UNORM, 0xffff), 1.0f);
@@ -811,7 +799,7 @@ TEST(FormatDepth, Roundings)
    format_write_depth_raw(VLG_FORMAT_X8Z24_UNORM, 0x123456, reinterpret_cast<uint8_t *>(&word));
    EXPECT_EQ(word, 0x12345677u);
    /* pack through the colour path: R = depth */
-   const uint32_t in[4] = {fb(1.0f), 0, 0, 0};
+   const uint32_t in[4] = {as_uint(1.0f), 0, 0, 0};
    uint16_t z16 = 0;
    format_pack_rgba(VLG_FORMAT_Z16_UNORM, in, reinterpret_cast<uint8_t *>(&z16));
    EXPECT_EQ(z16, 0xffff);

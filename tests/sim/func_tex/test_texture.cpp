@@ -15,26 +15,14 @@
 
 #include "sim/func/tex/format.h"
 #include "sim/func/tex/texture.h"
+#include "common/bits.h"
 
 using namespace vlgpu::sim;
 
+using vlgpu::as_float;
+using vlgpu::as_uint;
+
 namespace {
-
-uint32_t
-fb(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-float
-bf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
 
 using Vec4 = std::array<float, 4>;
 
@@ -85,7 +73,7 @@ struct Tex {
     * in test_format.cpp) */
    void set(unsigned level, unsigned x, unsigned y, unsigned z, Vec4 v)
    {
-      const uint32_t w[4] = {fb(v[0]), fb(v[1]), fb(v[2]), fb(v[3])};
+      const uint32_t w[4] = {as_uint(v[0]), as_uint(v[1]), as_uint(v[2]), as_uint(v[3])};
       format_pack_rgba(tex.format, w, vram.data() + addr(level, x, y, z));
    }
    void set_int(unsigned level, unsigned x, unsigned y, unsigned z, std::array<uint32_t, 4> v)
@@ -118,8 +106,8 @@ struct Tex {
    Vec4 sample(float s, float t = 0, float r = 0, float q = 0, TexOp op = TexOp::Tex, float lod = 0,
                bool shadow = false)
    {
-      const auto o = raw(op, {fb(s), fb(t), fb(r), fb(q)}, {fb(lod), 0, 0, 0}, shadow);
-      return {bf(o[0]), bf(o[1]), bf(o[2]), bf(o[3])};
+      const auto o = raw(op, {as_uint(s), as_uint(t), as_uint(r), as_uint(q)}, {as_uint(lod), 0, 0, 0}, shadow);
+      return {as_float(o[0]), as_float(o[1]), as_float(o[2]), as_float(o[3])};
    }
    /* a 2x2 quad whose lanes are (s,t), (s+dx,t), (s,t+dy), (s+dx,t+dy):
     * returns lane 0 */
@@ -127,13 +115,13 @@ struct Tex {
    {
       TexLaneIn in[4] = {};
       for (unsigned j = 0; j < 4; j++) {
-         in[j].coord[0] = fb(s + (j & 1) * dx);
-         in[j].coord[1] = fb(t + (j >> 1) * dy);
-         in[j].extra[0] = fb(bias);
+         in[j].coord[0] = as_uint(s + (j & 1) * dx);
+         in[j].coord[1] = as_uint(t + (j >> 1) * dy);
+         in[j].extra[0] = as_uint(bias);
       }
       uint32_t out[4][4] = {};
       texture_sample(vram, tex, samp, op, false, true, 4, 0xf, in, out, nullptr);
-      return {bf(out[0][0]), bf(out[0][1]), bf(out[0][2]), bf(out[0][3])};
+      return {as_float(out[0][0]), as_float(out[0][1]), as_float(out[0][2]), as_float(out[0][3])};
    }
 };
 
@@ -300,8 +288,8 @@ TEST(TexWrap, BorderColourIsClampedForNormalizedFormats)
    /* integer formats: the raw words */
    Tex i(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32G32B32A32_SINT, 2, 2, 1, 1);
    i.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
-   i.samp.border_color[0] = bf(static_cast<uint32_t>(-7));
-   EXPECT_EQ(static_cast<int32_t>(i.raw(TexOp::Tex, {fb(-1.0f), fb(0.5f), 0, 0})[0]), -7);
+   i.samp.border_color[0] = as_float(static_cast<uint32_t>(-7));
+   EXPECT_EQ(static_cast<int32_t>(i.raw(TexOp::Tex, {as_uint(-1.0f), as_uint(0.5f), 0, 0})[0]), -7);
 }
 
 TEST(TexWrap, UnnormalizedCoordinates)
@@ -389,16 +377,16 @@ TEST(TexMip, BiasExplicitLodAndGradients)
    /* TXD: gradients (2/8, 0) and (0, 2/8): rho 2 -> level 1; (4/8, 0): level 2 */
    t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
    TexLaneIn in{};
-   in.coord[0] = fb(0.3f);
-   in.coord[1] = fb(0.3f);
-   in.extra[0] = fb(0.25f);
-   in.extra2[1] = fb(0.25f);
+   in.coord[0] = as_uint(0.3f);
+   in.coord[1] = as_uint(0.3f);
+   in.extra[0] = as_uint(0.25f);
+   in.extra2[1] = as_uint(0.25f);
    uint32_t out[1][4];
    texture_sample(t.vram, t.tex, t.samp, TexOp::Txd, false, false, 1, 1, &in, out, nullptr);
-   EXPECT_EQ(bf(out[0][0]), 11.0f);
-   in.extra[0] = fb(-0.5f);
+   EXPECT_EQ(as_float(out[0][0]), 11.0f);
+   in.extra[0] = as_uint(-0.5f);
    texture_sample(t.vram, t.tex, t.samp, TexOp::Txd, false, false, 1, 1, &in, out, nullptr);
-   EXPECT_EQ(bf(out[0][0]), 21.0f);
+   EXPECT_EQ(as_float(out[0][0]), 21.0f);
    /* outside fragment quads implicit LOD is 0: base level */
    EXPECT_EQ(t.sample(0.3f, 0.3f)[0], 1.0f);
 }
@@ -533,14 +521,14 @@ TEST(TexCube, ImplicitLod)
    t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
    TexLaneIn in[4] = {};
    for (unsigned j = 0; j < 4; j++) {
-      in[j].coord[0] = fb(-0.1f + (j & 1) * 0.25f);
-      in[j].coord[1] = fb(0.1f);
-      in[j].coord[2] = fb(1.0f);
+      in[j].coord[0] = as_uint(-0.1f + (j & 1) * 0.25f);
+      in[j].coord[1] = as_uint(0.1f);
+      in[j].coord[2] = as_uint(1.0f);
    }
    uint32_t out[4][4];
    texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 4, 0xf, in, out, nullptr);
    for (unsigned j = 0; j < 4; j++)
-      EXPECT_EQ(bf(out[j][0]), 11.0f) << j;
+      EXPECT_EQ(as_float(out[j][0]), 11.0f) << j;
 }
 
 /* ------------------------------------------------- arrays and 3D -- */
@@ -661,7 +649,7 @@ TEST(TexFetch, InRangeAndOutOfRange)
    t.set(0, 5, 6, 0, {42.0f, 0, 0, 1});
    t.set(1, 3, 2, 0, {43.0f, 0, 0, 1});
    auto txf = [&](int x, int y, int lod) {
-      return bf(t.raw(TexOp::Txf, {uint32_t(x), uint32_t(y), 0, uint32_t(lod)})[0]);
+      return as_float(t.raw(TexOp::Txf, {uint32_t(x), uint32_t(y), 0, uint32_t(lod)})[0]);
    };
    t.samp.border_color[0] = 5.0f; /* TXF never reads the border */
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
@@ -677,8 +665,8 @@ TEST(TexFetch, InRangeAndOutOfRange)
    EXPECT_EQ(txf(0, 0, -1), 0.0f);
    /* the zero texel is swizzled like any other: (0, 0, 0, 0) -> ONE stays 1 */
    t.tex.swizzle_a = VLG_SWIZZLE_ONE;
-   EXPECT_EQ(bf(t.raw(TexOp::Txf, {uint32_t(-1), 0, 0, 0})[3]), 1.0f);
-   EXPECT_EQ(bf(t.raw(TexOp::Txf, {uint32_t(-1), 0, 0, 0})[1]), 0.0f);
+   EXPECT_EQ(as_float(t.raw(TexOp::Txf, {uint32_t(-1), 0, 0, 0})[3]), 1.0f);
+   EXPECT_EQ(as_float(t.raw(TexOp::Txf, {uint32_t(-1), 0, 0, 0})[1]), 0.0f);
    /* TXF ignores the sampler, even an invalid one */
    t.samp.min_mip_filter = static_cast<vlg_mip_filter>(3);
    EXPECT_EQ(txf(5, 6, 0), 42.0f);
@@ -688,7 +676,7 @@ TEST(TexFetch, InRangeAndOutOfRange)
    a.tex.first_level = 1;
    EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 2, 0}), (std::array<uint32_t, 4>{7, 8, 9, 10}));
    EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 3, 0}), (std::array<uint32_t, 4>{0, 0, 0, 0}));
-   a.samp.border_color[0] = bf(99);
+   a.samp.border_color[0] = as_float(99);
    a.wrap(VLG_TEX_WRAP_CLAMP_TO_BORDER);
    EXPECT_EQ(a.raw(TexOp::Txf, {0, 0, 0, 1}), (std::array<uint32_t, 4>{0, 0, 0, 0})); /* level 2 */
 }
@@ -752,13 +740,13 @@ TEST(TexBuffer, FetchQueryAndFaults)
    };
    /* unorm16: v / 65535 (GL 3.2 core §2.1.6.1); missing blue reads 0, alpha 1 */
    auto t = run(TexOp::Txf, 0);
-   EXPECT_EQ(bf(t[0]), 0.0f);
-   EXPECT_EQ(bf(t[1]), 1.0f);
-   EXPECT_EQ(bf(t[2]), 0.0f);
-   EXPECT_EQ(bf(t[3]), 1.0f);
+   EXPECT_EQ(as_float(t[0]), 0.0f);
+   EXPECT_EQ(as_float(t[1]), 1.0f);
+   EXPECT_EQ(as_float(t[2]), 0.0f);
+   EXPECT_EQ(as_float(t[3]), 1.0f);
    t = run(TexOp::Txf, 69999); /* 69999 mod 65536 = 4463 */
-   EXPECT_FLOAT_EQ(bf(t[0]), 4463.0f / 65535.0f);
-   EXPECT_FLOAT_EQ(bf(t[1]), (65535.0f - 4463.0f) / 65535.0f);
+   EXPECT_FLOAT_EQ(as_float(t[0]), 4463.0f / 65535.0f);
+   EXPECT_FLOAT_EQ(as_float(t[1]), (65535.0f - 4463.0f) / 65535.0f);
    /* out of range: (0, 0, 0, 0) */
    EXPECT_EQ(run(TexOp::Txf, 70000), (std::array<uint32_t, 4>{0, 0, 0, 0}));
    EXPECT_EQ(run(TexOp::Txf, uint32_t(-1)), (std::array<uint32_t, 4>{0, 0, 0, 0}));
@@ -797,7 +785,7 @@ TEST(TexSwizzle, ComponentsZeroAndOne)
    i.tex.swizzle_r = VLG_SWIZZLE_Z;
    i.tex.swizzle_g = VLG_SWIZZLE_ONE;
    i.tex.swizzle_b = VLG_SWIZZLE_ZERO;
-   EXPECT_EQ(i.raw(TexOp::Tex, {fb(0.5f), fb(0.5f), 0, 0}),
+   EXPECT_EQ(i.raw(TexOp::Tex, {as_uint(0.5f), as_uint(0.5f), 0, 0}),
              (std::array<uint32_t, 4>{30, 1, 0, 40}));
 }
 
@@ -830,16 +818,16 @@ TEST(TexInteger, NeverFiltered)
    t.set_int(0, 1, 0, 0, {300, 0, 0, 0});
    t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_LINEAR);
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
-   const auto a = t.raw(TexOp::Tex, {fb(0.2f), fb(0.5f), 0, 0});
+   const auto a = t.raw(TexOp::Tex, {as_uint(0.2f), as_uint(0.5f), 0, 0});
    EXPECT_EQ(static_cast<int32_t>(a[0]), -100);
    EXPECT_EQ(a[3], 1u);
-   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Tex, {fb(0.6f), fb(0.5f), 0, 0})[0]), 300);
+   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Tex, {as_uint(0.6f), as_uint(0.5f), 0, 0})[0]), 300);
    /* minification (LOD 1) is not filtered either: s = 0.4 would blend
     * texels 0 and 1 with weight 0.3 if it were */
    t.set_int(0, 0, 0, 0, {100, 0, 0, 0});
-   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Txl, {fb(0.4f), fb(0.5f), 0, 0}, {fb(1.0f)})[0]),
+   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Txl, {as_uint(0.4f), as_uint(0.5f), 0, 0}, {as_uint(1.0f)})[0]),
              100);
-   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Txl, {fb(0.4f), fb(0.5f), 0, 0}, {fb(-1.0f)})[0]),
+   EXPECT_EQ(static_cast<int32_t>(t.raw(TexOp::Txl, {as_uint(0.4f), as_uint(0.5f), 0, 0}, {as_uint(-1.0f)})[0]),
              100);
 }
 
@@ -849,8 +837,8 @@ TEST(TexLanes, MaskQuadsAndTrace)
    t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
    TexLaneIn in[8] = {};
    for (unsigned i = 0; i < 8; i++) {
-      in[i].coord[0] = fb((i % 4 + 0.5f) / 4);
-      in[i].coord[1] = fb((i / 4 + 0.5f) / 4);
+      in[i].coord[0] = as_uint((i % 4 + 0.5f) / 4);
+      in[i].coord[1] = as_uint((i / 4 + 0.5f) / 4);
    }
    uint32_t out[8][4];
    for (auto &o : out)
@@ -860,7 +848,7 @@ TEST(TexLanes, MaskQuadsAndTrace)
    texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 8, 0x24, in, out, &trace);
    for (unsigned i = 0; i < 8; i++) {
       if (i == 2 || i == 5)
-         EXPECT_EQ(bf(out[i][0]), grid(i % 4, i / 4)) << i;
+         EXPECT_EQ(as_float(out[i][0]), grid(i % 4, i / 4)) << i;
       else
          EXPECT_EQ(out[i][0], 0xdeadbeefu) << "lane " << i << " is not in the mask";
    }

@@ -101,7 +101,7 @@ stream_scene(CsScene &cs, uint64_t n, uint32_t block)
    g.block = block;
    g.grid = uint32_t(n / block);
    cs.dispatch(kStreamShader,
-               {block, 4, uint32_t(st.in), fbits(2.0f), uint32_t(st.out)}, g);
+               {block, 4, uint32_t(st.in), as_uint(2.0f), uint32_t(st.out)}, g);
    return st;
 }
 
@@ -136,7 +136,7 @@ alu_scene(CsScene &cs, uint32_t wgs, uint32_t block)
    Grid g;
    g.block = block;
    g.grid = wgs;
-   cs.dispatch(alu_shader(), {block, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2, uint32_t(out)},
+   cs.dispatch(alu_shader(), {block, as_uint(1.0f), as_uint(0.5f), as_uint(0.25f), 2, uint32_t(out)},
                g);
    cs.s.finish();
 }
@@ -254,7 +254,7 @@ inline const CsNamedScene kCsScenes[] = {
        Grid g;
        g.block = 16;
        g.grid = 24;
-       cs.dispatch(alu_shader(), {16, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2,
+       cs.dispatch(alu_shader(), {16, as_uint(1.0f), as_uint(0.5f), as_uint(0.25f), 2,
                                   uint32_t(out)},
                    g);
     }},
@@ -282,7 +282,7 @@ inline const CsNamedScene kCsScenes[] = {
        g.block = 128;
        g.grid = 3;
        g.num_regs = 100;
-       cs.dispatch(alu_shader(), {128, fbits(1.0f), fbits(0.5f), fbits(0.25f), 2,
+       cs.dispatch(alu_shader(), {128, as_uint(1.0f), as_uint(0.5f), as_uint(0.25f), 2,
                                   uint32_t(out)},
                    g);
     }},

@@ -30,7 +30,7 @@
 #include "compute_scenes.h"
 #include "unit_configs.h"
 #include "units_test_util.h"
-#include "sim/device/cp.h"
+#include "sim/func/cp/func_cp.h"
 #include "sim/units/cycle_gpu.h"
 
 using namespace vlgpu::sim;

@@ -25,29 +25,17 @@
 #include "scenes.h"
 #include "unit_configs.h"
 #include "sim/units/cycle_gpu.h"
+#include "common/bits.h"
 
 using namespace vlgpu::sim;
 using namespace vlgpu::sim::test;
 
+using vlgpu::as_float;
+using vlgpu::as_uint;
+
 namespace {
 
 const unsigned kW = 32, kH = 16;
-
-uint32_t
-fbits_u(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-float
-ubits_f(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
 
 /* FS: R0 = FRAG_COORD. word[y * kW + x] of the buffer at C2.x = its own
  * address; counter at C4.x += 1; colour C5. With @kill_left, fragments with
@@ -111,18 +99,18 @@ build(MemScene &m, const std::vector<float> &verts, bool kill_left, bool derivat
     MEM.ATOM_ADD R6.x, [R7]
     BRC.END
 )");
-      t.vs.consts = {ubits_f(1), 0, 0, 0, ubits_f(uint32_t(m.vs_counter)), 0, 0, 0};
+      t.vs.consts = {as_float(1), 0, 0, 0, as_float(uint32_t(m.vs_counter)), 0, 0, 0};
       t.vs.st.writes_memory = true;
    }
    t.fs = TestShader(VLG_SHADER_STAGE_FRAGMENT); /* no colour varying */
    t.fs.code = assemble(store_count_fs(kill_left));
    t.fs.input(0, VLG_INPUT_SEMANTIC_FRAG_COORD, 0, 0xf, VLG_INTERP_CONSTANT);
    t.fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
-   t.fs.consts = {ubits_f(kW * 4), 0, 0, 0,                       /* C0 row pitch */
-                  ubits_f(2), 0, 0, 0,                            /* C1 shift */
-                  ubits_f(uint32_t(m.buffer)), 0, 0, 0,           /* C2 buffer */
-                  ubits_f(1), 0, 0, 0,                            /* C3 operand */
-                  ubits_f(uint32_t(m.counter)), 0, 0, 0,          /* C4 counter */
+   t.fs.consts = {as_float(kW * 4), 0, 0, 0,                       /* C0 row pitch */
+                  as_float(2), 0, 0, 0,                            /* C1 shift */
+                  as_float(uint32_t(m.buffer)), 0, 0, 0,           /* C2 buffer */
+                  as_float(1), 0, 0, 0,                            /* C3 operand */
+                  as_float(uint32_t(m.counter)), 0, 0, 0,          /* C4 counter */
                   0, 1, 0, 1,                                     /* C5 colour */
                   8, 0, 0, 0};                                    /* C6 kill x < 8 */
    t.fs.st.writes_memory = true;
@@ -304,8 +292,8 @@ TEST(GraphicsMem, ALaterDrawSeesEveryStoreOfAnEarlierOne)
       t.fs = TestShader(VLG_SHADER_STAGE_FRAGMENT);
       t.fs.input(0, VLG_INPUT_SEMANTIC_FRAG_COORD, 0, 0xf, VLG_INTERP_CONSTANT);
       t.fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
-      t.fs.consts = {ubits_f(kW * 4), 0, 0, 0, ubits_f(2), 0, 0, 0, ubits_f(uint32_t(seen)), 0, 0, 0,
-                     ubits_f(1), 0, 0, 0, ubits_f(uint32_t(counter)), 0, 0, 0, 0, 1, 0, 1};
+      t.fs.consts = {as_float(kW * 4), 0, 0, 0, as_float(2), 0, 0, 0, as_float(uint32_t(seen)), 0, 0, 0,
+                     as_float(1), 0, 0, 0, as_float(uint32_t(counter)), 0, 0, 0, 0, 1, 0, 1};
       /* draw 1 spins 100 iterations first, so that without the interlock
        * draw 2's fragments would run (on other SPCs) before it ends */
       t.fs.code = assemble(pass == 0 ? R"(

@@ -22,7 +22,7 @@
 
 #include "unit_configs.h"
 #include "scenes.h"
-#include "sim/func/pipe/omu.h"
+#include "sim/func/pipe/func_omu.h"
 #include "sim/units/cycle_gpu.h"
 
 using namespace vlgpu;

@@ -173,8 +173,8 @@ TEST(OmuClear, ScissoredClearWritesOnlyItsLines)
    VLG_DRAW_INFO_init(&s.t.draw);
    s.t.draw.kind = VLG_DRAW_KIND_CLEAR;
    s.t.draw.clear_buffers = 1u << 2;
-   s.t.draw.clear_color[1] = fbits(1.0f);
-   s.t.draw.clear_color[3] = fbits(1.0f);
+   s.t.draw.clear_color[1] = as_uint(1.0f);
+   s.t.draw.clear_color[3] = as_uint(1.0f);
    s.t.draw.clear_rect.minx = x0;
    s.t.draw.clear_rect.miny = y0;
    s.t.draw.clear_rect.maxx = x1;

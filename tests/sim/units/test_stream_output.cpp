@@ -21,9 +21,13 @@
 #include "scenes.h"
 #include "unit_configs.h"
 #include "sim/units/cycle_gpu.h"
+#include "common/bits.h"
 
 using namespace vlgpu::sim;
 using namespace vlgpu::sim::test;
+
+using vlgpu::as_float;
+using vlgpu::as_uint;
 
 namespace {
 
@@ -174,14 +178,6 @@ strip_vertices(const std::vector<uint32_t> &idx, bool flatshade_first)
    return out;
 }
 
-uint32_t
-fbits_of(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
 /** What both buffers must hold, from the vertex data alone. */
 void
 expected(const SoScene &x, std::vector<uint32_t> &b0, std::vector<uint32_t> &b1)
@@ -195,15 +191,15 @@ expected(const SoScene &x, std::vector<uint32_t> &b0, std::vector<uint32_t> &b1)
    for (size_t k = 0; k < written; k++) {
       const float *v = &x.strip[tri[k] * 8];
       for (int c = 0; c < 4; c++)
-         b0[k * 4 + c] = fbits_of(v[c]);
-      b1[k * 4 + 1] = fbits_of(v[5]);
-      b1[k * 4 + 2] = fbits_of(v[6]);
+         b0[k * 4 + c] = as_uint(v[c]);
+      b1[k * 4 + 1] = as_uint(v[5]);
+      b1[k * 4 + 2] = as_uint(v[6]);
    }
    const uint32_t lines[8] = {0, 1, 1, 2, 2, 3, 3, 0};
    for (size_t k = 0; k < 8; k++) {
       const float *v = &x.loop[lines[k] * 8];
-      b1[(written + k) * 4 + 1] = fbits_of(v[5]);
-      b1[(written + k) * 4 + 2] = fbits_of(v[6]);
+      b1[(written + k) * 4 + 1] = as_uint(v[5]);
+      b1[(written + k) * 4 + 2] = as_uint(v[6]);
    }
 }
 
@@ -217,10 +213,10 @@ expected_b2(const SoScene &x)
    size_t w = 32 / 4;
    for (uint32_t v : fan)
       for (int c = 0; c < 2; c++)
-         b[w++] = fbits_of(x.fan[v * 8 + c]);
+         b[w++] = as_uint(x.fan[v * 8 + c]);
    for (uint32_t v = 0; v < 3; v++)
       for (int c = 0; c < 2; c++)
-         b[w++] = fbits_of(x.points[v * 8 + c]);
+         b[w++] = as_uint(x.points[v * 8 + c]);
    return b;
 }
 

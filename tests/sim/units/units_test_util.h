@@ -22,7 +22,7 @@
 
 #include "../cmd_test_util.h"
 #include "../func_pipe/pipe_test_util.h"
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 #include "sim/func/pipe/package.h"
 
 namespace vlgpu::sim::test {
@@ -90,7 +90,7 @@ struct Scene {
       t.draw.kind = VLG_DRAW_KIND_CLEAR;
       t.draw.clear_buffers = buffers;
       for (unsigned i = 0; i < 4; i++)
-         t.draw.clear_color[i] = fbits(rgba[i]);
+         t.draw.clear_color[i] = as_uint(rgba[i]);
       t.draw.clear_depth = depth;
       t.draw.clear_stencil = stencil;
       t.draw.clear_rect.maxx = t.fb.width;

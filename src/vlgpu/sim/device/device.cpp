@@ -25,7 +25,7 @@
 
 #include "sim/device/allocator.h"
 #include "sim/device/draw_set.h"
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
 #include "sim/dump/image.h"
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "sim/core/config.h"
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 
 namespace vlgpu::sim {
 

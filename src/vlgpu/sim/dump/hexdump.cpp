@@ -12,26 +12,11 @@
 #include <fmt/format.h>
 
 #include "sim/dump/dump.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim::dump {
 
 namespace {
-
-float
-as_float(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
-
-uint32_t
-as_bits(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
 
 int
 hexval(char c)
@@ -262,7 +247,7 @@ parse_consts(const std::string &text, const std::string &file, unsigned max_entr
                                          file, no, idx, c, s));
             return;
          }
-         w[c] = as_bits(f);
+         w[c] = as_uint(f);
       }
       entries[idx] = w;
       first_line[idx] = no;

@@ -14,6 +14,7 @@
 #include <png.h>
 
 #include "sim/dump/dump.h"
+#include "common/bits.h"
 #include "sim/func/tex/format.h"
 
 namespace vlgpu::sim::dump {
@@ -67,9 +68,7 @@ preview_channel(const FormatInfo &fi, uint32_t v)
       }
       return uint8_t(std::min<uint32_t>(v, 255));
    }
-   float f;
-   std::memcpy(&f, &v, 4);
-   return float_to_unorm8(f);
+   return float_to_unorm8(as_float(v));
 }
 
 void

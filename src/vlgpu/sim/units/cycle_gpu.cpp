@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/device/cp.h"
+#include "sim/func/cp/func_cp.h"
 #include "sim/units/common/bottleneck.h"
 #include "sim/units/cp/cp.h"
 #include "sim/units/gpc/ce/ce.h"

@@ -1,6 +1,6 @@
 /*
  * vlgpu cycle-mode GPU: the GPU assembled from the modules (brief §3, seed
- * 001 fig. 2), implementing the Gpu backend interface (sim/device/gpu.h).
+ * 001 fig. 2), implementing the Gpu backend interface (sim/core/gpu.h).
  * docs/simulator-modules.md.
  *
  *   cp -> gts -> gpc<g>.ge -> gpc<g>.lts -> gpc<g>.spc<k> -> gpc<g>.ge
@@ -37,7 +37,7 @@
 #include <string>
 
 #include "sim/core/engine.h"
-#include "sim/device/gpu.h"
+#include "sim/core/gpu.h"
 #include "sim/func/pipe/functional.h"
 #include "sim/func/shader/program.h"
 #include "sim/units/common/unit.h"

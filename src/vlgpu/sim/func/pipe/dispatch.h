@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "geometry.h"
-#include "omu.h"
+#include "func_omu.h"
 #include "raster.h"
 #include "sim/func/shader/thread_group.h"
 

@@ -26,7 +26,7 @@
 
 #include "dispatch.h"
 #include "gs.h"
-#include "omu.h"
+#include "func_omu.h"
 #include "stage_resources.h"
 #include "stream_output.h"
 #include "sim/func/shader/executor.h"

@@ -24,7 +24,8 @@
 
 #include "vlg_hw.h"
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 
 namespace vlgpu::sim {
 

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/bits.h"
 #include "sim/func/tex/format.h"
 
 namespace vlgpu::sim {
@@ -1211,13 +1212,11 @@ PrimitiveEngine::after_clip_tri(float *v0, float *v1, float *v2, QuadSink &sink)
          const double m = std::max(std::max(std::fabs(double(c[0][6])), std::fabs(double(c[1][6]))),
                                    std::fabs(double(c[2][6])));
          const float mf = float(m);
-         int32_t bits;
-         std::memcpy(&bits, &mf, 4);
+         int32_t bits = bit_cast<int32_t>(mf);
          bits &= 0xff << 23;
          bits -= 23 << 23;
          bits = std::max(bits, 0);
-         float mrd;
-         std::memcpy(&mrd, &bits, 4);
+         const float mrd = bit_cast<float>(bits);
          zoffset = s_.offset_units * mrd + mult;
       } else {
          zoffset = s_.offset_units + mult;

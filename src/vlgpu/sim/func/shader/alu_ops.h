@@ -3,7 +3,8 @@
  * one host operator (docs/isa.md section 5, "IEEE and corner cases").
  * Internal to the executor; compiled with -ffp-contract=off.
  *
- * All values are raw 32-bit words; f32()/u32() reinterpret them.
+ * All values are raw 32-bit words; as_float()/as_uint() (common/bits.h)
+ * reinterpret them.
  */
 #pragma once
 
@@ -11,21 +12,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/bits.h"
+
 namespace vlgpu::sim::shader_alu {
-
-/* __builtin_bit_cast (GCC >= 11, clang >= 9) rather than memcpy: the
- * vectoriser handles it in the executor's lane loops. */
-inline float
-f32(uint32_t u)
-{
-   return __builtin_bit_cast(float, u);
-}
-
-inline uint32_t
-u32(float f)
-{
-   return __builtin_bit_cast(uint32_t, f);
-}
 
 /** Boolean as a 32-bit mask: ~0 true, 0 false (docs/isa.md section 4). */
 inline uint32_t
@@ -61,15 +50,15 @@ imod(uint32_t v, bool abs, bool neg)
 inline uint32_t
 sat_bits(uint32_t v)
 {
-   const float f = f32(v);
-   return u32(f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f);
+   const float f = as_float(v);
+   return as_uint(f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f);
 }
 
 /** IEEE 754-2008 minNum: the non-NaN operand if one is NaN; min(-0, +0) = -0. */
 inline uint32_t
 fmin_num(uint32_t a, uint32_t b)
 {
-   const float x = f32(a), y = f32(b);
+   const float x = as_float(a), y = as_float(b);
    if (x != x)
       return y != y ? (a | 0x00400000u) : b;
    if (y != y)
@@ -85,7 +74,7 @@ fmin_num(uint32_t a, uint32_t b)
 inline uint32_t
 fmax_num(uint32_t a, uint32_t b)
 {
-   const float x = f32(a), y = f32(b);
+   const float x = as_float(a), y = as_float(b);
    if (x != x)
       return y != y ? (a | 0x00400000u) : b;
    if (y != y)
@@ -129,18 +118,18 @@ rsq(float x)
 inline uint32_t
 man(uint32_t v)
 {
-   const float f = f32(v);
+   const float f = as_float(v);
    if (f == 0.0f || !std::isfinite(f))
       return v;
    int e;
-   return u32(std::frexp(f, &e));
+   return as_uint(std::frexp(f, &e));
 }
 
 /** EXP: frexp exponent as int32; 0 for zero, infinity and NaN. */
 inline uint32_t
 exp_of(uint32_t v)
 {
-   const float f = f32(v);
+   const float f = as_float(v);
    if (f == 0.0f || !std::isfinite(f))
       return 0;
    int e;
@@ -152,7 +141,7 @@ exp_of(uint32_t v)
 inline uint32_t
 f2i(uint32_t v)
 {
-   const float f = f32(v);
+   const float f = as_float(v);
    if (f != f)
       return 0;
    if (f >= 2147483648.0f)
@@ -166,7 +155,7 @@ f2i(uint32_t v)
 inline uint32_t
 f2u(uint32_t v)
 {
-   const float f = f32(v);
+   const float f = as_float(v);
    if (!(f > 0.0f))
       return 0;
    if (f >= 4294967296.0f)
@@ -218,7 +207,7 @@ h2f(uint32_t v)
    const uint32_t exp = (h >> 10) & 0x1Fu;
    const uint32_t mant = h & 0x3FFu;
    if (exp == 0)
-      return sign | u32(float(mant) * 0x1p-24f); /* zero or subnormal: exact */
+      return sign | as_uint(float(mant) * 0x1p-24f); /* zero or subnormal: exact */
    if (exp == 31)
       return sign | 0x7F800000u | (mant << 13);
    return sign | ((exp + 112u) << 23) | (mant << 13);

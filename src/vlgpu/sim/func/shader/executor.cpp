@@ -294,7 +294,7 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
       map3(S, wm, a, b, cs, r, [](uint32_t x, uint32_t y, uint32_t z) { return z ? x : y; });
       break;
    case VLG_OP_ADD:
-      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return u32(f32(x) + f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return as_uint(as_float(x) + as_float(y)); });
       break;
    case VLG_OP_MIN:
       map2(S, wm, a, b, r, fmin_num);
@@ -303,24 +303,24 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
       map2(S, wm, a, b, r, fmax_num);
       break;
    case VLG_OP_CMP_LT:
-      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) < f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(as_float(x) < as_float(y)); });
       break;
    case VLG_OP_CMP_GE:
-      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) >= f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(as_float(x) >= as_float(y)); });
       break;
    case VLG_OP_CMP_EQ:
-      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) == f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(as_float(x) == as_float(y)); });
       break;
    case VLG_OP_CMP_NE:
-      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(f32(x) != f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return mask(as_float(x) != as_float(y)); });
       break;
    case VLG_OP_MUL:
-      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return u32(f32(x) * f32(y)); });
+      map2(S, wm, a, b, r, [](uint32_t x, uint32_t y) { return as_uint(as_float(x) * as_float(y)); });
       break;
    case VLG_OP_MAD:
       map3(S, wm, a, b, cs, r, [](uint32_t x, uint32_t y, uint32_t z) {
-         float p = f32(x) * f32(y); /* rounded: -ffp-contract=off */
-         return u32(p + f32(z));
+         float p = as_float(x) * as_float(y); /* rounded: -ffp-contract=off */
+         return as_uint(p + as_float(z));
       });
       break;
    case VLG_OP_DP3:
@@ -329,36 +329,36 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
       /* products and sums in the ISA's order, each rounded (alu_ops.h) */
       if (op.opcode == VLG_OP_DP3) {
          for (unsigned l = 0; l < S; l++)
-            t[l] = u32(dot3(f32(a[0][l]), f32(a[1][l]), f32(a[2][l]), f32(b[0][l]), f32(b[1][l]),
-                            f32(b[2][l])));
+            t[l] = as_uint(dot3(as_float(a[0][l]), as_float(a[1][l]), as_float(a[2][l]), as_float(b[0][l]), as_float(b[1][l]),
+                            as_float(b[2][l])));
       } else {
          for (unsigned l = 0; l < S; l++)
-            t[l] = u32(dot4(f32(a[0][l]), f32(a[1][l]), f32(a[2][l]), f32(a[3][l]), f32(b[0][l]),
-                            f32(b[1][l]), f32(b[2][l]), f32(b[3][l])));
+            t[l] = as_uint(dot4(as_float(a[0][l]), as_float(a[1][l]), as_float(a[2][l]), as_float(a[3][l]), as_float(b[0][l]),
+                            as_float(b[1][l]), as_float(b[2][l]), as_float(b[3][l])));
       }
       FOR_COMPS(wm) std::memcpy(r[c], t, S * 4);
       break;
    }
    case VLG_OP_RCP:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(1.0f / f32(x)); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(1.0f / as_float(x)); });
       break;
    case VLG_OP_RSQ:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(rsq(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(rsq(as_float(x))); });
       break;
    case VLG_OP_SQRT:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(std::sqrt(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(std::sqrt(as_float(x))); });
       break;
    case VLG_OP_EX2:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(std::exp2(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(std::exp2(as_float(x))); });
       break;
    case VLG_OP_LG2:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(std::log2(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(std::log2(as_float(x))); });
       break;
    case VLG_OP_SIN:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(std::sin(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(std::sin(as_float(x))); });
       break;
    case VLG_OP_COS:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(std::cos(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(std::cos(as_float(x))); });
       break;
    case VLG_OP_MAN:
       map1(S, wm, a, r, man);
@@ -367,12 +367,12 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
       map1(S, wm, a, r, exp_of);
       break;
    case VLG_OP_FLR:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(std::floor(f32(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(std::floor(as_float(x))); });
       break;
    case VLG_OP_FRC:
       map1(S, wm, a, r, [](uint32_t x) {
-         float f = f32(x);
-         return u32(f - std::floor(f));
+         float f = as_float(x);
+         return as_uint(f - std::floor(f));
       });
       break;
    case VLG_OP_CONV_F2I:
@@ -382,10 +382,10 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
       map1(S, wm, a, r, f2u);
       break;
    case VLG_OP_CONV_I2F:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(float(int32_t(x))); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(float(int32_t(x))); });
       break;
    case VLG_OP_CONV_U2F:
-      map1(S, wm, a, r, [](uint32_t x) { return u32(float(x)); });
+      map1(S, wm, a, r, [](uint32_t x) { return as_uint(float(x)); });
       break;
    case VLG_OP_CONV_F2H:
       map1(S, wm, a, r, f2h);
@@ -460,13 +460,13 @@ Exec::alu(const DecodedOp &op, uint32_t *const *r)
             /* Quad lanes: 0=(x,y) 1=(x+1,y) 2=(x,y+1) 3=(x+1,y+1). Fine
              * derivatives: each row (DDX) / column (DDY) its own difference. */
             if (dx) {
-               uint32_t top = u32(f32(x[q + 1]) - f32(x[q + 0]));
-               uint32_t bot = u32(f32(x[q + 3]) - f32(x[q + 2]));
+               uint32_t top = as_uint(as_float(x[q + 1]) - as_float(x[q + 0]));
+               uint32_t bot = as_uint(as_float(x[q + 3]) - as_float(x[q + 2]));
                o[q + 0] = o[q + 1] = top;
                o[q + 2] = o[q + 3] = bot;
             } else {
-               uint32_t left = u32(f32(x[q + 2]) - f32(x[q + 0]));
-               uint32_t right = u32(f32(x[q + 3]) - f32(x[q + 1]));
+               uint32_t left = as_uint(as_float(x[q + 2]) - as_float(x[q + 0]));
+               uint32_t right = as_uint(as_float(x[q + 3]) - as_float(x[q + 1]));
                o[q + 0] = o[q + 2] = left;
                o[q + 1] = o[q + 3] = right;
             }
@@ -578,8 +578,8 @@ Exec::pred(const DecodedOp &op)
       bool t;
       if (fcond) {
          /* Integer values (LC, A0, the immediate) compare as their float value. */
-         const float fa = a_int ? float(int32_t(av)) : f32(av);
-         const float fb = op.bimm ? float(op.imm) : f32(bv);
+         const float fa = a_int ? float(int32_t(av)) : as_float(av);
+         const float fb = op.bimm ? float(op.imm) : as_float(bv);
          switch (op.cond) {
          case VLG_COND_LT:
             t = fa < fb;
@@ -628,7 +628,7 @@ Exec::addr(const DecodedOp &op)
          dst[l] = int32_t(ra[l] + uint32_t(op.imm));
          break;
       case VLG_AKIND_FLOOR:
-         dst[l] = addr_floor(f32(ra[l]), op.imm);
+         dst[l] = addr_floor(as_float(ra[l]), op.imm);
          break;
       case VLG_AKIND_IMM:
          dst[l] = op.imm;

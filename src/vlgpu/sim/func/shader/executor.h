@@ -25,7 +25,8 @@
 #include <vector>
 
 #include "program.h"
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 #include "sim/func/tex/texture.h"
 #include "thread_group.h"
 #include "vlg_hw.h"

@@ -25,7 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 #include "vlg_isa.h"
 
 namespace vlgpu::sim {

@@ -38,6 +38,8 @@
 
 #include "vlg_hw.h"
 
+#include "common/bits.h"
+
 namespace vlgpu::sim {
 
 /** Largest thread-group width (lane masks are 64-bit). */
@@ -121,16 +123,11 @@ class ThreadGroup {
    }
    float get_f(unsigned lane, unsigned reg, unsigned comp) const
    {
-      float f;
-      uint32_t u = get(lane, reg, comp);
-      std::memcpy(&f, &u, 4);
-      return f;
+      return as_float(get(lane, reg, comp));
    }
    void set_f(unsigned lane, unsigned reg, unsigned comp, float f)
    {
-      uint32_t u;
-      std::memcpy(&u, &f, 4);
-      set(lane, reg, comp, u);
+      set(lane, reg, comp, as_uint(f));
    }
    /** The W words of component @comp of register @reg, lane 0 first (bulk
     *  preload/readback; rows of different components are stride() words apart). */

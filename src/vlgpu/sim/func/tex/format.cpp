@@ -23,29 +23,14 @@
 #include <cstring>
 #include <string>
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim {
 
 namespace {
 
 /* ----------------------------------------------------------- scalars -- */
-
-inline uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
-
-inline float
-bitsf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
 
 /* Mesa CLAMP(): NaN passes through (both comparisons false). */
 inline float
@@ -126,7 +111,7 @@ ufloat_to_f32(uint32_t val)
       return scale * mantissa;
    }
    if (exponent == 31)
-      return bitsf(0x7f800000u | mantissa);
+      return as_float(0x7f800000u | mantissa);
    const int e = exponent - 15;
    const float scale = e < 0 ? 1.0f / static_cast<float>(1 << -e) : static_cast<float>(1 << e);
    const float decimal = 1.0f + static_cast<float>(mantissa) / (1 << MBITS);
@@ -140,7 +125,7 @@ template <unsigned MBITS>
 uint32_t
 f32_to_ufloat(float val)
 {
-   const uint32_t u = fbits(val);
+   const uint32_t u = as_uint(val);
    const int sign = (u >> 16) & 0x8000;
    int exponent = static_cast<int>((u >> 23) & 0xff) - 127;
    int mantissa = u & 0x007fffff;
@@ -168,7 +153,7 @@ void
 rgb9e5_to_float3(uint32_t rgb, float out[3])
 {
    const int exponent = static_cast<int>(rgb >> 27) - 15 - 9;
-   const float scale = bitsf(static_cast<uint32_t>(exponent + 127) << 23);
+   const float scale = as_float(static_cast<uint32_t>(exponent + 127) << 23);
    out[0] = static_cast<float>(rgb & 0x1ff) * scale;
    out[1] = static_cast<float>((rgb >> 9) & 0x1ff) * scale;
    out[2] = static_cast<float>((rgb >> 18) & 0x1ff) * scale;
@@ -179,7 +164,7 @@ uint32_t
 rgb9e5_clamp_range(float x)
 {
    const float max_rgb9e5 = 511.0f / 512.0f * 65536.0f;
-   const uint32_t f = fbits(x), max = fbits(max_rgb9e5);
+   const uint32_t f = as_uint(x), max = as_uint(max_rgb9e5);
    if (f > 0x7f800000u)
       return 0;
    return f >= max ? max : f;
@@ -199,10 +184,10 @@ float3_to_rgb9e5(const float rgb[3])
    const int biased = static_cast<int>(maxrgb >> 23);
    const int exp_shared = (biased > -15 - 1 + 127 ? biased : -15 - 1 + 127) + 1 + 15 - 127;
    const uint32_t revdenom_biasedexp = static_cast<uint32_t>(127 - (exp_shared - 15 - 9) + 1);
-   const float revdenom = bitsf(revdenom_biasedexp << 23);
-   int rm = static_cast<int>(bitsf(rc) * revdenom);
-   int gm = static_cast<int>(bitsf(gc) * revdenom);
-   int bm = static_cast<int>(bitsf(bc) * revdenom);
+   const float revdenom = as_float(revdenom_biasedexp << 23);
+   int rm = static_cast<int>(as_float(rc) * revdenom);
+   int gm = static_cast<int>(as_float(gc) * revdenom);
+   int bm = static_cast<int>(as_float(bc) * revdenom);
    rm = (rm & 1) + (rm >> 1);
    gm = (gm & 1) + (gm >> 1);
    bm = (bm & 1) + (bm >> 1);
@@ -282,22 +267,22 @@ cvt_in(uint32_t raw)
 {
    if constexpr (T == CT::Unorm) {
       if constexpr (B == 32)
-         return fbits(static_cast<float>(static_cast<double>(raw) * (1.0 / 4294967295.0)));
+         return as_uint(static_cast<float>(static_cast<double>(raw) * (1.0 / 4294967295.0)));
       else
-         return fbits(static_cast<float>(raw) * (1.0f / static_cast<float>(mask_of<B>())));
+         return as_uint(static_cast<float>(raw) * (1.0f / static_cast<float>(mask_of<B>())));
    } else if constexpr (T == CT::Snorm) {
       const int32_t s = sign_extend<B>(raw);
       if constexpr (B == 32) {
          const double d = static_cast<double>(s) * (1.0 / 2147483647.0);
-         return fbits(static_cast<float>(d < -1.0 ? -1.0 : d));
+         return as_uint(static_cast<float>(d < -1.0 ? -1.0 : d));
       } else {
          const float f = static_cast<float>(s) * (1.0f / static_cast<float>(mask_of<B - 1>()));
-         return fbits(f < -1.0f ? -1.0f : f); /* GL ES 3.0 section 2.1.6 */
+         return as_uint(f < -1.0f ? -1.0f : f); /* GL ES 3.0 section 2.1.6 */
       }
    } else if constexpr (T == CT::Uscaled) {
-      return fbits(static_cast<float>(raw));
+      return as_uint(static_cast<float>(raw));
    } else if constexpr (T == CT::Sscaled) {
-      return fbits(static_cast<float>(sign_extend<B>(raw)));
+      return as_uint(static_cast<float>(sign_extend<B>(raw)));
    } else if constexpr (T == CT::Uint) {
       return raw;
    } else if constexpr (T == CT::Sint) {
@@ -305,12 +290,12 @@ cvt_in(uint32_t raw)
    } else if constexpr (T == CT::Float) {
       static_assert(B == 16 || B == 32, "float channels are 16 or 32 bits");
       if constexpr (B == 16)
-         return fbits(half_to_float(static_cast<uint16_t>(raw)));
+         return as_uint(half_to_float(static_cast<uint16_t>(raw)));
       else
          return raw;
    } else {
       static_assert(B == 32, "fixed channels are 32 bits (GL_FIXED)");
-      return fbits(
+      return as_uint(
          static_cast<float>(static_cast<double>(static_cast<int32_t>(raw)) * (1.0 / 65536.0)));
    }
 }
@@ -331,7 +316,7 @@ template <CT T, unsigned B>
 inline uint32_t
 cvt_out(uint32_t w)
 {
-   const float f = bitsf(w);
+   const float f = as_float(w);
    if constexpr (T == CT::Unorm) {
       if constexpr (B == 8) {
          return float_to_unorm8(f);
@@ -472,7 +457,7 @@ unpack_plain(const uint8_t *src, uint32_t out[4])
       const float *t = srgb_decode_table().v;
       for (unsigned i = 0; i < 3; i++)
          if (swz_of(SWZ, i) < 4)
-            out[i] = fbits(t[raw[swz_of(SWZ, i)] & 0xff]);
+            out[i] = as_uint(t[raw[swz_of(SWZ, i)] & 0xff]);
    }
 }
 
@@ -484,7 +469,7 @@ pack_chan(const uint32_t in[4])
    if constexpr (B == 0 || i < 0) {
       return 0;
    } else if constexpr (SRGB && i < 3) {
-      return linear_to_srgb8(bitsf(in[i]));
+      return linear_to_srgb8(as_float(in[i]));
    } else {
       return cvt_out<T, B>(in[i]);
    }
@@ -522,18 +507,18 @@ void
 unpack_r11g11b10(const uint8_t *src, uint32_t out[4])
 {
    const uint32_t v = load_le<32>(src);
-   out[0] = fbits(ufloat_to_f32<6>(v & 0x7ff));
-   out[1] = fbits(ufloat_to_f32<6>((v >> 11) & 0x7ff));
-   out[2] = fbits(ufloat_to_f32<5>((v >> 22) & 0x3ff));
+   out[0] = as_uint(ufloat_to_f32<6>(v & 0x7ff));
+   out[1] = as_uint(ufloat_to_f32<6>((v >> 11) & 0x7ff));
+   out[2] = as_uint(ufloat_to_f32<5>((v >> 22) & 0x3ff));
    out[3] = 0x3f800000u;
 }
 
 void
 pack_r11g11b10(const uint32_t in[4], uint8_t *dst)
 {
-   const uint32_t v = (f32_to_ufloat<6>(bitsf(in[0])) & 0x7ff) |
-                      (f32_to_ufloat<6>(bitsf(in[1])) & 0x7ff) << 11 |
-                      (f32_to_ufloat<5>(bitsf(in[2])) & 0x3ff) << 22;
+   const uint32_t v = (f32_to_ufloat<6>(as_float(in[0])) & 0x7ff) |
+                      (f32_to_ufloat<6>(as_float(in[1])) & 0x7ff) << 11 |
+                      (f32_to_ufloat<5>(as_float(in[2])) & 0x3ff) << 22;
    store_le<32>(dst, v);
 }
 
@@ -542,16 +527,16 @@ unpack_rgb9e5(const uint8_t *src, uint32_t out[4])
 {
    float f[3];
    rgb9e5_to_float3(load_le<32>(src), f);
-   out[0] = fbits(f[0]);
-   out[1] = fbits(f[1]);
-   out[2] = fbits(f[2]);
+   out[0] = as_uint(f[0]);
+   out[1] = as_uint(f[1]);
+   out[2] = as_uint(f[2]);
    out[3] = 0x3f800000u;
 }
 
 void
 pack_rgb9e5(const uint32_t in[4], uint8_t *dst)
 {
-   const float f[3] = {bitsf(in[0]), bitsf(in[1]), bitsf(in[2])};
+   const float f[3] = {as_float(in[0]), as_float(in[1]), as_float(in[2])};
    store_le<32>(dst, float3_to_rgb9e5(f));
 }
 
@@ -864,9 +849,9 @@ unpack_zs(Zs k, uint8_t bits, const uint8_t *src, uint32_t out[4])
       v = src[0];
    } else {
       const uint32_t raw = zs_read_depth(k, src);
-      v = fbits(bits == 16   ? static_cast<float>(raw) * (1.0f / 65535.0f)
+      v = as_uint(bits == 16   ? static_cast<float>(raw) * (1.0f / 65535.0f)
                 : bits == 24 ? static_cast<float>(raw * (1.0 / 0xffffff))
-                             : bitsf(raw));
+                             : as_float(raw));
    }
    out[0] = out[1] = out[2] = out[3] = v;
 }
@@ -884,17 +869,17 @@ half_to_float(uint16_t h)
    if (e == 0) {
       /* zero or denormal: m * 2^-24, exact in fp32 */
       const float v = static_cast<float>(m) * (1.0f / 16777216.0f);
-      return bitsf(fbits(v) | s);
+      return as_float(as_uint(v) | s);
    }
    if (e == 31)
-      return bitsf(s | 0x7f800000u | m << 13 | (m ? 0x400000u : 0));
-   return bitsf(s | (e + 112) << 23 | m << 13);
+      return as_float(s | 0x7f800000u | m << 13 | (m ? 0x400000u : 0));
+   return as_float(s | (e + 112) << 23 | m << 13);
 }
 
 uint16_t
 float_to_half_rtz(float f)
 {
-   const uint32_t u = fbits(f);
+   const uint32_t u = as_uint(f);
    const uint16_t s = static_cast<uint16_t>((u >> 16) & 0x8000);
    const int e = static_cast<int>((u >> 23) & 0xff);
    const uint32_t m = u & 0x7fffff;
@@ -914,7 +899,7 @@ float_to_half_rtz(float f)
 uint16_t
 float_to_half_rtne(float f)
 {
-   const uint32_t u = fbits(f);
+   const uint32_t u = as_uint(f);
    const uint16_t s = static_cast<uint16_t>((u >> 16) & 0x8000);
    const int e = static_cast<int>((u >> 23) & 0xff);
    const uint32_t m = u & 0x7fffff;
@@ -954,11 +939,11 @@ linear_to_srgb8(float x)
     * https://gist.github.com/rygorous/2203834): clamp to [2^-13, 1-eps],
     * NaN -> 2^-13 (-> 0), then table lookup and linear interpolation. */
    const uint32_t almostone = 0x3f7fffff, minval = (127u - 13u) << 23;
-   if (!(x > bitsf(minval)))
-      x = bitsf(minval);
-   if (x > bitsf(almostone))
-      x = bitsf(almostone);
-   const uint32_t fu = fbits(x);
+   if (!(x > as_float(minval)))
+      x = as_float(minval);
+   if (x > as_float(almostone))
+      x = as_float(almostone);
+   const uint32_t fu = as_uint(x);
    const uint32_t tab = kLinearToSrgbHelper[(fu - minval) >> 20];
    const uint32_t bias = (tab >> 16) << 9;
    const uint32_t scale = tab & 0xffff;
@@ -976,7 +961,7 @@ float_to_unorm8(float f)
    if (f >= 1.0f)
       return 255;
    const float t = f * (255.0f / 256.0f) + 32768.0f;
-   return static_cast<uint8_t>(fbits(t));
+   return static_cast<uint8_t>(as_uint(t));
 }
 
 /* ---------------------------------------------------------- public -- */
@@ -1015,7 +1000,7 @@ format_pack_rgba(vlg_format f, const uint32_t in[4], uint8_t *dst)
    if (x.zs == Zs::S8)
       dst[0] = static_cast<uint8_t>(in[0] > 255 ? 255 : in[0]);
    else
-      format_pack_depth(f, bitsf(in[0]), dst);
+      format_pack_depth(f, as_float(in[0]), dst);
 }
 
 void
@@ -1034,7 +1019,7 @@ format_depth_to_raw(vlg_format f, double z, DepthRounding rounding)
    if (x.depth_bits == 0)
       unsupported(f, "depth conversion");
    if (x.depth_bits == 32)
-      return fbits(static_cast<float>(z));
+      return as_uint(static_cast<float>(z));
    const uint32_t max = x.depth_bits == 16 ? 0xffffu : 0xffffffu;
    if (rounding == DepthRounding::Clear) {
       /* util_pack_z: double, lrint (round to nearest even). */
@@ -1082,7 +1067,7 @@ format_depth_raw_to_float(vlg_format f, uint32_t raw)
    if (x.depth_bits == 24)
       return static_cast<float>((raw & 0xffffff) * (1.0 / 0xffffff));
    if (x.depth_bits == 32)
-      return bitsf(raw);
+      return as_float(raw);
    unsupported(f, "depth conversion");
 }
 

@@ -20,28 +20,13 @@
 #include <string>
 
 #include "sim/func/tex/format.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim {
 
 namespace {
 
 constexpr unsigned kMaxLevels = 15;
-
-inline float
-bitsf(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
-
-inline uint32_t
-fbits(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
 
 /* Mesa util_ifloor (u_math.h, the non-asm branch): floor via two roundings
  * of 1.5 * 2^23 +- f. Valid for |f| < 2^22; outside that (and for NaN,
@@ -53,8 +38,8 @@ mesa_ifloor(float f)
    if (f > -2097152.0f && f < 2097152.0f) {
       const double af = (3 << 22) + 0.5 + static_cast<double>(f);
       const double bf = (3 << 22) + 0.5 - static_cast<double>(f);
-      const int32_t ai = static_cast<int32_t>(fbits(static_cast<float>(af)));
-      const int32_t bi = static_cast<int32_t>(fbits(static_cast<float>(bf)));
+      const int32_t ai = static_cast<int32_t>(as_uint(static_cast<float>(af)));
+      const int32_t bi = static_cast<int32_t>(as_uint(static_cast<float>(bf)));
       return (ai - bi) >> 1;
    }
    if (f != f)
@@ -752,7 +737,7 @@ prepare(const Vram &vram, Unit &u, bool sampling, bool map)
          v = mesa_clamp(b, 0.0f, 1.0f);
       else if (!u.integer && u.fi->border_clamp == BorderClamp::Snorm)
          v = mesa_clamp(b, -1.0f, 1.0f);
-      u.border[c] = fbits(v);
+      u.border[c] = as_uint(v);
    }
    u.ref_clamp = u.fi->shadow_ref_clamp;
 }
@@ -815,7 +800,7 @@ struct Sampler {
    {
       fetch(u, l, x, y, z, w);
       if (cmp) {
-         const uint32_t k = compare(u.samp.compare_func, ref, bitsf(w[0])) ? 0x3f800000u : 0;
+         const uint32_t k = compare(u.samp.compare_func, ref, as_float(w[0])) ? 0x3f800000u : 0;
          w[0] = w[1] = w[2] = k;
          w[3] = 0x3f800000u;
       }
@@ -880,7 +865,7 @@ struct Sampler {
          texel(l, x0, 0, layer, tx[0]);
          texel(l, x1, 0, layer, tx[1]);
          for (unsigned c = 0; c < 4; c++)
-            out[c] = fbits(lerp(xw, bitsf(tx[0][c]), bitsf(tx[1][c])));
+            out[c] = as_uint(lerp(xw, as_float(tx[0][c]), as_float(tx[1][c])));
          return;
       } else if (target == VLG_TEXTURE_TARGET_3D) {
          wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
@@ -895,15 +880,15 @@ struct Sampler {
          texel(l, x0, y1, z1, tx[6]);
          texel(l, x1, y1, z1, tx[7]);
          for (unsigned c = 0; c < 4; c++)
-            out[c] = fbits(lerp_3d(xw, yw, zw, bitsf(tx[0][c]), bitsf(tx[1][c]), bitsf(tx[2][c]),
-                                   bitsf(tx[3][c]), bitsf(tx[4][c]), bitsf(tx[5][c]),
-                                   bitsf(tx[6][c]), bitsf(tx[7][c])));
+            out[c] = as_uint(lerp_3d(xw, yw, zw, as_float(tx[0][c]), as_float(tx[1][c]), as_float(tx[2][c]),
+                                   as_float(tx[3][c]), as_float(tx[4][c]), as_float(tx[5][c]),
+                                   as_float(tx[6][c]), as_float(tx[7][c])));
          return;
       }
       footprint(level, s, t, layer, tx, xw, yw);
       for (unsigned c = 0; c < 4; c++)
-         out[c] = fbits(
-            lerp_2d(xw, yw, bitsf(tx[0][c]), bitsf(tx[1][c]), bitsf(tx[2][c]), bitsf(tx[3][c])));
+         out[c] = as_uint(
+            lerp_2d(xw, yw, as_float(tx[0][c]), as_float(tx[1][c]), as_float(tx[2][c]), as_float(tx[3][c])));
    }
 
    /* The 2x2 LINEAR footprint of 2D, 2D-array and cube @level at
@@ -965,7 +950,7 @@ struct Sampler {
          image(level0, u.min_linear, s, t, p, layer, a);
          image(level0 + 1, u.min_linear, s, t, p, layer, b);
          for (unsigned c = 0; c < 4; c++)
-            out[c] = fbits(lerp(blend, bitsf(a[c]), bitsf(b[c])));
+            out[c] = as_uint(lerp(blend, as_float(a[c]), as_float(b[c])));
          return;
       }
       }
@@ -1094,11 +1079,11 @@ swizzle(const Unit &u, const uint32_t v[4], uint32_t out[4])
 void
 sample_lane(const Unit &u, bool shadow, float lod, const TexLaneIn &in, uint32_t out[4])
 {
-   float s = bitsf(in.coord[0]), t = bitsf(in.coord[1]), p = bitsf(in.coord[2]);
+   float s = as_float(in.coord[0]), t = as_float(in.coord[1]), p = as_float(in.coord[2]);
    Sampler smp{u};
    if (shadow) {
       smp.cmp = true;
-      const float ref = bitsf(in.coord[3]);
+      const float ref = as_float(in.coord[3]);
       smp.ref = u.ref_clamp ? mesa_clamp(ref, 0.0f, 1.0f) : ref;
    }
    int layer = 0;
@@ -1129,12 +1114,12 @@ sample_lane(const Unit &u, bool shadow, float lod, const TexLaneIn &in, uint32_t
 void
 gather_lane(const Unit &u, bool shadow, const TexLaneIn &in, uint32_t out[4])
 {
-   float s = bitsf(in.coord[0]), t = bitsf(in.coord[1]), p = bitsf(in.coord[2]);
+   float s = as_float(in.coord[0]), t = as_float(in.coord[1]), p = as_float(in.coord[2]);
    Sampler smp{u};
    unsigned comp = 0;
    if (shadow) {
       smp.cmp = true;
-      const float ref = bitsf(in.coord[3]);
+      const float ref = as_float(in.coord[3]);
       smp.ref = u.ref_clamp ? mesa_clamp(ref, 0.0f, 1.0f) : ref;
    } else {
       comp = in.coord[3]; /* 0..3: texture_sample checked every lane */
@@ -1229,7 +1214,7 @@ tex_fast_log2(float x)
 {
    /* Mesa util_fast_log2 (u_math.h). */
    static const Log2Table table;
-   const uint32_t i = fbits(x);
+   const uint32_t i = as_uint(x);
    const float epart = static_cast<float>(static_cast<int>((i & 0x7f800000) >> 23) - 127);
    const float mpart = table.v[((i & 0x007fffff) + (1u << (22 - 8))) >> (23 - 8)];
    return epart + mpart;
@@ -1304,8 +1289,8 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
          const TexLaneIn *l = in + q;
          float d[3][2];
          for (unsigned c = 0; c < 3; c++) {
-            d[c][0] = bitsf(l[3].coord[c]) - bitsf(l[2].coord[c]);
-            d[c][1] = bitsf(l[0].coord[c]) - bitsf(l[2].coord[c]);
+            d[c][0] = as_float(l[3].coord[c]) - as_float(l[2].coord[c]);
+            d[c][1] = as_float(l[0].coord[c]) - as_float(l[2].coord[c]);
          }
          quad_lambda = lambda(u, d[0][0], d[0][1], d[1][0], d[1][1], d[2][0], d[2][1]);
       }
@@ -1319,14 +1304,14 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
             lod = quad_lambda + bias;
             break;
          case TexOp::Txb:
-            lod = (quad_lambda + bias) + bitsf(l.extra[0]);
+            lod = (quad_lambda + bias) + as_float(l.extra[0]);
             break;
          case TexOp::Txl:
-            lod = bitsf(l.extra[0]) + bias;
+            lod = as_float(l.extra[0]) + bias;
             break;
          default: /* Txd; vlgpu: lod_bias added as GL says (softpipe omits it) */
-            lod = lambda(u, bitsf(l.extra[0]), bitsf(l.extra2[0]), bitsf(l.extra[1]),
-                         bitsf(l.extra2[1]), bitsf(l.extra[2]), bitsf(l.extra2[2])) +
+            lod = lambda(u, as_float(l.extra[0]), as_float(l.extra2[0]), as_float(l.extra[1]),
+                         as_float(l.extra2[1]), as_float(l.extra[2]), as_float(l.extra2[2])) +
                   bias;
             break;
          }

@@ -22,7 +22,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 #include "vlg_hw.h"
 
 namespace vlgpu::sim {

@@ -23,12 +23,13 @@
 #include <string>
 
 #include "sim/core/types.h"
-#include "sim/device/gpu.h"
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 #include "sim/func/pipe/compute.h"
 #include "sim/func/pipe/dispatch.h"
 #include "sim/func/pipe/functional.h"
-#include "sim/func/pipe/omu.h"
+#include "sim/func/pipe/func_omu.h"
 #include "sim/func/pipe/raster.h"
 
 namespace vlgpu::sim {

@@ -22,7 +22,7 @@
 #include "sim/core/module.h"
 #include "sim/core/port.h"
 #include "sim/core/ring.h"
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
 #include "sim/func/shader/thread_group.h"
 #include "sim/units/common/bottleneck.h"
 #include "sim/units/common/draw_state.h"

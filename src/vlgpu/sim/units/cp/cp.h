@@ -54,7 +54,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/device/cp.h"
+#include "sim/func/cp/func_cp.h"
 #include "sim/units/cp/dma.h"
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"

@@ -12,7 +12,7 @@
  */
 #include <algorithm>
 
-#include "sim/device/copy.h"
+#include "sim/func/cp/copy.h"
 #include "sim/units/cp/cp.h"
 
 namespace vlgpu::sim {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/device/copy.h"
+#include "sim/func/cp/copy.h"
 
 namespace vlgpu::sim {
 

@@ -9,7 +9,7 @@
 
 #include "sim/func/pipe/dispatch.h"
 #include "sim/func/pipe/functional.h"
-#include "sim/func/pipe/omu.h"
+#include "sim/func/pipe/func_omu.h"
 #include "sim/func/tex/format.h"
 
 namespace vlgpu::sim {

@@ -2,7 +2,7 @@
  * Micro-benchmark of the functional draw (Google Benchmark; not a test):
  * render_draw of 800x600 frames.
  *
- *   build/<dir>/src/vlgpu/sim/func/pipe/bench_pipe
+ *   build/<dir>/bench/sim/bench_pipe
  *
  * Scenes (RGBA8 colour + Z24S8 depth, depth test LESS, VS = seed 001 matrix
  * transform, FS = interpolated colour):
@@ -22,7 +22,7 @@
 
 #include "vlg_isa.h"
 
-#include "functional.h"
+#include "sim/func/pipe/functional.h"
 #include "sim/func/shader/program.h"
 
 using namespace vlgpu::sim;

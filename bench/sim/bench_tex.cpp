@@ -2,7 +2,7 @@
  * Micro-benchmark of the texture unit and the format conversions (Google
  * Benchmark). Not a test: it measures, the unit tests check.
  *
- *   build/<dir>/src/vlgpu/sim/func/tex/bench_tex
+ *   build/<dir>/bench/sim/bench_tex
  *
  * Figures of merit: "lanes_per_second" for texture_sample (16-lane fragment
  * thread groups, 64x64 RGBA8 mipmapped texture, trilinear) and
@@ -15,18 +15,14 @@
 
 #include "sim/func/tex/format.h"
 #include "sim/func/tex/texture.h"
+#include "common/bits.h"
 
 using namespace vlgpu::sim;
 
-namespace {
+using vlgpu::as_float;
+using vlgpu::as_uint;
 
-uint32_t
-fb(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
+namespace {
 
 void
 BM_Sample(benchmark::State &state, vlg_tex_filter filter, vlg_mip_filter mip)
@@ -62,8 +58,8 @@ BM_Sample(benchmark::State &state, vlg_tex_filter filter, vlg_mip_filter mip)
    for (auto _ : state) {
       for (unsigned q = 0; q < kLanes / 4; q++)
          for (unsigned j = 0; j < 4; j++) {
-            in[q * 4 + j].coord[0] = fb(base + q * 0.05f + (j & 1) * 0.03f);
-            in[q * 4 + j].coord[1] = fb(base + (j >> 1) * 0.03f);
+            in[q * 4 + j].coord[0] = as_uint(base + q * 0.05f + (j & 1) * 0.03f);
+            in[q * 4 + j].coord[1] = as_uint(base + (j >> 1) * 0.03f);
          }
       texture_sample(vram, tex, samp, TexOp::Tex, false, true, kLanes, 0xffff, in, out, nullptr);
       benchmark::DoNotOptimize(out);
@@ -96,10 +92,10 @@ BM_Pack(benchmark::State &state, vlg_format f)
 {
    std::vector<uint8_t> px(4096 * 16);
    const unsigned bpp = format_info(f).bytes;
-   uint32_t in[4] = {fb(0.25f), fb(0.5f), fb(0.75f), fb(1.0f)};
+   uint32_t in[4] = {as_uint(0.25f), as_uint(0.5f), as_uint(0.75f), as_uint(1.0f)};
    for (auto _ : state) {
       for (unsigned i = 0; i < 4096; i++) {
-         in[0] = fb(i * (1.0f / 4096));
+         in[0] = as_uint(i * (1.0f / 4096));
          format_pack_rgba(f, in, px.data() + i * bpp);
       }
       benchmark::DoNotOptimize(px.data());

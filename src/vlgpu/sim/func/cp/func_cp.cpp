@@ -1,8 +1,8 @@
 /*
  * vlgpu simulator: the CP's command decoding, fence write and display copy
- * (see cp.h).
+ * (see func_cp.h).
  */
-#include "cp.h"
+#include "func_cp.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,9 @@
-#include "gpu_fault.h"
+#include "vram.h"
 
 #include <cinttypes>
 #include <cstdio>
+#include <new>
+#include <string>
 
 #include <sys/mman.h>
 

@@ -13,8 +13,9 @@
 
 #include "vlg_hw.h"
 
-#include "sim/device/gpu.h"
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 
 namespace vlgpu::sim {
 

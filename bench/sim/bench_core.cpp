@@ -4,7 +4,7 @@
  * tokens through 19 queues (capacity 4, latency 1), i.e. a whole-GPU-sized
  * module graph with trivial per-module work. Not a test.
  *
- *   build/sim-dev/src/vlgpu/sim/core/bench_core
+ *   build/standalone/bench/sim/bench_core
  *
  * The "cycles_per_second" counter is the figure of merit (ATTILA: 12-20 k).
  */

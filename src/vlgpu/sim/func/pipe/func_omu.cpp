@@ -1,33 +1,18 @@
 /*
- * vlgpu simulator, functional pipeline: OMU (see omu.h).
+ * vlgpu simulator, functional pipeline: OMU (see func_omu.h).
  */
-#include "omu.h"
+#include "func_omu.h"
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
 
 #include "sim/func/tex/format.h"
+#include "common/bits.h"
 
 namespace vlgpu::sim {
 
 namespace {
-
-inline float
-u2f(uint32_t u)
-{
-   float f;
-   std::memcpy(&f, &u, 4);
-   return f;
-}
-
-inline uint32_t
-f2u(float f)
-{
-   uint32_t u;
-   std::memcpy(&u, &f, 4);
-   return u;
-}
 
 /** softpipe CLAMP(x, 0, 1): NaN passes through (it is packed as 0 later). */
 inline float
@@ -36,31 +21,13 @@ clamp01(float x)
    return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
 }
 
+/** @a FUNC @b for the stencil and depth tests (GLES 3.0 §4.1.4, §4.1.5) and
+ * the alpha test (GL 2.1 §4.1.4): T is uint32_t (stencil, 32-bit depth),
+ * uint16_t (Z16 depth) or float (alpha, float depth; a NaN passes only
+ * NOTEQUAL and ALWAYS). An unnamed function passes like ALWAYS. */
+template <typename T>
 inline bool
-compare(vlg_compare_func f, uint32_t a, uint32_t b)
-{
-   switch (f) {
-   case VLG_COMPARE_FUNC_NEVER:
-      return false;
-   case VLG_COMPARE_FUNC_LESS:
-      return a < b;
-   case VLG_COMPARE_FUNC_EQUAL:
-      return a == b;
-   case VLG_COMPARE_FUNC_LEQUAL:
-      return a <= b;
-   case VLG_COMPARE_FUNC_GREATER:
-      return a > b;
-   case VLG_COMPARE_FUNC_NOTEQUAL:
-      return a != b;
-   case VLG_COMPARE_FUNC_GEQUAL:
-      return a >= b;
-   default:
-      return true;
-   }
-}
-
-inline bool
-comparef(vlg_compare_func f, float a, float b)
+compare(vlg_compare_func f, T a, T b)
 {
    switch (f) {
    case VLG_COMPARE_FUNC_NEVER:
@@ -295,7 +262,7 @@ unorm8(float f)
       return 0;
    if (f >= 1.0f)
       return 255;
-   return uint8_t(f2u(f * (255.0f / 256.0f) + 32768.0f));
+   return uint8_t(as_uint(f * (255.0f / 256.0f) + 32768.0f));
 }
 
 inline uint8_t *
@@ -472,7 +439,7 @@ omu_alpha_test(const OmuState &s, unsigned mask, const float alpha[4])
    const float ref = s.dsa.alpha_ref;
    unsigned pass = 0;
    for (unsigned j = 0; j < 4; j++)
-      if (comparef(s.dsa.alpha_func, alpha[j], ref))
+      if (compare(s.dsa.alpha_func, alpha[j], ref))
          pass |= 1u << j;
    return mask & pass;
 }
@@ -522,7 +489,7 @@ inline uint32_t
 fragment_depth(ZsLayout l, float z)
 {
    if (l == ZsLayout::Z32F || l == ZsLayout::Z32FS8)
-      return f2u(z);
+      return as_uint(z);
    float zf = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
    if (zf != zf)
       zf = 0.0f;
@@ -562,7 +529,7 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
          if (!(m >> j & 1))
             continue;
          const bool pass =
-            s.zs_float ? comparef(f, u2f(qz[j]), u2f(bz[j])) : compare(f, qz[j], bz[j]);
+            s.zs_float ? compare(f, as_float(qz[j]), as_float(bz[j])) : compare(f, qz[j], bz[j]);
          if (pass)
             zmask |= 1u << j;
       }
@@ -675,7 +642,7 @@ load_dst(const OmuTarget &t, const uint8_t *p, float d[4])
       uint32_t w[4];
       format_unpack_rgba(t.format, p, w);
       for (unsigned c = 0; c < 4; c++)
-         d[c] = u2f(w[c]);
+         d[c] = as_float(w[c]);
       return;
    }
    }
@@ -701,7 +668,7 @@ store(const OmuTarget &t, uint8_t *p, const float v[4])
    default: {
       uint32_t w[4];
       for (unsigned c = 0; c < 4; c++)
-         w[c] = f2u(v[c]);
+         w[c] = as_uint(v[c]);
       format_pack_rgba(t.format, w, p);
       return;
    }
@@ -744,14 +711,14 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
          }
          float sf[4], res[4], df[4];
          for (unsigned c = 0; c < 4; c++)
-            sf[c] = t.clamp ? clamp01(u2f(src[c])) : u2f(src[c]);
+            sf[c] = t.clamp ? clamp01(as_float(src[c])) : as_float(src[c]);
          if (need_dst)
             load_dst(t, p, df);
          if (t.blend) {
             float s1[4] = {0, 0, 0, 0};
             if (s.dual_source)
                for (unsigned c = 0; c < 4; c++)
-                  s1[c] = t.clamp ? clamp01(u2f(src1[c])) : u2f(src1[c]);
+                  s1[c] = t.clamp ? clamp01(as_float(src1[c])) : as_float(src1[c]);
             blend_pixel(t.rt, sf, s1, df, t.const_color, res, t.clamp);
          } else {
             std::memcpy(res, sf, sizeof(res));
@@ -924,11 +891,11 @@ omu_resolve(Vram &vram, const VLG_SURFACE &src, const VLG_SURFACE &dst, unsigned
             uint32_t w[4];
             format_unpack_rgba(src.format, sp + smp * bpp, w);
             for (unsigned c = 0; c < 4; c++)
-               sum[c] += u2f(w[c]);
+               sum[c] += as_float(w[c]);
          }
          uint32_t out[4];
          for (unsigned c = 0; c < 4; c++)
-            out[c] = f2u(sum[c] * 0.25f);
+            out[c] = as_uint(sum[c] * 0.25f);
          format_pack_rgba(dst.format, out, dp);
       }
    }

@@ -3,7 +3,7 @@
  * fragment-shader-like program: per-pixel lighting with two texture samples
  * (31 ALU instructions + 2 TEX + END) on 16-lane fragment thread groups.
  *
- *   build/<dir>/src/vlgpu/sim/func/shader/bench_shader
+ *   build/<dir>/bench/sim/bench_shader
  *
  * Counters: instr/s = thread-group instructions issued per second (one
  * instruction = both phases), lane_instr/s = instructions x active lanes per

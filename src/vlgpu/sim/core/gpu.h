@@ -5,7 +5,7 @@
  * per-draw package", seed 001 §3.2) that sits in VRAM. Two backends
  * implement it over one functional core (brief §3):
  *
- *   FunctionalGpu (functional_gpu.cpp)  the CP interprets the queue and
+ *   FunctionalGpu (sim/func/functional_gpu.cpp)  the CP interprets the queue and
  *       calls render_draw() (sim/func/pipe/functional.h) per DRAW; no timing.
  *   CycleGpu (src/vlgpu/sim/units, to be written)  the CP, GTS, GPCs, L2
  *       and MC as Modules on the sim core's Engine; cycle statistics.
@@ -58,7 +58,7 @@
  *  - COPY (docs/hw.md "Copies"): copies or fills the box of its copy_info
  *    after every earlier command that reads or writes the bytes it touches
  *    has completed, before any later command starts (cp_load_copy_info,
- *    cp_run_copy: sim/device/copy.h); a bad copy_info is a GpuFault of
+ *    cp_run_copy: sim/func/cp/copy.h); a bad copy_info is a GpuFault of
  *    module CP that skips this COPY only (CopyReport::faulted, FaultRecord::
  *    copy_index). Cycle mode: the CP's DMA engine streams the lines through
  *    the L2 and MC (sim/units/cp/dma.h).
@@ -89,7 +89,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/core/config.h"
-#include "sim/func/gpu_fault.h"
+#include "sim/core/gpu_fault.h"
+#include "sim/core/vram.h"
 #include "sim/func/pipe/compute.h"
 #include "sim/func/pipe/functional.h"
 

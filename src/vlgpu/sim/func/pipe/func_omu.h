@@ -47,7 +47,7 @@
 
 #include "package.h"
 #include "pipe_types.h"
-#include "sim/func/gpu_fault.h"
+#include "sim/core/vram.h"
 
 namespace vlgpu::sim {
 

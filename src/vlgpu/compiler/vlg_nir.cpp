@@ -87,7 +87,7 @@ collect_io_info(nir_shader *nir, IoInfo &io)
  * Multisample textures (ARB_texture_multisample, GL ES 3.1 §8.8): a
  * 4-sample surface keeps the samples of a pixel side by side (docs/hw.md
  * "Multisampling": sample s of pixel x is texel 4x + s of a row; the OMU
- * writes it so, sim/func/pipe/omu.cpp omu_sample_view), and the driver
+ * writes it so, sim/func/pipe/func_omu.cpp omu_sample_view), and the driver
  * describes a 4-sample sampler view as a single-sample 2D texture 4 times as
  * wide (vlg_state.c). So:
  *   txf_ms (texelFetch(sampler2DMS, p, s)) -> txf at (4 p.x + s, p.y), lod 0;

@@ -114,8 +114,11 @@ def machine_info():
     except (OSError, ValueError, IndexError):
         pass
     try:
-        git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True).stdout.strip()
+        # '-dirty': tracked files differ from the commit, so the figures are not
+        # exactly the commit's
+        git = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty",
+                              "--abbrev=7", "--exclude", "*"],
+                             capture_output=True, text=True).stdout.strip() or "?"
     except OSError:
         git = "?"
     return {"nproc": os.cpu_count(), "cpu_model": model, "memory": mem,
@@ -439,6 +442,90 @@ def glmark2_markdown(doc):
     return "\n".join(md_table(headers, out)) + "\n"
 
 
+def glmark2_provenance(doc):
+    """One line saying where a glmark2 run's figures come from: command, date,
+    commit (with '-dirty' when the tree had uncommitted changes), duration,
+    load average at the start and the modes (functional and cycle are vlgpu's
+    simulator modes, softpipe Mesa's reference renderer)."""
+    m = doc["machine"]
+    o = doc["options"]
+    load = ", ".join(f"{x:.1f}" for x in m["loadavg_at_start"])
+    return (f"Measured by `{doc['command']}` on {m['date']}, commit {m['git_head']}, "
+            f"{fmt_duration(doc['duration_s'])}, {len(o['scenes'])} scenes at {o['size']}, "
+            f"{o['frames']} measured frames x {o['reps']} repetitions, modes "
+            f"{', '.join(o['modes'])}; {m['nproc']} cores ({m['cpu_model']}), load average "
+            f"{load} at the start.")
+
+
+def glmark2_summary_table(doc):
+    """The summary of a glmark2 run (list of markdown lines): per vlgpu mode the
+    median and geometric mean over scenes of the vlgpu / softpipe ratio of the
+    median ms per frame, the scenes at least as fast as softpipe, and in cycle
+    mode the simulated cycles per CPU second."""
+    rows = []
+    for mode, o in doc["summary"].items():
+        cps = "-"
+        if "median_sim_cycles_per_cpu_s" in o:
+            cps = (f"{o['median_sim_cycles_per_cpu_s'] / 1e6:.2f} M "
+                   f"({o['min_sim_cycles_per_cpu_s'] / 1e6:.2f}-"
+                   f"{o['max_sim_cycles_per_cpu_s'] / 1e6:.2f} M)")
+        rows.append([mode, f"**{o['median_ratio_cpu']:.2f}**", f"{o['median_ratio_wall']:.2f}",
+                     f"{o['geomean_ratio_cpu']:.2f}",
+                     f"{o['scenes_at_least_as_fast_cpu']} of {o['scenes']}", cps])
+    return md_table(["vlgpu mode", "median ratio to softpipe, CPU time", "median ratio, wall",
+                     "geometric mean, CPU", "scenes at least as fast as softpipe (CPU)",
+                     "simulated cycles per CPU second, median (min-max)"], rows)
+
+
+def glmark2_summary_sentence(doc):
+    """The run's summary as one sentence (for the README)."""
+    parts = []
+    for mode, o in doc["summary"].items():
+        p = f"{mode} mode {o['median_ratio_cpu']:.2f}x softpipe's CPU time per frame"
+        if "median_sim_cycles_per_cpu_s" in o:
+            p += (f" at {o['median_sim_cycles_per_cpu_s'] / 1e6:.2f} M simulated cycles per CPU "
+                  f"second ({o['min_sim_cycles_per_cpu_s'] / 1e6:.2f}-"
+                  f"{o['max_sim_cycles_per_cpu_s'] / 1e6:.2f} M)")
+        parts.append(p)
+    m = doc["machine"]
+    return [f"Medians over {len(doc['options']['scenes'])} glmark2 scenes: " + "; ".join(parts)
+            + f" (`{doc['command']}`, {m['date']}, commit {m['git_head']})."]
+
+
+GLMARK2_DOC_MARKERS = ("bench glmark2", "bench glmark2 summary")
+
+
+def glmark2_write_doc(doc, path):
+    """Rewrite the generated parts of PATH from a glmark2 run: between
+    '<!-- BEGIN bench glmark2 -->' and its END the provenance line, the summary
+    table and the per-scene table; between '<!-- BEGIN bench glmark2 summary -->'
+    and its END one summary sentence.  Returns None, or why nothing was written
+    (no such file, neither pair of markers)."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        return f"--doc {path}: {e.strerror}"
+    found = [n for n in GLMARK2_DOC_MARKERS if f"<!-- BEGIN {n} -->" in text]
+    if not found:
+        return (f"--doc {path}: none of the markers "
+                + ", ".join(f"'<!-- BEGIN {n} -->'" for n in GLMARK2_DOC_MARKERS))
+    for name in found:
+        if name == "bench glmark2":
+            lines = ([glmark2_provenance(doc), "", "Summary (vlgpu / softpipe, medians of the "
+                      "per-scene ratios of the median ms per frame):", ""]
+                     + glmark2_summary_table(doc)
+                     + ["", "Per scene (ms per frame: median over the measured frames of all "
+                        "repetitions, min-max in brackets; ratio = vlgpu / softpipe of the "
+                        "medians, CPU time first, wall in brackets):", ""]
+                     + glmark2_markdown(doc).rstrip("\n").split("\n"))
+        else:
+            lines = glmark2_summary_sentence(doc)
+        err = replace_between_markers(path, name, lines)
+        if err:
+            return err
+    return None
+
+
 def glmark2_launcher(what, size):
     """The launcher for glmark2 runs, or None after saying on stderr why not (Mesa not built,
     glmark2-es2 missing, SIZE not WxH); WHAT names the command in the message."""
@@ -538,10 +625,18 @@ def cmd_glmark2(args):
            "runs": runs}
     (out / "glmark2.json").write_text(json.dumps(doc, indent=1))
     (out / "glmark2.md").write_text(glmark2_markdown(doc))
+    doc_errors = 0
+    for path in args.doc or []:
+        err = glmark2_write_doc(doc, path)
+        print(f"bench glmark2: {err}" if err else f"(updated {path})",
+              file=sys.stderr if err else sys.stdout)
+        doc_errors += err is not None
     if not args.no_plots:
         plot_glmark2(doc, out)
     print(f"\nwrote {out}/glmark2.csv, glmark2-frames.csv, glmark2.json, glmark2.txt"
           f" (per-run logs in {work})")
+    if doc_errors:
+        return 2
     return 0 if all(r["ok"] for r in runs) else 1
 
 
@@ -1067,6 +1162,12 @@ def main(argv=None):
     g.add_argument("--timeout", type=float, default=3600,
                    help="seconds per glmark2 process before it is killed (default 3600)")
     g.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    g.add_argument("--doc", metavar="FILE", action="append",
+                   help="also rewrite FILE's generated parts (repeatable): the provenance, "
+                        "summary and per-scene tables between '<!-- BEGIN bench glmark2 -->' and "
+                        "'<!-- END bench glmark2 -->' (docs/performance.md), one summary "
+                        "sentence between '<!-- BEGIN bench glmark2 summary -->' and its END "
+                        "(README.md)")
     g.set_defaults(func=cmd_glmark2)
     s = sub.add_parser("sim", help="vlgpu-sim-bench sim: the simulator alone on replayed "
                                    "glmark2 draws and a synthetic frame (no GL)")

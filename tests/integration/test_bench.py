@@ -124,6 +124,45 @@ class BenchAggregationTest(unittest.TestCase):
         self.assertAlmostEqual(cy["busy_spc"], 2500.0 / 6000.0)
         self.assertEqual(cy["frames_measured"], 3)
 
+    def test_doc_sections(self):
+        """--doc rewrites exactly the marked parts of a file with the run's figures, keeps
+        the rest, and refuses a file without markers."""
+        import bench as b
+        doc = {"command": "./vlgpu bench glmark2 --scenes s",
+               "machine": {"date": "2026-01-01 00:00:00 UTC", "git_head": "abc1234",
+                           "loadavg_at_start": [0.5, 0.25, 0.0], "nproc": 2,
+                           "cpu_model": "CPU"},
+               "options": {"scenes": ["s"], "modes": ["softpipe", "cycle"], "reps": 1,
+                           "frames": 1, "size": "80x60"},
+               "duration_s": 61.0,
+               # as overall() makes it: cycle 10x softpipe, 2 M cycles per CPU second
+               "summary": {"cycle": {"scenes": 1, "median_ratio_cpu": 10.0,
+                                     "median_ratio_wall": 12.5, "geomean_ratio_cpu": 10.0,
+                                     "scenes_at_least_as_fast_cpu": 0,
+                                     "median_sim_cycles_per_cpu_s": 2e6,
+                                     "min_sim_cycles_per_cpu_s": 2e6,
+                                     "max_sim_cycles_per_cpu_s": 2e6}},
+               "scenes": []}
+        with tempfile.TemporaryDirectory() as d:
+            f = Path(d) / "doc.md"
+            f.write_text("keep 1\n<!-- BEGIN bench glmark2 summary -->\nold\n"
+                         "<!-- END bench glmark2 summary -->\nkeep 2\n"
+                         "<!-- BEGIN bench glmark2 -->\nold\n<!-- END bench glmark2 -->\n")
+            self.assertIsNone(b.glmark2_write_doc(doc, f))
+            text = f.read_text()
+            self.assertNotIn("old", text)
+            self.assertIn("keep 1", text)
+            self.assertIn("keep 2", text)
+            self.assertIn("cycle mode 10.00x softpipe's CPU time per frame at 2.00 M simulated "
+                          "cycles per CPU second", text)
+            self.assertIn("commit abc1234, 1m01s, 1 scenes at 80x60", text)
+            self.assertIn("| cycle | **10.00** | 12.50 | 10.00 | 0 of 1 | 2.00 M (2.00-2.00 M) |",
+                          text)
+            bare = Path(d) / "bare.md"
+            bare.write_text("no markers\n")
+            self.assertIn("none of the markers", b.glmark2_write_doc(doc, bare))
+            self.assertEqual(bare.read_text(), "no markers\n")
+
     def test_select_scenes(self):
         import bench as b
         self.assertEqual(b.select_scenes(["build"]), ["build:use-vbo=false", "build:use-vbo=true"])

@@ -191,6 +191,28 @@ def replace_between_markers(doc, name, lines):
     return None
 
 
+def write_doc_sections(paths, name, lines, what):
+    """Write LINES between the '<!-- BEGIN NAME -->' / '<!-- END NAME -->' markers of each
+    file of PATHS (none: nothing); say what was updated.  Returns the number of files that
+    could not be written (reason on stderr, prefixed with WHAT)."""
+    errors = 0
+    for path in paths or []:
+        err = replace_between_markers(path, name, lines)
+        print(f"{what}: {err}" if err else f"(updated {path})",
+              file=sys.stderr if err else sys.stdout)
+        errors += err is not None
+    return errors
+
+
+def provenance(args, machine, mode):
+    """One line: which command measured a result, when, at which commit (-dirty: with
+    uncommitted changes), under which load, in which simulator mode."""
+    load = ", ".join(f"{x:.1f}" for x in machine["loadavg_at_start"])
+    return (f"Measured by `./vlgpu bench {' '.join(args.argv)}` on {machine['date']}, commit "
+            f"{machine['git_head']}, {mode}; {machine['nproc']} cores ({machine['cpu_model']}), "
+            f"load average {load} at the start.")
+
+
 def fmt_duration(s):
     s = int(s)
     return f"{s // 3600}h{s // 60 % 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
@@ -858,14 +880,19 @@ def cmd_sim(args):
     (out / "sim.json").write_text(json.dumps(doc, indent=1))
     write_csv(out / "sim.csv", rows)
     print()
-    print_table(["workload", "draws", "Mcycles", "func ms/draw", "cycle ms/draw", "cycle/func",
-                 "Mcyc/cpu-s", "identical", "RSS MiB"],
-                [[r["workload"][:44], r["draws"], fmt(r["cycles"] / 1e6, ".3f"),
-                  fmt(r["functional_ms_per_draw"], ".2f"), fmt(r["cycle_ms_per_draw"], ".2f"),
-                  fmt(r["cycle_over_functional"], ".1f"),
-                  fmt(r["sim_cycles_per_cpu_s"] / 1e6, ".3f"), r["identical"],
-                  fmt(r["peak_rss_mib"], ".1f")] for r in rows])
+    headers = ["workload", "draws", "Mcycles", "functional ms/draw", "cycle ms/draw",
+               "cycle / functional", "Mcycles per CPU s", "identical", "peak RSS MiB"]
+    table = [[r["workload"], r["draws"], fmt(r["cycles"] / 1e6, ".3f"),
+              fmt(r["functional_ms_per_draw"], ".2f"), fmt(r["cycle_ms_per_draw"], ".2f"),
+              fmt(r["cycle_over_functional"], ".1f"),
+              fmt(r["sim_cycles_per_cpu_s"] / 1e6, ".3f"), r["identical"],
+              fmt(r["peak_rss_mib"], ".1f")] for r in rows]
+    print_table(headers, [[c[:44] if i == 0 else c for i, c in enumerate(t)] for t in table])
     print(f"(median CPU time inside Gpu::execute; wrote {out}/sim.csv, sim.json)")
+    md = [provenance(args, doc["machine"], "functional and cycle mode"), ""] + md_table(
+        headers, [[str(c).replace("|", "\\|") for c in t] for t in table])
+    if write_doc_sections(args.doc, "bench sim", md, "bench sim"):
+        return 2
     return 0 if ok and all(r["identical"] is not False for r in rows) else 1
 
 
@@ -1116,7 +1143,7 @@ def cmd_compiler(args):
     (out / "compiler.json").write_text(json.dumps(doc, indent=1))
     write_csv(out / "compiler.csv", d["shaders"])
     print()
-    print_table(["metric", "vlgpu (glmark2 corpus)", "seed"], [
+    table = [
         ["shaders compiled", f"{summary['compiled']} of {summary['shaders']}", ""],
         ["compile time per shader, median", f"{fmt(summary['compile_us_median'])} us", ""],
         ["compile time per shader, p90 / max",
@@ -1129,9 +1156,17 @@ def cmd_compiler(args):
          "-10.7 %"],
         ["throughput estimate, dual vs --no-dual", f"{fmt(summary['dual_tput_pct'], '+.2f')} %", ""],
         ["instructions, dual vs --no-dual", f"{fmt(summary['dual_instrs_pct'], '+.2f')} %", ""],
-    ])
+    ]
+    headers = ["metric", "vlgpu (glmark2 corpus)", "seed"]
+    print_table(headers, table)
     print(f"(compile time: median CPU time of {args.time} compiles of the NIR per shader, GLSL front "
           f"end excluded; wrote {out}/compiler.csv, compiler.json)")
+    md = [provenance(args, doc["machine"], "static (no simulation)") + f" Compile time: median "
+          f"CPU time of {args.time} compiles of the NIR per shader, GLSL front end excluded.",
+          ""] + md_table(headers, table)
+    if write_doc_sections([args.doc] if args.doc else [], "bench compiler", md,
+                          "bench compiler"):
+        return 2
     return 0 if all(r["exit_code"] == 0 for r in runs.values()) else 1
 
 
@@ -1176,6 +1211,9 @@ def main(argv=None):
                         + ", ".join(SIM_SCENES))
     s.add_argument("--repeat", type=int, default=3, help="runs per package and mode (default 3)")
     s.add_argument("--size", default="800x600", help="glmark2 -s WxH for the dumps")
+    s.add_argument("--doc", metavar="FILE", action="append",
+                   help="also write the table into FILE between its '<!-- BEGIN bench sim -->' "
+                        "and '<!-- END bench sim -->' markers (docs/performance.md; repeatable)")
     s.set_defaults(func=cmd_sim)
     c = sub.add_parser("compiler", help="vlgpu-cc over the glmark2 corpus: compile time, "
                                         "code size, cycles, low-bank and dual-issue ablation")
@@ -1194,9 +1232,10 @@ def main(argv=None):
     c.add_argument("--no-static", action="store_true",
                    help="--cycle: skip vlgpu-cc's static estimate (and the corpus capture)")
     c.add_argument("--doc", metavar="FILE",
-                   help="--cycle: also write the tables into FILE between its "
-                        "'<!-- BEGIN/END bench compiler --cycle -->' markers "
-                        "(docs/compiler.md)")
+                   help="also write the tables into FILE between its "
+                        "'<!-- BEGIN/END bench compiler --cycle -->' markers (with --cycle; "
+                        "docs/compiler.md) or '<!-- BEGIN/END bench compiler -->' markers "
+                        "(without; docs/performance.md)")
     c.add_argument("--size", default="800x600", help="--cycle: glmark2 -s WxH (default 800x600)")
     c.add_argument("--timeout", type=float, default=3600,
                    help="--cycle: seconds per glmark2 process (default 3600)")

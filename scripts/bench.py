@@ -114,11 +114,13 @@ def machine_info():
     except (OSError, ValueError, IndexError):
         pass
     try:
-        # '-dirty': tracked files differ from the commit, so the figures are not
-        # exactly the commit's
-        git = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty",
-                              "--abbrev=7", "--exclude", "*"],
+        git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"],
                              capture_output=True, text=True).stdout.strip() or "?"
+        # '-dirty': tracked files other than the docs the --doc options rewrite
+        # differ from the commit, so the figures are not exactly the commit's
+        dirty = subprocess.run(["git", "-C", str(ROOT), "diff", "--quiet", "HEAD", "--", ".",
+                                ":(exclude)docs", ":(exclude)README.md"]).returncode == 1
+        git += "-dirty" if dirty else ""
     except OSError:
         git = "?"
     return {"nproc": os.cpu_count(), "cpu_model": model, "memory": mem,
@@ -208,7 +210,8 @@ def provenance(args, machine, mode):
     """One line: which command measured a result, when, at which commit (-dirty: with
     uncommitted changes), under which load, in which simulator mode."""
     load = ", ".join(f"{x:.1f}" for x in machine["loadavg_at_start"])
-    return (f"Measured by `./vlgpu bench {' '.join(args.argv)}` on {machine['date']}, commit "
+    return (f"Measured by `./vlgpu bench {args.sub} {' '.join(args.argv)}` on {machine['date']}, "
+            f"commit "
             f"{machine['git_head']}, {mode}; {machine['nproc']} cores ({machine['cpu_model']}), "
             f"load average {load} at the start.")
 

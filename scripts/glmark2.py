@@ -428,6 +428,11 @@ def parser():
                    help="also write vlgpu's per-draw dump (VLGPU_DUMP) into SCENE/vlgpu/dump")
     p.add_argument("--min-psnr", type=float, metavar="DB",
                    help="fail (exit 1) if a final frame's PSNR vs softpipe is below DB")
+    p.add_argument("--doc", metavar="FILE", action="append",
+                   help="also rewrite FILE's generated parts (repeatable): the table between "
+                        "'<!-- BEGIN glmark2 [--validate ]MODE -->' and its END, one summary "
+                        "sentence between '<!-- BEGIN glmark2 [--validate ]MODE summary -->' and "
+                        "its END (MODE: functional or cycle, as run)")
     p.add_argument("--out", default=str(ROOT / "out/glmark2"),
                    help="output directory (default out/glmark2)")
     p.add_argument("--glmark2", default=shutil.which("glmark2-es2"),
@@ -435,7 +440,77 @@ def parser():
     return p
 
 
+def doc_marker(args):
+    """The name of the marked part of a --doc file this run writes:
+    'glmark2 --validate MODE' or 'glmark2 MODE' (MODE: functional or cycle); its
+    one-sentence summary goes under the same name + ' summary'."""
+    return f"glmark2 {'--validate ' if args.validate else ''}{args.mode}"
+
+
+def doc_sections(results, args, argv):
+    """The generated parts of a --doc file: {marker name: list of markdown lines}."""
+    import bench  # scripts/bench.py imports this module: import it late
+    m = bench.machine_info()
+    cmd = "./vlgpu glmark2 " + " ".join(argv)
+    prov = (f"Measured by `{cmd}` on {m['date']}, commit {m['git_head']}, vlgpu in "
+            f"{args.mode} mode next to softpipe, {args.size}, "
+            + ("--validate (one frame per scene)" if args.validate
+               else f"{args.frames} frames per scene") + f"; load average "
+            + ", ".join(f"{x:.1f}" for x in m["loadavg_at_start"]) + ".")
+    rows = [[f"`{r['scene']}`"] + [str(c).replace("|", "\\|") for c in row_text(r)]
+            for r in results]
+    counts = []
+    if args.validate:
+        for d in DRIVERS:
+            vals = [r[d]["validation"] for r in results]
+            counts.append(f"{d} " + ", ".join(f"{vals.count(k)} {k}" for k in
+                                               ("Success", "Failure", "Unknown")))
+    psnrs = [(r.get("compare") or {}).get("psnr_db") for r in results]
+    psnrs = [x for x in psnrs if x is not None]
+    worst = min(psnrs) if psnrs else None
+    sentence = (f"{len(results)} glmark2 scenes, vlgpu in {args.mode} mode: "
+                + ("; ".join(counts) + "; " if counts else "")
+                + ("final frames match softpipe's at "
+                   + ("inf" if worst == math.inf else f"{worst:.1f}") + " dB PSNR or better"
+                   if worst is not None else "no frames compared")
+                + f" (`{cmd}`, {m['date']}, commit {m['git_head']}).")
+    full = ([prov, "", (("; ".join(counts) + ".") if counts else ""), ""]
+            + bench.md_table(["scene"] + HEADER, rows)
+            + ["", "host s/frame: mean real time between frame ends after the first frame; "
+                   "* = one frame, time from process start (includes start-up)."])
+    return {doc_marker(args): full, doc_marker(args) + " summary": [sentence]}
+
+
+def write_docs(results, args, argv):
+    """Rewrite the marked parts of every --doc file; returns the number of files
+    that could not be written (reason on stderr)."""
+    import bench
+    errors = 0
+    sections = doc_sections(results, args, argv)
+    for path in args.doc or []:
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            print(f"vlgpu glmark2: --doc {path}: {e.strerror}", file=sys.stderr)
+            errors += 1
+            continue
+        found = [n for n in sections if f"<!-- BEGIN {n} -->" in text]
+        if not found:
+            print(f"vlgpu glmark2: --doc {path}: none of the markers "
+                  + ", ".join(f"'<!-- BEGIN {n} -->'" for n in sections), file=sys.stderr)
+            errors += 1
+            continue
+        for n in found:
+            err = bench.replace_between_markers(path, n, sections[n])
+            if err:
+                print(f"vlgpu glmark2: {err}", file=sys.stderr)
+                errors += 1
+        print(f"(updated {path})")
+    return errors
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     args = parser().parse_args(argv)
     if not args.glmark2:
         print("vlgpu glmark2: glmark2-es2 not found (Debian package glmark2-es2-x11)",
@@ -466,6 +541,8 @@ def main(argv=None):
     print()
     print("\n".join(lines))
     print(f"\nframes (vlgpu.png, softpipe.png, diff.png per scene), logs, statistics: {out}/")
+    if write_docs(results, args, argv):
+        return 2
     return 0 if ok else 1
 
 

@@ -419,6 +419,11 @@ def parse_args(argv):
     p.add_argument("--update-expectations", metavar="FILE",
                    help="rewrite FILE from this run's vlgpu results (reasons kept for "
                         "unchanged entries)")
+    p.add_argument("--doc", metavar="FILE", action="append",
+                   help="also rewrite FILE's generated parts (repeatable): the counts and "
+                        "differences between '<!-- BEGIN piglit MODE -->' and its END (with -t "
+                        "filters other than the default: 'piglit MODE -t REGEX ...'), one "
+                        "sentence between '<!-- BEGIN piglit MODE summary -->' and its END")
     p.add_argument("--fail-on-crash", action="store_true",
                    help="exit 1 if any test crashed on vlgpu")
     p.add_argument("--max-list", type=int, default=40,
@@ -432,7 +437,89 @@ def parse_args(argv):
     return args
 
 
+def doc_marker(args, include):
+    """Name of the marked part of a --doc file a run writes: 'piglit MODE' for the
+    default filter, else 'piglit MODE -t REGEX ...' (the -t filters as given)."""
+    name = f"piglit {args.mode}"
+    if include != DEFAULT_INCLUDE:
+        name += "".join(f" -t {r}" for r in include)
+    return name
+
+
+def doc_sections(runs, args, include, argv):
+    """{marker name: markdown lines} of a run: provenance, the counts per driver, the
+    tests whose status differs between the drivers (grouped), and a one-sentence
+    summary under the same name + ' summary'."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench  # machine_info, md_table
+    m = bench.machine_info()
+    cmd = "./vlgpu piglit " + " ".join(argv)
+    cols = ["pass", "fail", "crash", "skip", "incomplete", "notrun", "total"]
+    rows = []
+    for run in runs.values():
+        c = counts(run["tests"])
+        rows.append([run["label"]] + [str(c.get(k, 0)) for k in cols]
+                    + [f"{run['seconds']:.0f}" if run["seconds"] is not None else "-"])
+    lines = [f"Measured by `{cmd}` on {m['date']}, commit {m['git_head']}, vlgpu in "
+             f"{args.mode} mode, filters {' '.join('-t ' + r for r in include)}, "
+             f"{args.platform}; load average "
+             + ", ".join(f"{x:.1f}" for x in m["loadavg_at_start"]) + ".", ""]
+    lines += bench.md_table(["driver"] + cols + ["seconds"], rows)
+    if len(runs) >= 2:
+        (a, ra), (b, rb) = sorted(runs.items(), key=lambda kv: kv[0] != "softpipe")[:2]
+        names = sorted(set(ra["tests"]) | set(rb["tests"]))
+        groups = {}
+        for n in names:
+            x, y = ra["tests"].get(n, "missing"), rb["tests"].get(n, "missing")
+            if x != y:
+                groups.setdefault((x, y), []).append(n)
+        lines += ["", f"Tests whose status differs ({a} -> {b}): "
+                  + (", ".join(f"{x} -> {y}: {len(ns)} (`" + "`, `".join(ns[:5]) + "`"
+                               + (f", {len(ns) - 5} more" if len(ns) > 5 else "") + ")"
+                               for (x, y), ns in sorted(groups.items(),
+                                                        key=lambda kv: -len(kv[1])))
+                     if groups else "none") + "."]
+    parts = []
+    for run in runs.values():
+        c = counts(run["tests"])
+        parts.append(f"{run['label']} passes {c.get('pass', 0)} of {c.get('total', 0)}"
+                     f" ({c.get('crash', 0)} crash)")
+    sentence = [f"Piglit {' '.join('-t ' + r for r in include)}: " + "; ".join(parts)
+                + f" (`{cmd}`, {m['date']}, commit {m['git_head']})."]
+    name = doc_marker(args, include)
+    return {name: lines, name + " summary": sentence}
+
+
+def write_docs(runs, args, include, argv):
+    """Rewrite the marked parts of every --doc file; the number of files that could
+    not be written (reason on stderr)."""
+    import bench
+    errors = 0
+    sections = doc_sections(runs, args, include, argv)
+    for path in args.doc or []:
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            print(f"vlgpu piglit: --doc {path}: {e.strerror}", file=sys.stderr)
+            errors += 1
+            continue
+        found = [n for n in sections if f"<!-- BEGIN {n} -->" in text]
+        if not found:
+            print(f"vlgpu piglit: --doc {path}: none of the markers "
+                  + ", ".join(f"'<!-- BEGIN {n} -->'" for n in sections), file=sys.stderr)
+            errors += 1
+            continue
+        for n in found:
+            err = bench.replace_between_markers(path, n, sections[n])
+            if err:
+                print(f"vlgpu piglit: {err}", file=sys.stderr)
+                errors += 1
+        print(f"(updated {path})")
+    return errors
+
+
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     drivers = DRIVERS if args.driver == "both" else [args.driver]
     if (args.check or args.update_expectations) and "vlgpu" not in drivers:
@@ -502,6 +589,8 @@ def main(argv=None):
         if args.fail_on_crash and crashes:
             print(f"\n{len(crashes)} tests crashed on vlgpu (--fail-on-crash)")
             rc = 1
+    if args.doc and write_docs(runs, args, include, argv):
+        rc = rc or 2
     return rc
 
 

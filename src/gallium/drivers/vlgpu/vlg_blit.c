@@ -270,10 +270,7 @@ vlg_emit_resolve(struct vlg_context *ctx, const struct pipe_blit_info *info)
       return false;
 
    struct VLG_DRAW_INFO di;
-   VLG_DRAW_INFO_init(&di);
-   di.kind = VLG_DRAW_KIND_RESOLVE;
-   di.prim = VLG_PRIM_POINTS;
-   di.vertices_per_prim = 1;
+   vlg_fixed_draw_info(&di, VLG_DRAW_KIND_RESOLVE);
    di.framebuffer = fb;
    di.resolve_dst = dsurf;
    if (!vlg_emit_fixed_draw(ctx, &di))

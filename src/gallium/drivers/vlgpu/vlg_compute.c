@@ -177,12 +177,7 @@ vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
       return;
    }
 
-   struct VLG_CMD_DISPATCH cmd;
-   uint32_t dw[VLG_CMD_DISPATCH_LENGTH];
-   VLG_CMD_DISPATCH_init(&cmd);
-   cmd.compute_info = ci_address;
-   VLG_CMD_DISPATCH_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DISPATCH_LENGTH);
+   vlg_emit_dispatch_command(ctx, ci_address);
 }
 
 void

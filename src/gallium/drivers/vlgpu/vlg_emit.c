@@ -410,6 +410,27 @@ vlg_emit_draw_command(struct vlg_context *ctx, uint64_t draw_info)
    vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DRAW_LENGTH);
 }
 
+void
+vlg_emit_dispatch_command(struct vlg_context *ctx, uint64_t compute_info)
+{
+   struct VLG_CMD_DISPATCH cmd;
+   uint32_t dw[VLG_CMD_DISPATCH_LENGTH];
+
+   VLG_CMD_DISPATCH_init(&cmd);
+   cmd.compute_info = compute_info;
+   VLG_CMD_DISPATCH_pack(dw, &cmd);
+   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DISPATCH_LENGTH);
+}
+
+void
+vlg_fixed_draw_info(struct VLG_DRAW_INFO *di, enum vlg_draw_kind kind)
+{
+   VLG_DRAW_INFO_init(di);
+   di->kind = kind;
+   di->prim = VLG_PRIM_POINTS;
+   di->vertices_per_prim = 1;
+}
+
 bool
 vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
                struct pipe_surface *const *surfaces, unsigned num_surfaces,
@@ -423,10 +444,7 @@ vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
       return false;
 
    struct VLG_DRAW_INFO di;
-   VLG_DRAW_INFO_init(&di);
-   di.kind = VLG_DRAW_KIND_CLEAR;
-   di.prim = VLG_PRIM_POINTS;
-   di.vertices_per_prim = 1;
+   vlg_fixed_draw_info(&di, VLG_DRAW_KIND_CLEAR);
    di.clear_buffers = buffers & (PIPE_CLEAR_DEPTHSTENCIL | PIPE_CLEAR_COLOR);
    for (unsigned i = 0; i < 4; i++)
       di.clear_color[i] = color ? color->ui[i] : 0;

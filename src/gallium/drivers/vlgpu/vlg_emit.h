@@ -55,6 +55,15 @@ void vlg_emit_framebuffer_bos(struct vlg_context *ctx,
 /** Append a DRAW command for the draw_info at VRAM address @draw_info. */
 void vlg_emit_draw_command(struct vlg_context *ctx, uint64_t draw_info);
 
+/** Append a DISPATCH command for the compute_info at VRAM address
+ *  @compute_info. */
+void vlg_emit_dispatch_command(struct vlg_context *ctx, uint64_t compute_info);
+
+/** Initialise @di for a draw without the vertex/fragment pipeline (CLEAR,
+ *  RESOLVE: docs/hw.md "draw_info"): VLG_DRAW_INFO_init, @kind, one
+ *  point-list "vertex" per primitive; the caller fills the kind's fields. */
+void vlg_fixed_draw_info(struct VLG_DRAW_INFO *di, enum vlg_draw_kind kind);
+
 /**
  * Queue a CLEAR draw (draw_info.kind = CLEAR, docs/hw.md) of the buffers
  * in \p buffers (PIPE_CLEAR_* bits) of the framebuffer block \p fb_words

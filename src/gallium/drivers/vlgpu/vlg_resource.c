@@ -123,23 +123,47 @@ vlg_resource_kind(const struct pipe_resource *templat)
    return "texture";
 }
 
+/* A resource of @templat with its layout (vlg_resource_layout) and no memory
+ * yet; NULL when out of memory or when the layout is not supported. */
+static struct vlg_resource *
+vlg_resource_new(struct pipe_screen *pscreen, const struct pipe_resource *templat)
+{
+   struct vlg_resource *rsc = CALLOC_STRUCT(vlg_resource);
+
+   if (!rsc)
+      return NULL;
+   rsc->base = *templat;
+   pipe_reference_init(&rsc->base.reference, 1);
+   rsc->base.screen = pscreen;
+   if (!vlg_resource_layout(vlg_screen(pscreen), rsc)) {
+      FREE(rsc);
+      return NULL;
+   }
+   return rsc;
+}
+
+/* Free @rsc with its display target and its reference to the BO (queued
+ * draws that use the BO keep it alive until they have run); also for a
+ * resource creation that failed half-way. */
+static void
+vlg_resource_free(struct vlg_screen *screen, struct vlg_resource *rsc)
+{
+   if (rsc->dt)
+      screen->winsys->displaytarget_destroy(screen->winsys, rsc->dt);
+   vlg_bo_reference(&rsc->bo, NULL);
+   FREE(rsc);
+}
+
 static struct pipe_resource *
 vlg_resource_create_front(struct pipe_screen *pscreen,
                           const struct pipe_resource *templat,
                           const void *map_front_private)
 {
    struct vlg_screen *screen = vlg_screen(pscreen);
-   struct vlg_resource *rsc = CALLOC_STRUCT(vlg_resource);
+   struct vlg_resource *rsc = vlg_resource_new(pscreen, templat);
 
    if (!rsc)
       return NULL;
-
-   rsc->base = *templat;
-   pipe_reference_init(&rsc->base.reference, 1);
-   rsc->base.screen = pscreen;
-
-   if (!vlg_resource_layout(screen, rsc))
-      goto fail;
 
    rsc->bo = vlg_bo_create(screen, rsc->size, 256, vlg_resource_kind(templat));
    if (!rsc->bo)
@@ -163,8 +187,7 @@ vlg_resource_create_front(struct pipe_screen *pscreen,
    return &rsc->base;
 
 fail:
-   vlg_bo_reference(&rsc->bo, NULL);
-   FREE(rsc);
+   vlg_resource_free(screen, rsc);
    return NULL;
 }
 
@@ -189,14 +212,7 @@ vlg_can_create_resource(struct pipe_screen *pscreen,
 static void
 vlg_resource_destroy(struct pipe_screen *pscreen, struct pipe_resource *prsc)
 {
-   struct vlg_screen *screen = vlg_screen(pscreen);
-   struct vlg_resource *rsc = vlg_resource(prsc);
-
-   if (rsc->dt)
-      screen->winsys->displaytarget_destroy(screen->winsys, rsc->dt);
-   /* Queued draws that use the BO keep it alive until they have run. */
-   vlg_bo_reference(&rsc->bo, NULL);
-   FREE(rsc);
+   vlg_resource_free(vlg_screen(pscreen), vlg_resource(prsc));
 }
 
 static struct pipe_resource *
@@ -205,16 +221,10 @@ vlg_resource_from_handle(struct pipe_screen *pscreen,
                          struct winsys_handle *whandle, unsigned usage)
 {
    struct vlg_screen *screen = vlg_screen(pscreen);
-   struct vlg_resource *rsc = CALLOC_STRUCT(vlg_resource);
+   struct vlg_resource *rsc = vlg_resource_new(pscreen, templat);
 
    if (!rsc)
       return NULL;
-
-   rsc->base = *templat;
-   pipe_reference_init(&rsc->base.reference, 1);
-   rsc->base.screen = pscreen;
-   if (!vlg_resource_layout(screen, rsc))
-      goto fail;
    rsc->dt = screen->winsys->displaytarget_from_handle(screen->winsys,
                                                        templat, whandle,
                                                        &rsc->dt_stride);
@@ -236,10 +246,7 @@ vlg_resource_from_handle(struct pipe_screen *pscreen,
    return &rsc->base;
 
 fail:
-   if (rsc->dt)
-      screen->winsys->displaytarget_destroy(screen->winsys, rsc->dt);
-   vlg_bo_reference(&rsc->bo, NULL);
-   FREE(rsc);
+   vlg_resource_free(screen, rsc);
    return NULL;
 }
 

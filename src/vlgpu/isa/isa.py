@@ -50,6 +50,20 @@ NUM_TEX_UNITS = 16       # texture units T0..T15 (texture + sampler descriptor)
 NUM_BUFFERS = 16         # buffer slots B0..B15 (uniform buffers)
 MAX_PROGRAM_UNITS = 65536  # branch targets are 16-bit unit addresses
 
+# The limits above as gen_hw.py --limits writes them into vlg_limits.h
+# (VLG_<NAME>), the one header of machine limits the driver, the compiler,
+# the simulator and the dump include: (name, value, doc).
+MACHINE_LIMITS = [
+    ("NUM_REGS", NUM_REGS, "vector registers R0..R127 per lane, each a vec4 of 32-bit words (7-bit register numbers; seed 003's 128-entry stream buffer)"),
+    ("LOW_BANK_REGS", LOW_BANK_REGS, "registers R0..R31 a Main unit reaches alone (5-bit field; the high 2 bits are in the Sub unit, seeds 000/003)"),
+    ("NUM_GLOBAL", NUM_GLOBAL, "global-buffer entries C0..C511, each a vec4 of 32-bit words (9-bit LDC index)"),
+    ("DIRECT_GLOBAL", DIRECT_GLOBAL, "global-buffer entries C0..C127 that are direct ALU operands (7-bit register numbers)"),
+    ("NUM_PRED", NUM_PRED, "predicate registers P0..P3, one bit per lane (2-bit pd/p fields)"),
+    ("NUM_TEX_UNITS", NUM_TEX_UNITS, "texture units T0..T15 per shader, a texture + sampler descriptor pair each (4-bit tex.unit)"),
+    ("NUM_BUFFERS", NUM_BUFFERS, "buffer slots B0..B15 per shader that LDB reads (4-bit ldb.slot)"),
+    ("MAX_PROGRAM_UNITS", MAX_PROGRAM_UNITS, "largest program in 32-bit units (16-bit brc.target unit addresses)"),
+]
+
 SPECIAL_REGS = [
     # name, value, doc  (read with MVS)
     ("LC", 0, "loop counter (int32 per lane)"),

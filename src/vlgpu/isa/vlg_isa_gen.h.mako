@@ -20,15 +20,8 @@ extern "C" {
 #define VLG_MAX_UNITS         ${isa.MAX_UNITS}
 #define VLG_FETCH_BANKS       ${isa.FETCH_BANKS}
 
-/* Machine model */
-#define VLG_NUM_REGS          ${isa.NUM_REGS}
-#define VLG_LOW_BANK_REGS     ${isa.LOW_BANK_REGS}
-#define VLG_NUM_GLOBAL        ${isa.NUM_GLOBAL}
-#define VLG_DIRECT_GLOBAL     ${isa.DIRECT_GLOBAL}
-#define VLG_NUM_PRED          ${isa.NUM_PRED}
-#define VLG_NUM_TEX_UNITS     ${isa.NUM_TEX_UNITS}
-#define VLG_NUM_BUFFERS       ${isa.NUM_BUFFERS}
-#define VLG_MAX_PROGRAM_UNITS ${isa.MAX_PROGRAM_UNITS}
+/* Machine model: VLG_NUM_REGS, VLG_NUM_GLOBAL, ... (isa.py MACHINE_LIMITS) */
+#include "vlg_limits.h"
 
 enum vlg_opcode {
 % for o in sorted(isa.OPS, key=lambda o: o.value):

@@ -604,6 +604,32 @@ op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
 OPS_BY_NAME = {o.name: o for o in OPS}
 OPS_BY_VALUE = {o.value: o for o in OPS}
 
+# ---------------------------------------------------------------------------
+# Forwarding (seed 004 §III.3 and fig. 11; docs/isa.md "What phase 1 sees of
+# phase 0")
+# ---------------------------------------------------------------------------
+# Both phases of an instruction read their registers before either writes, so
+# a phase-1 op never sees a phase-0 result, except for these pairs: the
+# coordinate register the phase-0 producer writes is updated before the
+# phase-1 consumer reads it. A consumer in a later instruction waits the
+# producer's latency (OPS, like any other result). Only the coordinate unit
+# (PRED, ADDR) produces coordinate registers, and only phase-1 ops other than
+# the coordinate unit can pair with it, so these are all the pairs.
+# (producer, consumer, registers, source)
+FORWARDS = [
+    ("PRED", "BRC", "P0..P3", "seed 004 fig. 11: compare and branch in one instruction"),
+    ("ADDR", "LDC", "A0", "seed 004 fig. 11: indirect addressing in one instruction"),
+    ("ADDR", "LDB", "A0", "seed 004 fig. 11: indirect addressing in one instruction"),
+    ("PRED", "MVS", "P0..P3 (MVS PRED), LC (++LC, MVS LC)",
+     "vlgpu: MVS reads the special registers after the coordinate unit wrote them "
+     "(tests/sim/func_shader/test_flow.cpp PhaseOneSeesPhaseZeroCoordinateRegisters)"),
+    ("ADDR", "MVS", "A0, LC (MVS A0, MVS LC)",
+     "vlgpu: as PRED -> MVS"),
+]
+for (_p, _c, _r, _s) in FORWARDS:
+    assert "coord" in OPS_BY_NAME[_p].classes and 0 in OPS_BY_NAME[_p].phases, _p
+    assert 1 in OPS_BY_NAME[_c].phases and "coord" not in OPS_BY_NAME[_c].classes, _c
+
 
 def format_fields(fmt):
     """Return {field name: (hi, lo, kind)} of a format."""

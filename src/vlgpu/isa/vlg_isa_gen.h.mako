@@ -99,6 +99,28 @@ vlg_op_info(unsigned opcode)
    return opcode < 64 && vlg_op_table[opcode].name ? &vlg_op_table[opcode] : (const struct vlg_opinfo *)0;
 }
 
+/**
+ * Forwarding (isa.py FORWARDS; docs/isa.md "What phase 1 sees of phase 0"):
+ * true if the coordinate register a phase-0 @producer_op writes is seen by a
+ * phase-1 @consumer_op of the same instruction, so the two may share an
+ * instruction although the consumer reads what the producer writes. Any
+ * other consumer, and every consumer in a later instruction, waits the
+ * producer's latency (vlg_opinfo.latency). Opcodes are enum vlg_opcode values;
+ * anything else gives false.
+ */
+static inline bool
+vlg_op_forwards(unsigned producer_op, unsigned consumer_op)
+{
+   switch (producer_op) {
+% for p in sorted({f[0] for f in isa.FORWARDS}, key=lambda n: isa.OPS_BY_NAME[n].value):
+   case VLG_OP_${isa.OPS_BY_NAME[p].cname}:
+      return ${" || ".join("consumer_op == VLG_OP_%s" % isa.OPS_BY_NAME[c].cname for (pp, c, r, s) in isa.FORWARDS if pp == p)};
+% endfor
+   default:
+      return false;
+   }
+}
+
 /** Name of a functional class bit (one bit of enum vlg_class). */
 const char *vlg_class_name(unsigned class_bit);
 

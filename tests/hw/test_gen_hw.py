@@ -32,6 +32,38 @@ class RejectsBadXml(unittest.TestCase):
         self.assertTrue(msg.startswith(f't.xml:{line}: error: '), msg)
         self.assertIn(fragment, msg)
 
+    def test_limit_bad_field(self):
+        for attr, fragment in (('count="s.a"', 'limit l: s.a is not an array'),
+                               ('range="s.b"', "'s.b' is not a struct.field")):
+            with self.subTest(attr):
+                self.expect_error(f'''
+                    <vlgpu_hw>
+                      <struct name="s" doc="d">
+                        <field name="a" start="0:0" end="0:7" type="uint" doc="d"/>
+                      </struct>
+                      <limit name="l" {attr} doc="d"/>
+                    </vlgpu_hw>''', 5, fragment)
+
+    def test_limit_two_kinds(self):
+        self.expect_error('''
+            <vlgpu_hw>
+              <limit name="l" value="4" count="s.a" doc="d"/>
+            </vlgpu_hw>''', 2, 'needs exactly one of value, count, range')
+
+    def test_limit_values(self):
+        desc = load('''
+            <vlgpu_hw>
+              <struct name="s" doc="d">
+                <field name="a" start="0:0" end="0:4" type="uint" doc="d"/>
+                <field name="b" start="1:0" end="1:7" count="6" type="uint" doc="d"/>
+              </struct>
+              <limit name="r" range="s.a" doc="d"/>
+              <limit name="c" count="s.b" doc="d"/>
+              <limit name="v" value="0x40" doc="d"/>
+            </vlgpu_hw>''')
+        self.assertEqual([(x.c_name, x.value) for x in desc.limits],
+                         [('VLG_HW_MAX_R', 32), ('VLG_HW_MAX_C', 6), ('VLG_HW_MAX_V', 64)])
+
     def test_overlap(self):
         self.expect_error('''
             <vlgpu_hw>

@@ -33,6 +33,7 @@
 
 #include "compiler/shader_enums.h"
 #include "vlg_hw.h"
+#include "vlg_limits.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -40,9 +41,6 @@ extern "C" {
 
 struct nir_shader;
 struct nir_shader_compiler_options;
-
-/** Most entries of the shader_state input and output maps (docs/hw.md). */
-#define VLG_COMPILER_MAX_IO 32
 
 /**
  * NIR options for stage @stage (MESA_SHADER_VERTEX, _GEOMETRY, _FRAGMENT or _COMPUTE):
@@ -166,15 +164,15 @@ struct vlg_compiled_shader {
    unsigned num_regs;  /**< registers R0..R(num_regs-1), 1..128 */
 
    unsigned num_inputs;
-   struct VLG_SHADER_INPUT inputs[VLG_COMPILER_MAX_IO]; /**< hw input map, ready to pack */
-   int input_locations[VLG_COMPILER_MAX_IO];            /**< NIR slot of each input: gl_vert_attrib
+   struct VLG_SHADER_INPUT inputs[VLG_HW_MAX_SHADER_IO]; /**< hw input map, ready to pack */
+   int input_locations[VLG_HW_MAX_SHADER_IO];            /**< NIR slot of each input: gl_vert_attrib
                                                            (ATTRIBUTE), gl_varying_slot (VARYING, FRAG_COORD,
                                                            FACE, POINT_COORD; GS: POSITION, POINT_SIZE,
                                                            VARYING) or gl_system_value (VERTEX_ID,
                                                            INSTANCE_ID, PRIMITIVE_ID) */
    unsigned num_outputs;
-   struct VLG_SHADER_OUTPUT outputs[VLG_COMPILER_MAX_IO]; /**< hw output map */
-   int output_locations[VLG_COMPILER_MAX_IO]; /**< gl_varying_slot (VS, GS) or gl_frag_result (FS) */
+   struct VLG_SHADER_OUTPUT outputs[VLG_HW_MAX_SHADER_IO]; /**< hw output map */
+   int output_locations[VLG_HW_MAX_SHADER_IO]; /**< gl_varying_slot (VS, GS) or gl_frag_result (FS) */
 
    uint32_t (*consts)[4]; /**< global-buffer image, num_consts entries: compiler constants; uniform
                              dwords 0 */

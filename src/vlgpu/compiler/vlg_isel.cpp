@@ -38,8 +38,8 @@ Isel::input(unsigned semantic, unsigned index, int location, unsigned interp)
    auto it = in_map.find(key);
    if (it != in_map.end())
       return it->second;
-   if (S.inputs.size() >= VLG_COMPILER_MAX_IO)
-      throw CompileError("more than 32 inputs");
+   if (S.inputs.size() >= VLG_HW_MAX_SHADER_IO)
+      throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " inputs");
    InputDesc d;
    d.vreg = S.new_vreg();
    d.mask = 0;
@@ -60,8 +60,8 @@ Isel::output(unsigned semantic, unsigned index, int location, bool dual_source)
    auto it = out_map.find(key);
    if (it != out_map.end())
       return it->second;
-   if (S.outputs.size() >= VLG_COMPILER_MAX_IO)
-      throw CompileError("more than 32 outputs");
+   if (S.outputs.size() >= VLG_HW_MAX_SHADER_IO)
+      throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " outputs");
    OutputDesc d;
    d.vreg = S.new_vreg();
    d.mask = 0;
@@ -174,8 +174,8 @@ Isel::gs_collect_inputs(nir_function_impl *impl)
          semantic = VLG_INPUT_SEMANTIC_VARYING;
          index = vi;
       }
-      if (S.inputs.size() >= VLG_COMPILER_MAX_IO)
-         throw CompileError("more than 32 inputs");
+      if (S.inputs.size() >= VLG_HW_MAX_SHADER_IO)
+         throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " inputs");
       InputDesc d;
       d.vreg = gs_block;
       d.offset = s.second;

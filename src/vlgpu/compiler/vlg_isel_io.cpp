@@ -186,8 +186,9 @@ Isel::emit_load_input(nir_intrinsic_instr *intr)
    unsigned in;
    if (!fs) {
       unsigned index = nir_intrinsic_base(intr) + nir_src_as_uint(intr->src[0]);
-      if (index >= 32)
-         throw CompileError("vertex attribute index " + std::to_string(index) + " above 31");
+      if (index >= VLG_HW_MAX_IO_INDICES)
+         throw CompileError("vertex attribute index " + std::to_string(index) + " above " +
+                            std::to_string(VLG_HW_MAX_IO_INDICES - 1));
       in = input(VLG_INPUT_SEMANTIC_ATTRIBUTE, index, loc, VLG_INTERP_PERSPECTIVE);
    } else if (loc == VARYING_SLOT_POS) {
       in = input(VLG_INPUT_SEMANTIC_FRAG_COORD, 0, loc, VLG_INTERP_CONSTANT);
@@ -221,7 +222,7 @@ Isel::store_output_index(const nir_io_semantics &sem, int loc)
       } else if (loc == FRAG_RESULT_COLOR) {
          out = output(VLG_OUTPUT_SEMANTIC_COLOR, 0, loc);
          S.color_broadcast = true;
-      } else if (loc >= FRAG_RESULT_DATA0 && loc < FRAG_RESULT_DATA0 + 8) {
+      } else if (loc >= FRAG_RESULT_DATA0 && loc < FRAG_RESULT_DATA0 + VLG_HW_MAX_COLOR_BUFS) {
          /* EXT_blend_func_extended index 1 (layout(location = 0,
           * index = 1) or gl_SecondaryFragColorEXT): the second source
           * colour of the SRC1_* blend factors, docs/hw.md */

@@ -227,7 +227,7 @@ struct Allocator : Coalescer {
          for (unsigned c : op_colours[o])
             if (ops_of_run[run_of[c]].empty() || ops_of_run[run_of[c]].back() != o)
                ops_of_run[run_of[c]].push_back(o);
-      const unsigned kLowBank = 32;
+      const unsigned kLowBank = VLG_LOW_BANK_REGS;
       unsigned nhigh = 0;
       std::vector<unsigned> high_order;
       while (nused > kLowBank && nused - nhigh > kLowBank) {

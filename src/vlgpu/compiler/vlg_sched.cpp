@@ -16,8 +16,9 @@
  *    instruction; both writing one register component is illegal;
  *  - the coordinate registers are forwarded: a phase-0 PRED is seen by a
  *    phase-1 BRC and a phase-0 ADDR by a phase-1 LDC/LDB of the same
- *    instruction (seed 004 fig. 11).
- * Latencies come from vlg_op_table only (isa.py).
+ *    instruction (seed 004 fig. 11); the pairs are vlg_op_forwards().
+ * Latencies and forwarding come from vlg_op_table and vlg_op_forwards only
+ * (isa.py OPS and FORWARDS).
  *
  * The block's terminator (BRC.JMP / BRC.END) stays last; it may share the
  * last instruction as its phase 1. Register allocation runs afterwards and
@@ -98,12 +99,8 @@ dependency(const Shader &S, const Instr &a, const Instr &b)
    if (overlap(aw, bw))
       add(std::max(1, (int)lat_a - (int)lat_b + 1), false); /* WAW: keep the order of the writes */
    unsigned cw = cwrites(a), cr = creads(b);
-   if (cw & cr) {
-      bool fwd = (a.op == VLG_OP_PRED && b.op == VLG_OP_BRC) ||
-                 (a.op == VLG_OP_ADDR && a.adst == VLG_ADST_A0 &&
-                  (b.op == VLG_OP_LDC || b.op == VLG_OP_LDB));
-      add(fwd ? 1 : lat_a, fwd);
-   }
+   if (cw & cr)
+      add(lat_a, vlg_op_forwards(a.op, b.op));
    if (creads(a) & cwrites(b))
       add(1, false);
    /* memory order (MEM): loads may pass loads; stores, atomics, barriers and

@@ -16,8 +16,8 @@
  * issues (src/vlgpu/sim/units/gpc/spc/spc.h): one instruction per cycle
  * from the oldest group whose next instruction is ready on its scoreboard
  * (every register component it reads or writes and every coordinate
- * register it reads; results ready at issue + latency, PRED/ADDR at issue +
- * 1 and forwarded to phase 1 of their own instruction); a group is done
+ * register it reads; results ready at issue + latency, coordinate registers
+ * also forwarded to phase 1 of their own instruction, vlg_op_forwards()); a group is done
  * when its last result is ready. Cycles until every group is done, divided
  * by the number of groups: the cost of one thread group when latency is
  * hidden by the others (seed 003 measured its dual-issue gain on a GPU that
@@ -79,7 +79,7 @@ estimate_throughput(const Shader &S, unsigned groups)
       for (const Bundle &bu : B.bundles) {
          Step st;
          bool any = false;
-         unsigned cw0 = 0;
+         unsigned cw0 = 0, op0 = 0;
          for (unsigned p = 0; p < 2; p++) {
             if (bu.ph[p] < 0 || B.instrs[bu.ph[p]].dead)
                continue;
@@ -93,11 +93,14 @@ estimate_throughput(const Shader &S, unsigned groups)
                st.lat.push_back(I.info() ? I.info()->latency : 1);
             }
             unsigned cr = coord_reads(I);
-            /* PRED -> BRC, ADDR -> LDC of one instruction are forwarded */
-            st.coord_reads |= cr & ~(p == 1 ? cw0 : 0u);
+            /* a forwarded phase-0 coordinate write (PRED -> BRC, ADDR -> LDC
+             * ...) is no wait for phase 1 of the same instruction */
+            st.coord_reads |= cr & ~(p == 1 && vlg_op_forwards(op0, I.op) ? cw0 : 0u);
             st.coord_writes |= coord_writes(I);
-            if (p == 0)
+            if (p == 0) {
                cw0 = coord_writes(I);
+               op0 = I.op;
+            }
          }
          if (any)
             steps.push_back(st);

@@ -50,6 +50,20 @@ NUM_TEX_UNITS = 16       # texture units T0..T15 (texture + sampler descriptor)
 NUM_BUFFERS = 16         # buffer slots B0..B15 (uniform buffers)
 MAX_PROGRAM_UNITS = 65536  # branch targets are 16-bit unit addresses
 
+# The limits above as gen_hw.py --limits writes them into vlg_limits.h
+# (VLG_<NAME>), the one header of machine limits the driver, the compiler,
+# the simulator and the dump include: (name, value, doc).
+MACHINE_LIMITS = [
+    ("NUM_REGS", NUM_REGS, "vector registers R0..R127 per lane, each a vec4 of 32-bit words (7-bit register numbers; seed 003's 128-entry stream buffer)"),
+    ("LOW_BANK_REGS", LOW_BANK_REGS, "registers R0..R31 a Main unit reaches alone (5-bit field; the high 2 bits are in the Sub unit, seeds 000/003)"),
+    ("NUM_GLOBAL", NUM_GLOBAL, "global-buffer entries C0..C511, each a vec4 of 32-bit words (9-bit LDC index)"),
+    ("DIRECT_GLOBAL", DIRECT_GLOBAL, "global-buffer entries C0..C127 that are direct ALU operands (7-bit register numbers)"),
+    ("NUM_PRED", NUM_PRED, "predicate registers P0..P3, one bit per lane (2-bit pd/p fields)"),
+    ("NUM_TEX_UNITS", NUM_TEX_UNITS, "texture units T0..T15 per shader, a texture + sampler descriptor pair each (4-bit tex.unit)"),
+    ("NUM_BUFFERS", NUM_BUFFERS, "buffer slots B0..B15 per shader that LDB reads (4-bit ldb.slot)"),
+    ("MAX_PROGRAM_UNITS", MAX_PROGRAM_UNITS, "largest program in 32-bit units (16-bit brc.target unit addresses)"),
+]
+
 SPECIAL_REGS = [
     # name, value, doc  (read with MVS)
     ("LC", 0, "loop counter (int32 per lane)"),
@@ -589,6 +603,32 @@ op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
 
 OPS_BY_NAME = {o.name: o for o in OPS}
 OPS_BY_VALUE = {o.value: o for o in OPS}
+
+# ---------------------------------------------------------------------------
+# Forwarding (seed 004 §III.3 and fig. 11; docs/isa.md "What phase 1 sees of
+# phase 0")
+# ---------------------------------------------------------------------------
+# Both phases of an instruction read their registers before either writes, so
+# a phase-1 op never sees a phase-0 result, except for these pairs: the
+# coordinate register the phase-0 producer writes is updated before the
+# phase-1 consumer reads it. A consumer in a later instruction waits the
+# producer's latency (OPS, like any other result). Only the coordinate unit
+# (PRED, ADDR) produces coordinate registers, and only phase-1 ops other than
+# the coordinate unit can pair with it, so these are all the pairs.
+# (producer, consumer, registers, source)
+FORWARDS = [
+    ("PRED", "BRC", "P0..P3", "seed 004 fig. 11: compare and branch in one instruction"),
+    ("ADDR", "LDC", "A0", "seed 004 fig. 11: indirect addressing in one instruction"),
+    ("ADDR", "LDB", "A0", "seed 004 fig. 11: indirect addressing in one instruction"),
+    ("PRED", "MVS", "P0..P3 (MVS PRED), LC (++LC, MVS LC)",
+     "vlgpu: MVS reads the special registers after the coordinate unit wrote them "
+     "(tests/sim/func_shader/test_flow.cpp PhaseOneSeesPhaseZeroCoordinateRegisters)"),
+    ("ADDR", "MVS", "A0, LC (MVS A0, MVS LC)",
+     "vlgpu: as PRED -> MVS"),
+]
+for (_p, _c, _r, _s) in FORWARDS:
+    assert "coord" in OPS_BY_NAME[_p].classes and 0 in OPS_BY_NAME[_p].phases, _p
+    assert 1 in OPS_BY_NAME[_c].phases and "coord" not in OPS_BY_NAME[_c].classes, _c
 
 
 def format_fields(fmt):

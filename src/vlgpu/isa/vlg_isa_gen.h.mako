@@ -20,15 +20,8 @@ extern "C" {
 #define VLG_MAX_UNITS         ${isa.MAX_UNITS}
 #define VLG_FETCH_BANKS       ${isa.FETCH_BANKS}
 
-/* Machine model */
-#define VLG_NUM_REGS          ${isa.NUM_REGS}
-#define VLG_LOW_BANK_REGS     ${isa.LOW_BANK_REGS}
-#define VLG_NUM_GLOBAL        ${isa.NUM_GLOBAL}
-#define VLG_DIRECT_GLOBAL     ${isa.DIRECT_GLOBAL}
-#define VLG_NUM_PRED          ${isa.NUM_PRED}
-#define VLG_NUM_TEX_UNITS     ${isa.NUM_TEX_UNITS}
-#define VLG_NUM_BUFFERS       ${isa.NUM_BUFFERS}
-#define VLG_MAX_PROGRAM_UNITS ${isa.MAX_PROGRAM_UNITS}
+/* Machine model: VLG_NUM_REGS, VLG_NUM_GLOBAL, ... (isa.py MACHINE_LIMITS) */
+#include "vlg_limits.h"
 
 enum vlg_opcode {
 % for o in sorted(isa.OPS, key=lambda o: o.value):
@@ -104,6 +97,28 @@ static inline const struct vlg_opinfo *
 vlg_op_info(unsigned opcode)
 {
    return opcode < 64 && vlg_op_table[opcode].name ? &vlg_op_table[opcode] : (const struct vlg_opinfo *)0;
+}
+
+/**
+ * Forwarding (isa.py FORWARDS; docs/isa.md "What phase 1 sees of phase 0"):
+ * true if the coordinate register a phase-0 @producer_op writes is seen by a
+ * phase-1 @consumer_op of the same instruction, so the two may share an
+ * instruction although the consumer reads what the producer writes. Any
+ * other consumer, and every consumer in a later instruction, waits the
+ * producer's latency (vlg_opinfo.latency). Opcodes are enum vlg_opcode values;
+ * anything else gives false.
+ */
+static inline bool
+vlg_op_forwards(unsigned producer_op, unsigned consumer_op)
+{
+   switch (producer_op) {
+% for p in sorted({f[0] for f in isa.FORWARDS}, key=lambda n: isa.OPS_BY_NAME[n].value):
+   case VLG_OP_${isa.OPS_BY_NAME[p].cname}:
+      return ${" || ".join("consumer_op == VLG_OP_%s" % isa.OPS_BY_NAME[c].cname for (pp, c, r, s) in isa.FORWARDS if pp == p)};
+% endfor
+   default:
+      return false;
+   }
 }
 
 /** Name of a functional class bit (one bit of enum vlg_class). */

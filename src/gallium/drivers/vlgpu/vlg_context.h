@@ -83,10 +83,10 @@ struct vlg_stage_state {
    /** Constant buffer 0: the uniforms, copied into each draw's global-buffer
     *  image through the compiler's uniform copy map. */
    struct pipe_constant_buffer constbuf;
-   /** Constant buffers 1..VLG_MAX_CONST_BUFFERS-1: uniform blocks, read
+   /** Constant buffers 1..VLG_NUM_BUFFERS-1: uniform blocks, read
     *  by LDB from slot Bi (shader_state.buffers, docs/hw.md "Uniform
     *  buffers"); ubo[0] is unused. */
-   struct pipe_constant_buffer ubo[VLG_MAX_CONST_BUFFERS];
+   struct pipe_constant_buffer ubo[VLG_NUM_BUFFERS];
 };
 
 struct vlg_query;

@@ -134,7 +134,7 @@ vlg_emit_buffers(struct vlg_context *ctx, const struct vlg_compiled_shader *cs,
                  struct vlg_stage_state *stage, struct VLG_SHADER_STATE *ss)
 {
    const uint32_t used =
-      cs->buffers_used & BITFIELD_MASK(VLG_MAX_CONST_BUFFERS);
+      cs->buffers_used & BITFIELD_MASK(VLG_NUM_BUFFERS);
 
    ss->num_buffers = 0;
    ss->buffers = 0;
@@ -201,10 +201,10 @@ vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
             color0 = i;
       }
       const unsigned nr_cbufs =
-         MIN2(ctx->framebuffer.nr_cbufs, VLG_MAX_RENDER_TARGETS);
+         MIN2(ctx->framebuffer.nr_cbufs, VLG_HW_MAX_COLOR_BUFS);
       for (unsigned rt = 1; color0 >= 0 && rt < nr_cbufs; rt++) {
          if (!ctx->framebuffer.cbufs[rt] ||
-             ss.num_outputs >= VLG_COMPILER_MAX_IO)
+             ss.num_outputs >= VLG_HW_MAX_SHADER_IO)
             continue;
          ss.outputs[ss.num_outputs] = ss.outputs[color0];
          ss.outputs[ss.num_outputs].index = rt;

@@ -150,7 +150,7 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_TEXTURE_BUFFER_OBJECTS:
       return 1;
    case PIPE_CAP_MAX_TEXEL_BUFFER_ELEMENTS_UINT:
-      return VLG_MAX_TEXEL_BUFFER_ELEMENTS;
+      return VLG_HW_MAX_BUFFER_TEXELS;
    case PIPE_CAP_TEXTURE_BUFFER_OFFSET_ALIGNMENT:
       return 16;
 
@@ -197,7 +197,7 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 
    /* OMU: 4 colour buffers with independent blending and masks. */
    case PIPE_CAP_MAX_RENDER_TARGETS:
-      return VLG_MAX_RENDER_TARGETS;
+      return VLG_HW_MAX_COLOR_BUFS;
    case PIPE_CAP_INDEP_BLEND_ENABLE:
    case PIPE_CAP_INDEP_BLEND_FUNC:
       return 1;
@@ -412,7 +412,7 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
       /* VS, GS: position, point size and the varyings; FS: colours +
        * depth. */
-      return shader == PIPE_SHADER_FRAGMENT ? VLG_MAX_RENDER_TARGETS + 1
+      return shader == PIPE_SHADER_FRAGMENT ? VLG_HW_MAX_COLOR_BUFS + 1
                                             : VLG_MAX_VARYINGS + 2;
 
    /* Uniforms live in the global buffer (C0..C511) next to the compiler's
@@ -422,10 +422,10 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
    case PIPE_SHADER_CAP_MAX_CONST_BUFFER0_SIZE:
       return VLG_MAX_UNIFORM_VECS * 16;
    case PIPE_SHADER_CAP_MAX_CONST_BUFFERS:
-      return VLG_MAX_CONST_BUFFERS;
+      return VLG_NUM_BUFFERS;
 
    case PIPE_SHADER_CAP_MAX_TEMPS:
-      return VLG_MAX_TEMPS;
+      return VLG_NUM_REGS;
 
    /* ADDR -> LDC addresses the global buffer indirectly (seed 004); there
     * is no indirect register file access (the compiler unrolls it). */
@@ -444,7 +444,7 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
 
    case PIPE_SHADER_CAP_MAX_TEXTURE_SAMPLERS:
    case PIPE_SHADER_CAP_MAX_SAMPLER_VIEWS:
-      return VLG_MAX_SAMPLERS;
+      return VLG_NUM_TEX_UNITS;
 
    case PIPE_SHADER_CAP_PREFERRED_IR:
       return PIPE_SHADER_IR_NIR;

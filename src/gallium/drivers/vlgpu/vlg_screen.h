@@ -10,6 +10,7 @@
 
 #include "pipe/p_screen.h"
 #include "util/simple_mtx.h"
+#include "vlg_limits.h"
 
 struct sw_winsys;
 struct vlg_bo;
@@ -17,28 +18,26 @@ struct vlg_drm_device;
 struct vlg_stats;
 
 /*
- * Limits the screen advertises (GL ES 2.0 class; brief §3/§4), from what the
- * hardware words, the VL-IW ISA and the simulator provide (docs/driver.md).
+ * Limits the screen advertises that are choices of the driver, below what the
+ * machine provides (docs/driver.md).  The machine's own limits are in the
+ * generated vlg_limits.h (isa.py and vlgpu_hw.xml; docs/hw.md "Limits") and
+ * are used by name: texture units VLG_NUM_TEX_UNITS, buffer slots
+ * VLG_NUM_BUFFERS, registers VLG_NUM_REGS, colour buffers
+ * VLG_HW_MAX_COLOR_BUFS, BUFFER texels VLG_HW_MAX_BUFFER_TEXELS.
  */
-#define VLG_MAX_TEXTURE_3D_LEVELS   12  /* 2048^3 */
-#define VLG_MAX_VERTEX_ATTRIBS      16  /* VS inputs (GLES 2.0 minimum: 8) */
-#define VLG_MAX_VARYINGS            16  /* VARYING 0..31 of the I/O maps; GLSL
-                                           VAR0..VAR15 map to 0..15 */
-#define VLG_MAX_SAMPLERS            16  /* texture/sampler pairs per stage */
-#define VLG_MAX_TEXEL_BUFFER_ELEMENTS (1u << 27) /* texels of a BUFFER texture
-                                                   (texture.cpp kMaxBufferTexels,
-                                                   Mesa's own clamp) */
-#define VLG_MAX_RENDER_TARGETS      8   /* framebuffer.cbufs[8] */
-#define VLG_MAX_UNIFORM_VEC4        512 /* global buffer C0..C511 */
+#define VLG_MAX_TEXTURE_3D_LEVELS   12  /* 2048^3 (GL ES 3.0 minimum MAX_3D_TEXTURE_SIZE 256) */
+#define VLG_MAX_VERTEX_ATTRIBS      16  /* VS inputs (GLES 2.0 minimum: 8; the
+                                           I/O maps take VLG_HW_MAX_IO_INDICES) */
+#define VLG_MAX_VARYINGS            16  /* GLSL VAR0..VAR15 map to VARYING
+                                           0..15 (vlg_compiler.cpp); the I/O
+                                           maps take VLG_HW_MAX_IO_INDICES */
 /* Default-block uniforms per stage, in vec4s: GL ES 3.0's minimum of 256
  * vertex uniform vectors plus the 9 st/mesa reserves for lowered state
  * (8 clip planes, point size; st_extensions.c), rounded up to 272.  The
  * compiler's literals use the rest of C0..C511 (it reports a shader that
  * needs more). */
 #define VLG_MAX_UNIFORM_VECS        272
-#define VLG_MAX_CONST_BUFFERS       16  /* LDB slots B0..B15 (B0 unused) */
-#define VLG_MAX_UBO_SIZE            16384 /* GL ES 3.0 minimum block size */
-#define VLG_MAX_TEMPS               128 /* R0-R127, vec4 of 32-bit (brief §4.6) */
+#define VLG_MAX_UBO_SIZE            16384 /* GL ES 3.0 minimum MAX_UNIFORM_BLOCK_SIZE */
 
 /** Subclass of pipe_screen: one per sw winsys (softpipe_screen style) and
  *  one simulated GPU (vlgpu_drm.h device) per screen. */

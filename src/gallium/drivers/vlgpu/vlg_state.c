@@ -84,7 +84,7 @@ vlg_create_blend_state(struct pipe_context *pctx,
    b.logicop_enable = false;
    b.logicop_func = (enum vlg_logicop)cso->logicop_func;
    b.dither = cso->dither;
-   for (unsigned i = 0; i < VLG_MAX_RENDER_TARGETS; i++) {
+   for (unsigned i = 0; i < VLG_HW_MAX_COLOR_BUFS; i++) {
       const struct pipe_rt_blend_state *rt = &cso->rt[i];
 
       b.rt[i].blend_enable = rt->blend_enable;
@@ -465,7 +465,7 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
       const unsigned offset = MIN2(tmpl->u.buf.offset, prsc->width0);
       const unsigned texels =
          MIN2(MIN2(tmpl->u.buf.size, prsc->width0 - offset) / bpp,
-              VLG_MAX_TEXEL_BUFFER_ELEMENTS);
+              VLG_HW_MAX_BUFFER_TEXELS);
       t.width = texels & 0xffff;
       t.height = texels >> 16;
       t.depth = t.array_size = t.num_levels = 1;
@@ -694,7 +694,7 @@ vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb, uint32_t *words)
    VLG_FRAMEBUFFER_init(&f);
    f.width = MIN2(fb->width, 0xffff);
    f.height = MIN2(fb->height, 0xffff);
-   f.nr_cbufs = MIN2(fb->nr_cbufs, VLG_MAX_RENDER_TARGETS);
+   f.nr_cbufs = MIN2(fb->nr_cbufs, VLG_HW_MAX_COLOR_BUFS);
    /* 1 or 4 (is_format_supported admits no other counts); GL ES 3.0
     * §4.4.4: every attachment of a complete framebuffer has as many */
    f.samples = MAX2(util_framebuffer_get_num_samples(fb), 1);
@@ -769,7 +769,7 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
    /* Uniform blocks: constant buffer i >= 1 goes to LDB slot Bi when a
     * shader using it is drawn (vlg_draw.c). */
    if (index != 0) {
-      if (index < VLG_MAX_CONST_BUFFERS) {
+      if (index < VLG_NUM_BUFFERS) {
          util_copy_constant_buffer(&ctx->stage[shader].ubo[index], cb,
                                    take_ownership);
       } else if (cb && take_ownership) {
@@ -793,7 +793,7 @@ vlg_state_cleanup(struct vlg_context *ctx)
       for (unsigned i = 0; i < PIPE_MAX_SHADER_SAMPLER_VIEWS; i++)
          pipe_sampler_view_reference(&stage->views[i], NULL);
       pipe_resource_reference(&stage->constbuf.buffer, NULL);
-      for (unsigned i = 0; i < VLG_MAX_CONST_BUFFERS; i++)
+      for (unsigned i = 0; i < VLG_NUM_BUFFERS; i++)
          pipe_resource_reference(&stage->ubo[i].buffer, NULL);
    }
    for (unsigned i = 0; i < PIPE_MAX_ATTRIBS; i++)

@@ -23,6 +23,7 @@
 #include "sim/dump/hexdump.h"
 #include "sim/dump/image.h"
 #include "sim/dump/shader_text.h"
+#include "vlg_limits.h"
 
 namespace vlgpu::sim {
 
@@ -576,9 +577,9 @@ load_dump(Loader &L)
       for (unsigned s = 0; s < nstages; s++) {
          if (!sh[s].present || sh[s].ss.num_buffers == 0)
             continue;
-         if (sh[s].ss.num_buffers > 16) {
-            errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most 16 buffer slots", file,
-                                         kStage[s], sh[s].ss.num_buffers));
+         if (sh[s].ss.num_buffers > VLG_NUM_BUFFERS) {
+            errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most {} buffer slots", file,
+                                         kStage[s], sh[s].ss.num_buffers, VLG_NUM_BUFFERS));
             continue;
          }
          array(fmt::format("{}_buffers", kStage[s]).c_str(), sh[s].ss.num_buffers, sh[s].ss.buffers,
@@ -621,7 +622,7 @@ load_dump(Loader &L)
          if (!L.exists(cf))
             throw DumpError(
                fmt::format("{}: missing (the {} shader's global buffer)", L.path(cf), kStage[s]));
-         x.consts = parse_consts(read_text(L.path(cf)), L.path(cf), 512);
+         x.consts = parse_consts(read_text(L.path(cf)), L.path(cf), VLG_NUM_GLOBAL);
          const uint32_t n = uint32_t(x.consts.size() / 4);
          if (n != x.ss.num_consts) {
             L.notes.push_back(fmt::format("{}: {} entries, draw.txt has {}.num_consts = {}: "
@@ -674,7 +675,7 @@ load_dump(Loader &L)
    if (!clear) {
       std::vector<std::string> hexfiles;
       for (unsigned s = 0; s < nstages; s++)
-         if (sh[s].present && sh[s].ss.num_buffers <= 16)
+         if (sh[s].present && sh[s].ss.num_buffers <= VLG_NUM_BUFFERS)
             for (unsigned i = 0; i < sh[s].ss.num_buffers; i++)
                hexfiles.push_back(fmt::format("{}-buffer{}.hex", kStage[s], i));
       if (r.have_so) {

@@ -22,6 +22,7 @@
 #include "sim/dump/hexdump.h"
 #include "sim/dump/image.h"
 #include "sim/dump/shader_text.h"
+#include "vlg_limits.h"
 
 namespace vlgpu::sim {
 
@@ -31,8 +32,6 @@ namespace {
 
 /** Largest data range dumped as one file (a larger one is left out with a note). */
 constexpr uint64_t kMaxDumpBytes = 256ull << 20;
-/** The ISA's largest program (branch targets are 16-bit unit addresses). */
-constexpr uint32_t kMaxProgramUnits = 65536;
 
 /** Read @len dwords at @addr if they lie in VRAM and @addr is dword aligned. */
 bool
@@ -852,7 +851,7 @@ DrawDumpWriter::begin(const Vram &vram)
          const VLG_SHADER_STATE &ss = sh.v;
          std::string where = fmt::format("at VRAM 0x{:x} (draw_info.{});", sh.addr, stage);
          const uint64_t code_bytes = uint64_t(ss.code_size) * 4;
-         if (ss.code % 4 == 0 && ss.code_size <= kMaxProgramUnits &&
+         if (ss.code % 4 == 0 && ss.code_size <= uint32_t(VLG_MAX_PROGRAM_UNITS) &&
              vram.contains(ss.code, code_bytes)) {
             std::vector<uint32_t> units(ss.code_size);
             std::memcpy(units.data(), vram.data() + ss.code, code_bytes);
@@ -890,7 +889,7 @@ DrawDumpWriter::begin(const Vram &vram)
             const std::string why =
                fmt::format("{}.s: code at 0x{:x} ({} units) is misaligned, outside VRAM or "
                            "larger than {} units, not dumped",
-                           stage, ss.code, ss.code_size, kMaxProgramUnits);
+                           stage, ss.code, ss.code_size, uint32_t(VLG_MAX_PROGRAM_UNITS));
             st.notes.push_back(why);
             where += " " + why;
          }

@@ -32,7 +32,7 @@ struct TextureUnit;
 struct ComputeLimits {
    unsigned width = 16;               /**< W: lanes per thread group */
    unsigned max_thread_groups = 8;    /**< thread groups one SPC holds (thread_groups_per_spc) */
-   unsigned max_regs = 128;           /**< vec4 registers per lane (vec4_registers_per_lane) */
+   unsigned max_regs = VLG_NUM_REGS;           /**< vec4 registers per lane (vec4_registers_per_lane) */
    uint32_t shared_memory_bytes = 32768; /**< shared memory of one SPC (spc.shared_memory_bytes) */
    /** Largest workgroup in invocations: max_thread_groups * width. */
    unsigned max_invocations() const { return max_thread_groups * width; }

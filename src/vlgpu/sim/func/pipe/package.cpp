@@ -174,8 +174,9 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
    if (s.code_size == 0 || s.entry >= s.code_size)
       bad(block, fmt::format("entry = {} with code_size = {} units", s.entry, s.code_size));
    check_range(vram, s.code, uint64_t(s.code_size) * 4, block, "code");
-   if (s.num_consts > 512)
-      bad(block, fmt::format("num_consts = {} (the global buffer has C0..C511)", s.num_consts));
+   if (s.num_consts > VLG_NUM_GLOBAL)
+      bad(block, fmt::format("num_consts = {} (the global buffer has C0..C{})", s.num_consts,
+                             VLG_NUM_GLOBAL - 1));
    check_range(vram, s.consts, uint64_t(s.num_consts) * 16, block, "global-buffer image (consts)");
 
    if (s.num_buffers > kMaxBuffers)
@@ -541,8 +542,8 @@ load_compute_package(const Vram &vram, uint64_t compute_info_address)
    if (c.shared_size % 4 != 0)
       bad("compute_info", fmt::format("shared_size = {} is not a multiple of 4", c.shared_size));
    if (c.num_textures > kMaxTextures || c.num_samplers > kMaxTextures)
-      bad("compute_info", fmt::format("num_textures = {}, num_samplers = {} (at most 16 each)",
-                                      c.num_textures, c.num_samplers));
+      bad("compute_info", fmt::format("num_textures = {}, num_samplers = {} (at most {} each)",
+                                      c.num_textures, c.num_samplers, kMaxTextures));
    pkg.textures.resize(c.num_textures);
    for (unsigned i = 0; i < c.num_textures; i++) {
       const std::string what = fmt::format("cs_textures[{}]", i);

@@ -23,22 +23,24 @@
 #include <vector>
 
 #include "vlg_hw.h"
+#include "vlg_limits.h"
 
 #include "sim/core/gpu_fault.h"
 #include "sim/core/vram.h"
 
 namespace vlgpu::sim {
 
-/** Limits of the package (docs/hw.md, draw_info and shader_state field docs). */
+/** Limits of the package: the machine limits of the generated vlg_limits.h
+ *  (isa.py, vlgpu_hw.xml; docs/hw.md "Limits") as unsigned constants. */
 enum : unsigned {
-   kMaxVertexElements = 32, /**< draw_info.num_vertex_elements */
-   kMaxVertexBuffers = 32,  /**< draw_info.num_vertex_buffers */
-   kMaxTextures = 16,       /**< per stage, draw_info.*_num_textures / *_num_samplers */
-   kMaxBuffers = 16,        /**< shader_state.num_buffers (LDB slots B0..B15) */
-   kMaxShaderIo = 32,       /**< shader_state inputs[] / outputs[] entries */
-   kMaxRegs = 128,          /**< shader_state.num_regs */
-   kMaxColorBufs = 8,       /**< framebuffer.cbufs[] */
-   kMaxVaryings = 32,       /**< VARYING index range (5-bit field) */
+   kMaxVertexElements = VLG_HW_MAX_VERTEX_ELEMENTS, /**< draw_info.num_vertex_elements */
+   kMaxVertexBuffers = VLG_HW_MAX_VERTEX_BUFFERS,   /**< draw_info.num_vertex_buffers */
+   kMaxTextures = VLG_NUM_TEX_UNITS, /**< per stage, draw_info.*_num_textures / *_num_samplers */
+   kMaxBuffers = VLG_NUM_BUFFERS,    /**< shader_state.num_buffers (LDB slots B0..B15) */
+   kMaxShaderIo = VLG_HW_MAX_SHADER_IO,   /**< shader_state inputs[] / outputs[] entries */
+   kMaxRegs = VLG_NUM_REGS,               /**< shader_state.num_regs */
+   kMaxColorBufs = VLG_HW_MAX_COLOR_BUFS, /**< framebuffer.cbufs[] */
+   kMaxVaryings = VLG_HW_MAX_IO_INDICES,  /**< VARYING index range (shader_input.index) */
 };
 
 /** One shader of the draw: its shader_state block, unpacked and validated. */

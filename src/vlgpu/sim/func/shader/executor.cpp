@@ -1088,7 +1088,8 @@ Exec::execute()
 
    /* All ops read their registers before any op writes one: results go to
     * res_[op] and are committed at the end. PRED/ADDR write P/A0/LC at once,
-    * so phase 1 sees them (the forwarding of docs/isa.md section 2). */
+    * so phase 1 sees them (the forwarding of docs/isa.md section 2; these
+    * are all the pairs of vlg_op_forwards, isa.py FORWARDS). */
    const DecodedOp *brc = nullptr;
    const bool full = active == tg.all_lanes();
    unsigned committed = 0;
@@ -1242,7 +1243,8 @@ ThreadGroup::reset(unsigned width, unsigned num_regs, vlg_shader_stage stage, ui
    if (width < 1 || width > kMaxLanes)
       throw std::invalid_argument("ThreadGroup: width must be 1..64 lanes");
    if (num_regs < 1 || num_regs > VLG_NUM_REGS)
-      throw std::invalid_argument("ThreadGroup: num_regs must be 1..128");
+      throw std::invalid_argument("ThreadGroup: num_regs must be 1.." +
+                                  std::to_string(VLG_NUM_REGS));
    if (stage != VLG_SHADER_STAGE_VERTEX && stage != VLG_SHADER_STAGE_FRAGMENT &&
        stage != VLG_SHADER_STAGE_COMPUTE && stage != VLG_SHADER_STAGE_GEOMETRY)
       throw std::invalid_argument(

@@ -165,6 +165,7 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
       if (!op.bimm)
          b.read(op.src[1].index, 1u << op.bcomp);
       in.coord_writes |= uint8_t(kCoordP0 << op.pred);
+      in.coord_latency = std::max<uint8_t>(in.coord_latency, info->latency);
       break;
    case OpKind::Addr: {
       uint8_t bit = op.adst == VLG_ADST_A0 ? kCoordA0 : kCoordLC;
@@ -173,6 +174,7 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
       if (op.akind == VLG_AKIND_INC)
          in.coord_reads |= bit;
       in.coord_writes |= bit;
+      in.coord_latency = std::max<uint8_t>(in.coord_latency, info->latency);
       break;
    }
    case OpKind::Brc:

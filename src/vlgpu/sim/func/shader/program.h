@@ -121,6 +121,11 @@ struct Instr {
    RegUse writes[4];     /**< R registers written, with the writing op's latency */
    uint8_t coord_reads;  /**< CoordReg bits read (P tested by BRC, A0 by LDC/LDB rel, ...) */
    uint8_t coord_writes; /**< CoordReg bits written (PRED, ADDR, ++LC) */
+   /** Cycles from issue until a later instruction may read coord_writes: the
+    *  writing op's latency (vlg_op_table). Phase 1 of this instruction reads
+    *  them at once (forwarding, vlg_op_forwards: every pair the coordinate
+    *  unit can form with a phase-1 op). */
+   uint8_t coord_latency;
    bool mem;             /**< has a memory op (LDC, LDB, texture, MEM) */
    bool barrier;         /**< has a MEM.BAR (the thread group waits for its workgroup after it) */
    bool flow;            /**< has a BRC */

@@ -20,13 +20,14 @@
 #include <string>
 
 #include "sim/func/tex/format.h"
+#include "vlg_limits.h"
 #include "common/bits.h"
 
 namespace vlgpu::sim {
 
 namespace {
 
-constexpr unsigned kMaxLevels = 15;
+constexpr unsigned kMaxLevels = VLG_HW_MAX_TEXTURE_LEVELS; /* texture.level[] */
 
 /* Mesa util_ifloor (u_math.h, the non-asm branch): floor via two roundings
  * of 1.5 * 2^23 +- f. Valid for |f| < 2^22; outside that (and for NaN,
@@ -559,9 +560,9 @@ is_1d(vlg_texture_target t)
    return t == VLG_TEXTURE_TARGET_1D || t == VLG_TEXTURE_TARGET_1D_ARRAY;
 }
 
-/* Largest BUFFER texture: Mesa's limit for GL_MAX_TEXTURE_BUFFER_SIZE
- * (st_extensions.c clamps PIPE_CAP_MAX_TEXEL_BUFFER_ELEMENTS_UINT to it). */
-constexpr uint32_t kMaxBufferTexels = 1u << 27;
+/* Largest BUFFER texture (vlgpu_hw.xml <limit name="buffer_texels">: Mesa's
+ * limit for GL_MAX_TEXTURE_BUFFER_SIZE; the driver advertises the same). */
+constexpr uint32_t kMaxBufferTexels = VLG_HW_MAX_BUFFER_TEXELS;
 
 /* Texels of a BUFFER texture: width | height << 16 (vlgpu_hw.xml texture_target). */
 uint32_t

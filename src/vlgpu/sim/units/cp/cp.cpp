@@ -368,7 +368,7 @@ Cp::step(Cycle now, bool busy)
                   continue; /* no GS */
                const VLG_SHADER_STATE s =
                   read_hw_block<VLG_SHADER_STATE>(vram, a, "CP", "shader_state");
-               fetch_range(txn_, s.consts, std::min<uint64_t>(s.num_consts, 512) * 16);
+               fetch_range(txn_, s.consts, std::min<uint64_t>(s.num_consts, VLG_NUM_GLOBAL) * 16);
             }
          }
       } catch (const GpuFault &) {

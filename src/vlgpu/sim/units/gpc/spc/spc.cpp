@@ -525,8 +525,11 @@ Spc::issue(Slot &s, Cycle now)
    } else {
       issue_lines(s, *in, now, false, tex_done);
    }
+   /* coordinate registers: ready for later instructions at issue + the
+    * writer's latency; phase 1 of this one already read them (forwarded,
+    * vlg_op_forwards) */
    for (unsigned m = in->coord_writes & 0x3f; m; m &= m - 1)
-      s.coord_ready[__builtin_ctz(m)] = now + 1;
+      s.coord_ready[__builtin_ctz(m)] = now + in->coord_latency;
 
    if (r.ended) {
       s.ended = true;

@@ -20,18 +20,18 @@
 namespace vlgpu::stats_key {
 
 /* ---- the submit (device.cpp stats_json) -------------------------------- */
-constexpr const char submit[] = "submit";         /**< submit number, from 0 */
-constexpr const char cycles[] = "cycles";         /**< simulated cycles (0 in functional mode) */
-constexpr const char draws[] = "draws";           /**< array of draw reports */
-constexpr const char stats[] = "stats";           /**< the submit's engine statistics */
+constexpr const char submit[] = "submit"; /**< submit number, from 0 */
+constexpr const char cycles[] = "cycles"; /**< simulated cycles (0 in functional mode) */
+constexpr const char draws[] = "draws";   /**< array of draw reports */
+constexpr const char stats[] = "stats";   /**< the submit's engine statistics */
 
 /* ---- a draw report (gpu.cpp draw_report_json, device.cpp) --------------- */
-constexpr const char draw[] = "draw";             /**< draw number over the device's life */
+constexpr const char draw[] = "draw";                     /**< draw number over the device's life */
 constexpr const char index_in_queue[] = "index_in_queue"; /**< command index in the queue */
-constexpr const char counters[] = "counters";     /**< the draw's counters (draw_stats_json) */
-constexpr const char modules[] = "modules";       /**< engine statistics (Stats::to_json), and
-                                                       in them the per-module object */
-constexpr const char fault[] = "fault";           /**< null, or {module, report} */
+constexpr const char counters[] = "counters"; /**< the draw's counters (draw_stats_json) */
+constexpr const char modules[] = "modules";   /**< engine statistics (Stats::to_json), and
+                                                   in them the per-module object */
+constexpr const char fault[] = "fault";       /**< null, or {module, report} */
 
 /* ---- engine statistics (stats.cpp Stats::to_json) ----------------------- */
 constexpr const char bottleneck[] = "bottleneck"; /**< {cause: cycles}, priority order */
@@ -39,7 +39,7 @@ constexpr const char queues[] = "queues";         /**< per-queue statistics */
 /** A module's cycle counts (Stats::to_json, and what vlg_drm_get_draw_stats_json
  *  keeps of a module): X(name) per key, in the order written. */
 #define VLG_STATS_MODULE_CYCLE_KEYS(X) X(ticks) X(busy) X(stalled) X(starved) X(idle)
-#define VLG_STATS_KEY_(name) constexpr const char name[] = #name;
+#define VLG_STATS_KEY_(name)           constexpr const char name[] = #name;
 VLG_STATS_MODULE_CYCLE_KEYS(VLG_STATS_KEY_)
 
 /* ---- a draw's counters (gpu.cpp draw_stats_json) ------------------------ */

@@ -36,7 +36,7 @@ constexpr uint64_t kPackageBlockAlign = 256;
 /** Packs @v (one struct of vlgpu_hw.xml) and puts its VLG_<STRUCT>_LENGTH
  *  dwords; returns their VRAM address. */
 #define VLG_PACKAGE_PUT_BLOCK(NAME)                                                                \
-   inline uint64_t put_block(const PackagePut &put, const VLG_##NAME &v)                         \
+   inline uint64_t put_block(const PackagePut &put, const VLG_##NAME &v)                           \
    {                                                                                               \
       uint32_t w[VLG_##NAME##_LENGTH];                                                             \
       VLG_##NAME##_pack(w, &v);                                                                    \
@@ -68,8 +68,7 @@ put_array(const PackagePut &put, const std::vector<T> &v, void (*pack)(uint32_t 
 inline uint64_t
 put_block(const PackagePut &put, const std::vector<VLG_VERTEX_ELEMENT> &v)
 {
-   return put_array<VLG_VERTEX_ELEMENT, VLG_VERTEX_ELEMENT_LENGTH>(put, v,
-                                                                   VLG_VERTEX_ELEMENT_pack);
+   return put_array<VLG_VERTEX_ELEMENT, VLG_VERTEX_ELEMENT_LENGTH>(put, v, VLG_VERTEX_ELEMENT_pack);
 }
 inline uint64_t
 put_block(const PackagePut &put, const std::vector<VLG_VERTEX_BUFFER> &v)

@@ -23,6 +23,7 @@
 #include "vlg_isa.h"
 
 #include "sim/func/pipe/functional.h"
+#include "sim/func/pipe/package_writer.h"
 #include "sim/func/shader/program.h"
 
 using namespace vlgpu::sim;
@@ -35,14 +36,6 @@ struct Scene {
    uint64_t draw_info = 0;
    ProgramCache cache;
 
-   uint64_t put(const void *p, uint64_t n)
-   {
-      next = (next + 255) & ~uint64_t(255);
-      const uint64_t a = next;
-      vram.write(a, p, n, "bench");
-      next += n;
-      return a;
-   }
    uint64_t alloc(uint64_t n)
    {
       next = (next + 255) & ~uint64_t(255);
@@ -50,6 +43,13 @@ struct Scene {
       next += n;
       return a;
    }
+   /** The package builder's put (sim/func/pipe/package_writer.h): every
+    *  block at a 256-byte boundary. */
+   const PackagePut put = [this](const void *p, uint64_t n, uint64_t) {
+      const uint64_t a = alloc(n);
+      vram.write(a, p, n, "bench");
+      return a;
+   };
    static std::vector<uint32_t> assemble(const char *text)
    {
       vlg_program prog{};
@@ -59,22 +59,6 @@ struct Scene {
       std::vector<uint32_t> u(prog.units, prog.units + prog.count);
       vlg_program_free(&prog);
       return u;
-   }
-   uint64_t shader(vlg_shader_stage stage, const char *text, const std::vector<float> &consts,
-                   const VLG_SHADER_STATE &proto)
-   {
-      VLG_SHADER_STATE s = proto;
-      s.stage = stage;
-      const std::vector<uint32_t> code = assemble(text);
-      s.code = put(code.data(), code.size() * 4);
-      s.code_size = uint32_t(code.size());
-      if (!consts.empty()) {
-         s.consts = put(consts.data(), consts.size() * 4);
-         s.num_consts = uint32_t(consts.size() / 4);
-      }
-      uint32_t w[VLG_SHADER_STATE_LENGTH];
-      VLG_SHADER_STATE_pack(w, &s);
-      return put(w, sizeof(w));
    }
 
    /** @verts: x, y, z, w, r, g, b, a per vertex (clip space); @idx: triangles. */
@@ -119,69 +103,49 @@ struct Scene {
          ps.blend.rt[0].alpha_dst_factor = VLG_BLEND_FACTOR_INV_SRC_ALPHA;
       }
 
-      VLG_SHADER_STATE vs;
-      VLG_SHADER_STATE_init(&vs);
-      vs.num_regs = 8;
-      vs.num_inputs = 2;
-      vs.inputs[0].reg = 0, vs.inputs[0].semantic = VLG_INPUT_SEMANTIC_ATTRIBUTE;
-      vs.inputs[1].reg = 1, vs.inputs[1].semantic = VLG_INPUT_SEMANTIC_ATTRIBUTE;
-      vs.inputs[1].index = 1;
-      vs.num_outputs = 2;
-      vs.outputs[0].reg = 4, vs.outputs[0].semantic = VLG_OUTPUT_SEMANTIC_POSITION;
-      vs.outputs[1].reg = 5, vs.outputs[1].semantic = VLG_OUTPUT_SEMANTIC_VARYING;
-      const std::vector<float> ident = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+      PackageShader vs(VLG_SHADER_STAGE_VERTEX, 8);
+      vs.input(0, VLG_INPUT_SEMANTIC_ATTRIBUTE, 0);
+      vs.input(1, VLG_INPUT_SEMANTIC_ATTRIBUTE, 1);
+      vs.output(4, VLG_OUTPUT_SEMANTIC_POSITION, 0);
+      vs.output(5, VLG_OUTPUT_SEMANTIC_VARYING, 0);
+      vs.code = assemble("MUL R4, R0.xxxx, C0\nMAD R4, R0.yyyy, C1, R4\nMAD R4, R0.zzzz, C2, R4\n"
+                         "MAD R4, R0.wwww, C3, R4\nMOV R5, R1\nBRC.END\n");
+      vs.consts = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
       VLG_DRAW_INFO d;
       VLG_DRAW_INFO_init(&d);
-      d.vs = shader(VLG_SHADER_STAGE_VERTEX,
-                    "MUL R4, R0.xxxx, C0\nMAD R4, R0.yyyy, C1, R4\nMAD R4, R0.zzzz, C2, R4\n"
-                    "MAD R4, R0.wwww, C3, R4\nMOV R5, R1\nBRC.END\n",
-                    ident, vs);
-      VLG_SHADER_STATE fs;
-      VLG_SHADER_STATE_init(&fs);
-      fs.num_regs = 4;
-      fs.num_inputs = 1;
-      fs.inputs[0].reg = 0, fs.inputs[0].semantic = VLG_INPUT_SEMANTIC_VARYING;
-      fs.num_outputs = 1;
-      fs.outputs[0].reg = 1, fs.outputs[0].semantic = VLG_OUTPUT_SEMANTIC_COLOR;
-      d.fs = shader(VLG_SHADER_STAGE_FRAGMENT, "MOV R1, R0\nBRC.END\n", {}, fs);
-
-      uint32_t pw[VLG_PIPE_STATE_LENGTH];
-      VLG_PIPE_STATE_pack(pw, &ps);
-      d.pipe_state = put(pw, sizeof(pw));
-      uint32_t fw[VLG_FRAMEBUFFER_LENGTH];
-      VLG_FRAMEBUFFER_pack(fw, &fb);
-      d.framebuffer = put(fw, sizeof(fw));
+      d.vs = put_shader(put, vs);
+      PackageShader fs(VLG_SHADER_STAGE_FRAGMENT, 4);
+      fs.input(0, VLG_INPUT_SEMANTIC_VARYING, 0);
+      fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
+      fs.code = assemble("MOV R1, R0\nBRC.END\n");
+      d.fs = put_shader(put, fs);
+      d.pipe_state = put_block(put, ps);
+      d.framebuffer = put_block(put, fb);
 
       VLG_VERTEX_BUFFER vb;
       VLG_VERTEX_BUFFER_init(&vb);
       vb.size = uint32_t(verts.size() * 4);
-      vb.address = put(verts.data(), vb.size);
+      vb.address = put_data(put, verts);
       vb.stride = 32;
-      uint32_t bw[VLG_VERTEX_BUFFER_LENGTH];
-      VLG_VERTEX_BUFFER_pack(bw, &vb);
-      d.vertex_buffers = put(bw, sizeof(bw));
+      d.vertex_buffers = put_block(put, vb);
       d.num_vertex_buffers = 1;
-      VLG_VERTEX_ELEMENT ve[2];
-      uint32_t ew[2 * VLG_VERTEX_ELEMENT_LENGTH];
+      std::vector<VLG_VERTEX_ELEMENT> ve(2);
       for (unsigned i = 0; i < 2; i++) {
          VLG_VERTEX_ELEMENT_init(&ve[i]);
          ve[i].format = VLG_FORMAT_R32G32B32A32_FLOAT;
          ve[i].src_offset = 16 * i;
-         VLG_VERTEX_ELEMENT_pack(&ew[i * VLG_VERTEX_ELEMENT_LENGTH], &ve[i]);
       }
-      d.vertex_elements = put(ew, sizeof(ew));
+      d.vertex_elements = put_block(put, ve);
       d.num_vertex_elements = 2;
 
       d.kind = VLG_DRAW_KIND_PRIMITIVES;
       d.prim = VLG_PRIM_TRIANGLES;
       d.vertices_per_prim = 3;
       d.index_size = VLG_INDEX_SIZE_U32;
-      d.index_buffer = put(idx.data(), idx.size() * 4);
+      d.index_buffer = put_data(put, idx);
       d.index_buffer_size = uint32_t(idx.size() * 4);
       d.count = uint32_t(idx.size());
-      uint32_t dw[VLG_DRAW_INFO_LENGTH];
-      VLG_DRAW_INFO_pack(dw, &d);
-      draw_info = put(dw, sizeof(dw));
+      draw_info = put_block(put, d);
    }
 };
 

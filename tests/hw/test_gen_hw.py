@@ -73,6 +73,38 @@ class RejectsBadXml(unittest.TestCase):
               </struct>
             </vlgpu_hw>''', 4, 'b overlaps a at word 0 bit 7')
 
+    def format_error(self, value, fragment):
+        """A format enum whose value B has the attributes @value."""
+        self.expect_error(f'''
+            <vlgpu_hw>
+              <enum name="format" doc="d">
+                <value name="NONE" value="0" bytes="0" usage="" doc="n"/>
+                <value name="R8G8B8A8_UNORM" value="1" bytes="4" usage="rt" layout="array" type="unorm" bits="8 8 8 8" swizzle="xyzw" doc="a"/>
+                <value name="B" value="2" {value} doc="b"/>
+              </enum>
+            </vlgpu_hw>''', 5, fragment)
+
+    def test_format_layouts(self):
+        self.format_error('bytes="4" usage="tex"', 'a usable format needs a layout')
+        self.format_error('bytes="4" usage="tex" layout="array" type="unorm" bits="8 8 8" '
+                          'swizzle="xyz1"', 'bits are 4 widths')
+        self.format_error('bytes="3" usage="tex" layout="array" type="unorm" bits="8 8 8 8" '
+                          'swizzle="xyzw"', 'add up to 32 bits, bytes says 24')
+        self.format_error('bytes="2" usage="tex" layout="packed" type="unorm" bits="5 6 6 0" '
+                          'swizzle="zyx1"', 'more than the 16-bit word')
+        self.format_error('bytes="4" usage="tex" layout="array" type="unorm" bits="8 8 8 0" '
+                          'pad="8" swizzle="xyzw"', "swizzle 'xyzw'")
+        self.format_error('bytes="4" usage="tex" layout="array" type="norm" bits="8 8 8 8" '
+                          'swizzle="xyzw"', "type 'norm'")
+        self.format_error('bytes="4" usage="tex" layout="array" type="unorm" bits="8 8 8 8" '
+                          'swizzle="xyzw" srgb="true"', 'names its linear twin')
+        self.format_error('bytes="2" usage="zs" layout="depth_stencil" zs="Z24Lo"',
+                          'zs Z24Lo is 4 bytes, bytes says 2')
+        self.format_error('bytes="4" usage="tex" layout="stencil_view" stencil_byte="4"',
+                          'stencil_byte 4 is outside the 4 bytes')
+        self.format_error('bytes="4" usage="tex" layout="rgb9e5" type="float"',
+                          "attribute 'type' does not belong to layout rgb9e5")
+
     def test_overlap_through_array(self):
         self.expect_error('''
             <vlgpu_hw>

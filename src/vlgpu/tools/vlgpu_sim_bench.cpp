@@ -43,6 +43,7 @@
 #include "common/bits.h"
 #include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
+#include "sim/func/pipe/package_writer.h"
 #include "vlg_isa.h"
 #include "sim/units/cycle_gpu.h"
 
@@ -96,9 +97,10 @@ struct Frame {
       vram->write(a, d, size, "bench");
       return a;
    }
-   template <typename T> uint64_t put(const std::vector<T> &v)
+   /** put() as the package builder's callback (sim/func/pipe/package_writer.h). */
+   PackagePut putter()
    {
-      return put(v.data(), v.size() * sizeof(T));
+      return [this](const void *d, uint64_t size, uint64_t align) { return put(d, size, align); };
    }
 };
 
@@ -124,9 +126,8 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
    fb.nr_cbufs = 1;
    fb.cbufs[0] = f.rt;
    fb.zsbuf = f.zs;
-   uint32_t fbw[VLG_FRAMEBUFFER_LENGTH];
-   VLG_FRAMEBUFFER_pack(fbw, &fb);
-   const uint64_t fb_addr = f.put(fbw, sizeof(fbw));
+   const PackagePut put = f.putter();
+   const uint64_t fb_addr = put_block(put, fb);
 
    VLG_PIPE_STATE ps;
    VLG_PIPE_STATE_init(&ps);
@@ -142,9 +143,7 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
    ps.depth_stencil_alpha.depth_enable = true;
    ps.depth_stencil_alpha.depth_writemask = true;
    ps.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
-   uint32_t pw[VLG_PIPE_STATE_LENGTH];
-   VLG_PIPE_STATE_pack(pw, &ps);
-   const uint64_t ps_addr = f.put(pw, sizeof(pw));
+   const uint64_t ps_addr = put_block(put, ps);
 
    /* texture: 256x256 RGBA8, full mip chain */
    const unsigned ts = 256, levels = 9;
@@ -179,67 +178,35 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
    smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;
    smp.min_img_filter = smp.mag_img_filter = VLG_TEX_FILTER_LINEAR;
    smp.min_mip_filter = VLG_MIP_FILTER_LINEAR;
-   uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
-   VLG_TEXTURE_pack(tw, &tex);
-   VLG_SAMPLER_pack(sw, &smp);
-   const uint64_t tex_addr = f.put(tw, sizeof(tw)), smp_addr = f.put(sw, sizeof(sw));
+   const uint64_t tex_addr = put_block(put, tex), smp_addr = put_block(put, smp);
 
    /* VS: position, colour and texture coordinate passed through */
-   VLG_SHADER_STATE vs;
-   VLG_SHADER_STATE_init(&vs);
-   vs.stage = VLG_SHADER_STAGE_VERTEX;
-   vs.num_regs = 8;
-   const std::vector<uint32_t> vcode = assemble("MOV R4, R0\nMOV R5, R1\nMOV R6, R2\nBRC.END\n");
-   vs.code = f.put(vcode);
-   vs.code_size = uint32_t(vcode.size());
-   for (unsigned i = 0; i < 3; i++) {
-      vs.inputs[i].reg = i;
-      vs.inputs[i].mask = 0xf;
-      vs.inputs[i].semantic = VLG_INPUT_SEMANTIC_ATTRIBUTE;
-      vs.inputs[i].index = i;
-   }
-   vs.num_inputs = 3;
-   vs.outputs[0] = {4, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0};
-   vs.outputs[1] = {5, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0};
-   vs.outputs[2] = {6, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 1};
-   vs.num_outputs = 3;
-   uint32_t vsw[VLG_SHADER_STATE_LENGTH];
-   VLG_SHADER_STATE_pack(vsw, &vs);
-   const uint64_t vs_addr = f.put(vsw, sizeof(vsw));
+   PackageShader vs(VLG_SHADER_STAGE_VERTEX, 8);
+   vs.code = assemble("MOV R4, R0\nMOV R5, R1\nMOV R6, R2\nBRC.END\n");
+   for (unsigned i = 0; i < 3; i++)
+      vs.input(i, VLG_INPUT_SEMANTIC_ATTRIBUTE, i);
+   vs.output(4, VLG_OUTPUT_SEMANTIC_POSITION);
+   vs.output(5, VLG_OUTPUT_SEMANTIC_VARYING, 0);
+   vs.output(6, VLG_OUTPUT_SEMANTIC_VARYING, 1);
+   const uint64_t vs_addr = put_shader(put, vs);
 
    /* FS: texture(T0, VARYING 1) x VARYING 0 */
-   VLG_SHADER_STATE fs;
-   VLG_SHADER_STATE_init(&fs);
-   fs.stage = VLG_SHADER_STAGE_FRAGMENT;
-   fs.num_regs = 4;
-   const std::vector<uint32_t> fcode = assemble("TEX R3, R2, T0\nMUL R1, R3, R0\nBRC.END\n");
-   fs.code = f.put(fcode);
-   fs.code_size = uint32_t(fcode.size());
-   for (unsigned i = 0; i < 2; i++) {
-      fs.inputs[i].reg = i ? 2 : 0;
-      fs.inputs[i].mask = 0xf;
-      fs.inputs[i].semantic = VLG_INPUT_SEMANTIC_VARYING;
-      fs.inputs[i].index = i;
-      fs.inputs[i].interp = VLG_INTERP_PERSPECTIVE;
-   }
-   fs.num_inputs = 2;
-   fs.outputs[0] = {1, 0xf, VLG_OUTPUT_SEMANTIC_COLOR, 0};
-   fs.num_outputs = 1;
-   fs.uses_derivatives = true;
-   fs.num_samplers = 1;
-   uint32_t fsw[VLG_SHADER_STATE_LENGTH];
-   VLG_SHADER_STATE_pack(fsw, &fs);
-   const uint64_t fs_addr = f.put(fsw, sizeof(fsw));
+   PackageShader fs(VLG_SHADER_STAGE_FRAGMENT, 4);
+   fs.code = assemble("TEX R3, R2, T0\nMUL R1, R3, R0\nBRC.END\n");
+   fs.input(0, VLG_INPUT_SEMANTIC_VARYING, 0);
+   fs.input(2, VLG_INPUT_SEMANTIC_VARYING, 1);
+   fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
+   fs.st.uses_derivatives = true;
+   fs.st.num_samplers = 1;
+   const uint64_t fs_addr = put_shader(put, fs);
 
-   std::vector<uint32_t> ew(3 * VLG_VERTEX_ELEMENT_LENGTH);
+   std::vector<VLG_VERTEX_ELEMENT> elements(3);
    for (unsigned i = 0; i < 3; i++) {
-      VLG_VERTEX_ELEMENT e;
-      VLG_VERTEX_ELEMENT_init(&e);
-      e.format = VLG_FORMAT_R32G32B32A32_FLOAT;
-      e.src_offset = 16 * i;
-      VLG_VERTEX_ELEMENT_pack(&ew[i * VLG_VERTEX_ELEMENT_LENGTH], &e);
+      VLG_VERTEX_ELEMENT_init(&elements[i]);
+      elements[i].format = VLG_FORMAT_R32G32B32A32_FLOAT;
+      elements[i].src_offset = 16 * i;
    }
-   const uint64_t ew_addr = f.put(ew);
+   const uint64_t ew_addr = put_block(put, elements);
 
    std::vector<uint32_t> q;
    auto cmd_draw = [&](uint64_t di) {
@@ -263,9 +230,7 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
       di.clear_rect.maxx = W;
       di.clear_rect.maxy = H;
       di.framebuffer = fb_addr;
-      uint32_t dw[VLG_DRAW_INFO_LENGTH];
-      VLG_DRAW_INFO_pack(dw, &di);
-      cmd_draw(f.put(dw, sizeof(dw)));
+      cmd_draw(put_block(put, di));
       f.draws++;
    }
    Rng rng{12345};
@@ -285,11 +250,9 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
       }
       VLG_VERTEX_BUFFER vb;
       VLG_VERTEX_BUFFER_init(&vb);
-      vb.address = f.put(v);
+      vb.address = put_data(put, v);
       vb.size = uint32_t(v.size() * 4);
       vb.stride = 48;
-      uint32_t vbw[VLG_VERTEX_BUFFER_LENGTH];
-      VLG_VERTEX_BUFFER_pack(vbw, &vb);
       VLG_DRAW_INFO di;
       VLG_DRAW_INFO_init(&di);
       di.kind = VLG_DRAW_KIND_PRIMITIVES;
@@ -302,14 +265,12 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
       di.framebuffer = fb_addr;
       di.vertex_elements = ew_addr;
       di.num_vertex_elements = 3;
-      di.vertex_buffers = f.put(vbw, sizeof(vbw));
+      di.vertex_buffers = put_block(put, vb);
       di.num_vertex_buffers = 1;
       di.fs_textures = tex_addr;
       di.fs_samplers = smp_addr;
       di.fs_num_textures = di.fs_num_samplers = 1;
-      uint32_t dw[VLG_DRAW_INFO_LENGTH];
-      VLG_DRAW_INFO_pack(dw, &di);
-      cmd_draw(f.put(dw, sizeof(dw)));
+      cmd_draw(put_block(put, di));
       f.draws++;
    }
    VLG_CMD_HALT h;

@@ -24,11 +24,17 @@
 #include "vlg_hw.h"
 #include "vlgpu_drm.h"
 #include "common/bits.h"
+#include "sim/func/pipe/package_writer.h"
 
 namespace vlgpu::test {
 
 using vlgpu::as_float;
 using vlgpu::as_uint;
+using sim::PackageBuilder;
+using sim::PackagePut;
+using sim::PackageShader;
+using sim::put_block;
+using sim::put_data;
 
 /** Assemble VL-IW text (vlg_assemble); throws std::runtime_error with the
  *  assembler's message. In test_asm.cpp (vlg_isa.h and vlg_hw.h cannot
@@ -95,6 +101,13 @@ struct Device {
    template <typename T> uint64_t put(const std::vector<T> &v)
    {
       return put(v.data(), v.size() * sizeof(T));
+   }
+   /** put() as the package builder's callback (sim/func/pipe/package_writer.h). */
+   sim::PackagePut putter()
+   {
+      return [this](const void *data, uint64_t size, uint64_t align) {
+         return put(data, size, uint32_t(align));
+      };
    }
    /** Pointer to VRAM address @a (through the buffer object's mapping). */
    uint8_t *at(uint64_t a)
@@ -227,22 +240,22 @@ struct Square {
       out[1] = clip[1] / clip[3] * height / 2.0 + height / 2.0;
    }
 
-   /** Write every block of the draw into buffer objects of @d. */
+   /** Write every block of the draw into buffer objects of @d (the package
+    *  builder, sim/func/pipe/package_writer.h). */
    void build(Device &d)
    {
-      const unsigned bpp = vlg_format_bytes(rt_format);
-      VLG_FRAMEBUFFER fb;
-      VLG_FRAMEBUFFER_init(&fb);
-      fb.width = width;
-      fb.height = height;
-      fb.nr_cbufs = 1;
+      const PackagePut put = d.putter();
+      PackageBuilder p;
+      p.fb.width = width;
+      p.fb.height = height;
+      p.fb.nr_cbufs = 1;
       VLG_SURFACE_init(&rt);
       rt.format = rt_format;
       rt.width = width;
       rt.height = height;
-      rt.pitch = width * bpp + 32; /* padded rows */
+      rt.pitch = width * vlg_format_bytes(rt_format) + 32; /* padded rows */
       rt.address = d.bo(uint64_t(rt.pitch) * height).address;
-      fb.cbufs[0] = rt;
+      p.fb.cbufs[0] = rt;
       if (zs_format != VLG_FORMAT_NONE) {
          VLG_SURFACE_init(&zs);
          zs.format = zs_format;
@@ -250,17 +263,11 @@ struct Square {
          zs.height = height;
          zs.pitch = width * vlg_format_bytes(zs_format);
          zs.address = d.bo(uint64_t(zs.pitch) * height).address;
-         fb.zsbuf = zs;
+         p.fb.zsbuf = zs;
       }
-      uint32_t w[VLG_FRAMEBUFFER_LENGTH];
-      VLG_FRAMEBUFFER_pack(w, &fb);
-      const uint64_t fb_addr = d.put(w, sizeof(w));
-      uint32_t sw[VLG_SURFACE_LENGTH];
-      VLG_SURFACE_pack(sw, &rt);
-      rt_surface_block = d.put(sw, sizeof(sw));
+      rt_surface_block = put_block(put, rt);
 
-      VLG_PIPE_STATE ps;
-      VLG_PIPE_STATE_init(&ps);
+      VLG_PIPE_STATE &ps = p.pipe;
       ps.rasterizer.half_pixel_center = true;
       ps.viewport.scale[0] = width / 2.0f;
       ps.viewport.scale[1] = height / 2.0f;
@@ -281,9 +288,6 @@ struct Square {
          ps.depth_stencil_alpha.depth_writemask = true;
          ps.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
       }
-      uint32_t pw[VLG_PIPE_STATE_LENGTH];
-      VLG_PIPE_STATE_pack(pw, &ps);
-      const uint64_t ps_addr = d.put(pw, sizeof(pw));
 
       /* vertices: position vec4, colour vec4, texcoord vec4 */
       std::vector<float> v;
@@ -294,135 +298,69 @@ struct Square {
       }
       VLG_VERTEX_BUFFER vb;
       VLG_VERTEX_BUFFER_init(&vb);
-      vb.address = d.put(v);
+      vb.address = put_data(put, v);
       vb.size = uint32_t(v.size() * 4);
       vb.stride = 48;
-      uint32_t vbw[VLG_VERTEX_BUFFER_LENGTH];
-      VLG_VERTEX_BUFFER_pack(vbw, &vb);
-      std::vector<uint32_t> ew(3 * VLG_VERTEX_ELEMENT_LENGTH);
+      p.buffers.push_back(vb);
+      p.elements.resize(3);
       for (unsigned i = 0; i < 3; i++) {
-         VLG_VERTEX_ELEMENT e;
-         VLG_VERTEX_ELEMENT_init(&e);
-         e.format = VLG_FORMAT_R32G32B32A32_FLOAT;
-         e.src_offset = 16 * i;
-         VLG_VERTEX_ELEMENT_pack(&ew[i * VLG_VERTEX_ELEMENT_LENGTH], &e);
+         VLG_VERTEX_ELEMENT_init(&p.elements[i]);
+         p.elements[i].format = VLG_FORMAT_R32G32B32A32_FLOAT;
+         p.elements[i].src_offset = 16 * i;
       }
       const std::vector<uint16_t> idx = {0, 1, 2, 0, 2, 3};
+      p.draw.index_size = VLG_INDEX_SIZE_U16;
+      p.draw.count = 6;
+      p.draw.index_buffer = put_data(put, idx);
+      p.draw.index_buffer_size = 12;
 
       /* VS */
-      VLG_SHADER_STATE vs;
-      VLG_SHADER_STATE_init(&vs);
-      vs.stage = VLG_SHADER_STAGE_VERTEX;
-      vs.num_regs = 8;
-      const std::vector<uint32_t> vcode = assemble(kMatrixVs);
-      vs.code = d.put(vcode);
-      vs.code_size = uint32_t(vcode.size());
-      std::vector<float> vconst;
+      p.vs = PackageShader(VLG_SHADER_STAGE_VERTEX, 8);
+      p.vs.code = assemble(kMatrixVs);
       for (int col = 0; col < 4; col++)
          for (int r = 0; r < 4; r++)
-            vconst.push_back(float(matrix[col][r]));
-      vs.consts = d.put(vconst);
-      vs.num_consts = 4;
-      for (unsigned i = 0; i < 3; i++) {
-         vs.inputs[i].reg = i;
-         vs.inputs[i].mask = 0xf;
-         vs.inputs[i].semantic = VLG_INPUT_SEMANTIC_ATTRIBUTE;
-         vs.inputs[i].index = i;
-      }
-      vs.num_inputs = 3;
-      vs.outputs[0] = {4, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0};
-      vs.outputs[1] = {5, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0};
-      vs.outputs[2] = {6, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 1};
-      vs.num_outputs = 3;
-      uint32_t vsw[VLG_SHADER_STATE_LENGTH];
-      VLG_SHADER_STATE_pack(vsw, &vs);
+            p.vs.consts.push_back(float(matrix[col][r]));
+      for (unsigned i = 0; i < 3; i++)
+         p.vs.input(i, VLG_INPUT_SEMANTIC_ATTRIBUTE, i);
+      p.vs.output(4, VLG_OUTPUT_SEMANTIC_POSITION);
+      p.vs.output(5, VLG_OUTPUT_SEMANTIC_VARYING, 0);
+      p.vs.output(6, VLG_OUTPUT_SEMANTIC_VARYING, 1);
 
       /* FS */
-      VLG_SHADER_STATE fs_state;
-      VLG_SHADER_STATE_init(&fs_state);
-      fs_state.stage = VLG_SHADER_STAGE_FRAGMENT;
-      fs_state.num_regs = 4;
-      fs_code = assemble(fs);
-      fs_state.code = d.put(fs_code);
-      fs_state.code_size = uint32_t(fs_code.size());
-      fs_state.consts = d.put(color, 16);
-      fs_state.num_consts = 1;
-      fs_state.inputs[0].reg = 0;
-      fs_state.inputs[0].mask = 0xf;
-      fs_state.inputs[0].semantic = VLG_INPUT_SEMANTIC_VARYING;
-      fs_state.inputs[0].index = 0;
-      fs_state.inputs[0].interp = VLG_INTERP_PERSPECTIVE;
-      fs_state.inputs[1] = fs_state.inputs[0];
-      fs_state.inputs[1].reg = 2;
-      fs_state.inputs[1].index = 1;
-      fs_state.num_inputs = 2;
-      fs_state.outputs[0] = {1, 0xf, VLG_OUTPUT_SEMANTIC_COLOR, 0};
-      fs_state.num_outputs = 1;
-      fs_state.uses_derivatives = texture;
-      fs_state.num_samplers = texture ? 1 : 0;
-      uint32_t fsw[VLG_SHADER_STATE_LENGTH];
-      VLG_SHADER_STATE_pack(fsw, &fs_state);
+      p.fs = PackageShader(VLG_SHADER_STAGE_FRAGMENT, 4);
+      fs_code = p.fs.code = assemble(fs);
+      p.fs.consts.assign(color, color + 4);
+      p.fs.input(0, VLG_INPUT_SEMANTIC_VARYING, 0);
+      p.fs.input(2, VLG_INPUT_SEMANTIC_VARYING, 1);
+      p.fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
+      p.fs.st.uses_derivatives = texture;
+      p.fs.st.num_samplers = texture ? 1 : 0;
 
-      uint64_t gs_addr = 0;
       if (gs) {
-         VLG_SHADER_STATE g;
-         VLG_SHADER_STATE_init(&g);
-         g.stage = VLG_SHADER_STAGE_GEOMETRY;
-         g.num_regs = 16;
-         const std::vector<uint32_t> gcode = assemble(kPassGs);
-         g.code = d.put(gcode);
-         g.code_size = uint32_t(gcode.size());
-         g.consts = d.put(gs_offset, 16);
-         g.num_consts = 1;
-         const vlg_input_semantic sem[3] = {VLG_INPUT_SEMANTIC_POSITION,
-                                            VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_VARYING};
-         for (unsigned i = 0; i < 3; i++) {
-            g.inputs[i].reg = i;
-            g.inputs[i].mask = 0xf;
-            g.inputs[i].semantic = sem[i];
-            g.inputs[i].index = i ? i - 1 : 0;
-         }
-         g.num_inputs = 3;
-         g.outputs[0] = {10, 0xf, VLG_OUTPUT_SEMANTIC_POSITION, 0};
-         g.outputs[1] = {11, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 0};
-         g.outputs[2] = {12, 0xf, VLG_OUTPUT_SEMANTIC_VARYING, 1};
-         g.num_outputs = 3;
-         g.gs_vertices_in = 3;
-         g.gs_input_stride = 3;
-         g.gs_output_prim = VLG_PRIM_TRIANGLE_STRIP;
-         g.gs_max_vertices = 3;
-         uint32_t gw[VLG_SHADER_STATE_LENGTH];
-         VLG_SHADER_STATE_pack(gw, &g);
-         gs_addr = d.put(gw, sizeof(gw));
+         p.use_gs = true;
+         p.gs.code = assemble(kPassGs);
+         p.gs.consts.assign(gs_offset, gs_offset + 4);
+         p.gs.input(0, VLG_INPUT_SEMANTIC_POSITION, 0);
+         p.gs.input(1, VLG_INPUT_SEMANTIC_VARYING, 0);
+         p.gs.input(2, VLG_INPUT_SEMANTIC_VARYING, 1);
+         p.gs.output(10, VLG_OUTPUT_SEMANTIC_POSITION);
+         p.gs.output(11, VLG_OUTPUT_SEMANTIC_VARYING, 0);
+         p.gs.output(12, VLG_OUTPUT_SEMANTIC_VARYING, 1);
+         p.gs.st.gs_vertices_in = 3;
+         p.gs.st.gs_input_stride = 3;
+         p.gs.st.gs_output_prim = VLG_PRIM_TRIANGLE_STRIP;
+         p.gs.st.gs_max_vertices = 3;
       }
 
-      VLG_DRAW_INFO di;
-      VLG_DRAW_INFO_init(&di);
-      di.kind = VLG_DRAW_KIND_PRIMITIVES;
-      di.gs = gs_addr;
-      di.prim = VLG_PRIM_TRIANGLES;
-      di.vertices_per_prim = 3;
-      di.index_size = VLG_INDEX_SIZE_U16;
-      di.count = 6;
-      di.index_buffer = d.put(idx);
-      di.index_buffer_size = 12;
-      di.pipe_state = ps_addr;
-      di.vs = d.put(vsw, sizeof(vsw));
-      di.fs = d.put(fsw, sizeof(fsw));
-      di.framebuffer = fb_addr;
-      di.vertex_elements = d.put(ew);
-      di.num_vertex_elements = 3;
-      di.vertex_buffers = d.put(vbw, sizeof(vbw));
-      di.num_vertex_buffers = 1;
       if (texture) {
          /* 8x8 RGBA8 texture, 2 levels: level 0 a checker of two colours, level 1 grey */
          const unsigned tw = 8;
          std::vector<uint8_t> texels(tw * tw * 4 + 4 * 4 * 4);
          for (unsigned y = 0; y < tw; y++)
             for (unsigned x = 0; x < tw; x++) {
-               uint8_t *p = &texels[(y * tw + x) * 4];
+               uint8_t *px = &texels[(y * tw + x) * 4];
                const bool on = (x / 2 + y / 2) % 2;
-               p[0] = on ? 250 : 30, p[1] = on ? 120 : 200, p[2] = uint8_t(x * 30), p[3] = 255;
+               px[0] = on ? 250 : 30, px[1] = on ? 120 : 200, px[2] = uint8_t(x * 30), px[3] = 255;
             }
          for (unsigned i = tw * tw * 4; i < texels.size(); i++)
             texels[i] = 128;
@@ -434,25 +372,19 @@ struct Square {
          t.height = tw;
          t.num_levels = 2;
          t.last_level = 0;
-         t.address = d.put(texels);
+         t.address = put_data(put, texels);
          t.level[0] = {0, tw * 4, tw * tw * 4};
          t.level[1] = {tw * tw * 4, 16, 64};
-         uint32_t tww[VLG_TEXTURE_LENGTH];
-         VLG_TEXTURE_pack(tww, &t);
          VLG_SAMPLER smp;
          VLG_SAMPLER_init(&smp);
          smp.wrap_s = VLG_TEX_WRAP_REPEAT;
          smp.wrap_t = VLG_TEX_WRAP_REPEAT;
-         uint32_t smw[VLG_SAMPLER_LENGTH];
-         VLG_SAMPLER_pack(smw, &smp);
-         di.fs_textures = d.put(tww, sizeof(tww));
-         di.fs_samplers = d.put(smw, sizeof(smw));
-         di.fs_num_textures = 1;
-         di.fs_num_samplers = 1;
+         p.draw.fs_textures = put_block(put, t);
+         p.draw.fs_samplers = put_block(put, smp);
+         p.draw.fs_num_textures = 1;
+         p.draw.fs_num_samplers = 1;
       }
-      uint32_t dw[VLG_DRAW_INFO_LENGTH];
-      VLG_DRAW_INFO_pack(dw, &di);
-      draw_info = d.put(dw, sizeof(dw));
+      draw_info = p.write(put);
    }
 
    /** Fill the render target with @rgba8 (R8G8B8A8 bytes). */

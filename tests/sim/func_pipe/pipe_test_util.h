@@ -18,6 +18,7 @@
 #include "vlg_hw.h"
 
 #include "sim/core/vram.h"
+#include "sim/func/pipe/package_writer.h"
 #include "common/bits.h"
 
 namespace vlgpu::sim::test {
@@ -32,36 +33,7 @@ using vlgpu::as_uint;
 std::vector<uint32_t> assemble(const std::string &text);
 
 /** A shader under construction (shader_state fields + code + constants). */
-struct TestShader {
-   VLG_SHADER_STATE st;
-   std::vector<uint32_t> code;
-   std::vector<float> consts; /**< 4 floats per C entry */
-
-   explicit TestShader(vlg_shader_stage stage = VLG_SHADER_STAGE_VERTEX)
-   {
-      VLG_SHADER_STATE_init(&st);
-      st.stage = stage;
-      st.num_regs = 16;
-   }
-   void input(unsigned reg, vlg_input_semantic sem, unsigned index = 0, unsigned mask = 0xf,
-              vlg_interp interp = VLG_INTERP_PERSPECTIVE)
-   {
-      VLG_SHADER_INPUT &in = st.inputs[st.num_inputs++];
-      in.reg = reg;
-      in.mask = mask;
-      in.semantic = sem;
-      in.index = index;
-      in.interp = interp;
-   }
-   void output(unsigned reg, vlg_output_semantic sem, unsigned index = 0, unsigned mask = 0xf)
-   {
-      VLG_SHADER_OUTPUT &o = st.outputs[st.num_outputs++];
-      o.reg = reg;
-      o.mask = mask;
-      o.semantic = sem;
-      o.index = index;
-   }
-};
+using TestShader = PackageShader;
 
 /** Reference depth quantization of an fp32 fragment depth for 24-bit
  * buffers: the reference renderer computes z * 16777215.0f in fp32 and
@@ -100,32 +72,18 @@ ref_compare(vlg_compare_func f, uint32_t a, uint32_t b)
 }
 
 /**
- * A draw package builder over its own Vram. Blocks are written by write();
- * surfaces and buffers are allocated immediately (bump allocator, 256-byte
- * aligned) so tests can fill and read them.
+ * A draw package (PackageBuilder, sim/func/pipe/package_writer.h) over its own
+ * Vram. Blocks are written by write(); surfaces and buffers are allocated
+ * immediately (bump allocator, 256-byte aligned) so tests can fill and read
+ * them.
  */
-struct TestDraw {
+struct TestDraw : PackageBuilder {
    Vram vram;
    uint64_t next = 0x1000;
-   VLG_DRAW_INFO draw;
-   VLG_PIPE_STATE pipe;
-   VLG_FRAMEBUFFER fb;
-   TestShader vs{VLG_SHADER_STAGE_VERTEX}, fs{VLG_SHADER_STAGE_FRAGMENT};
-   /** Geometry shader, written (draw_info.gs) when use_gs is set. */
-   TestShader gs{VLG_SHADER_STAGE_GEOMETRY};
-   bool use_gs = false;
-   std::vector<VLG_VERTEX_ELEMENT> elements;
-   std::vector<VLG_VERTEX_BUFFER> buffers;
 
    /* 8 MiB: meson test sets MALLOC_PERTURB_, which makes calloc touch every page */
    explicit TestDraw(uint64_t vram_size = 8ull << 20) : vram(vram_size)
    {
-      VLG_DRAW_INFO_init(&draw);
-      VLG_PIPE_STATE_init(&pipe);
-      VLG_FRAMEBUFFER_init(&fb);
-      draw.kind = VLG_DRAW_KIND_PRIMITIVES;
-      draw.prim = VLG_PRIM_TRIANGLES;
-      draw.vertices_per_prim = 3;
       pipe.rasterizer.half_pixel_center = true;
       pipe.rasterizer.depth_clip_near = true;
       pipe.rasterizer.depth_clip_far = true;
@@ -148,15 +106,20 @@ struct TestDraw {
       return a;
    }
 
+   /** The put callback of the package builder: put() into this Vram. */
+   PackagePut putter()
+   {
+      return [this](const void *data, uint64_t size, uint64_t align) {
+         return put(data, size, align);
+      };
+   }
+
    /** Texture unit 0 of the fragment shader: @tex and @smp packed into VRAM
     *  (texture first) and named by draw_info (one texture, one sampler). */
    void fs_texture(const VLG_TEXTURE &tex, const VLG_SAMPLER &smp)
    {
-      uint32_t tw[VLG_TEXTURE_LENGTH], sw[VLG_SAMPLER_LENGTH];
-      VLG_TEXTURE_pack(tw, &tex);
-      VLG_SAMPLER_pack(sw, &smp);
-      draw.fs_textures = put(tw, sizeof(tw));
-      draw.fs_samplers = put(sw, sizeof(sw));
+      draw.fs_textures = put_block(putter(), tex);
+      draw.fs_samplers = put_block(putter(), smp);
       draw.fs_num_textures = draw.fs_num_samplers = 1;
    }
 
@@ -237,47 +200,8 @@ struct TestDraw {
       draw.count = uint32_t(idx.size());
    }
 
-   uint64_t write_shader(TestShader &s)
-   {
-      s.st.code = put(s.code.data(), s.code.size() * 4);
-      s.st.code_size = uint32_t(s.code.size());
-      if (!s.consts.empty()) {
-         s.st.consts = put(s.consts.data(), s.consts.size() * 4);
-         s.st.num_consts = uint32_t(s.consts.size() / 4);
-      }
-      uint32_t words[VLG_SHADER_STATE_LENGTH];
-      VLG_SHADER_STATE_pack(words, &s.st);
-      return put(words, sizeof(words));
-   }
-
-   /** Write every block; returns the draw_info address. */
-   uint64_t write()
-   {
-      if (draw.kind == VLG_DRAW_KIND_PRIMITIVES) {
-         draw.vs = write_shader(vs);
-         draw.fs = write_shader(fs);
-         draw.gs = use_gs ? write_shader(gs) : 0;
-         uint32_t pw[VLG_PIPE_STATE_LENGTH];
-         VLG_PIPE_STATE_pack(pw, &pipe);
-         draw.pipe_state = put(pw, sizeof(pw));
-         std::vector<uint32_t> ew(elements.size() * VLG_VERTEX_ELEMENT_LENGTH + 1);
-         for (size_t i = 0; i < elements.size(); i++)
-            VLG_VERTEX_ELEMENT_pack(&ew[i * VLG_VERTEX_ELEMENT_LENGTH], &elements[i]);
-         draw.vertex_elements = put(ew.data(), ew.size() * 4);
-         draw.num_vertex_elements = unsigned(elements.size());
-         std::vector<uint32_t> bw(buffers.size() * VLG_VERTEX_BUFFER_LENGTH + 1);
-         for (size_t i = 0; i < buffers.size(); i++)
-            VLG_VERTEX_BUFFER_pack(&bw[i * VLG_VERTEX_BUFFER_LENGTH], &buffers[i]);
-         draw.vertex_buffers = put(bw.data(), bw.size() * 4);
-         draw.num_vertex_buffers = unsigned(buffers.size());
-      }
-      uint32_t fw[VLG_FRAMEBUFFER_LENGTH];
-      VLG_FRAMEBUFFER_pack(fw, &fb);
-      draw.framebuffer = put(fw, sizeof(fw));
-      uint32_t dw[VLG_DRAW_INFO_LENGTH];
-      VLG_DRAW_INFO_pack(dw, &draw);
-      return put(dw, sizeof(dw));
-   }
+   /** Write every block (PackageBuilder::write); returns the draw_info address. */
+   uint64_t write() { return PackageBuilder::write(putter()); }
 
    /** RGBA8 pixel (x, y) of colour buffer @i (R8G8B8A8_UNORM: bytes R, G, B, A). */
    const uint8_t *rgba8(unsigned x, unsigned y, unsigned i = 0) const

@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -24,9 +25,11 @@
 
 #include "vlg_hw.h"
 #include "vlgpu_drm.h"
+#include "vlgpu_stats_keys.h"
 #include "vlg_stats.h"
 
 using json = nlohmann::ordered_json;
+namespace K = vlgpu::stats_key;
 
 namespace {
 
@@ -50,7 +53,9 @@ u64(const json &j, const char *a, const char *b = nullptr)
  *  "Statistics"); ticks counts tick calls, fewer when the module sleeps, so
  *  it is not the denominator of a fraction. */
 struct ModuleSums {
-   uint64_t ticks = 0, busy = 0, stalled = 0, starved = 0, idle = 0;
+#define VLG_FIELD(k) uint64_t k = 0;
+   VLG_STATS_MODULE_CYCLE_KEYS(VLG_FIELD)
+#undef VLG_FIELD
    uint64_t period() const { return busy + stalled + starved + idle; }
 };
 
@@ -140,6 +145,89 @@ fmt_double(double v)
    return buf;
 }
 
+/* One CSV cell: integers in decimal, bools 0/1, fractions with 4 decimals. */
+template <typename T>
+std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, std::string>
+cell(T v)
+{
+   return std::to_string(v);
+}
+std::string
+cell(bool v)
+{
+   return v ? "1" : "0";
+}
+std::string
+cell(double v)
+{
+   return fmt_double(v);
+}
+std::string
+cell(const std::string &v)
+{
+   return v;
+}
+
+/* The driver's own tables, each column listed once for its header and its
+ * values (docs/driver.md "Statistics"). X(column, value): the value is an
+ * expression of vlg_stats::draw_row. */
+#define VLG_DRAW_COLUMNS(X)                                                                        \
+   X(frame, frame_number)                                                                          \
+   X(draw, draw_no)                                                                                \
+   X(submit, submit)                                                                               \
+   X(kind, std::string(draw_kind_text(rec)))                                                       \
+   X(index_size, rec ? rec->index_size : 0)                                                        \
+   X(count, rec ? rec->count : 0)                                                                  \
+   X(instances, rec ? rec->instances : 0)                                                          \
+   X(vs, rec ? rec->vs_id : 0)                                                                     \
+   X(fs, rec ? rec->fs_id : 0)                                                                     \
+   X(cycles, cycles)                                                                               \
+   X(clear_pixels, u64(c, K::clear_pixels))                                                        \
+   X(vertices_shaded, u64(c, K::vs, K::invocations))                                               \
+   X(primitives, u64(c, K::ge, K::primitives))                                                     \
+   X(prims_culled, u64(c, K::pe, K::prims_culled))                                                 \
+   X(fragments, u64(c, K::pe, K::fragments))                                                       \
+   X(fragments_passed, u64(c, K::omu, K::fragments_passed))                                        \
+   X(fragments_killed, u64(c, K::omu, K::fragments_killed))                                        \
+   X(vs_instructions, vs_i)                                                                        \
+   X(fs_instructions, fs_i)                                                                        \
+   X(vs_dual_issue_rate, vs_i ? double(vs_d) / double(vs_i) : 0.0)                                 \
+   X(fs_dual_issue_rate, fs_i ? double(fs_d) / double(fs_i) : 0.0)                                 \
+   X(fault, faulted)                                                                               \
+   X(bottleneck, limiter)                                                                          \
+   X(bottleneck_share, limiter_share)
+
+/* Per frame: X(column, value, in_csv), the value an expression of
+ * vlg_stats::write_frame; every column is a key of the JSON Lines object,
+ * the CSV has those with in_csv (then per-module and per-cause columns). */
+#define VLG_FRAME_COLUMNS(X)                                                                       \
+   X(frame, frame_number, true)                                                                    \
+   X(submits, cur.submits, true)                                                                   \
+   X(draws, cur.draws, true)                                                                       \
+   X(clears, cur.clears, true)                                                                     \
+   X(cycles, cur.cycles, true)                                                                     \
+   X(mode, std::string(cycle_mode ? "cycle" : "functional"), false)                                \
+   X(vertices_shaded, cur.vertices, true)                                                          \
+   X(primitives, cur.primitives, true)                                                             \
+   X(fragments, cur.fragments, true)                                                               \
+   X(fragments_passed, cur.passed, true)                                                           \
+   X(vs_instructions, cur.vs_instr, true)                                                          \
+   X(fs_instructions, cur.fs_instr, true)                                                          \
+   X(dual_issue_rate, dual_rate, true)                                                             \
+   X(faults, cur.faults, true)                                                                     \
+   X(host_ms, host_ms, true)
+
+/** "a,b,c": the column names of a list, without the null ones. */
+std::string
+csv_header(std::initializer_list<const char *> names)
+{
+   std::string h;
+   for (const char *n : names)
+      if (n)
+         h += (h.empty() ? "" : ",") + std::string(n);
+   return h;
+}
+
 } // namespace
 
 struct vlg_stats {
@@ -177,38 +265,36 @@ draw_kind_text(const vlg_draw_record *rec)
 void
 vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
 {
-   const json &c = d.contains("counters") ? d["counters"] : json::object();
-   const uint64_t vs_i = u64(c, "vs", "instructions"), fs_i = u64(c, "fs", "instructions");
-   const uint64_t vs_d = u64(c, "vs", "dual_issued"), fs_d = u64(c, "fs", "dual_issued");
-   const bool clear = rec ? rec->kind == VLG_DRAW_KIND_CLEAR : u64(c, "clear") != 0;
-   const bool faulted = d.contains("fault") && !d["fault"].is_null();
-   const uint64_t draw_no = u64(d, "draw");
-   const uint64_t cycles = u64(d, "cycles");
+   const json &c = d.contains(K::counters) ? d[K::counters] : json::object();
+   const uint64_t vs_i = u64(c, K::vs, K::instructions), fs_i = u64(c, K::fs, K::instructions);
+   const uint64_t vs_d = u64(c, K::vs, K::dual_issued), fs_d = u64(c, K::fs, K::dual_issued);
+   const bool clear = rec ? rec->kind == VLG_DRAW_KIND_CLEAR : u64(c, K::clear) != 0;
+   const bool faulted = d.contains(K::fault) && !d[K::fault].is_null();
+   const uint64_t draw_no = u64(d, K::draw);
+   const uint64_t cycles = u64(d, K::cycles);
 
    cur.draws++;
    cur.clears += clear;
    cur.faults += faulted;
-   cur.vertices += u64(c, "vs", "invocations");
-   cur.primitives += u64(c, "ge", "primitives");
-   cur.fragments += u64(c, "pe", "fragments");
-   cur.passed += u64(c, "omu", "fragments_passed");
+   cur.vertices += u64(c, K::vs, K::invocations);
+   cur.primitives += u64(c, K::ge, K::primitives);
+   cur.fragments += u64(c, K::pe, K::fragments);
+   cur.passed += u64(c, K::omu, K::fragments_passed);
    cur.vs_instr += vs_i;
    cur.fs_instr += fs_i;
    cur.dual += vs_d + fs_d;
    Causes causes; /* the draw's cycles by cause (cycle mode) */
-   if (d.contains("modules") && d["modules"].is_object() && d["modules"].contains("bottleneck"))
-      causes.add(d["modules"]["bottleneck"]);
+   if (d.contains(K::modules) && d[K::modules].is_object() && d[K::modules].contains(K::bottleneck))
+      causes.add(d[K::modules][K::bottleneck]);
    const auto *top = causes.top();
    const std::string limiter = top ? top->first : "";
    const double limiter_share = top ? causes.fraction(top->second) : 0.0;
-   if (d.contains("modules") && d["modules"].is_object() && d["modules"].contains("modules")) {
-      for (const auto &[name, m] : d["modules"]["modules"].items()) {
+   if (d.contains(K::modules) && d[K::modules].is_object() && d[K::modules].contains(K::modules)) {
+      for (const auto &[name, m] : d[K::modules][K::modules].items()) {
          ModuleSums &s = cur.modules[name];
-         s.ticks += u64(m, "ticks");
-         s.busy += u64(m, "busy");
-         s.stalled += u64(m, "stalled");
-         s.starved += u64(m, "starved");
-         s.idle += u64(m, "idle");
+#define VLG_ADD(k) s.k += u64(m, K::k);
+         VLG_STATS_MODULE_CYCLE_KEYS(VLG_ADD)
+#undef VLG_ADD
       }
    }
 
@@ -217,7 +303,7 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
          std::fprintf(stderr,
                       "vlgpu: frame %" PRIu64 " draw %" PRIu64 ": CLEAR, %" PRIu64
                       " cycles, %" PRIu64 " pixels%s%s%s\n",
-                      frame_number, draw_no, cycles, u64(c, "clear_pixels"),
+                      frame_number, draw_no, cycles, u64(c, K::clear_pixels),
                       faulted ? ", FAULT" : "", top ? "; bottleneck: " : "",
                       top ? causes.text(3).c_str() : "");
       } else {
@@ -229,8 +315,8 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
                       frame_number, draw_no, draw_kind_text(rec), rec ? rec->count : 0,
                       rec && rec->index_size ? " indexed" : "", rec ? rec->instances : 1,
                       rec ? rec->vs_id : 0, rec ? rec->fs_id : 0, cycles,
-                      u64(c, "vs", "invocations"), u64(c, "ge", "primitives"),
-                      u64(c, "pe", "fragments"), u64(c, "omu", "fragments_passed"), vs_i, fs_i,
+                      u64(c, K::vs, K::invocations), u64(c, K::ge, K::primitives),
+                      u64(c, K::pe, K::fragments), u64(c, K::omu, K::fragments_passed), vs_i, fs_i,
                       vs_i ? double(vs_d) / double(vs_i) : 0.0,
                       fs_i ? double(fs_d) / double(fs_i) : 0.0, faulted ? ", FAULT" : "",
                       top ? "; bottleneck: " : "", top ? causes.text(3).c_str() : "");
@@ -238,20 +324,11 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
    }
 
    if (format == Format::Csv || format == Format::Dir) {
-      std::fprintf(draws,
-                   "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%u,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 ",%s,%s,%d,%s,%s\n",
-                   frame_number, draw_no, submit, draw_kind_text(rec),
-                   rec ? rec->index_size : 0, rec ? rec->count : 0, rec ? rec->instances : 0,
-                   rec ? rec->vs_id : 0, rec ? rec->fs_id : 0, cycles,
-                   u64(c, "clear_pixels"), u64(c, "vs", "invocations"),
-                   u64(c, "ge", "primitives"), u64(c, "pe", "prims_culled"),
-                   u64(c, "pe", "fragments"), u64(c, "omu", "fragments_passed"),
-                   u64(c, "omu", "fragments_killed"), vs_i, fs_i,
-                   fmt_double(vs_i ? double(vs_d) / double(vs_i) : 0.0).c_str(),
-                   fmt_double(fs_i ? double(fs_d) / double(fs_i) : 0.0).c_str(), faulted,
-                   limiter.c_str(), fmt_double(limiter_share).c_str());
+      std::string row;
+#define VLG_CELL(column, value) row += (row.empty() ? "" : ",") + cell(value);
+      VLG_DRAW_COLUMNS(VLG_CELL)
+#undef VLG_CELL
+      std::fprintf(draws, "%s\n", row.c_str());
    } else if (format == Format::Jsonl) {
       json j = d;
       j["submit"] = submit;
@@ -299,9 +376,9 @@ vlg_stats::write_frame()
             module_columns.push_back(m.first);
          for (const auto &c : cur.causes.cycles)
             cause_columns.push_back(c.first);
-         std::fprintf(frames, "frame,submits,draws,clears,cycles,vertices_shaded,primitives,"
-                              "fragments,fragments_passed,vs_instructions,fs_instructions,"
-                              "dual_issue_rate,faults,host_ms");
+#define VLG_NAME(column, value, in_csv) in_csv ? #column : nullptr,
+         std::fprintf(frames, "%s", csv_header({VLG_FRAME_COLUMNS(VLG_NAME)}).c_str());
+#undef VLG_NAME
          for (const std::string &m : module_columns)
             std::fprintf(frames, ",busy_%s,stalled_%s,starved_%s", m.c_str(), m.c_str(),
                          m.c_str());
@@ -311,13 +388,13 @@ vlg_stats::write_frame()
          std::fprintf(frames, "\n");
          frames_header = true;
       }
-      std::fprintf(frames,
-                   "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                   ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64
-                   ",%s",
-                   frame_number, cur.submits, cur.draws, cur.clears, cur.cycles, cur.vertices,
-                   cur.primitives, cur.fragments, cur.passed, cur.vs_instr, cur.fs_instr,
-                   fmt_double(dual_rate).c_str(), cur.faults, fmt_double(host_ms).c_str());
+      std::string row;
+#define VLG_CELL(column, value, in_csv)                                                            \
+   if (in_csv)                                                                                     \
+      row += (row.empty() ? "" : ",") + cell(value);
+      VLG_FRAME_COLUMNS(VLG_CELL)
+#undef VLG_CELL
+      std::fprintf(frames, "%s", row.c_str());
       for (const std::string &m : module_columns) {
          auto it = cur.modules.find(m);
          ModuleSums s = it == cur.modules.end() ? ModuleSums{} : it->second;
@@ -337,21 +414,9 @@ vlg_stats::write_frame()
       std::fflush(draws);
    } else if (format == Format::Jsonl) {
       json j;
-      j["frame"] = frame_number;
-      j["submits"] = cur.submits;
-      j["draws"] = cur.draws;
-      j["clears"] = cur.clears;
-      j["cycles"] = cur.cycles;
-      j["mode"] = cycle_mode ? "cycle" : "functional";
-      j["vertices_shaded"] = cur.vertices;
-      j["primitives"] = cur.primitives;
-      j["fragments"] = cur.fragments;
-      j["fragments_passed"] = cur.passed;
-      j["vs_instructions"] = cur.vs_instr;
-      j["fs_instructions"] = cur.fs_instr;
-      j["dual_issue_rate"] = dual_rate;
-      j["faults"] = cur.faults;
-      j["host_ms"] = host_ms;
+#define VLG_KEY(column, value, in_csv) j[#column] = value;
+      VLG_FRAME_COLUMNS(VLG_KEY)
+#undef VLG_KEY
       json mods = json::object();
       for (const auto &[name, s] : cur.modules) {
          const double t = s.period() ? double(s.period()) : 1.0;
@@ -418,13 +483,10 @@ vlg_stats_create(const char *path, bool print, bool cycle_mode)
          delete s;
          return nullptr;
       }
+#define VLG_NAME(column, value) #column,
       if (s->draws)
-         std::fprintf(s->draws,
-                      "frame,draw,submit,kind,index_size,count,instances,vs,fs,cycles,"
-                      "clear_pixels,vertices_shaded,primitives,prims_culled,fragments,"
-                      "fragments_passed,fragments_killed,vs_instructions,fs_instructions,"
-                      "vs_dual_issue_rate,fs_dual_issue_rate,fault,bottleneck,"
-                      "bottleneck_share\n");
+         std::fprintf(s->draws, "%s\n", csv_header({VLG_DRAW_COLUMNS(VLG_NAME)}).c_str());
+#undef VLG_NAME
    }
    return s;
 }
@@ -461,7 +523,7 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
          if (all || ev != json::parse_event_t::key)
             return true;
          const std::string &k = parsed.get_ref<const std::string &>();
-         return k != "queues";
+         return k != K::queues;
       });
    } catch (const std::exception &e) {
       if (!stats->parse_error_reported)
@@ -470,14 +532,14 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
       return;
    }
    stats->cur.submits++;
-   stats->cur.cycles += u64(j, "cycles");
-   if (j.contains("stats") && j["stats"].is_object() && j["stats"].contains("bottleneck"))
-      stats->cur.causes.add(j["stats"]["bottleneck"]);
-   const uint64_t submit = u64(j, "submit");
-   if (!j.contains("draws") || !j["draws"].is_array())
+   stats->cur.cycles += u64(j, K::cycles);
+   if (j.contains(K::stats) && j[K::stats].is_object() && j[K::stats].contains(K::bottleneck))
+      stats->cur.causes.add(j[K::stats][K::bottleneck]);
+   const uint64_t submit = u64(j, K::submit);
+   if (!j.contains(K::draws) || !j[K::draws].is_array())
       return;
-   for (const json &d : j["draws"]) {
-      const uint64_t i = u64(d, "index_in_queue");
+   for (const json &d : j[K::draws]) {
+      const uint64_t i = u64(d, K::index_in_queue);
       stats->draw_row(d, i < num_records ? &records[i] : nullptr, submit);
    }
 }

@@ -7,8 +7,11 @@
 #include <fmt/format.h>
 
 #include "sim/core/gpu.h"
+#include "vlgpu_stats_keys.h"
 
 namespace vlgpu::sim {
+
+namespace K = vlgpu::stats_key;
 
 ComputeLimits
 compute_limits(const Config &cfg)
@@ -31,56 +34,56 @@ nlohmann::ordered_json
 draw_stats_json(const DrawStats &s)
 {
    nlohmann::ordered_json j;
-   j["clear"] = s.clear;
+   j[K::clear] = s.clear;
    if (s.resolve_pixels)
       j["resolve_pixels"] = s.resolve_pixels;
-   j["clear_pixels"] = s.clear_pixels;
-   j["ge"] = {{"indices", s.ge.indices},
+   j[K::clear_pixels] = s.clear_pixels;
+   j[K::ge] = {{"indices", s.ge.indices},
               {"restarts", s.ge.restarts},
               {"vertices_fetched", s.ge.vertices_fetched},
               {"vertices_reused", s.ge.vertices_reused},
-              {"primitives", s.ge.primitives},
+              {K::primitives, s.ge.primitives},
               {"vs_groups", s.ge.vs_groups}};
-   j["pe"] = {{"prims_in", s.pe.prims_in},
+   j[K::pe] = {{"prims_in", s.pe.prims_in},
               {"prims_clipped", s.pe.prims_clipped},
               {"prims_trivially_rejected", s.pe.prims_trivially_rejected},
-              {"prims_culled", s.pe.prims_culled},
+              {K::prims_culled, s.pe.prims_culled},
               {"triangles_setup", s.pe.triangles_setup},
               {"lines_setup", s.pe.lines_setup},
               {"points_setup", s.pe.points_setup},
               {"quads", s.pe.quads},
-              {"fragments", s.pe.fragments}};
-   j["vs"] = {{"invocations", s.vs_invocations},
+              {K::fragments, s.pe.fragments}};
+   j[K::vs] = {{K::invocations, s.vs_invocations},
               {"groups", s.vs_groups},
-              {"instructions", s.vs_instructions},
+              {K::instructions, s.vs_instructions},
               {"lane_instructions", s.vs_lane_instructions},
-              {"dual_issued", s.vs_dual_issued},
+              {K::dual_issued, s.vs_dual_issued},
               {"dual_issue_rate",
                s.vs_instructions ? double(s.vs_dual_issued) / double(s.vs_instructions) : 0.0}};
    /* geometry shader (docs/hw.md "Geometry shaders"); zeros without one */
-   j["gs"] = {{"invocations", s.gs_invocations},
+   j[K::gs] = {{K::invocations, s.gs_invocations},
               {"groups", s.gs_groups},
-              {"instructions", s.gs_instructions},
+              {K::instructions, s.gs_instructions},
               {"lane_instructions", s.gs_lane_instructions},
-              {"dual_issued", s.gs_dual_issued},
+              {K::dual_issued, s.gs_dual_issued},
               {"output_vertices", s.gs_output_vertices},
               {"output_primitives", s.gs_output_primitives},
               {"emits_dropped", s.gs_emits_dropped}};
-   j["fs"] = {{"groups", s.fs_groups},
+   j[K::fs] = {{"groups", s.fs_groups},
               {"quads", s.fs_quads},
-              {"invocations", s.fs_invocations},
+              {K::invocations, s.fs_invocations},
               {"helper_lanes", s.fs_helper_lanes},
-              {"instructions", s.fs_instructions},
+              {K::instructions, s.fs_instructions},
               {"lane_instructions", s.fs_lane_instructions},
-              {"dual_issued", s.fs_dual_issued},
+              {K::dual_issued, s.fs_dual_issued},
               {"dual_issue_rate",
                s.fs_instructions ? double(s.fs_dual_issued) / double(s.fs_instructions) : 0.0}};
-   j["omu"] = {{"early_z_quads", s.early_z_quads},
+   j[K::omu] = {{"early_z_quads", s.early_z_quads},
                {"fragments_early_rejected", s.fragments_early_rejected},
-               {"fragments_killed", s.fragments_killed},
+               {K::fragments_killed, s.fragments_killed},
                {"fragments_alpha_failed", s.fragments_alpha_failed},
                {"fragments_zs_failed", s.fragments_zs_failed},
-               {"fragments_passed", s.fragments_passed},
+               {K::fragments_passed, s.fragments_passed},
                {"fragments_blended", s.fragments_blended},
                {"samples_passed", s.samples_passed}};
    return j;
@@ -99,14 +102,14 @@ nlohmann::ordered_json
 dispatch_report_json(const DispatchReport &r)
 {
    nlohmann::ordered_json j;
-   j["index_in_queue"] = r.index_in_queue;
+   j[K::index_in_queue] = r.index_in_queue;
    j["cmd_offset_dw"] = r.cmd_offset_dw;
    j["compute_info"] = fmt::format("0x{:x}", r.compute_info_address);
-   j["cycles"] = r.cycles;
+   j[K::cycles] = r.cycles;
    if (r.end_cycle)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};
    const ComputeStats &c = r.counters;
-   j["counters"] = {{"workgroups", c.workgroups},
+   j[K::counters] = {{"workgroups", c.workgroups},
                     {"thread_groups", c.thread_groups},
                     {"invocations", c.invocations},
                     {"instructions", c.instructions},
@@ -114,9 +117,9 @@ dispatch_report_json(const DispatchReport &r)
                     {"dual_issued", c.dual_issued},
                     {"barriers", c.barriers},
                     {"mem_ops", c.mem_ops}};
-   j["fault"] = fault_json(r.faulted, r.fault_module, r.fault);
+   j[K::fault] = fault_json(r.faulted, r.fault_module, r.fault);
    if (!r.modules.is_null())
-      j["modules"] = r.modules;
+      j[K::modules] = r.modules;
    return j;
 }
 
@@ -124,18 +127,18 @@ nlohmann::ordered_json
 copy_report_json(const CopyReport &r)
 {
    nlohmann::ordered_json j;
-   j["index_in_queue"] = r.index_in_queue;
+   j[K::index_in_queue] = r.index_in_queue;
    j["cmd_offset_dw"] = r.cmd_offset_dw;
    j["copy_info"] = fmt::format("0x{:x}", r.copy_info_address);
    const char *m = vlg_copy_mode_name(vlg_copy_mode(r.mode));
    j["mode"] = m ? m : "?";
    j["bytes"] = r.bytes;
-   j["cycles"] = r.cycles;
+   j[K::cycles] = r.cycles;
    if (r.cycles || r.end_cycle)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};
    j["lines_read"] = r.lines_read;
    j["lines_written"] = r.lines_written;
-   j["fault"] = fault_json(r.faulted, r.fault_module, r.fault);
+   j[K::fault] = fault_json(r.faulted, r.fault_module, r.fault);
    return j;
 }
 
@@ -143,15 +146,15 @@ nlohmann::ordered_json
 draw_report_json(const DrawReport &r)
 {
    nlohmann::ordered_json j;
-   j["index_in_queue"] = r.ctx.index_in_queue;
+   j[K::index_in_queue] = r.ctx.index_in_queue;
    j["cmd_offset_dw"] = r.ctx.cmd_offset_dw;
    j["draw_info"] = fmt::format("0x{:x}", r.ctx.draw_info_address);
-   j["cycles"] = r.cycles;
+   j[K::cycles] = r.cycles;
    if (r.cycles || r.end_cycle)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};
-   j["counters"] = draw_stats_json(r.counters);
-   j["modules"] = r.modules;
-   j["fault"] = fault_json(r.faulted, r.fault_module, r.fault);
+   j[K::counters] = draw_stats_json(r.counters);
+   j[K::modules] = r.modules;
+   j[K::fault] = fault_json(r.faulted, r.fault_module, r.fault);
    return j;
 }
 

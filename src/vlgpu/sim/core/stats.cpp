@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "vlgpu_stats_keys.h"
+
 namespace vlgpu::sim {
 
 uint64_t
@@ -69,15 +71,16 @@ Stats::to_json() const
    /* Per draw in cycle mode (DrawReport::modules): built directly, without
     * operator[] lookups or reallocations (docs/perf/README.md). */
    using object_t = nlohmann::ordered_json::object_t;
+   namespace K = vlgpu::stats_key;
    static const std::string k_begin = "begin", k_end = "end", k_count = "count",
-                            k_ticks = "ticks", k_busy = "busy", k_stalled = "stalled",
-                            k_starved = "starved", k_idle = "idle", k_counters = "counters",
+                            k_ticks = K::ticks, k_busy = K::busy, k_stalled = K::stalled,
+                            k_starved = K::starved, k_idle = K::idle, k_counters = "counters",
                             k_capacity = "capacity", k_latency = "latency",
                             k_bandwidth = "bandwidth", k_pushes = "pushes", k_pops = "pops",
                             k_avg = "avg_occupancy", k_max = "max_occupancy",
                             k_full = "full_cycles", k_empty = "empty_cycles",
-                            k_viol = "violations", k_cycles = "cycles", k_modules = "modules",
-                            k_queues = "queues", k_bottleneck = "bottleneck";
+                            k_viol = "violations", k_cycles = K::cycles, k_modules = K::modules,
+                            k_queues = K::queues, k_bottleneck = K::bottleneck;
    nlohmann::ordered_json j = new_object(causes.empty() ? 3 : 4);
    object_t &jo = j.get_ref<object_t &>();
    nlohmann::ordered_json cyc = new_object(3);

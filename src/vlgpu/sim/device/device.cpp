@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "vlgpu_drm.h"
+#include "vlgpu_stats_keys.h"
 
 #include "sim/device/allocator.h"
 #include "sim/device/draw_set.h"
@@ -31,6 +32,7 @@
 
 using namespace vlgpu;
 using namespace vlgpu::sim;
+namespace K = vlgpu::stats_key;
 
 namespace {
 
@@ -203,53 +205,55 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
            const std::vector<std::string> &host_errors, bool full)
 {
    nlohmann::ordered_json j;
-   j["submit"] = submit;
+   j[K::submit] = submit;
    j["fence"] = fence;
    j["mode"] = gpu_mode_name(dev.mode);
    j["queue"] = {{"address", fmt::format("0x{:x}", args.cmd_address)}, {"dwords", args.cmd_dwords}};
    j["commands"] = r.commands;
    j["halted"] = r.halted;
-   j["cycles"] = r.cycles;
+   j[K::cycles] = r.cycles;
    nlohmann::ordered_json draws = nlohmann::ordered_json::array();
    /* the draws' module statistics are copied once (not through
     * draw_report_json); without `full`, only their "cycles" and "modules" */
    for (DrawReport &d : r.draws) {
       nlohmann::ordered_json dj;
-      dj["draw"] = first_draw + d.ctx.index_in_queue;
+      dj[K::draw] = first_draw + d.ctx.index_in_queue;
       nlohmann::ordered_json modules;
       modules.swap(d.modules);
       nlohmann::ordered_json rj = draw_report_json(d);
       d.modules.swap(modules);
       for (auto it = rj.begin(); it != rj.end(); ++it) {
-         if (it.key() != "modules") {
+         if (it.key() != K::modules) {
             dj[it.key()] = std::move(it.value());
          } else if (full || !d.modules.is_object()) {
-            dj["modules"] = d.modules;
+            dj[K::modules] = d.modules;
          } else {
             /* {"cycles", "modules": {name: {ticks, busy, stalled, starved,
              * idle}}}: no queues, no module counters */
             nlohmann::ordered_json m = nlohmann::ordered_json::object();
-            if (d.modules.contains("cycles"))
-               m["cycles"] = d.modules["cycles"];
-            if (d.modules.contains("bottleneck"))
-               m["bottleneck"] = d.modules["bottleneck"];
-            if (d.modules.contains("modules") && d.modules["modules"].is_object()) {
+            if (d.modules.contains(K::cycles))
+               m[K::cycles] = d.modules[K::cycles];
+            if (d.modules.contains(K::bottleneck))
+               m[K::bottleneck] = d.modules[K::bottleneck];
+            if (d.modules.contains(K::modules) && d.modules[K::modules].is_object()) {
                nlohmann::ordered_json mods = nlohmann::ordered_json::object();
-               for (const auto &[name, mod] : d.modules["modules"].items()) {
+               for (const auto &[name, mod] : d.modules[K::modules].items()) {
                   nlohmann::ordered_json o = nlohmann::ordered_json::object();
-                  for (const char *k : {"ticks", "busy", "stalled", "starved", "idle"})
-                     if (mod.is_object() && mod.contains(k))
-                        o[k] = mod[k];
+#define COPY_KEY(k)                                                                                \
+   if (mod.is_object() && mod.contains(K::k))                                                      \
+      o[K::k] = mod[K::k];
+                  VLG_STATS_MODULE_CYCLE_KEYS(COPY_KEY)
+#undef COPY_KEY
                   mods[name] = std::move(o);
                }
-               m["modules"] = std::move(mods);
+               m[K::modules] = std::move(mods);
             }
-            dj["modules"] = std::move(m);
+            dj[K::modules] = std::move(m);
          }
       }
       draws.push_back(std::move(dj));
    }
-   j["draws"] = std::move(draws);
+   j[K::draws] = std::move(draws);
    nlohmann::ordered_json dispatches = nlohmann::ordered_json::array();
    for (const DispatchReport &d : r.dispatches)
       dispatches.push_back(dispatch_report_json(d));
@@ -273,9 +277,9 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
    j["faults"] = std::move(faults);
    j["host_errors"] = host_errors;
    if (full)
-      j["stats"] = r.stats;
-   else if (r.stats.is_object() && r.stats.contains("bottleneck"))
-      j["stats"] = {{"bottleneck", r.stats["bottleneck"]}}; /* the frame's breakdown */
+      j[K::stats] = r.stats;
+   else if (r.stats.is_object() && r.stats.contains(K::bottleneck))
+      j[K::stats] = {{K::bottleneck, r.stats[K::bottleneck]}}; /* the frame's breakdown */
    return j;
 }
 

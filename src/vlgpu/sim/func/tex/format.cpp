@@ -197,7 +197,8 @@ float3_to_rgb9e5(const float rgb[3])
 
 /* -------------------------------------------------- plain formats -- */
 
-enum class CT : uint8_t { Unorm, Snorm, Uscaled, Sscaled, Uint, Sint, Float, Fixed };
+/* Channel types, named as the generated VLG_FORMAT_PLAIN_LIST spells them. */
+enum class CT : uint8_t { UNORM, SNORM, USCALED, SSCALED, UINT, SINT, FLOAT, FIXED };
 
 /* Swizzle of a format: output component i takes channel (SWZ >> 3i) & 7;
  * 0-3 = stored channel, 4 = constant 0, 5 = constant 1 (u_format.csv). */
@@ -256,7 +257,7 @@ template <CT T>
 constexpr uint32_t
 one_of()
 {
-   return (T == CT::Uint || T == CT::Sint) ? 1u : 0x3f800000u;
+   return (T == CT::UINT || T == CT::SINT) ? 1u : 0x3f800000u;
 }
 
 /* One channel of B bits (zero-extended in raw) -> one output word
@@ -265,12 +266,12 @@ template <CT T, unsigned B>
 inline uint32_t
 cvt_in(uint32_t raw)
 {
-   if constexpr (T == CT::Unorm) {
+   if constexpr (T == CT::UNORM) {
       if constexpr (B == 32)
          return as_uint(static_cast<float>(static_cast<double>(raw) * (1.0 / 4294967295.0)));
       else
          return as_uint(static_cast<float>(raw) * (1.0f / static_cast<float>(mask_of<B>())));
-   } else if constexpr (T == CT::Snorm) {
+   } else if constexpr (T == CT::SNORM) {
       const int32_t s = sign_extend<B>(raw);
       if constexpr (B == 32) {
          const double d = static_cast<double>(s) * (1.0 / 2147483647.0);
@@ -279,15 +280,15 @@ cvt_in(uint32_t raw)
          const float f = static_cast<float>(s) * (1.0f / static_cast<float>(mask_of<B - 1>()));
          return as_uint(f < -1.0f ? -1.0f : f); /* GL ES 3.0 section 2.1.6 */
       }
-   } else if constexpr (T == CT::Uscaled) {
+   } else if constexpr (T == CT::USCALED) {
       return as_uint(static_cast<float>(raw));
-   } else if constexpr (T == CT::Sscaled) {
+   } else if constexpr (T == CT::SSCALED) {
       return as_uint(static_cast<float>(sign_extend<B>(raw)));
-   } else if constexpr (T == CT::Uint) {
+   } else if constexpr (T == CT::UINT) {
       return raw;
-   } else if constexpr (T == CT::Sint) {
+   } else if constexpr (T == CT::SINT) {
       return static_cast<uint32_t>(sign_extend<B>(raw));
-   } else if constexpr (T == CT::Float) {
+   } else if constexpr (T == CT::FLOAT) {
       static_assert(B == 16 || B == 32, "float channels are 16 or 32 bits");
       if constexpr (B == 16)
          return as_uint(half_to_float(static_cast<uint16_t>(raw)));
@@ -317,7 +318,7 @@ inline uint32_t
 cvt_out(uint32_t w)
 {
    const float f = as_float(w);
-   if constexpr (T == CT::Unorm) {
+   if constexpr (T == CT::UNORM) {
       if constexpr (B == 8) {
          return float_to_unorm8(f);
       } else if constexpr (B == 32) {
@@ -328,7 +329,7 @@ cvt_out(uint32_t w)
          return static_cast<uint32_t>(mesa_iround(c * static_cast<float>(mask_of<B>()))) &
                 mask_of<B>();
       }
-   } else if constexpr (T == CT::Snorm) {
+   } else if constexpr (T == CT::SNORM) {
       const float c = mesa_clamp(f, -1.0f, 1.0f);
       if constexpr (B == 32) {
          return c == c ? static_cast<uint32_t>(static_cast<int32_t>(c * 2147483647.0)) : 0;
@@ -336,23 +337,23 @@ cvt_out(uint32_t w)
          return static_cast<uint32_t>(mesa_iround(c * static_cast<float>(mask_of<B - 1>()))) &
                 mask_of<B>();
       }
-   } else if constexpr (T == CT::Uscaled) {
+   } else if constexpr (T == CT::USCALED) {
       /* u_format_pack.py clamp_expr: the top of the range truncated to a
        * float mantissa (4294967040.0f for 32 bits), then a C cast. */
       constexpr float hi = B >= 32 ? 4294967040.0f : static_cast<float>(mask_of<B>());
       const float c = mesa_clamp(f, 0.0f, hi);
       return c == c ? static_cast<uint32_t>(c) & mask_of<B>() : 0;
-   } else if constexpr (T == CT::Sscaled) {
+   } else if constexpr (T == CT::SSCALED) {
       constexpr float hi = B >= 32 ? 2147483520.0f : static_cast<float>(mask_of<B - 1>());
       constexpr float lo = B >= 32 ? -2147483648.0f : -static_cast<float>(mask_of<B - 1>()) - 1.0f;
       const float c = mesa_clamp(f, lo, hi);
       return c == c ? static_cast<uint32_t>(static_cast<int32_t>(c)) & mask_of<B>() : 0;
-   } else if constexpr (T == CT::Uint) {
+   } else if constexpr (T == CT::UINT) {
       if constexpr (B >= 32)
          return w;
       else
          return w > mask_of<B>() ? mask_of<B>() : w;
-   } else if constexpr (T == CT::Sint) {
+   } else if constexpr (T == CT::SINT) {
       if constexpr (B >= 32) {
          return w;
       } else {
@@ -361,7 +362,7 @@ cvt_out(uint32_t w)
          constexpr int32_t lo = -hi - 1;
          return static_cast<uint32_t>(v < lo ? lo : (v > hi ? hi : v)) & mask_of<B>();
       }
-   } else if constexpr (T == CT::Float) {
+   } else if constexpr (T == CT::FLOAT) {
       if constexpr (B == 16)
          return float_to_half_rtz(f);
       else
@@ -642,88 +643,29 @@ struct Table {
       for (unsigned f = 0; f < 256; f++)
          e[f].info = blank(f);
 
-         /* Channel layouts and swizzles from Mesa 22.3.6 u_format.csv. */
-#define A(NAME, T, B0, B1, B2, B3, PAD, SWZ)                                                       \
-   plain<CT::T, 0, B0, B1, B2, B3, PAD, sw(SWZ), false>(VLG_FORMAT_##NAME)
-#define P(NAME, T, WORD, B0, B1, B2, B3, SWZ)                                                      \
-   plain<CT::T, WORD, B0, B1, B2, B3, 0, sw(SWZ), false>(VLG_FORMAT_##NAME)
-#define SRGB(NAME, B3, PAD, SWZ)                                                                   \
-   plain<CT::Unorm, 0, 8, 8, 8, B3, PAD, sw(SWZ), true>(VLG_FORMAT_##NAME)
-      A(B8G8R8A8_UNORM, Unorm, 8, 8, 8, 8, 0, "zyxw");
-      A(B8G8R8X8_UNORM, Unorm, 8, 8, 8, 0, 8, "zyx1");
-      A(R8G8B8A8_UNORM, Unorm, 8, 8, 8, 8, 0, "xyzw");
-      A(R8G8B8X8_UNORM, Unorm, 8, 8, 8, 0, 8, "xyz1");
-      P(B5G6R5_UNORM, Unorm, 16, 5, 6, 5, 0, "zyx1");
-      P(B4G4R4A4_UNORM, Unorm, 16, 4, 4, 4, 4, "zyxw");
-      P(B5G5R5A1_UNORM, Unorm, 16, 5, 5, 5, 1, "zyxw");
-      A(A8_UNORM, Unorm, 8, 0, 0, 0, 0, "000x");
-      A(L8_UNORM, Unorm, 8, 0, 0, 0, 0, "xxx1");
-      A(L8A8_UNORM, Unorm, 8, 8, 0, 0, 0, "xxxy");
-      A(R8_UNORM, Unorm, 8, 0, 0, 0, 0, "x001");
-      A(R8G8_UNORM, Unorm, 8, 8, 0, 0, 0, "xy01");
-      A(R8G8B8_UNORM, Unorm, 8, 8, 8, 0, 0, "xyz1");
-      SRGB(R8G8B8A8_SRGB, 8, 0, "xyzw");
-      SRGB(B8G8R8A8_SRGB, 8, 0, "zyxw");
-      SRGB(R8G8B8X8_SRGB, 0, 8, "xyz1");
-#define FOUR(PFX, T, N, SFX)                                                                       \
-   A(PFX##_##SFX, T, N, 0, 0, 0, 0, "x001");                                                       \
-   A(PFX##G##N##_##SFX, T, N, N, 0, 0, 0, "xy01");                                                 \
-   A(PFX##G##N##B##N##_##SFX, T, N, N, N, 0, 0, "xyz1");                                           \
-   A(PFX##G##N##B##N##A##N##_##SFX, T, N, N, N, N, 0, "xyzw")
-#define FOURX(PFX, T, N, SFX)                                                                      \
-   FOUR(PFX, T, N, SFX);                                                                           \
-   A(PFX##G##N##B##N##X##N##_##SFX, T, N, N, N, 0, N, "xyz1")
-      FOUR(R8, Snorm, 8, SNORM);
-      A(R8G8B8X8_SNORM, Snorm, 8, 8, 8, 0, 8, "xyz1");
-      FOUR(R8, Uscaled, 8, USCALED);
-      FOUR(R8, Sscaled, 8, SSCALED);
-      FOURX(R8, Uint, 8, UINT);
-      FOURX(R8, Sint, 8, SINT);
-      FOUR(R16, Unorm, 16, UNORM);
-      FOUR(R16, Snorm, 16, SNORM);
-      FOUR(R16, Uscaled, 16, USCALED);
-      FOUR(R16, Sscaled, 16, SSCALED);
-      FOURX(R16, Uint, 16, UINT);
-      FOURX(R16, Sint, 16, SINT);
-      FOURX(R16, Float, 16, FLOAT);
-      FOUR(R32, Unorm, 32, UNORM);
-      FOUR(R32, Snorm, 32, SNORM);
-      FOUR(R32, Uscaled, 32, USCALED);
-      FOUR(R32, Sscaled, 32, SSCALED);
-      FOURX(R32, Uint, 32, UINT);
-      FOURX(R32, Sint, 32, SINT);
-      FOURX(R32, Float, 32, FLOAT);
-      FOUR(R32, Fixed, 32, FIXED);
-      P(R10G10B10A2_UNORM, Unorm, 32, 10, 10, 10, 2, "xyzw");
-      P(R10G10B10A2_SNORM, Snorm, 32, 10, 10, 10, 2, "xyzw");
-      P(R10G10B10A2_USCALED, Uscaled, 32, 10, 10, 10, 2, "xyzw");
-      P(R10G10B10A2_SSCALED, Sscaled, 32, 10, 10, 10, 2, "xyzw");
-      P(R10G10B10A2_UINT, Uint, 32, 10, 10, 10, 2, "xyzw");
-#undef FOURX
-#undef FOUR
-#undef SRGB
-#undef P
-#undef A
-
-      special(VLG_FORMAT_R11G11B10_FLOAT, unpack_r11g11b10, pack_r11g11b10, 3, false, false);
-      special(VLG_FORMAT_R9G9B9E5_FLOAT, unpack_rgb9e5, pack_rgb9e5, 3, false, false);
-
-      zs<Zs::Z16, 16>(VLG_FORMAT_Z16_UNORM, 1, false);
-      zs<Zs::Z24Lo, 24>(VLG_FORMAT_Z24_UNORM_S8_UINT, 2, true);
-      zs<Zs::Z24Hi, 24>(VLG_FORMAT_S8_UINT_Z24_UNORM, 2, true);
-      zs<Zs::Z24Lo, 24>(VLG_FORMAT_Z24X8_UNORM, 1, false);
-      zs<Zs::Z24Hi, 24>(VLG_FORMAT_X8Z24_UNORM, 1, false);
-      zs<Zs::Z32F, 32>(VLG_FORMAT_Z32_FLOAT, 1, false);
-      zs<Zs::Z32FS8, 32>(VLG_FORMAT_Z32_FLOAT_S8X24_UINT, 2, true);
-      zs<Zs::S8, 0>(VLG_FORMAT_S8_UINT, 1, true);
-      stencil_view<3>(VLG_FORMAT_X24S8_UINT, 4);
-      stencil_view<0>(VLG_FORMAT_S8X24_UINT, 4);
-      stencil_view<4>(VLG_FORMAT_X32_S8X24_UINT, 8);
+      /* Channel layouts and swizzles: vlgpu_hw.xml (attribute layout of each
+       * format, after Mesa 22.3.6 u_format.csv), through the lists gen_hw.py
+       * generates into vlg_hw.h. */
+#define VLG_PLAIN(NAME, T, WORD, B0, B1, B2, B3, PAD, SWZ, SRGB)                                  \
+   plain<CT::T, WORD, B0, B1, B2, B3, PAD, sw(SWZ), SRGB != 0>(VLG_FORMAT_##NAME);
+      VLG_FORMAT_PLAIN_LIST(VLG_PLAIN)
+#undef VLG_PLAIN
+#define VLG_SPECIAL(NAME, LAYOUT)                                                                  \
+   special(VLG_FORMAT_##NAME, unpack_##LAYOUT, pack_##LAYOUT, 3, false, false);
+      VLG_FORMAT_SPECIAL_LIST(VLG_SPECIAL)
+#undef VLG_SPECIAL
+#define VLG_ZS(NAME, ZS, DEPTH_BITS, STENCIL)                                                      \
+   zs<Zs::ZS, DEPTH_BITS>(VLG_FORMAT_##NAME, (DEPTH_BITS != 0) + STENCIL, STENCIL != 0);
+      VLG_FORMAT_DEPTH_STENCIL_LIST(VLG_ZS)
+#undef VLG_ZS
+#define VLG_STENCIL_VIEW(NAME, BYTE) stencil_view<BYTE>(VLG_FORMAT_##NAME, vlg_format_bytes(VLG_FORMAT_##NAME));
+      VLG_FORMAT_STENCIL_VIEW_LIST(VLG_STENCIL_VIEW)
+#undef VLG_STENCIL_VIEW
 
       /* sRGB formats and their linear twins (Mesa util_format_linear). */
-      e[VLG_FORMAT_R8G8B8A8_SRGB].info.linear = VLG_FORMAT_R8G8B8A8_UNORM;
-      e[VLG_FORMAT_B8G8R8A8_SRGB].info.linear = VLG_FORMAT_B8G8R8A8_UNORM;
-      e[VLG_FORMAT_R8G8B8X8_SRGB].info.linear = VLG_FORMAT_R8G8B8X8_UNORM;
+#define VLG_LINEAR(NAME, LINEAR) e[VLG_FORMAT_##NAME].info.linear = VLG_FORMAT_##LINEAR;
+      VLG_FORMAT_LINEAR_LIST(VLG_LINEAR)
+#undef VLG_LINEAR
    }
 
    static FormatInfo blank(uint32_t f)
@@ -770,14 +712,14 @@ struct Table {
       finish(f, WORD ? WORD / 8 : (B0 + B1 + B2 + B3 + PAD) / 8,
              (B0 != 0) + (B1 != 0) + (B2 != 0) + (B3 != 0));
       FormatInfo &i = x.info;
-      i.is_integer = T == CT::Uint || T == CT::Sint;
+      i.is_integer = T == CT::UINT || T == CT::SINT;
       i.is_signed =
-         T == CT::Snorm || T == CT::Sscaled || T == CT::Sint || T == CT::Float || T == CT::Fixed;
-      i.is_normalized = T == CT::Unorm || T == CT::Snorm;
+         T == CT::SNORM || T == CT::SSCALED || T == CT::SINT || T == CT::FLOAT || T == CT::FIXED;
+      i.is_normalized = T == CT::UNORM || T == CT::SNORM;
       i.is_srgb = SRGB;
       /* sp_tex_sample.c sample_compare: the reference is clamped unless the
        * channel that R reads is float (or a constant). */
-      i.shadow_ref_clamp = swz_of(SWZ, 0) < 4 && T != CT::Float;
+      i.shadow_ref_clamp = swz_of(SWZ, 0) < 4 && T != CT::FLOAT;
    }
 
    void special(vlg_format f, UnpackFn u, PackFn p, unsigned channels, bool is_signed, bool integer)

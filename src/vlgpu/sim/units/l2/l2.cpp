@@ -19,14 +19,8 @@ L2::L2(std::string name, const Config &p, const std::vector<std::string> &client
       cache_(p.l2_size_bytes, p.l2_ways, p.l2_line_bytes)
 {
    clients_.reserve(clients.size());
-   for (const std::string &c : clients) {
-      Client cl;
-      cl.name = c;
-      const std::string pn = Mc::port_name(c);
-      cl.in = std::make_unique<InPort<MemReq>>(*this, "in_" + pn, "requests from " + c);
-      cl.out = std::make_unique<OutPort<MemResp>>(*this, "out_" + pn, "responses to " + c);
-      clients_.push_back(std::move(cl));
-   }
+   for (const std::string &c : clients)
+      clients_.emplace_back(*this, c);
    mshr_.resize(mshrs_);
    if (clients_.size() > 64)
       throw ConfigError(fmt::format("{}: {} clients (at most 64)", this->name(), clients_.size()));
@@ -40,8 +34,7 @@ L2::on_finalize()
    for (Client &c : clients_) {
       const uint64_t bit = uint64_t(1) << in_queues_.size();
       in_queues_.push_back(c.in->queue());
-      c.inq = &c.in->typed_queue();
-      c.outq = &c.out->typed_queue();
+      c.bind();
       c.inq->set_push_mask(&in_pushed_, bit);
       in_pushed_ |= bit; /* not known to be empty yet */
    }

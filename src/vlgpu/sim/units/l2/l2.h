@@ -42,6 +42,7 @@
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
 #include "sim/core/ring.h"
+#include "sim/units/mc/mc.h"
 
 namespace vlgpu::sim {
 
@@ -66,12 +67,8 @@ class L2 final : public Unit {
       Cycle at;
       uint32_t tag;
    };
-   struct Client {
-      std::string name;
-      std::unique_ptr<InPort<MemReq>> in;
-      std::unique_ptr<OutPort<MemResp>> out;
-      Queue<MemReq> *inq = nullptr; /* in's and out's queues (on_finalize) */
-      Queue<MemResp> *outq = nullptr;
+   struct Client : ServedClient {
+      using ServedClient::ServedClient;
       Ring<Ready> ready; /* sorted by `at` */
    };
    struct Waiter {

@@ -137,22 +137,12 @@ tri_linear_coeff(const TriSetup &t, InterpCoef &c, unsigned i, float v0, float v
    c.a0[i] = v0 - (dadx * (t.vmin[4] - t.pixel_offset) + dady * (t.vmin[5] - t.pixel_offset));
 }
 
-/** tri_persp_coeff */
+/** tri_persp_coeff: tri_linear_coeff of the values times each vertex's w
+ *  (the same operations in the same order as sp_setup.c's own copy). */
 inline void
 tri_persp_coeff(const TriSetup &t, InterpCoef &c, unsigned i, float v0, float v1, float v2)
 {
-   const float mina = v0 * t.vmin[7];
-   const float mida = v1 * t.vmid[7];
-   const float maxa = v2 * t.vmax[7];
-   const float botda = mida - mina;
-   const float majda = maxa - mina;
-   const float a = t.ebot.dy * majda - botda * t.emaj.dy;
-   const float b = t.emaj.dx * botda - majda * t.ebot.dx;
-   const float dadx = a * t.oneoverarea;
-   const float dady = b * t.oneoverarea;
-   c.dadx[i] = dadx;
-   c.dady[i] = dady;
-   c.a0[i] = mina - (dadx * (t.vmin[4] - t.pixel_offset) + dady * (t.vmin[5] - t.pixel_offset));
+   tri_linear_coeff(t, c, i, v0 * t.vmin[7], v1 * t.vmid[7], v2 * t.vmax[7]);
 }
 
 inline void

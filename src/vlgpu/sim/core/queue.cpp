@@ -65,16 +65,8 @@ QueueBase::stats() const
 {
    QueueStats s = stats_;
    const Cycle now = ctx_->now;
-   if (now > cycle_) {
-      const uint64_t n = now - cycle_;
-      s.occupancy_sum += uint64_t(size_) * n;
-      if (size_ == params_.capacity)
-         s.full_cycles += n;
-      if (size_ == 0)
-         s.empty_cycles += n;
-      if (size_ > s.max_occupancy)
-         s.max_occupancy = size_;
-   }
+   if (now > cycle_)
+      charge_cycles(s, now - cycle_);
    s.cycles = now - s.begin;
    return s;
 }

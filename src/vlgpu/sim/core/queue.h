@@ -148,19 +148,24 @@ class QueueBase {
  protected:
    friend class Engine;
 
+   /** Charge @n cycles that all ended with size_ entries to the occupancy
+    *  statistics @s (advance(), and stats() up to now on a copy). */
+   void charge_cycles(QueueStats &s, uint64_t n) const
+   {
+      s.occupancy_sum += uint64_t(size_) * n;
+      if (size_ == params_.capacity)
+         s.full_cycles += n;
+      if (size_ == 0)
+         s.empty_cycles += n;
+      if (size_ > s.max_occupancy)
+         s.max_occupancy = size_;
+   }
    /** Roll the per-cycle counters and statistics forward to `now` (inline:
     *  the first push or pop of a queue in every cycle it moves). */
    void advance(Cycle now)
    {
       /* Cycles [cycle_, now) all ended with size_ entries. */
-      const uint64_t n = now - cycle_;
-      stats_.occupancy_sum += uint64_t(size_) * n;
-      if (size_ == params_.capacity)
-         stats_.full_cycles += n;
-      if (size_ == 0)
-         stats_.empty_cycles += n;
-      if (size_ > stats_.max_occupancy)
-         stats_.max_occupancy = size_;
+      charge_cycles(stats_, now - cycle_);
       if (VLG_UNLIKELY(ctx_->tracer != nullptr) && size_ != traced_size_)
          trace_size();
       cycle_ = now;

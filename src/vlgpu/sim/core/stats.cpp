@@ -24,24 +24,32 @@ ModuleStatsSnapshot::counter(std::string_view n) const
    throw std::out_of_range(fmt::format("module '{}' has no counter '{}'", name, n));
 }
 
+namespace {
+
+/** The first entry of @v named @n, nullptr if none. */
+template <typename T>
+const T *
+find_named(const std::vector<T> &v, std::string_view n)
+{
+   for (const T &e : v) {
+      if (e.name == n)
+         return &e;
+   }
+   return nullptr;
+}
+
+} // namespace
+
 const ModuleStatsSnapshot *
 Stats::module(std::string_view n) const
 {
-   for (const ModuleStatsSnapshot &m : modules) {
-      if (m.name == n)
-         return &m;
-   }
-   return nullptr;
+   return find_named(modules, n);
 }
 
 const QueueStatsSnapshot *
 Stats::queue(std::string_view n) const
 {
-   for (const QueueStatsSnapshot &q : queues) {
-      if (q.name == n)
-         return &q;
-   }
-   return nullptr;
+   return find_named(queues, n);
 }
 
 /* Append `value` under `key`, which the caller knows is new in `obj`: skips

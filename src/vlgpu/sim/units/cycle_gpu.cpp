@@ -24,6 +24,19 @@
 
 namespace vlgpu::sim {
 
+namespace {
+
+/** The entry of @v named @name: @v[@i] when it is (snapshots of one engine
+ *  keep the same order), else @find(@name); nullptr if there is none. */
+template <typename T, typename Find>
+const T *
+same_or_named(const std::vector<T> &v, size_t i, const std::string &name, Find &&find)
+{
+   return i < v.size() && v[i].name == name ? &v[i] : find(name);
+}
+
+} // namespace
+
 Stats
 stats_delta(const Stats &a, const Stats &b)
 {
@@ -35,7 +48,7 @@ stats_delta(const Stats &a, const Stats &b)
    for (size_t i = 0; i < d.modules.size(); i++) {
       ModuleStatsSnapshot &m = d.modules[i];
       const ModuleStatsSnapshot *o =
-         i < a.modules.size() && a.modules[i].name == m.name ? &a.modules[i] : a.module(m.name);
+         same_or_named(a.modules, i, m.name, [&](const std::string &n) { return a.module(n); });
       if (!o)
          continue;
       m.ticks -= o->ticks;
@@ -62,7 +75,7 @@ stats_delta(const Stats &a, const Stats &b)
    for (size_t i = 0; i < d.queues.size(); i++) {
       QueueStatsSnapshot &q = d.queues[i];
       const QueueStatsSnapshot *o =
-         i < a.queues.size() && a.queues[i].name == q.name ? &a.queues[i] : a.queue(q.name);
+         same_or_named(a.queues, i, q.name, [&](const std::string &n) { return a.queue(n); });
       if (!o)
          continue;
       QueueStats &s = q.stats;

@@ -732,19 +732,30 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
    }
 }
 
+PixelRect
+omu_clear_rect(const DrawPackage &pkg)
+{
+   const VLG_DRAW_INFO &d = pkg.draw;
+   const VLG_FRAMEBUFFER &fb = pkg.fb;
+   PixelRect r;
+   r.x0 = std::min(d.clear_rect.minx, fb.width);
+   r.y0 = std::min(d.clear_rect.miny, fb.height);
+   r.x1 = std::min(d.clear_rect.maxx, fb.width);
+   r.y1 = std::min(d.clear_rect.maxy, fb.height);
+   return r;
+}
+
 uint64_t
 omu_clear(const DrawPackage &pkg, Vram &vram)
 {
    const VLG_DRAW_INFO &d = pkg.draw;
    const VLG_FRAMEBUFFER &fb = pkg.fb;
-   const unsigned x0 = std::min(d.clear_rect.minx, fb.width);
-   const unsigned y0 = std::min(d.clear_rect.miny, fb.height);
-   const unsigned x1 = std::min(d.clear_rect.maxx, fb.width);
-   const unsigned y1 = std::min(d.clear_rect.maxy, fb.height);
-   if (x0 >= x1 || y0 >= y1)
+   const PixelRect rect = omu_clear_rect(pkg);
+   if (rect.empty())
       return 0;
+   const unsigned x0 = rect.x0, y0 = rect.y0, x1 = rect.x1, y1 = rect.y1;
    uint64_t written = 0;
-   const uint64_t area = uint64_t(x1 - x0) * (y1 - y0);
+   const uint64_t area = rect.area();
    /* 4-sample surfaces: every sample of the pixels (docs/hw.md "Multisampling") */
    const unsigned ns = fb.samples == kMsaaSamples ? kMsaaSamples : 1;
    const unsigned sx0 = unsigned(x0) * ns, sx1 = unsigned(x1) * ns;

@@ -240,6 +240,20 @@ void omu_resolve(Vram &vram, const VLG_SURFACE &src, const VLG_SURFACE &dst, uns
  */
 uint64_t omu_resolve_draw(const DrawPackage &pkg, Vram &vram);
 
+/** A rectangle of pixels, [x0, x1) x [y0, y1). */
+struct PixelRect {
+   unsigned x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+   bool empty() const { return x0 >= x1 || y0 >= y1; }
+   /** Pixels inside (0 when empty). */
+   uint64_t area() const { return empty() ? 0 : uint64_t(x1 - x0) * (y1 - y0); }
+};
+
+/**
+ * The pixels a CLEAR draw writes: draw_info.clear_rect (max exclusive)
+ * clipped to the framebuffer's width x height; empty if nothing is left.
+ */
+PixelRect omu_clear_rect(const DrawPackage &pkg);
+
 /**
  * Execute a CLEAR draw (draw_info.kind == CLEAR, docs/hw.md): clear the
  * colour buffers, depth and/or stencil selected by draw_info.clear_buffers

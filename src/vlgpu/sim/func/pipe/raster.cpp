@@ -137,22 +137,12 @@ tri_linear_coeff(const TriSetup &t, InterpCoef &c, unsigned i, float v0, float v
    c.a0[i] = v0 - (dadx * (t.vmin[4] - t.pixel_offset) + dady * (t.vmin[5] - t.pixel_offset));
 }
 
-/** tri_persp_coeff */
+/** tri_persp_coeff: tri_linear_coeff of the values times each vertex's w
+ *  (the same operations in the same order as sp_setup.c's own copy). */
 inline void
 tri_persp_coeff(const TriSetup &t, InterpCoef &c, unsigned i, float v0, float v1, float v2)
 {
-   const float mina = v0 * t.vmin[7];
-   const float mida = v1 * t.vmid[7];
-   const float maxa = v2 * t.vmax[7];
-   const float botda = mida - mina;
-   const float majda = maxa - mina;
-   const float a = t.ebot.dy * majda - botda * t.emaj.dy;
-   const float b = t.emaj.dx * botda - majda * t.ebot.dx;
-   const float dadx = a * t.oneoverarea;
-   const float dady = b * t.oneoverarea;
-   c.dadx[i] = dadx;
-   c.dady[i] = dady;
-   c.a0[i] = mina - (dadx * (t.vmin[4] - t.pixel_offset) + dady * (t.vmin[5] - t.pixel_offset));
+   tri_linear_coeff(t, c, i, v0 * t.vmin[7], v1 * t.vmid[7], v2 * t.vmax[7]);
 }
 
 inline void
@@ -161,6 +151,40 @@ const_coeff(InterpCoef &c, unsigned i, float v)
    c.dadx[i] = 0.0f;
    c.dady[i] = 0.0f;
    c.a0[i] = v;
+}
+
+/**
+ * The loop over the FS inputs that setup_tri_coefficients, setup_line and
+ * setup_point share (sp_setup.c): for every interpolated input i of a
+ * primitive of @kind, ps.mode[i] = its mode; each enabled component j read
+ * from no vertex slot is the constant 0 (1 for gl_PointCoord's w), every
+ * other is left to @coeff(ps.in[i], j, o, mode), o = the component's float
+ * offset in a vertex.
+ */
+template <typename F>
+inline void
+setup_input_coefficients(const PeState &s, PrimSetup &ps, PrimKind kind, bool sprite_prim,
+                         F &&coeff)
+{
+   for (unsigned i = 0; i < s.num_inputs; i++) {
+      const FsInput &in = s.inputs[i];
+      if (!is_interpolated(in))
+         continue;
+      int slot;
+      const uint8_t mode = input_mode(in, kind, sprite_prim, slot);
+      ps.mode[i] = mode;
+      InterpCoef &c = ps.in[i];
+      for (unsigned j = 0; j < 4; j++) {
+         if (!(in.mask >> j & 1))
+            continue;
+         if (slot < 0) {
+            const_coeff(c, j,
+                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
+            continue;
+         }
+         coeff(c, j, unsigned(slot) * 4 + j, mode);
+      }
+   }
 }
 
 /** Quad emission of one primitive: announces the setup to the sink before
@@ -405,36 +429,20 @@ setup_tri_coefficients(const PeState &s, const TriSetup &t, PrimSetup &ps, bool 
    /* window position is slot 1: floats 4..7 */
    tri_linear_coeff(t, ps.pos, 2, t.vmin[6], t.vmid[6], t.vmax[6]);
    tri_linear_coeff(t, ps.pos, 3, t.vmin[7], t.vmid[7], t.vmax[7]);
-   for (unsigned i = 0; i < s.num_inputs; i++) {
-      const FsInput &in = s.inputs[i];
-      if (!is_interpolated(in))
-         continue;
-      int slot;
-      const uint8_t mode = input_mode(in, ps.kind, sprite_prim, slot);
-      ps.mode[i] = mode;
-      InterpCoef &c = ps.in[i];
-      for (unsigned j = 0; j < 4; j++) {
-         if (!(in.mask >> j & 1))
-            continue;
-         if (slot < 0) {
-            const_coeff(c, j,
-                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
-            continue;
-         }
-         const unsigned o = unsigned(slot) * 4 + j;
-         switch (mode) {
-         case kModeConst:
-            const_coeff(c, j, t.vprovoke[o]);
-            break;
-         case kModeLinear:
-            tri_linear_coeff(t, c, j, t.vmin[o], t.vmid[o], t.vmax[o]);
-            break;
-         default:
-            tri_persp_coeff(t, c, j, t.vmin[o], t.vmid[o], t.vmax[o]);
-            break;
-         }
-      }
-   }
+   setup_input_coefficients(s, ps, ps.kind, sprite_prim,
+                            [&](InterpCoef &c, unsigned j, unsigned o, uint8_t mode) {
+                               switch (mode) {
+                               case kModeConst:
+                                  const_coeff(c, j, t.vprovoke[o]);
+                                  break;
+                               case kModeLinear:
+                                  tri_linear_coeff(t, c, j, t.vmin[o], t.vmid[o], t.vmax[o]);
+                                  break;
+                               default:
+                                  tri_persp_coeff(t, c, j, t.vmin[o], t.vmid[o], t.vmax[o]);
+                                  break;
+                               }
+                            });
 }
 
 /** calc_det (sp_setup.c) = cull_tri's det (draw_pipe_cull.c). */
@@ -726,31 +734,15 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
    linear(ps.pos, 3, v0[7], v1[7]);
    ps.kind = PrimKind::Line;
    ps.back_facing = false;
-   for (unsigned i = 0; i < s.num_inputs; i++) {
-      const FsInput &in = s.inputs[i];
-      if (!is_interpolated(in))
-         continue;
-      int slot;
-      const uint8_t mode = input_mode(in, PrimKind::Line, false, slot);
-      ps.mode[i] = mode;
-      InterpCoef &c = ps.in[i];
-      for (unsigned j = 0; j < 4; j++) {
-         if (!(in.mask >> j & 1))
-            continue;
-         if (slot < 0) {
-            const_coeff(c, j,
-                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
-            continue;
-         }
-         const unsigned o = unsigned(slot) * 4 + j;
-         if (mode == kModeConst)
-            const_coeff(c, j, vprovoke[o]);
-         else if (mode == kModeLinear)
-            linear(c, j, v0[o], v1[o]);
-         else
-            linear(c, j, v0[o] * v0[7], v1[o] * v1[7]); /* line_persp_coeff */
-      }
-   }
+   setup_input_coefficients(s, ps, PrimKind::Line, false,
+                            [&](InterpCoef &c, unsigned j, unsigned o, uint8_t mode) {
+                               if (mode == kModeConst)
+                                  const_coeff(c, j, vprovoke[o]);
+                               else if (mode == kModeLinear)
+                                  linear(c, j, v0[o], v1[o]);
+                               else /* line_persp_coeff */
+                                  linear(c, j, v0[o] * v0[7], v1[o] * v1[7]);
+                            });
    stats.lines_setup++;
 
    QuadOut out{sink, ps, stats, s.samples == kMsaaSamples};
@@ -821,27 +813,12 @@ pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &ps, Qua
    const_coeff(ps.pos, 3, v0[7]);
    ps.kind = PrimKind::Point;
    ps.back_facing = false;
-   for (unsigned i = 0; i < s.num_inputs; i++) {
-      const FsInput &in = s.inputs[i];
-      if (!is_interpolated(in))
-         continue;
-      int slot;
-      const uint8_t mode = input_mode(in, PrimKind::Point, false, slot);
-      ps.mode[i] = mode;
-      InterpCoef &c = ps.in[i];
-      for (unsigned j = 0; j < 4; j++) {
-         if (!(in.mask >> j & 1))
-            continue;
-         if (slot < 0) {
-            const_coeff(c, j,
-                        in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD && j == 3 ? 1.0f : 0.0f);
-            continue;
-         }
-         const unsigned o = unsigned(slot) * 4 + j;
-         /* point_persp_coeff: a0 = v * w, divided by w again per fragment */
-         const_coeff(c, j, mode == kModePersp ? v0[o] * v0[7] : v0[o]);
-      }
-   }
+   setup_input_coefficients(s, ps, PrimKind::Point, false,
+                            [&](InterpCoef &c, unsigned j, unsigned o, uint8_t mode) {
+                               /* point_persp_coeff: a0 = v * w, divided by w again
+                                * per fragment */
+                               const_coeff(c, j, mode == kModePersp ? v0[o] * v0[7] : v0[o]);
+                            });
    stats.points_setup++;
 
    QuadOut out{sink, ps, stats, s.samples == kMsaaSamples};

@@ -19,14 +19,8 @@ L2::L2(std::string name, const Config &p, const std::vector<std::string> &client
       cache_(p.l2_size_bytes, p.l2_ways, p.l2_line_bytes)
 {
    clients_.reserve(clients.size());
-   for (const std::string &c : clients) {
-      Client cl;
-      cl.name = c;
-      const std::string pn = Mc::port_name(c);
-      cl.in = std::make_unique<InPort<MemReq>>(*this, "in_" + pn, "requests from " + c);
-      cl.out = std::make_unique<OutPort<MemResp>>(*this, "out_" + pn, "responses to " + c);
-      clients_.push_back(std::move(cl));
-   }
+   for (const std::string &c : clients)
+      clients_.emplace_back(*this, c);
    mshr_.resize(mshrs_);
    if (clients_.size() > 64)
       throw ConfigError(fmt::format("{}: {} clients (at most 64)", this->name(), clients_.size()));
@@ -40,8 +34,7 @@ L2::on_finalize()
    for (Client &c : clients_) {
       const uint64_t bit = uint64_t(1) << in_queues_.size();
       in_queues_.push_back(c.in->queue());
-      c.inq = &c.in->typed_queue();
-      c.outq = &c.out->typed_queue();
+      c.bind();
       c.inq->set_push_mask(&in_pushed_, bit);
       in_pushed_ |= bit; /* not known to be empty yet */
    }
@@ -86,13 +79,25 @@ L2::ack_write(uint32_t c, const MemReq &r, Cycle now)
 }
 
 void
-L2::writeback(uint64_t line, uint32_t tag)
+L2::line_to_mc(uint64_t line, uint32_t tag, bool write)
 {
-   MemReq &r = to_mc_.push();
+   MemReq &r = to_mc_.push(); /* field by field: no whole-struct copy */
    r.addr = line * line_bytes_;
    r.bytes = line_bytes_;
    r.tag = tag;
-   r.write = true;
+   r.write = write;
+}
+
+void
+L2::evict(const LineCache::Victim &v)
+{
+   if (!v.evicted)
+      return;
+   ++evictions_;
+   if (v.dirty) {
+      ++writebacks_;
+      line_to_mc(v.line, kWritebackTag, true);
+   }
 }
 
 bool
@@ -117,13 +122,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       if (!w) { /* every way of the set is being filled: wait */
          return false;
       }
-      if (v.evicted) {
-         ++evictions_;
-         if (v.dirty) {
-            ++writebacks_;
-            writeback(v.line, kWritebackTag);
-         }
-      }
+      evict(v);
       w->valid = true;
       w->dirty = true;
       ++write_misses_;
@@ -149,13 +148,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    w = cache_.allocate(line, v);
    if (!w)
       return false;
-   if (v.evicted) {
-      ++evictions_;
-      if (v.dirty) {
-         ++writebacks_;
-         writeback(v.line, kWritebackTag);
-      }
-   }
+   evict(v);
    w->pending = true;
    uint32_t tag = next_fill_tag_++;
    if (next_fill_tag_ < 2)
@@ -167,11 +160,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    m.waiters.clear();
    m.waiters.push_back(Waiter{c, r.tag});
    mshr_used_++;
-   MemReq &fill = to_mc_.push();
-   fill.addr = line * line_bytes_;
-   fill.bytes = line_bytes_;
-   fill.tag = tag;
-   fill.write = false;
+   line_to_mc(line, tag, false);
    ++read_misses_;
    return true;
 }
@@ -226,7 +215,7 @@ L2::tick(Cycle now)
       flushing_ = true;
       flush_lines_ = 0;
       cache_.clean_all([&](uint64_t line) {
-         writeback(line, kFlushTag);
+         line_to_mc(line, kFlushTag, true);
          flush_lines_++;
       });
       flush_outstanding_ = flush_lines_;

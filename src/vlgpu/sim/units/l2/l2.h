@@ -42,6 +42,7 @@
 #include "sim/units/common/unit.h"
 #include "sim/core/config.h"
 #include "sim/core/ring.h"
+#include "sim/units/mc/mc.h"
 
 namespace vlgpu::sim {
 
@@ -66,12 +67,8 @@ class L2 final : public Unit {
       Cycle at;
       uint32_t tag;
    };
-   struct Client {
-      std::string name;
-      std::unique_ptr<InPort<MemReq>> in;
-      std::unique_ptr<OutPort<MemResp>> out;
-      Queue<MemReq> *inq = nullptr; /* in's and out's queues (on_finalize) */
-      Queue<MemResp> *outq = nullptr;
+   struct Client : ServedClient {
+      using ServedClient::ServedClient;
       Ring<Ready> ready; /* sorted by `at` */
    };
    struct Waiter {
@@ -88,7 +85,11 @@ class L2 final : public Unit {
    /** Try to take request @r of client @c; false if it must wait. */
    bool accept(uint32_t c, const MemReq &r, Cycle now);
    void respond(uint32_t c, uint32_t tag, Cycle at);
-   void writeback(uint64_t line, uint32_t tag);
+   /** Queue a request for the whole of @line to the MC: a fill (read) or a
+    *  write-back (@write). */
+   void line_to_mc(uint64_t line, uint32_t tag, bool write);
+   /** Count what allocate() threw out (@v) and write it back if dirty. */
+   void evict(const LineCache::Victim &v);
    void ack_write(uint32_t c, const MemReq &r, Cycle now);
 
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;

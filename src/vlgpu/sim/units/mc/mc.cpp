@@ -17,20 +17,22 @@ Mc::port_name(const std::string &client)
    return s;
 }
 
+ServedClient::ServedClient(Module &m, const std::string &client)
+    : name(client), in(std::make_unique<InPort<MemReq>>(m, "in_" + Mc::port_name(client),
+                                                        "requests from " + client)),
+      out(std::make_unique<OutPort<MemResp>>(m, "out_" + Mc::port_name(client),
+                                             "responses to " + client))
+{
+}
+
 Mc::Mc(std::string name, const Config &p, const std::vector<std::string> &clients)
     : Unit(std::move(name)), bandwidth_(std::max(1u, p.memory_bandwidth_bytes_per_cycle)),
       latency_(p.memory_latency_cycles), queue_entries_(std::max(1u, p.memory_queue_entries)),
       waiting_(queue_entries_)
 {
    clients_.reserve(clients.size());
-   for (const std::string &c : clients) {
-      Client cl;
-      cl.name = c;
-      const std::string pn = port_name(c);
-      cl.in = std::make_unique<InPort<MemReq>>(*this, "in_" + pn, "requests from " + c);
-      cl.out = std::make_unique<OutPort<MemResp>>(*this, "out_" + pn, "responses to " + c);
-      clients_.push_back(std::move(cl));
-   }
+   for (const std::string &c : clients)
+      clients_.emplace_back(*this, c);
    const size_t n = clients_.size();
    clients_pow2_ = n && !(n & (n - 1));
 }
@@ -38,10 +40,8 @@ Mc::Mc(std::string name, const Config &p, const std::vector<std::string> &client
 void
 Mc::on_finalize()
 {
-   for (Client &c : clients_) {
-      c.inq = &c.in->typed_queue();
-      c.outq = &c.out->typed_queue();
-   }
+   for (Client &c : clients_)
+      c.bind();
 }
 
 Activity

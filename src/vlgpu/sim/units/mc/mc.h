@@ -39,6 +39,29 @@
 
 namespace vlgpu::sim {
 
+/**
+ * One client of a memory server (the MC, the L2) as the server sees it: the
+ * ports `in_<p>` (the client's MemReq requests) and `out_<p>` (MemResp
+ * responses to it), p = Mc::port_name(@client), and their queues once bound.
+ * The MC and the L2 derive their per-client state from it.
+ */
+struct ServedClient {
+   /** Makes @m's two ports for client module @client. */
+   ServedClient(Module &m, const std::string &client);
+   /** Caches the ports' queues (in the server's on_finalize(), after binding). */
+   void bind()
+   {
+      inq = &in->typed_queue();
+      outq = &out->typed_queue();
+   }
+
+   std::string name; /**< the client module's name */
+   std::unique_ptr<InPort<MemReq>> in;
+   std::unique_ptr<OutPort<MemResp>> out;
+   Queue<MemReq> *inq = nullptr; /* in's and out's queues (bind()) */
+   Queue<MemResp> *outq = nullptr;
+};
+
 class Mc final : public Unit {
  public:
    /** @clients: module names served (ports in_<c>/out_<c>, dots become '_'). */
@@ -57,12 +80,8 @@ class Mc final : public Unit {
       Cycle done;
       MemResp resp;
    };
-   struct Client {
-      std::string name;
-      std::unique_ptr<InPort<MemReq>> in;
-      std::unique_ptr<OutPort<MemResp>> out;
-      Queue<MemReq> *inq = nullptr; /* in's and out's queues (on_finalize) */
-      Queue<MemResp> *outq = nullptr;
+   struct Client : ServedClient {
+      using ServedClient::ServedClient;
       Ring<Flight> flight; /* started, in request order */
    };
    struct Waiting {

@@ -26,13 +26,10 @@ clear_bytes(const DrawPackage &pkg)
    if (pkg.is_resolve()) /* reads 4 samples, writes 1 per pixel */
       return uint64_t(fb.width) * fb.height * vlg_format_bytes(pkg.resolve_dst.format) *
              (kMsaaSamples + 1);
-   const uint64_t x0 = std::min(d.clear_rect.minx, fb.width);
-   const uint64_t y0 = std::min(d.clear_rect.miny, fb.height);
-   const uint64_t x1 = std::min(d.clear_rect.maxx, fb.width);
-   const uint64_t y1 = std::min(d.clear_rect.maxy, fb.height);
-   if (x0 >= x1 || y0 >= y1)
+   const uint64_t area =
+      omu_clear_rect(pkg).area() * (fb.samples == kMsaaSamples ? kMsaaSamples : 1);
+   if (!area)
       return 0;
-   const uint64_t area = (x1 - x0) * (y1 - y0) * (fb.samples == kMsaaSamples ? kMsaaSamples : 1);
    uint64_t bytes = 0;
    for (unsigned i = 0; i < fb.nr_cbufs && i < kMaxColorBufs; i++)
       if ((d.clear_buffers >> (2 + i) & 1) && fb.cbufs[i].format != VLG_FORMAT_NONE)

@@ -193,16 +193,34 @@ def replace_between_markers(doc, name, lines):
     return None
 
 
-def write_doc_sections(paths, name, lines, what):
-    """Write LINES between the '<!-- BEGIN NAME -->' / '<!-- END NAME -->' markers of each
-    file of PATHS (none: nothing); say what was updated.  Returns the number of files that
-    could not be written (reason on stderr, prefixed with WHAT)."""
+def write_doc_sections(paths, sections, what):
+    """Rewrite, in each file of PATHS (none: nothing), the text between
+    '<!-- BEGIN NAME -->' and '<!-- END NAME -->' by SECTIONS[NAME] (a list of
+    lines) for every NAME of SECTIONS the file has markers for; say what was
+    updated.  A file without any of the markers, or unreadable, is an error.
+    Returns the number of files not (fully) written; reasons on stderr,
+    prefixed with WHAT."""
     errors = 0
     for path in paths or []:
-        err = replace_between_markers(path, name, lines)
-        print(f"{what}: {err}" if err else f"(updated {path})",
-              file=sys.stderr if err else sys.stdout)
-        errors += err is not None
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            print(f"{what}: --doc {path}: {e.strerror}", file=sys.stderr)
+            errors += 1
+            continue
+        found = [n for n in sections if f"<!-- BEGIN {n} -->" in text]
+        if not found:
+            print(f"{what}: --doc {path}: none of the markers "
+                  + ", ".join(f"'<!-- BEGIN {n} -->'" for n in sections), file=sys.stderr)
+            errors += 1
+            continue
+        bad = [err for err in (replace_between_markers(path, n, sections[n]) for n in found)
+               if err]
+        for err in bad:
+            print(f"{what}: {err}", file=sys.stderr)
+        errors += bool(bad)
+        if not bad:
+            print(f"(updated {path})")
     return errors
 
 
@@ -517,38 +535,18 @@ def glmark2_summary_sentence(doc):
             + f" (`{doc['command']}`, {m['date']}, commit {m['git_head']})."]
 
 
-GLMARK2_DOC_MARKERS = ("bench glmark2", "bench glmark2 summary")
-
-
-def glmark2_write_doc(doc, path):
-    """Rewrite the generated parts of PATH from a glmark2 run: between
-    '<!-- BEGIN bench glmark2 -->' and its END the provenance line, the summary
-    table and the per-scene table; between '<!-- BEGIN bench glmark2 summary -->'
-    and its END one summary sentence.  Returns None, or why nothing was written
-    (no such file, neither pair of markers)."""
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        return f"--doc {path}: {e.strerror}"
-    found = [n for n in GLMARK2_DOC_MARKERS if f"<!-- BEGIN {n} -->" in text]
-    if not found:
-        return (f"--doc {path}: none of the markers "
-                + ", ".join(f"'<!-- BEGIN {n} -->'" for n in GLMARK2_DOC_MARKERS))
-    for name in found:
-        if name == "bench glmark2":
-            lines = ([glmark2_provenance(doc), "", "Summary (vlgpu / softpipe, medians of the "
-                      "per-scene ratios of the median ms per frame):", ""]
-                     + glmark2_summary_table(doc)
-                     + ["", "Per scene (ms per frame: median over the measured frames of all "
-                        "repetitions, min-max in brackets; ratio = vlgpu / softpipe of the "
-                        "medians, CPU time first, wall in brackets):", ""]
-                     + glmark2_markdown(doc).rstrip("\n").split("\n"))
-        else:
-            lines = glmark2_summary_sentence(doc)
-        err = replace_between_markers(path, name, lines)
-        if err:
-            return err
-    return None
+def glmark2_doc_sections(doc):
+    """The generated parts of a glmark2 run for --doc: 'bench glmark2' (the
+    provenance line, the summary and per-scene tables) and 'bench glmark2
+    summary' (one sentence for the README)."""
+    full = ([glmark2_provenance(doc), "", "Summary (vlgpu / softpipe, medians of the "
+             "per-scene ratios of the median ms per frame):", ""]
+            + glmark2_summary_table(doc)
+            + ["", "Per scene (ms per frame: median over the measured frames of all "
+               "repetitions, min-max in brackets; ratio = vlgpu / softpipe of the "
+               "medians, CPU time first, wall in brackets):", ""]
+            + glmark2_markdown(doc).rstrip("\n").split("\n"))
+    return {"bench glmark2": full, "bench glmark2 summary": glmark2_summary_sentence(doc)}
 
 
 def glmark2_launcher(what, size):
@@ -650,12 +648,7 @@ def cmd_glmark2(args):
            "runs": runs}
     (out / "glmark2.json").write_text(json.dumps(doc, indent=1))
     (out / "glmark2.md").write_text(glmark2_markdown(doc))
-    doc_errors = 0
-    for path in args.doc or []:
-        err = glmark2_write_doc(doc, path)
-        print(f"bench glmark2: {err}" if err else f"(updated {path})",
-              file=sys.stderr if err else sys.stdout)
-        doc_errors += err is not None
+    doc_errors = write_doc_sections(args.doc, glmark2_doc_sections(doc), "bench glmark2")
     if not args.no_plots:
         plot_glmark2(doc, out)
     print(f"\nwrote {out}/glmark2.csv, glmark2-frames.csv, glmark2.json, glmark2.txt"
@@ -894,7 +887,7 @@ def cmd_sim(args):
     print(f"(median CPU time inside Gpu::execute; wrote {out}/sim.csv, sim.json)")
     md = [provenance(args, doc["machine"], "functional and cycle mode"), ""] + md_table(
         headers, [[str(c).replace("|", "\\|") for c in t] for t in table])
-    if write_doc_sections(args.doc, "bench sim", md, "bench sim"):
+    if write_doc_sections(args.doc, {"bench sim": md}, "bench sim"):
         return 2
     return 0 if ok and all(r["identical"] is not False for r in rows) else 1
 
@@ -1167,7 +1160,7 @@ def cmd_compiler(args):
     md = [provenance(args, doc["machine"], "static (no simulation)") + f" Compile time: median "
           f"CPU time of {args.time} compiles of the NIR per shader, GLSL front end excluded.",
           ""] + md_table(headers, table)
-    if write_doc_sections([args.doc] if args.doc else [], "bench compiler", md,
+    if write_doc_sections([args.doc] if args.doc else [], {"bench compiler": md},
                           "bench compiler"):
         return 2
     return 0 if all(r["exit_code"] == 0 for r in runs.values()) else 1

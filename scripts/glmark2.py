@@ -482,31 +482,11 @@ def doc_sections(results, args, argv):
 
 
 def write_docs(results, args, argv):
-    """Rewrite the marked parts of every --doc file; returns the number of files
-    that could not be written (reason on stderr)."""
-    import bench
-    errors = 0
-    sections = doc_sections(results, args, argv)
-    for path in args.doc or []:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            print(f"vlgpu glmark2: --doc {path}: {e.strerror}", file=sys.stderr)
-            errors += 1
-            continue
-        found = [n for n in sections if f"<!-- BEGIN {n} -->" in text]
-        if not found:
-            print(f"vlgpu glmark2: --doc {path}: none of the markers "
-                  + ", ".join(f"'<!-- BEGIN {n} -->'" for n in sections), file=sys.stderr)
-            errors += 1
-            continue
-        for n in found:
-            err = bench.replace_between_markers(path, n, sections[n])
-            if err:
-                print(f"vlgpu glmark2: {err}", file=sys.stderr)
-                errors += 1
-        print(f"(updated {path})")
-    return errors
+    """Rewrite the marked parts of every --doc file (bench.write_doc_sections);
+    returns the number of files that could not be written (reason on stderr)."""
+    import bench  # scripts/bench.py imports the glmark2 module: import it late
+    return bench.write_doc_sections(args.doc, doc_sections(results, args, argv),
+                                    "vlgpu glmark2")
 
 
 def main(argv=None):

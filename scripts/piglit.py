@@ -491,31 +491,11 @@ def doc_sections(runs, args, include, argv):
 
 
 def write_docs(runs, args, include, argv):
-    """Rewrite the marked parts of every --doc file; the number of files that could
-    not be written (reason on stderr)."""
-    import bench
-    errors = 0
-    sections = doc_sections(runs, args, include, argv)
-    for path in args.doc or []:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            print(f"vlgpu piglit: --doc {path}: {e.strerror}", file=sys.stderr)
-            errors += 1
-            continue
-        found = [n for n in sections if f"<!-- BEGIN {n} -->" in text]
-        if not found:
-            print(f"vlgpu piglit: --doc {path}: none of the markers "
-                  + ", ".join(f"'<!-- BEGIN {n} -->'" for n in sections), file=sys.stderr)
-            errors += 1
-            continue
-        for n in found:
-            err = bench.replace_between_markers(path, n, sections[n])
-            if err:
-                print(f"vlgpu piglit: {err}", file=sys.stderr)
-                errors += 1
-        print(f"(updated {path})")
-    return errors
+    """Rewrite the marked parts of every --doc file (bench.write_doc_sections);
+    returns the number of files that could not be written (reason on stderr)."""
+    import bench  # on sys.path since doc_sections()
+    return bench.write_doc_sections(args.doc, doc_sections(runs, args, include, argv),
+                                    "vlgpu piglit")
 
 
 def main(argv=None):

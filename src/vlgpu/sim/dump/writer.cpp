@@ -618,6 +618,425 @@ constexpr const char *kOcclusionFile = "occlusion.hex";
 constexpr const char *kIndirectFile = "indirect.hex";
 constexpr const char *kOcclusionAfterFile = "occlusion-after.hex";
 
+/* draw.txt as begin() builds it: the text, and the notes of what could not
+ * be dumped (command.txt lists them). */
+struct DrawText {
+   const std::string &dir;
+   uint64_t draw_number;
+   std::vector<std::string> &notes;
+   std::string text;
+
+   /** A [name] section: the block @words of @info, every field by name. */
+   void section(const std::string &name, const vlg_hw_struct_info &info, const uint32_t *words,
+                const std::string &where)
+   {
+      text += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
+      text += &info == &VLG_SHADER_STATE_info    ? print_shader_state(words)
+              : &info == &VLG_STREAM_OUTPUT_info ? print_stream_output(words)
+                                                 : print_block(info, words);
+   }
+   /** A comment and a note for a block that is outside VRAM or misaligned. */
+   void missing(const std::string &name, const vlg_hw_struct_info &info, uint64_t addr)
+   {
+      const std::string n = fmt::format("[{}] not dumped: the {} block at 0x{:x} ({} dwords) is "
+                                        "outside VRAM or not dword aligned",
+                                        name, info.name, addr, info.length);
+      text += "\n# " + n + "\n";
+      notes.push_back(n);
+   }
+};
+
+/* draw_info (with its occlusion counter and indirect command files), the
+ * pipe_state sub-blocks, the framebuffer and a RESOLVE's destination */
+void
+draw_info_sections(DrawText &t, const RawPackage &p, const Vram &vram, uint64_t draw_info_address,
+                   std::vector<HexRange> &occlusion)
+{
+   const VLG_DRAW_INFO &d = p.d;
+   if (!p.have_draw) {
+      t.missing("draw_info", VLG_DRAW_INFO_info, draw_info_address);
+   } else {
+      std::string where =
+         fmt::format("at VRAM 0x{:x} (command.txt cmd_draw.draw_info)", draw_info_address);
+      if (!p.fixed() && d.occlusion_counter) {
+         occlusion = {HexRange{d.occlusion_counter, 8,
+                               "occlusion counter (64-bit samples passed; comments show "
+                               "32-bit halves)",
+                               HexComment::Index32}};
+         const std::string data = write_hex_ranges(
+            t.dir, kOcclusionFile,
+            fmt::format("# occlusion query counter of draw {}, before the draw (the CP adds the "
+                        "draw's passing fragments).\n",
+                        t.draw_number),
+            occlusion, vram, t.notes);
+         if (!data.empty())
+            where += "; occlusion_counter: " + data;
+      }
+      if (!p.fixed() && d.indirect) {
+         const std::string data = write_hex_ranges(
+            t.dir, kIndirectFile,
+            fmt::format("# draw-indirect command of draw {} (draw_info.indirect): {} words "
+                        "{{count, instance_count, start, {}start_instance}} the CP draws "
+                        "instead of draw_info's fields.\n",
+                        t.draw_number, p.indirect_words,
+                        p.indirect_words == 5 ? "base_vertex, " : ""),
+            {HexRange{d.indirect, uint64_t(p.indirect_words) * 4, "indirect command",
+                      HexComment::Index32}},
+            vram, t.notes);
+         if (!data.empty())
+            where += "; indirect: " + data;
+      }
+      t.section("draw_info", VLG_DRAW_INFO_info, p.draw_words, where);
+      if (!p.fixed()) {
+         if (p.have_pipe) {
+            for (const PipeSubBlock &b : pipe_sub_blocks())
+               t.section("pipe_state." + b.name, *b.info, p.pipe_words + b.offset,
+                         fmt::format("at VRAM 0x{:x} = draw_info.pipe_state + {} dwords",
+                                     d.pipe_state + uint64_t(b.offset) * 4, b.offset));
+         } else {
+            t.missing("pipe_state", VLG_PIPE_STATE_info, d.pipe_state);
+         }
+      }
+      if (p.have_fb)
+         t.section("framebuffer", VLG_FRAMEBUFFER_info, p.fb_words,
+                   fmt::format("at VRAM 0x{:x} (draw_info.framebuffer)", d.framebuffer));
+      else
+         t.missing("framebuffer", VLG_FRAMEBUFFER_info, d.framebuffer);
+      if (d.kind == VLG_DRAW_KIND_RESOLVE) {
+         if (p.have_resolve)
+            t.section("resolve_dst", VLG_SURFACE_info, p.resolve_words,
+                      fmt::format("at VRAM 0x{:x} (draw_info.resolve_dst); pixels: "
+                                  "resolve-before/-after",
+                                  d.resolve_dst));
+         else
+            t.missing("resolve_dst", VLG_SURFACE_info, d.resolve_dst);
+      }
+   }
+}
+
+/* vertex elements, vertex buffers with the bytes the draw fetches, index data */
+void
+vertex_sections(DrawText &t, const RawPackage &p, const Vram &vram)
+{
+   const VLG_DRAW_INFO &d = p.d;
+   for (unsigned i = 0; i < p.elems.size(); i++) {
+      const std::string n = array_section("vertex_elements", i);
+      if (p.elems[i].ok)
+         t.section(n, VLG_VERTEX_ELEMENT_info, p.elems[i].words,
+                   fmt::format("at VRAM 0x{:x}", p.elems[i].addr));
+      else
+         t.missing(n, VLG_VERTEX_ELEMENT_info, p.elems[i].addr);
+   }
+
+   /* vertex data: the bytes of each buffer the draw's vertex ids and
+    * instances fetch (geometry.cpp: element * stride + src_offset) */
+   /* an indirect draw fetches what its command in VRAM says */
+   const VLG_DRAW_INFO eff = p.effective();
+   const VertexUse use = vertex_use(vram, eff);
+   std::vector<Range> used(p.bufs.size());
+   for (const auto &e : p.elems) {
+      if (!e.ok || e.v.vertex_buffer_index >= p.bufs.size() || !p.bufs[e.v.vertex_buffer_index].ok)
+         continue;
+      const VLG_VERTEX_BUFFER &vb = p.bufs[e.v.vertex_buffer_index].v;
+      const int64_t bytes = vlg_format_bytes(e.v.format);
+      int64_t lo, hi;
+      if (e.v.instance_divisor) {
+         if (eff.instance_count == 0)
+            continue;
+         lo = int64_t(eff.start_instance);
+         hi = lo + int64_t((eff.instance_count - 1) / e.v.instance_divisor);
+      } else {
+         if (!use.have_vid)
+            continue;
+         lo = use.vmin, hi = use.vmax;
+      }
+      int64_t b = lo * int64_t(vb.stride) + e.v.src_offset;
+      int64_t en = hi * int64_t(vb.stride) + e.v.src_offset + bytes;
+      b = std::max<int64_t>(b, 0);
+      en = std::min<int64_t>(en, int64_t(vb.size));
+      used[e.v.vertex_buffer_index].add(b, en);
+   }
+   for (unsigned i = 0; i < p.bufs.size(); i++) {
+      const std::string n = array_section("vertex_buffers", i);
+      if (!p.bufs[i].ok) {
+         t.missing(n, VLG_VERTEX_BUFFER_info, p.bufs[i].addr);
+         continue;
+      }
+      const VLG_VERTEX_BUFFER &vb = p.bufs[i].v;
+      std::string where = fmt::format("at VRAM 0x{:x}", p.bufs[i].addr);
+      const std::string file = fmt::format("vb{}.hex", i);
+      if (used[i].valid) {
+         const uint64_t a = vb.address + uint64_t(used[i].begin);
+         const uint64_t n_bytes = uint64_t(used[i].end - used[i].begin);
+         if (vram.contains(a, n_bytes) && n_bytes <= kMaxDumpBytes) {
+            std::string text = fmt::format(
+               "# vertex_buffers[{}] of draw {}: VRAM 0x{:x}, size {} bytes, stride {}.\n"
+               "# The bytes this draw fetches, [0x{:x}, 0x{:x}); other bytes are not "
+               "dumped (replay leaves them 0).\n"
+               "# Each line: VRAM address: bytes (edit them); '#' comments show the "
+               "dwords as fp32.\n",
+               i, t.draw_number, vb.address, vb.size, vb.stride, a, a + n_bytes);
+            text += hexdump(a, vram.data() + a, n_bytes, HexComment::Float32);
+            write_text(path_in(t.dir, file), text);
+            where += fmt::format("; data: {} (bytes [0x{:x}, 0x{:x}))", file, a, a + n_bytes);
+         } else {
+            const std::string why =
+               fmt::format("{}: the {} bytes at 0x{:x} this draw fetches are outside VRAM or "
+                           "too large, not dumped",
+                           file, n_bytes, a);
+            t.notes.push_back(why);
+            where += "; " + why;
+         }
+      } else {
+         where += "; no byte of it is fetched by this draw";
+      }
+      t.section(n, VLG_VERTEX_BUFFER_info, p.bufs[i].words, where);
+   }
+
+   /* index data */
+   if (d.index_size != VLG_INDEX_SIZE_NONE && use.index_bytes.valid) {
+      const uint64_t a = d.index_buffer + uint64_t(use.index_bytes.begin);
+      const uint64_t n = uint64_t(use.index_bytes.end - use.index_bytes.begin);
+      if (n <= kMaxDumpBytes) {
+         const HexComment hc = d.index_size == VLG_INDEX_SIZE_U8    ? HexComment::Index8
+                               : d.index_size == VLG_INDEX_SIZE_U16 ? HexComment::Index16
+                                                                    : HexComment::Index32;
+         std::string text =
+            fmt::format("# index buffer of draw {}: VRAM 0x{:x}, {} bytes, {} indices of {} "
+                        "bytes from index {}.\n"
+                        "# The bytes this draw reads, [0x{:x}, 0x{:x}); '#' comments show "
+                        "the indices.\n",
+                        t.draw_number, d.index_buffer, d.index_buffer_size, eff.count,
+                        unsigned(d.index_size), eff.start, a, a + n);
+         text += hexdump(a, vram.data() + a, n, hc);
+         write_text(path_in(t.dir, "index.hex"), text);
+      }
+   }
+}
+
+/* texture descriptors with their texels (PNG), sampler descriptors */
+void
+texture_sections(DrawText &t, const RawPackage &p, const Vram &vram)
+{
+   /* textures and samplers */
+   for (unsigned s = 0; s < p.stages(); s++) {
+      for (unsigned i = 0; i < p.tex[s].size(); i++) {
+         const auto &tx = p.tex[s][i];
+         const std::string n = array_section(fmt::format("{}_textures", kStage[s]).c_str(), i);
+         if (!tx.ok) {
+            t.missing(n, VLG_TEXTURE_info, tx.addr);
+            continue;
+         }
+         std::string where = fmt::format("at VRAM 0x{:x}; texels:", tx.addr);
+         const unsigned levels = std::min(unsigned(tx.v.num_levels), 15u);
+         for (unsigned l = 0; l < levels; l++) {
+            const TexLevel lv = texture_level_size(tx.v, l);
+            for (unsigned z = 0; z < lv.layers; z++) {
+               const uint64_t addr =
+                  tx.v.address + tx.v.level[l].offset + uint64_t(z) * tx.v.level[l].layer_stride;
+               where += "\n#   " + dump_image(t.dir, texture_file_base(kStage[s], i, l, z), vram,
+                                              addr, tx.v.level[l].row_pitch, tx.v.format, lv.width,
+                                              lv.height, t.notes);
+            }
+         }
+         t.section(n, VLG_TEXTURE_info, tx.words, where);
+      }
+      for (unsigned i = 0; i < p.smp[s].size(); i++) {
+         const auto &m = p.smp[s][i];
+         const std::string n = array_section(fmt::format("{}_samplers", kStage[s]).c_str(), i);
+         if (m.ok)
+            t.section(n, VLG_SAMPLER_info, m.words, fmt::format("at VRAM 0x{:x}", m.addr));
+         else
+            t.missing(n, VLG_SAMPLER_info, m.addr);
+      }
+   }
+}
+
+/* shaders: shader_state, code as disassembly, global-buffer image */
+void
+shader_sections(DrawText &t, const RawPackage &p, const Vram &vram)
+{
+   for (unsigned s = 0; s < p.stages(); s++) {
+      const auto &sh = p.sh[s];
+      const char *stage = kStage[s];
+      if (!sh.ok) {
+         t.missing(stage, VLG_SHADER_STATE_info, sh.addr);
+         continue;
+      }
+      const VLG_SHADER_STATE &ss = sh.v;
+      std::string where = fmt::format("at VRAM 0x{:x} (draw_info.{});", sh.addr, stage);
+      const uint64_t code_bytes = uint64_t(ss.code_size) * 4;
+      if (ss.code % 4 == 0 && ss.code_size <= uint32_t(VLG_MAX_PROGRAM_UNITS) &&
+          vram.contains(ss.code, code_bytes)) {
+         std::vector<uint32_t> units(ss.code_size);
+         std::memcpy(units.data(), vram.data() + ss.code, code_bytes);
+         std::string text, error;
+         const bool ok = disassemble(units.data(), units.size(), text, error);
+         bool exact = false;
+         if (ok) {
+            std::vector<uint32_t> back;
+            std::string aerr;
+            exact = assemble(text, "check", back, aerr) && back == units;
+         }
+         const std::string file = fmt::format("{}.s", stage);
+         std::string head = fmt::format(
+            "; {} shader of draw {}: {} units ({} bytes) at VRAM 0x{:x}, entry unit {}.\n"
+            "; Canonical VL-IW assembly (docs/isa.md section 7); each instruction's comment "
+            "is its unit\n"
+            "; address and units in hex. Edit and replay: the file is assembled again and "
+            "{}.code_size\n"
+            "; follows the new size (docs/dump.md).\n",
+            kStageName[s], t.draw_number, ss.code_size, code_bytes, ss.code, ss.entry, stage);
+         if (!exact) {
+            write_file(path_in(t.dir, fmt::format("{}.bin", stage)), units.data(), code_bytes);
+            head += fmt::format("; {}.bin holds the binary exactly ({}); it is used while "
+                                "this file is unedited.\n",
+                                stage,
+                                ok ? "this text assembles to a different encoding"
+                                   : "the binary does not disassemble: " + error);
+            where += fmt::format(" code: {} + {}.bin", file, stage);
+         } else {
+            where += fmt::format(" code: {}", file);
+         }
+         write_text(path_in(t.dir, file), head + text);
+      } else {
+         const std::string why =
+            fmt::format("{}.s: code at 0x{:x} ({} units) is misaligned, outside VRAM or "
+                        "larger than {} units, not dumped",
+                        stage, ss.code, ss.code_size, uint32_t(VLG_MAX_PROGRAM_UNITS));
+         t.notes.push_back(why);
+         where += " " + why;
+      }
+      const unsigned nconsts = std::min(ss.num_consts, 512u);
+      if (nconsts == 0) {
+         write_text(path_in(t.dir, fmt::format("consts-{}.txt", stage)),
+                    fmt::format("# global buffer of the {} shader of draw {}: empty "
+                                "(num_consts = 0). Add lines 'C<n> = w0 w1 w2 w3' to fill "
+                                "it.\n",
+                                stage, t.draw_number));
+      } else if (vram.contains(ss.consts, uint64_t(nconsts) * 16)) {
+         std::vector<uint32_t> w(size_t(nconsts) * 4);
+         std::memcpy(w.data(), vram.data() + ss.consts, w.size() * 4);
+         std::string text = fmt::format(
+            "# global buffer of the {} shader of draw {}: {} vec4 entries at VRAM 0x{:x}.\n"
+            "# One entry per line: C<n> = four 32-bit words, raw bits in hex; edit a word as "
+            "hex bits\n"
+            "# or write a float (1.5, -0, 1e-3, inf). '#' comments show the words as fp32.\n",
+            stage, t.draw_number, nconsts, ss.consts);
+         write_text(path_in(t.dir, fmt::format("consts-{}.txt", stage)),
+                    text + consts_text(w.data(), nconsts));
+         where += fmt::format(" consts: consts-{}.txt", stage);
+      } else {
+         const std::string why = fmt::format("consts-{}.txt: {} entries at 0x{:x} are outside "
+                                             "VRAM, not dumped",
+                                             stage, nconsts, ss.consts);
+         t.notes.push_back(why);
+         where += " " + why;
+      }
+      t.section(stage, VLG_SHADER_STATE_info, sh.words, where);
+   }
+}
+
+/* uniform buffers (LDB slots of shader_state.buffers) and their bytes */
+void
+buffer_sections(DrawText &t, const RawPackage &p, const Vram &vram)
+{
+   for (unsigned s = 0; s < p.stages(); s++) {
+      for (unsigned i = 0; i < p.ubos[s].size(); i++) {
+         const auto &u = p.ubos[s][i];
+         const std::string n = array_section(fmt::format("{}_buffers", kStage[s]).c_str(), i);
+         if (!u.ok) {
+            t.missing(n, VLG_BUFFER_info, u.addr);
+            continue;
+         }
+         std::string where = fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s], i);
+         const std::string file = fmt::format("{}-buffer{}.hex", kStage[s], i);
+         const std::string data = write_hex_ranges(
+            t.dir, file,
+            fmt::format("# {}_buffers[{}] of draw {}: the bytes LDB slot B{} of the {} "
+                        "shader reads.\n"
+                        "# Each line: VRAM address: bytes (edit them); '#' comments show "
+                        "the dwords as fp32.\n",
+                        kStage[s], i, t.draw_number, i, kStageName[s]),
+            {HexRange{u.v.address, u.v.size, "buffer bytes"}}, vram, t.notes);
+         where += data.empty() ? "; unbound or empty" : "; data: " + data;
+         t.section(n, VLG_BUFFER_info, u.words, where);
+      }
+   }
+}
+
+/* stream output: the block, the buffers from where the draw starts writing,
+ * their filled_size words and the query counters (@so: the ranges dumped,
+ * for finish()) */
+void
+stream_output_section(DrawText &t, const RawPackage &p, const Vram &vram,
+                      std::vector<std::vector<HexRange>> &so)
+{
+   const VLG_DRAW_INFO &d = p.d;
+   if (p.have_so && !p.so_ok) {
+      t.missing("stream_output", VLG_STREAM_OUTPUT_info, d.stream_output);
+   } else if (p.have_so) {
+      so = so_ranges(p.so, vram);
+      std::string where = fmt::format("at VRAM 0x{:x} (draw_info.stream_output)", d.stream_output);
+      for (unsigned i = 0; i < 5; i++) {
+         const std::string file = i < 4 ? so_file(i, false) : kSoCountersFile;
+         const std::string data = write_hex_ranges(
+            t.dir, file,
+            fmt::format("# stream output of draw {}, before the draw: {}.\n"
+                        "# Each line: VRAM address: bytes (edit them); '#' comments show "
+                        "the dwords as fp32.\n",
+                        t.draw_number, i < 4 ? fmt::format("so_buffer {}", i) : "query counters"),
+            so[i], vram, t.notes);
+         if (!data.empty())
+            where += "\n#   " + data;
+      }
+      t.section("stream_output", VLG_STREAM_OUTPUT_info, p.so_words, where);
+   }
+}
+
+/* command.txt: the command queue around the DRAW, the notes, the DRAW itself */
+std::string
+command_text(const DrawContext &ctx, const DumpDrawInfo &info, const Vram &vram,
+             const std::vector<std::string> &notes)
+{
+   std::string cmd = fmt::format(
+      "# vlgpu per-draw dump (docs/dump.md): the command part of draw {} of the device\n"
+      "# (submit {}, DRAW command {} of its queue, {} mode).\n"
+      "# Command queue at VRAM 0x{:x}, {} dwords; this DRAW is at dword offset {} (VRAM "
+      "0x{:x}):\n",
+      info.draw_number, info.submit, ctx.index_in_queue, gpu_mode_name(info.mode),
+      ctx.queue_address, ctx.queue_dwords, ctx.cmd_offset_dw,
+      ctx.queue_address + uint64_t(ctx.cmd_offset_dw) * 4);
+   if (vram.contains(ctx.queue_address, uint64_t(ctx.queue_dwords) * 4)) {
+      const uint32_t *q = reinterpret_cast<const uint32_t *>(vram.data() + ctx.queue_address);
+      uint32_t off = 0;
+      unsigned listed = 0;
+      while (off < ctx.queue_dwords && listed < 1000) {
+         uint32_t len = 0;
+         const std::string what = describe_command(q + off, ctx.queue_dwords - off, len);
+         cmd += fmt::format("#   {:5}: {}{}\n", off, what,
+                            off == ctx.cmd_offset_dw ? "   <- this draw" : "");
+         listed++;
+         if (len == 0 || len > ctx.queue_dwords - off || !vlg_cmd_opcode_name(q[off] & 0xff))
+            break;
+         if ((q[off] & 0xff) == VLG_CMD_OPCODE_HALT)
+            break;
+         off += len;
+      }
+   }
+   if (!notes.empty()) {
+      cmd += "# Notes (parts of the package that could not be dumped):\n";
+      for (const std::string &n : notes)
+         cmd += "#   " + n + "\n";
+   }
+   cmd += "# Replay: ./vlgpu replay DIR [--mode functional|cycle] [-o OUT]. Editing draw_info "
+          "below makes\n# replay run the draw_info block at that address.\n";
+   cmd += fmt::format("\n[cmd_draw]  # at VRAM 0x{:x}\n",
+                      ctx.queue_address + uint64_t(ctx.cmd_offset_dw) * 4);
+   cmd += print_block(VLG_CMD_DRAW_info, ctx.cmd_words);
+   return cmd;
+}
+
 } // namespace
 
 void
@@ -626,352 +1045,24 @@ DrawDumpWriter::begin(const Vram &vram)
    State &st = *st_;
    st.pkg = read_package(vram, ctx_.draw_info_address);
    const RawPackage &p = st.pkg;
-   const VLG_DRAW_INFO &d = p.d;
 
-   std::string draw;
-   draw += fmt::format("# vlgpu per-draw dump (docs/dump.md): the draw part of draw {}.\n"
-                       "# Every block of the package, every field by name (docs/hw.md). A "
-                       "[section] is the block a\n"
-                       "# draw_info pointer names (pipe_state is split into its sub-blocks); "
-                       "edit values and replay\n"
-                       "# with ./vlgpu replay {}\n",
-                       info_.draw_number, dir_);
-   auto section = [&](const std::string &name, const vlg_hw_struct_info &info,
-                      const uint32_t *words, const std::string &where) {
-      draw += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
-      draw += &info == &VLG_SHADER_STATE_info    ? print_shader_state(words)
-              : &info == &VLG_STREAM_OUTPUT_info ? print_stream_output(words)
-                                                 : print_block(info, words);
-   };
-   auto missing = [&](const std::string &name, const vlg_hw_struct_info &info, uint64_t addr) {
-      const std::string n = fmt::format("[{}] not dumped: the {} block at 0x{:x} ({} dwords) is "
-                                        "outside VRAM or not dword aligned",
-                                        name, info.name, addr, info.length);
-      draw += "\n# " + n + "\n";
-      st.notes.push_back(n);
-   };
-
-   if (!p.have_draw) {
-      missing("draw_info", VLG_DRAW_INFO_info, ctx_.draw_info_address);
-   } else {
-      std::string where =
-         fmt::format("at VRAM 0x{:x} (command.txt cmd_draw.draw_info)", ctx_.draw_info_address);
-      if (!p.fixed() && d.occlusion_counter) {
-         st.occlusion = {HexRange{d.occlusion_counter, 8,
-                                  "occlusion counter (64-bit samples passed; comments show "
-                                  "32-bit halves)",
-                                  HexComment::Index32}};
-         const std::string data = write_hex_ranges(
-            dir_, kOcclusionFile,
-            fmt::format("# occlusion query counter of draw {}, before the draw (the CP adds the "
-                        "draw's passing fragments).\n",
-                        info_.draw_number),
-            st.occlusion, vram, st.notes);
-         if (!data.empty())
-            where += "; occlusion_counter: " + data;
-      }
-      if (!p.fixed() && d.indirect) {
-         const std::string data = write_hex_ranges(
-            dir_, kIndirectFile,
-            fmt::format("# draw-indirect command of draw {} (draw_info.indirect): {} words "
-                        "{{count, instance_count, start, {}start_instance}} the CP draws "
-                        "instead of draw_info's fields.\n",
-                        info_.draw_number, p.indirect_words,
-                        p.indirect_words == 5 ? "base_vertex, " : ""),
-            {HexRange{d.indirect, uint64_t(p.indirect_words) * 4, "indirect command",
-                      HexComment::Index32}},
-            vram, st.notes);
-         if (!data.empty())
-            where += "; indirect: " + data;
-      }
-      section("draw_info", VLG_DRAW_INFO_info, p.draw_words, where);
-      if (!p.fixed()) {
-         if (p.have_pipe) {
-            for (const PipeSubBlock &b : pipe_sub_blocks())
-               section("pipe_state." + b.name, *b.info, p.pipe_words + b.offset,
-                       fmt::format("at VRAM 0x{:x} = draw_info.pipe_state + {} dwords",
-                                   d.pipe_state + uint64_t(b.offset) * 4, b.offset));
-         } else {
-            missing("pipe_state", VLG_PIPE_STATE_info, d.pipe_state);
-         }
-      }
-      if (p.have_fb)
-         section("framebuffer", VLG_FRAMEBUFFER_info, p.fb_words,
-                 fmt::format("at VRAM 0x{:x} (draw_info.framebuffer)", d.framebuffer));
-      else
-         missing("framebuffer", VLG_FRAMEBUFFER_info, d.framebuffer);
-      if (d.kind == VLG_DRAW_KIND_RESOLVE) {
-         if (p.have_resolve)
-            section("resolve_dst", VLG_SURFACE_info, p.resolve_words,
-                    fmt::format("at VRAM 0x{:x} (draw_info.resolve_dst); pixels: "
-                                "resolve-before/-after",
-                                d.resolve_dst));
-         else
-            missing("resolve_dst", VLG_SURFACE_info, d.resolve_dst);
-      }
-   }
-
+   DrawText t{dir_, info_.draw_number, st.notes, {}};
+   t.text = fmt::format("# vlgpu per-draw dump (docs/dump.md): the draw part of draw {}.\n"
+                        "# Every block of the package, every field by name (docs/hw.md). A "
+                        "[section] is the block a\n"
+                        "# draw_info pointer names (pipe_state is split into its sub-blocks); "
+                        "edit values and replay\n"
+                        "# with ./vlgpu replay {}\n",
+                        info_.draw_number, dir_);
+   draw_info_sections(t, p, vram, ctx_.draw_info_address, st.occlusion);
    if (p.have_draw && !p.fixed()) {
-      for (unsigned i = 0; i < p.elems.size(); i++) {
-         const std::string n = array_section("vertex_elements", i);
-         if (p.elems[i].ok)
-            section(n, VLG_VERTEX_ELEMENT_info, p.elems[i].words,
-                    fmt::format("at VRAM 0x{:x}", p.elems[i].addr));
-         else
-            missing(n, VLG_VERTEX_ELEMENT_info, p.elems[i].addr);
-      }
-
-      /* vertex data: the bytes of each buffer the draw's vertex ids and
-       * instances fetch (geometry.cpp: element * stride + src_offset) */
-      /* an indirect draw fetches what its command in VRAM says */
-      const VLG_DRAW_INFO eff = p.effective();
-      const VertexUse use = vertex_use(vram, eff);
-      std::vector<Range> used(p.bufs.size());
-      for (const auto &e : p.elems) {
-         if (!e.ok || e.v.vertex_buffer_index >= p.bufs.size() ||
-             !p.bufs[e.v.vertex_buffer_index].ok)
-            continue;
-         const VLG_VERTEX_BUFFER &vb = p.bufs[e.v.vertex_buffer_index].v;
-         const int64_t bytes = vlg_format_bytes(e.v.format);
-         int64_t lo, hi;
-         if (e.v.instance_divisor) {
-            if (eff.instance_count == 0)
-               continue;
-            lo = int64_t(eff.start_instance);
-            hi = lo + int64_t((eff.instance_count - 1) / e.v.instance_divisor);
-         } else {
-            if (!use.have_vid)
-               continue;
-            lo = use.vmin, hi = use.vmax;
-         }
-         int64_t b = lo * int64_t(vb.stride) + e.v.src_offset;
-         int64_t en = hi * int64_t(vb.stride) + e.v.src_offset + bytes;
-         b = std::max<int64_t>(b, 0);
-         en = std::min<int64_t>(en, int64_t(vb.size));
-         used[e.v.vertex_buffer_index].add(b, en);
-      }
-      for (unsigned i = 0; i < p.bufs.size(); i++) {
-         const std::string n = array_section("vertex_buffers", i);
-         if (!p.bufs[i].ok) {
-            missing(n, VLG_VERTEX_BUFFER_info, p.bufs[i].addr);
-            continue;
-         }
-         const VLG_VERTEX_BUFFER &vb = p.bufs[i].v;
-         std::string where = fmt::format("at VRAM 0x{:x}", p.bufs[i].addr);
-         const std::string file = fmt::format("vb{}.hex", i);
-         if (used[i].valid) {
-            const uint64_t a = vb.address + uint64_t(used[i].begin);
-            const uint64_t n_bytes = uint64_t(used[i].end - used[i].begin);
-            if (vram.contains(a, n_bytes) && n_bytes <= kMaxDumpBytes) {
-               std::string text = fmt::format(
-                  "# vertex_buffers[{}] of draw {}: VRAM 0x{:x}, size {} bytes, stride {}.\n"
-                  "# The bytes this draw fetches, [0x{:x}, 0x{:x}); other bytes are not "
-                  "dumped (replay leaves them 0).\n"
-                  "# Each line: VRAM address: bytes (edit them); '#' comments show the "
-                  "dwords as fp32.\n",
-                  i, info_.draw_number, vb.address, vb.size, vb.stride, a, a + n_bytes);
-               text += hexdump(a, vram.data() + a, n_bytes, HexComment::Float32);
-               write_text(path_in(dir_, file), text);
-               where += fmt::format("; data: {} (bytes [0x{:x}, 0x{:x}))", file, a, a + n_bytes);
-            } else {
-               const std::string why =
-                  fmt::format("{}: the {} bytes at 0x{:x} this draw fetches are outside VRAM or "
-                              "too large, not dumped",
-                              file, n_bytes, a);
-               st.notes.push_back(why);
-               where += "; " + why;
-            }
-         } else {
-            where += "; no byte of it is fetched by this draw";
-         }
-         section(n, VLG_VERTEX_BUFFER_info, p.bufs[i].words, where);
-      }
-
-      /* index data */
-      if (d.index_size != VLG_INDEX_SIZE_NONE && use.index_bytes.valid) {
-         const uint64_t a = d.index_buffer + uint64_t(use.index_bytes.begin);
-         const uint64_t n = uint64_t(use.index_bytes.end - use.index_bytes.begin);
-         if (n <= kMaxDumpBytes) {
-            const HexComment hc = d.index_size == VLG_INDEX_SIZE_U8    ? HexComment::Index8
-                                  : d.index_size == VLG_INDEX_SIZE_U16 ? HexComment::Index16
-                                                                       : HexComment::Index32;
-            std::string text =
-               fmt::format("# index buffer of draw {}: VRAM 0x{:x}, {} bytes, {} indices of {} "
-                           "bytes from index {}.\n"
-                           "# The bytes this draw reads, [0x{:x}, 0x{:x}); '#' comments show "
-                           "the indices.\n",
-                           info_.draw_number, d.index_buffer, d.index_buffer_size, eff.count,
-                           unsigned(d.index_size), eff.start, a, a + n);
-            text += hexdump(a, vram.data() + a, n, hc);
-            write_text(path_in(dir_, "index.hex"), text);
-         }
-      }
-
-      /* textures and samplers */
-      for (unsigned s = 0; s < p.stages(); s++) {
-         for (unsigned i = 0; i < p.tex[s].size(); i++) {
-            const auto &t = p.tex[s][i];
-            const std::string n = array_section(fmt::format("{}_textures", kStage[s]).c_str(), i);
-            if (!t.ok) {
-               missing(n, VLG_TEXTURE_info, t.addr);
-               continue;
-            }
-            std::string where = fmt::format("at VRAM 0x{:x}; texels:", t.addr);
-            const unsigned levels = std::min(unsigned(t.v.num_levels), 15u);
-            for (unsigned l = 0; l < levels; l++) {
-               const TexLevel lv = texture_level_size(t.v, l);
-               for (unsigned z = 0; z < lv.layers; z++) {
-                  const uint64_t addr =
-                     t.v.address + t.v.level[l].offset + uint64_t(z) * t.v.level[l].layer_stride;
-                  where += "\n#   " + dump_image(dir_, texture_file_base(kStage[s], i, l, z), vram,
-                                                 addr, t.v.level[l].row_pitch, t.v.format, lv.width,
-                                                 lv.height, st.notes);
-               }
-            }
-            section(n, VLG_TEXTURE_info, t.words, where);
-         }
-         for (unsigned i = 0; i < p.smp[s].size(); i++) {
-            const auto &m = p.smp[s][i];
-            const std::string n = array_section(fmt::format("{}_samplers", kStage[s]).c_str(), i);
-            if (m.ok)
-               section(n, VLG_SAMPLER_info, m.words, fmt::format("at VRAM 0x{:x}", m.addr));
-            else
-               missing(n, VLG_SAMPLER_info, m.addr);
-         }
-      }
-
-      /* shaders: shader_state, code as disassembly, global-buffer image */
-      for (unsigned s = 0; s < p.stages(); s++) {
-         const auto &sh = p.sh[s];
-         const char *stage = kStage[s];
-         if (!sh.ok) {
-            missing(stage, VLG_SHADER_STATE_info, sh.addr);
-            continue;
-         }
-         const VLG_SHADER_STATE &ss = sh.v;
-         std::string where = fmt::format("at VRAM 0x{:x} (draw_info.{});", sh.addr, stage);
-         const uint64_t code_bytes = uint64_t(ss.code_size) * 4;
-         if (ss.code % 4 == 0 && ss.code_size <= uint32_t(VLG_MAX_PROGRAM_UNITS) &&
-             vram.contains(ss.code, code_bytes)) {
-            std::vector<uint32_t> units(ss.code_size);
-            std::memcpy(units.data(), vram.data() + ss.code, code_bytes);
-            std::string text, error;
-            const bool ok = disassemble(units.data(), units.size(), text, error);
-            bool exact = false;
-            if (ok) {
-               std::vector<uint32_t> back;
-               std::string aerr;
-               exact = assemble(text, "check", back, aerr) && back == units;
-            }
-            const std::string file = fmt::format("{}.s", stage);
-            std::string head = fmt::format(
-               "; {} shader of draw {}: {} units ({} bytes) at VRAM 0x{:x}, entry unit {}.\n"
-               "; Canonical VL-IW assembly (docs/isa.md section 7); each instruction's comment "
-               "is its unit\n"
-               "; address and units in hex. Edit and replay: the file is assembled again and "
-               "{}.code_size\n"
-               "; follows the new size (docs/dump.md).\n",
-               kStageName[s], info_.draw_number, ss.code_size, code_bytes, ss.code,
-               ss.entry, stage);
-            if (!exact) {
-               write_file(path_in(dir_, fmt::format("{}.bin", stage)), units.data(), code_bytes);
-               head += fmt::format("; {}.bin holds the binary exactly ({}); it is used while "
-                                   "this file is unedited.\n",
-                                   stage,
-                                   ok ? "this text assembles to a different encoding"
-                                      : "the binary does not disassemble: " + error);
-               where += fmt::format(" code: {} + {}.bin", file, stage);
-            } else {
-               where += fmt::format(" code: {}", file);
-            }
-            write_text(path_in(dir_, file), head + text);
-         } else {
-            const std::string why =
-               fmt::format("{}.s: code at 0x{:x} ({} units) is misaligned, outside VRAM or "
-                           "larger than {} units, not dumped",
-                           stage, ss.code, ss.code_size, uint32_t(VLG_MAX_PROGRAM_UNITS));
-            st.notes.push_back(why);
-            where += " " + why;
-         }
-         const unsigned nconsts = std::min(ss.num_consts, 512u);
-         if (nconsts == 0) {
-            write_text(path_in(dir_, fmt::format("consts-{}.txt", stage)),
-                       fmt::format("# global buffer of the {} shader of draw {}: empty "
-                                   "(num_consts = 0). Add lines 'C<n> = w0 w1 w2 w3' to fill "
-                                   "it.\n",
-                                   stage, info_.draw_number));
-         } else if (vram.contains(ss.consts, uint64_t(nconsts) * 16)) {
-            std::vector<uint32_t> w(size_t(nconsts) * 4);
-            std::memcpy(w.data(), vram.data() + ss.consts, w.size() * 4);
-            std::string text = fmt::format(
-               "# global buffer of the {} shader of draw {}: {} vec4 entries at VRAM 0x{:x}.\n"
-               "# One entry per line: C<n> = four 32-bit words, raw bits in hex; edit a word as "
-               "hex bits\n"
-               "# or write a float (1.5, -0, 1e-3, inf). '#' comments show the words as fp32.\n",
-               stage, info_.draw_number, nconsts, ss.consts);
-            write_text(path_in(dir_, fmt::format("consts-{}.txt", stage)),
-                       text + consts_text(w.data(), nconsts));
-            where += fmt::format(" consts: consts-{}.txt", stage);
-         } else {
-            const std::string why = fmt::format("consts-{}.txt: {} entries at 0x{:x} are outside "
-                                                "VRAM, not dumped",
-                                                stage, nconsts, ss.consts);
-            st.notes.push_back(why);
-            where += " " + why;
-         }
-         section(stage, VLG_SHADER_STATE_info, sh.words, where);
-      }
-
-      /* uniform buffers (LDB slots of shader_state.buffers) and their bytes */
-      for (unsigned s = 0; s < p.stages(); s++) {
-         for (unsigned i = 0; i < p.ubos[s].size(); i++) {
-            const auto &u = p.ubos[s][i];
-            const std::string n = array_section(fmt::format("{}_buffers", kStage[s]).c_str(), i);
-            if (!u.ok) {
-               missing(n, VLG_BUFFER_info, u.addr);
-               continue;
-            }
-            std::string where =
-               fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s], i);
-            const std::string file = fmt::format("{}-buffer{}.hex", kStage[s], i);
-            const std::string data = write_hex_ranges(
-               dir_, file,
-               fmt::format("# {}_buffers[{}] of draw {}: the bytes LDB slot B{} of the {} "
-                           "shader reads.\n"
-                           "# Each line: VRAM address: bytes (edit them); '#' comments show "
-                           "the dwords as fp32.\n",
-                           kStage[s], i, info_.draw_number, i, kStageName[s]),
-               {HexRange{u.v.address, u.v.size, "buffer bytes"}}, vram, st.notes);
-            where += data.empty() ? "; unbound or empty" : "; data: " + data;
-            section(n, VLG_BUFFER_info, u.words, where);
-         }
-      }
-
-      /* stream output: the block, the buffers from where the draw starts
-       * writing, their filled_size words and the query counters */
-      if (p.have_so && !p.so_ok) {
-         missing("stream_output", VLG_STREAM_OUTPUT_info, d.stream_output);
-      } else if (p.have_so) {
-         st.so = so_ranges(p.so, vram);
-         std::string where =
-            fmt::format("at VRAM 0x{:x} (draw_info.stream_output)", d.stream_output);
-         for (unsigned i = 0; i < 5; i++) {
-            const std::string file = i < 4 ? so_file(i, false) : kSoCountersFile;
-            const std::string data = write_hex_ranges(
-               dir_, file,
-               fmt::format("# stream output of draw {}, before the draw: {}.\n"
-                           "# Each line: VRAM address: bytes (edit them); '#' comments show "
-                           "the dwords as fp32.\n",
-                           info_.draw_number,
-                           i < 4 ? fmt::format("so_buffer {}", i) : "query counters"),
-               st.so[i], vram, st.notes);
-            if (!data.empty())
-               where += "\n#   " + data;
-         }
-         section("stream_output", VLG_STREAM_OUTPUT_info, p.so_words, where);
-      }
+      vertex_sections(t, p, vram);
+      texture_sections(t, p, vram);
+      shader_sections(t, p, vram);
+      buffer_sections(t, p, vram);
+      stream_output_section(t, p, vram, st.so);
    }
-   write_text(path_in(dir_, kDrawFile), draw);
+   write_text(path_in(dir_, kDrawFile), t.text);
 
    /* render targets and depth/stencil before the draw */
    dump_surfaces(dir_, p, vram, "-before", st.notes);
@@ -983,42 +1074,7 @@ DrawDumpWriter::begin(const Vram &vram)
    }
 
    /* command.txt last: it lists the notes */
-   std::string cmd = fmt::format(
-      "# vlgpu per-draw dump (docs/dump.md): the command part of draw {} of the device\n"
-      "# (submit {}, DRAW command {} of its queue, {} mode).\n"
-      "# Command queue at VRAM 0x{:x}, {} dwords; this DRAW is at dword offset {} (VRAM "
-      "0x{:x}):\n",
-      info_.draw_number, info_.submit, ctx_.index_in_queue, gpu_mode_name(info_.mode),
-      ctx_.queue_address, ctx_.queue_dwords, ctx_.cmd_offset_dw,
-      ctx_.queue_address + uint64_t(ctx_.cmd_offset_dw) * 4);
-   if (vram.contains(ctx_.queue_address, uint64_t(ctx_.queue_dwords) * 4)) {
-      const uint32_t *q = reinterpret_cast<const uint32_t *>(vram.data() + ctx_.queue_address);
-      uint32_t off = 0;
-      unsigned listed = 0;
-      while (off < ctx_.queue_dwords && listed < 1000) {
-         uint32_t len = 0;
-         const std::string what = describe_command(q + off, ctx_.queue_dwords - off, len);
-         cmd += fmt::format("#   {:5}: {}{}\n", off, what,
-                            off == ctx_.cmd_offset_dw ? "   <- this draw" : "");
-         listed++;
-         if (len == 0 || len > ctx_.queue_dwords - off || !vlg_cmd_opcode_name(q[off] & 0xff))
-            break;
-         if ((q[off] & 0xff) == VLG_CMD_OPCODE_HALT)
-            break;
-         off += len;
-      }
-   }
-   if (!st.notes.empty()) {
-      cmd += "# Notes (parts of the package that could not be dumped):\n";
-      for (const std::string &n : st.notes)
-         cmd += "#   " + n + "\n";
-   }
-   cmd += "# Replay: ./vlgpu replay DIR [--mode functional|cycle] [-o OUT]. Editing draw_info "
-          "below makes\n# replay run the draw_info block at that address.\n";
-   cmd += fmt::format("\n[cmd_draw]  # at VRAM 0x{:x}\n",
-                      ctx_.queue_address + uint64_t(ctx_.cmd_offset_dw) * 4);
-   cmd += print_block(VLG_CMD_DRAW_info, ctx_.cmd_words);
-   write_text(path_in(dir_, kCommandFile), cmd);
+   write_text(path_in(dir_, kCommandFile), command_text(ctx_, info_, vram, st.notes));
 }
 
 void

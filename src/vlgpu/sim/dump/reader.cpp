@@ -435,51 +435,55 @@ surface_files(const Loaded &r)
    return out;
 }
 
-Loaded
-load_dump(Loader &L)
+/* command.txt: its one [cmd_draw] section, into @r.cmd_words / @r.cmd */
+void
+load_command(Loader &L, Loaded &r)
 {
-   Loaded r;
    std::vector<std::string> errors;
-
-   /* command part */
-   {
-      const std::string file = L.path(kCommandFile);
-      const std::vector<Section> secs = split_sections(read_text(file), file);
-      const Section *cmd = nullptr;
-      for (const Section &s : secs) {
-         if (s.name != "cmd_draw")
-            errors.push_back(fmt::format("{}:{}: unknown section [{}] (command.txt has one "
-                                         "section, [cmd_draw])",
-                                         file, s.header_line, s.name));
-         else if (cmd)
-            errors.push_back(fmt::format("{}:{}: second [cmd_draw] section (first at line {})",
-                                         file, s.header_line, cmd->header_line));
-         else
-            cmd = &s;
-      }
-      if (!cmd && errors.empty())
-         errors.push_back(fmt::format("{}: no [cmd_draw] section", file));
-      if (cmd)
-         parse_section(*cmd, VLG_CMD_DRAW_info, file, r.cmd_words, errors, L.notes);
-      if (!errors.empty())
-         fail(errors);
-      VLG_CMD_DRAW_unpack(r.cmd_words, &r.cmd);
-   }
-
-   /* draw part */
-   const std::string file = L.path(kDrawFile);
+   const std::string file = L.path(kCommandFile);
    const std::vector<Section> secs = split_sections(read_text(file), file);
-   std::map<std::string, const Section *> by_name;
+   const Section *cmd = nullptr;
    for (const Section &s : secs) {
-      auto [it, fresh] = by_name.emplace(s.name, &s);
-      if (!fresh)
-         errors.push_back(fmt::format("{}:{}: section [{}] appears twice (first at line {})", file,
-                                      s.header_line, s.name, it->second->header_line));
+      if (s.name != "cmd_draw")
+         errors.push_back(fmt::format("{}:{}: unknown section [{}] (command.txt has one "
+                                      "section, [cmd_draw])",
+                                      file, s.header_line, s.name));
+      else if (cmd)
+         errors.push_back(fmt::format("{}:{}: second [cmd_draw] section (first at line {})", file,
+                                      s.header_line, cmd->header_line));
+      else
+         cmd = &s;
    }
+   if (!cmd && errors.empty())
+      errors.push_back(fmt::format("{}: no [cmd_draw] section", file));
+   if (cmd)
+      parse_section(*cmd, VLG_CMD_DRAW_info, file, r.cmd_words, errors, L.notes);
    if (!errors.empty())
       fail(errors);
+   VLG_CMD_DRAW_unpack(r.cmd_words, &r.cmd);
+}
+
+/* draw.txt's sections by name; need() marks one used (a missing one is an
+ * error), unused() reports those the draw has no block for */
+struct DrawSections {
+   std::string file;
+   std::vector<Section> secs;
+   std::map<std::string, const Section *> by_name;
    std::set<std::string> used;
-   auto need = [&](const std::string &name) -> const Section * {
+   std::vector<std::string> &errors;
+
+   DrawSections(const std::string &f, std::vector<std::string> &errs)
+       : file(f), secs(split_sections(read_text(f), f)), errors(errs)
+   {
+      for (const Section &s : secs) {
+         auto [it, fresh] = by_name.emplace(s.name, &s);
+         if (!fresh)
+            errors.push_back(fmt::format("{}:{}: section [{}] appears twice (first at line {})",
+                                         file, s.header_line, s.name, it->second->header_line));
+      }
+   }
+   const Section *need(const std::string &name)
+   {
       used.insert(name);
       auto it = by_name.find(name);
       if (it == by_name.end()) {
@@ -487,10 +491,247 @@ load_dump(Loader &L)
          return nullptr;
       }
       return it->second;
+   }
+   void unused(const VLG_DRAW_INFO &d)
+   {
+      for (const Section &s : secs)
+         if (!used.count(s.name))
+            errors.push_back(fmt::format(
+               "{}:{}: section [{}] is not part of this draw (draw_info: kind {}, {} vertex "
+               "elements, {} vertex buffers, vs {}/{} and fs {}/{} textures/samplers)",
+               file, s.header_line, s.name, name_or_number(vlg_draw_kind_name(d.kind), d.kind),
+               d.num_vertex_elements, d.num_vertex_buffers, d.vs_num_textures, d.vs_num_samplers,
+               d.fs_num_textures, d.fs_num_samplers));
+   }
+};
+
+/* The sections of a draw with a pipeline: pipe_state, vertex elements and
+ * buffers, textures and samplers, shader_state blocks, uniform buffers,
+ * stream output; their words go into L at their addresses, the textures into
+ * @tex, the shaders into @sh, the stream output into @r. */
+void
+load_pipeline_sections(Loader &L, DrawSections &D, const VLG_DRAW_INFO &d,
+                       std::vector<VLG_TEXTURE> (&tex)[3], Shader (&sh)[3], Loaded &r)
+{
+   const std::string &file = D.file;
+   std::vector<std::string> &errors = D.errors;
+   auto need = [&](const std::string &name) { return D.need(name); };
+   const unsigned nstages = d.gs ? 3 : 2;
+   uint32_t pw[VLG_PIPE_STATE_LENGTH] = {};
+   for (const PipeSubBlock &b : pipe_sub_blocks())
+      if (const Section *s = need("pipe_state." + b.name))
+         parse_section(*s, *b.info, file, pw + b.offset, errors, L.notes);
+   L.add(d.pipe_state, pw, sizeof(pw), "draw.txt [pipe_state.*]");
+
+   auto array = [&](const char *name, unsigned n, uint64_t base, const vlg_hw_struct_info &info,
+                    auto &&each) {
+      for (unsigned i = 0; i < n; i++) {
+         const std::string sec = array_section(name, i);
+         std::vector<uint32_t> w(info.length);
+         if (const Section *s = need(sec)) {
+            parse_section(*s, info, file, w.data(), errors, L.notes);
+            L.add(base + uint64_t(i) * info.length * 4, w.data(), w.size() * 4,
+                  "draw.txt [" + sec + "]");
+            each(w.data());
+         }
+      }
    };
+   array("vertex_elements", d.num_vertex_elements, d.vertex_elements, VLG_VERTEX_ELEMENT_info,
+         [](const uint32_t *) {});
+   array("vertex_buffers", d.num_vertex_buffers, d.vertex_buffers, VLG_VERTEX_BUFFER_info,
+         [](const uint32_t *) {});
+   /* texture and sampler arrays of stage @s (0 VS, 1 FS, 2 GS) */
+   auto stage_units = [&](const char *prefix, unsigned s, unsigned ntex, uint64_t textures,
+                          unsigned nsamp, uint64_t samplers) {
+      array(fmt::format("{}_textures", prefix).c_str(), ntex, textures, VLG_TEXTURE_info,
+            [&](const uint32_t *w) {
+               VLG_TEXTURE t;
+               VLG_TEXTURE_unpack(w, &t);
+               tex[s].push_back(t);
+            });
+      array(fmt::format("{}_samplers", prefix).c_str(), nsamp, samplers, VLG_SAMPLER_info,
+            [](const uint32_t *) {});
+   };
+   stage_units("vs", 0, d.vs_num_textures, d.vs_textures, d.vs_num_samplers, d.vs_samplers);
+   stage_units("fs", 1, d.fs_num_textures, d.fs_textures, d.fs_num_samplers, d.fs_samplers);
+   if (d.gs)
+      stage_units("gs", 2, d.gs_num_textures, d.gs_textures, d.gs_num_samplers, d.gs_samplers);
+   for (unsigned s = 0; s < nstages; s++) {
+      uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
+      if (const Section *sec = need(kStage[s])) {
+         parse_shader_section(*sec, file, w, errors, L.notes);
+         VLG_SHADER_STATE_unpack(w, &sh[s].ss);
+         sh[s].present = true;
+         sh[s].addr = s == 0 ? d.vs : s == 1 ? d.fs : d.gs;
+      }
+   }
+   /* uniform buffers of each shader (LDB slots) */
+   for (unsigned s = 0; s < nstages; s++) {
+      if (!sh[s].present || sh[s].ss.num_buffers == 0)
+         continue;
+      if (sh[s].ss.num_buffers > VLG_NUM_BUFFERS) {
+         errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most {} buffer slots", file,
+                                      kStage[s], sh[s].ss.num_buffers, VLG_NUM_BUFFERS));
+         continue;
+      }
+      array(fmt::format("{}_buffers", kStage[s]).c_str(), sh[s].ss.num_buffers, sh[s].ss.buffers,
+            VLG_BUFFER_info, [](const uint32_t *) {});
+   }
+   if (d.stream_output) {
+      uint32_t w[VLG_STREAM_OUTPUT_LENGTH] = {};
+      if (const Section *sec = need("stream_output")) {
+         parse_stream_output_section(*sec, file, w, errors, L.notes);
+         VLG_STREAM_OUTPUT_unpack(w, &r.so);
+         r.have_so = true;
+         L.add(d.stream_output, w, sizeof(w), "draw.txt [stream_output]");
+      }
+   }
+}
+
+/* code and global buffer of each shader (sizes follow the files; a grown one
+ * moves later: move_grown_shaders) */
+void
+load_shader_data(Loader &L, Shader (&sh)[3], unsigned nstages)
+{
+   for (unsigned s = 0; s < nstages; s++) {
+      Shader &x = sh[s];
+      x.code = load_code(L, kStage[s]);
+      if (x.code.size() != x.ss.code_size) {
+         L.notes.push_back(fmt::format("{}.s: {} units, draw.txt has {}.code_size = {}: "
+                                       "code_size set to {}",
+                                       kStage[s], x.code.size(), kStage[s], x.ss.code_size,
+                                       x.code.size()));
+         x.move_code = x.code.size() > x.ss.code_size;
+      }
+      const std::string cf = fmt::format("consts-{}.txt", kStage[s]);
+      if (!L.exists(cf))
+         throw DumpError(
+            fmt::format("{}: missing (the {} shader's global buffer)", L.path(cf), kStage[s]));
+      x.consts = parse_consts(read_text(L.path(cf)), L.path(cf), VLG_NUM_GLOBAL);
+      const uint32_t n = uint32_t(x.consts.size() / 4);
+      if (n != x.ss.num_consts) {
+         L.notes.push_back(fmt::format("{}: {} entries, draw.txt has {}.num_consts = {}: "
+                                       "num_consts set to {}",
+                                       cf, n, kStage[s], x.ss.num_consts, n));
+         x.move_consts = n > x.ss.num_consts;
+      }
+      if (!x.move_code)
+         L.add(x.ss.code, x.code.data(), x.code.size() * 4, fmt::format("{}.s", kStage[s]));
+      if (!x.move_consts)
+         L.add(x.ss.consts, x.consts.data(), x.consts.size() * 4, cf);
+      x.ss.code_size = uint32_t(x.code.size());
+      x.ss.num_consts = n;
+   }
+}
+
+/* index bytes, vertex-buffer bytes and texture images */
+void
+load_vertex_and_texture_data(Loader &L, const VLG_DRAW_INFO &d,
+                             const std::vector<VLG_TEXTURE> (&tex)[3], unsigned nstages)
+{
+   if (d.index_size != VLG_INDEX_SIZE_NONE && (d.count || d.indirect)) {
+      if (L.exists("index.hex")) {
+         for (const Segment &sg :
+              parse_hexdump(read_text(L.path("index.hex")), L.path("index.hex")))
+            L.add(sg.address, sg.bytes.data(), sg.bytes.size(), "index.hex");
+      } else {
+         L.notes.push_back("index.hex: not in the dump; the index buffer is left zero");
+      }
+   }
+   for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
+      const std::string f = fmt::format("vb{}.hex", i);
+      if (!L.exists(f))
+         continue; /* the draw fetches none of its bytes */
+      for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
+         L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
+   }
+   for (unsigned s = 0; s < nstages; s++) {
+      for (unsigned i = 0; i < tex[s].size(); i++) {
+         const VLG_TEXTURE &t = tex[s][i];
+         const unsigned levels = std::min(unsigned(t.num_levels), 15u);
+         for (unsigned l = 0; l < levels; l++) {
+            const TexLevel lv = texture_level_size(t, l);
+            for (unsigned z = 0; z < lv.layers; z++)
+               L.add_image(texture_file_base(kStage[s], i, l, z), t.format, lv.width, lv.height,
+                           t.address + t.level[l].offset + uint64_t(z) * t.level[l].layer_stride,
+                           t.level[l].row_pitch,
+                           fmt::format("{}_textures[{}] level {} layer {}", kStage[s], i, l, z));
+         }
+      }
+   }
+}
+
+/* uniform-buffer bytes and stream output (buffers before the draw,
+ * filled_size words, query counters): absolute addresses in the files */
+void
+load_hex_files(Loader &L, const VLG_DRAW_INFO &d, const Shader (&sh)[3], unsigned nstages,
+               bool have_so)
+{
+   std::vector<std::string> hexfiles;
+   for (unsigned s = 0; s < nstages; s++)
+      if (sh[s].present && sh[s].ss.num_buffers <= VLG_NUM_BUFFERS)
+         for (unsigned i = 0; i < sh[s].ss.num_buffers; i++)
+            hexfiles.push_back(fmt::format("{}-buffer{}.hex", kStage[s], i));
+   if (have_so) {
+      for (unsigned i = 0; i < 4; i++)
+         hexfiles.push_back(fmt::format("so{}.hex", i));
+      hexfiles.push_back("so-counters.hex");
+   }
+   if (d.occlusion_counter)
+      hexfiles.push_back("occlusion.hex");
+   if (d.indirect)
+      hexfiles.push_back("indirect.hex");
+   for (const std::string &f : hexfiles) {
+      if (!L.exists(f))
+         continue; /* unbound, empty or not dumped (command.txt notes say which) */
+      for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
+         L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
+   }
+}
+
+/* grown shader data moves above everything else; then every shader_state */
+void
+move_grown_shaders(Loader &L, Shader (&sh)[3], unsigned nstages)
+{
+   uint64_t top = (L.end_address() + 255) & ~uint64_t(255);
+   for (unsigned s = 0; s < nstages; s++) {
+      Shader &x = sh[s];
+      if (x.move_code) {
+         L.notes.push_back(fmt::format("{}.s: the code grew, moved from 0x{:x} to 0x{:x}",
+                                       kStage[s], x.ss.code, top));
+         x.ss.code = top;
+         L.add(top, x.code.data(), x.code.size() * 4, fmt::format("{}.s", kStage[s]));
+         top = (top + x.code.size() * 4 + 255) & ~uint64_t(255);
+      }
+      if (x.move_consts) {
+         L.notes.push_back(fmt::format("consts-{}.txt: the global buffer grew, moved from "
+                                       "0x{:x} to 0x{:x}",
+                                       kStage[s], x.ss.consts, top));
+         x.ss.consts = top;
+         L.add(top, x.consts.data(), x.consts.size() * 4, fmt::format("consts-{}.txt", kStage[s]));
+         top = (top + x.consts.size() * 4 + 255) & ~uint64_t(255);
+      }
+      uint32_t w[VLG_SHADER_STATE_LENGTH];
+      VLG_SHADER_STATE_pack(w, &x.ss);
+      L.add(x.addr, w, sizeof(w), fmt::format("draw.txt [{}]", kStage[s]));
+   }
+}
+
+Loaded
+load_dump(Loader &L)
+{
+   Loaded r;
+   load_command(L, r);
+
+   /* draw part */
+   std::vector<std::string> errors;
+   DrawSections D(L.path(kDrawFile), errors);
+   if (!errors.empty())
+      fail(errors);
+   const std::string &file = D.file;
 
    uint32_t dw[VLG_DRAW_INFO_LENGTH] = {};
-   if (const Section *s = need("draw_info"))
+   if (const Section *s = D.need("draw_info"))
       parse_section(*s, VLG_DRAW_INFO_info, file, dw, errors, L.notes);
    if (!errors.empty())
       fail(errors);
@@ -499,7 +740,7 @@ load_dump(Loader &L)
    L.add(r.cmd.draw_info, dw, sizeof(dw), "draw.txt [draw_info]");
 
    uint32_t fbw[VLG_FRAMEBUFFER_LENGTH] = {};
-   if (const Section *s = need("framebuffer")) {
+   if (const Section *s = D.need("framebuffer")) {
       parse_section(*s, VLG_FRAMEBUFFER_info, file, fbw, errors, L.notes);
       VLG_FRAMEBUFFER_unpack(fbw, &r.fb);
       r.have_fb = true;
@@ -509,7 +750,7 @@ load_dump(Loader &L)
    const bool clear = fixed_function_kind(d.kind);
    if (d.kind == VLG_DRAW_KIND_RESOLVE) {
       uint32_t w[VLG_SURFACE_LENGTH] = {};
-      if (const Section *s = need("resolve_dst")) {
+      if (const Section *s = D.need("resolve_dst")) {
          parse_section(*s, VLG_SURFACE_info, file, w, errors, L.notes);
          VLG_SURFACE_unpack(w, &r.resolve);
          r.have_resolve = true;
@@ -519,180 +760,17 @@ load_dump(Loader &L)
    std::vector<VLG_TEXTURE> tex[3];
    Shader sh[3];
    const unsigned nstages = d.gs ? 3 : 2;
-   std::vector<VLG_VERTEX_BUFFER> vbs;
-   if (!clear) {
-      uint32_t pw[VLG_PIPE_STATE_LENGTH] = {};
-      for (const PipeSubBlock &b : pipe_sub_blocks())
-         if (const Section *s = need("pipe_state." + b.name))
-            parse_section(*s, *b.info, file, pw + b.offset, errors, L.notes);
-      L.add(d.pipe_state, pw, sizeof(pw), "draw.txt [pipe_state.*]");
-
-      auto array = [&](const char *name, unsigned n, uint64_t base, const vlg_hw_struct_info &info,
-                       auto &&each) {
-         for (unsigned i = 0; i < n; i++) {
-            const std::string sec = array_section(name, i);
-            std::vector<uint32_t> w(info.length);
-            if (const Section *s = need(sec)) {
-               parse_section(*s, info, file, w.data(), errors, L.notes);
-               L.add(base + uint64_t(i) * info.length * 4, w.data(), w.size() * 4,
-                     "draw.txt [" + sec + "]");
-               each(w.data());
-            }
-         }
-      };
-      array("vertex_elements", d.num_vertex_elements, d.vertex_elements, VLG_VERTEX_ELEMENT_info,
-            [](const uint32_t *) {});
-      array("vertex_buffers", d.num_vertex_buffers, d.vertex_buffers, VLG_VERTEX_BUFFER_info,
-            [&](const uint32_t *w) {
-               VLG_VERTEX_BUFFER v;
-               VLG_VERTEX_BUFFER_unpack(w, &v);
-               vbs.push_back(v);
-            });
-      /* texture and sampler arrays of stage @s (0 VS, 1 FS, 2 GS) */
-      auto stage_units = [&](const char *prefix, unsigned s, unsigned ntex, uint64_t textures,
-                             unsigned nsamp, uint64_t samplers) {
-         array(fmt::format("{}_textures", prefix).c_str(), ntex, textures, VLG_TEXTURE_info,
-               [&](const uint32_t *w) {
-                  VLG_TEXTURE t;
-                  VLG_TEXTURE_unpack(w, &t);
-                  tex[s].push_back(t);
-               });
-         array(fmt::format("{}_samplers", prefix).c_str(), nsamp, samplers, VLG_SAMPLER_info,
-               [](const uint32_t *) {});
-      };
-      stage_units("vs", 0, d.vs_num_textures, d.vs_textures, d.vs_num_samplers, d.vs_samplers);
-      stage_units("fs", 1, d.fs_num_textures, d.fs_textures, d.fs_num_samplers, d.fs_samplers);
-      if (d.gs)
-         stage_units("gs", 2, d.gs_num_textures, d.gs_textures, d.gs_num_samplers, d.gs_samplers);
-      for (unsigned s = 0; s < nstages; s++) {
-         uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
-         if (const Section *sec = need(kStage[s])) {
-            parse_shader_section(*sec, file, w, errors, L.notes);
-            VLG_SHADER_STATE_unpack(w, &sh[s].ss);
-            sh[s].present = true;
-            sh[s].addr = s == 0 ? d.vs : s == 1 ? d.fs : d.gs;
-         }
-      }
-      /* uniform buffers of each shader (LDB slots) */
-      for (unsigned s = 0; s < nstages; s++) {
-         if (!sh[s].present || sh[s].ss.num_buffers == 0)
-            continue;
-         if (sh[s].ss.num_buffers > VLG_NUM_BUFFERS) {
-            errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most {} buffer slots", file,
-                                         kStage[s], sh[s].ss.num_buffers, VLG_NUM_BUFFERS));
-            continue;
-         }
-         array(fmt::format("{}_buffers", kStage[s]).c_str(), sh[s].ss.num_buffers, sh[s].ss.buffers,
-               VLG_BUFFER_info, [](const uint32_t *) {});
-      }
-      if (d.stream_output) {
-         uint32_t w[VLG_STREAM_OUTPUT_LENGTH] = {};
-         if (const Section *sec = need("stream_output")) {
-            parse_stream_output_section(*sec, file, w, errors, L.notes);
-            VLG_STREAM_OUTPUT_unpack(w, &r.so);
-            r.have_so = true;
-            L.add(d.stream_output, w, sizeof(w), "draw.txt [stream_output]");
-         }
-      }
-   }
-   for (const Section &s : secs)
-      if (!used.count(s.name))
-         errors.push_back(fmt::format(
-            "{}:{}: section [{}] is not part of this draw (draw_info: kind {}, {} vertex "
-            "elements, {} vertex buffers, vs {}/{} and fs {}/{} textures/samplers)",
-            file, s.header_line, s.name, name_or_number(vlg_draw_kind_name(d.kind), d.kind),
-            d.num_vertex_elements, d.num_vertex_buffers, d.vs_num_textures, d.vs_num_samplers,
-            d.fs_num_textures, d.fs_num_samplers));
+   if (!clear)
+      load_pipeline_sections(L, D, d, tex, sh, r);
+   D.unused(d);
    if (!errors.empty())
       fail(errors);
 
    /* data part */
    if (!clear) {
-      for (unsigned s = 0; s < nstages; s++) {
-         Shader &x = sh[s];
-         x.code = load_code(L, kStage[s]);
-         if (x.code.size() != x.ss.code_size) {
-            L.notes.push_back(fmt::format("{}.s: {} units, draw.txt has {}.code_size = {}: "
-                                          "code_size set to {}",
-                                          kStage[s], x.code.size(), kStage[s], x.ss.code_size,
-                                          x.code.size()));
-            x.move_code = x.code.size() > x.ss.code_size;
-         }
-         const std::string cf = fmt::format("consts-{}.txt", kStage[s]);
-         if (!L.exists(cf))
-            throw DumpError(
-               fmt::format("{}: missing (the {} shader's global buffer)", L.path(cf), kStage[s]));
-         x.consts = parse_consts(read_text(L.path(cf)), L.path(cf), VLG_NUM_GLOBAL);
-         const uint32_t n = uint32_t(x.consts.size() / 4);
-         if (n != x.ss.num_consts) {
-            L.notes.push_back(fmt::format("{}: {} entries, draw.txt has {}.num_consts = {}: "
-                                          "num_consts set to {}",
-                                          cf, n, kStage[s], x.ss.num_consts, n));
-            x.move_consts = n > x.ss.num_consts;
-         }
-         if (!x.move_code)
-            L.add(x.ss.code, x.code.data(), x.code.size() * 4, fmt::format("{}.s", kStage[s]));
-         if (!x.move_consts)
-            L.add(x.ss.consts, x.consts.data(), x.consts.size() * 4, cf);
-         x.ss.code_size = uint32_t(x.code.size());
-         x.ss.num_consts = n;
-      }
-
-      if (d.index_size != VLG_INDEX_SIZE_NONE && (d.count || d.indirect)) {
-         if (L.exists("index.hex")) {
-            for (const Segment &sg :
-                 parse_hexdump(read_text(L.path("index.hex")), L.path("index.hex")))
-               L.add(sg.address, sg.bytes.data(), sg.bytes.size(), "index.hex");
-         } else {
-            L.notes.push_back("index.hex: not in the dump; the index buffer is left zero");
-         }
-      }
-      for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
-         const std::string f = fmt::format("vb{}.hex", i);
-         if (!L.exists(f))
-            continue; /* the draw fetches none of its bytes */
-         for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
-            L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
-      }
-      for (unsigned s = 0; s < nstages; s++) {
-         for (unsigned i = 0; i < tex[s].size(); i++) {
-            const VLG_TEXTURE &t = tex[s][i];
-            const unsigned levels = std::min(unsigned(t.num_levels), 15u);
-            for (unsigned l = 0; l < levels; l++) {
-               const TexLevel lv = texture_level_size(t, l);
-               for (unsigned z = 0; z < lv.layers; z++)
-                  L.add_image(texture_file_base(kStage[s], i, l, z), t.format, lv.width, lv.height,
-                              t.address + t.level[l].offset + uint64_t(z) * t.level[l].layer_stride,
-                              t.level[l].row_pitch,
-                              fmt::format("{}_textures[{}] level {} layer {}", kStage[s], i, l, z));
-            }
-         }
-      }
-   }
-
-   /* uniform-buffer bytes and stream output (buffers before the draw,
-    * filled_size words, query counters): absolute addresses in the files */
-   if (!clear) {
-      std::vector<std::string> hexfiles;
-      for (unsigned s = 0; s < nstages; s++)
-         if (sh[s].present && sh[s].ss.num_buffers <= VLG_NUM_BUFFERS)
-            for (unsigned i = 0; i < sh[s].ss.num_buffers; i++)
-               hexfiles.push_back(fmt::format("{}-buffer{}.hex", kStage[s], i));
-      if (r.have_so) {
-         for (unsigned i = 0; i < 4; i++)
-            hexfiles.push_back(fmt::format("so{}.hex", i));
-         hexfiles.push_back("so-counters.hex");
-      }
-      if (d.occlusion_counter)
-         hexfiles.push_back("occlusion.hex");
-      if (d.indirect)
-         hexfiles.push_back("indirect.hex");
-      for (const std::string &f : hexfiles) {
-         if (!L.exists(f))
-            continue; /* unbound, empty or not dumped (command.txt notes say which) */
-         for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
-            L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
-      }
+      load_shader_data(L, sh, nstages);
+      load_vertex_and_texture_data(L, d, tex, nstages);
+      load_hex_files(L, d, sh, nstages, r.have_so);
    }
 
    /* render targets (and a RESOLVE destination) before the draw */
@@ -701,32 +779,8 @@ load_dump(Loader &L)
                   f.image.address, f.image.pitch, f.what);
    L.add(d.framebuffer, fbw, sizeof(fbw), "draw.txt [framebuffer]");
 
-   /* grown shader data moves above everything else */
-   if (!clear) {
-      uint64_t top = (L.end_address() + 255) & ~uint64_t(255);
-      for (unsigned s = 0; s < nstages; s++) {
-         Shader &x = sh[s];
-         if (x.move_code) {
-            L.notes.push_back(fmt::format("{}.s: the code grew, moved from 0x{:x} to 0x{:x}",
-                                          kStage[s], x.ss.code, top));
-            x.ss.code = top;
-            L.add(top, x.code.data(), x.code.size() * 4, fmt::format("{}.s", kStage[s]));
-            top = (top + x.code.size() * 4 + 255) & ~uint64_t(255);
-         }
-         if (x.move_consts) {
-            L.notes.push_back(fmt::format("consts-{}.txt: the global buffer grew, moved from "
-                                          "0x{:x} to 0x{:x}",
-                                          kStage[s], x.ss.consts, top));
-            x.ss.consts = top;
-            L.add(top, x.consts.data(), x.consts.size() * 4,
-                  fmt::format("consts-{}.txt", kStage[s]));
-            top = (top + x.consts.size() * 4 + 255) & ~uint64_t(255);
-         }
-         uint32_t w[VLG_SHADER_STATE_LENGTH];
-         VLG_SHADER_STATE_pack(w, &x.ss);
-         L.add(x.addr, w, sizeof(w), fmt::format("draw.txt [{}]", kStage[s]));
-      }
-   }
+   if (!clear)
+      move_grown_shaders(L, sh, nstages);
    return r;
 }
 

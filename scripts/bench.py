@@ -224,14 +224,20 @@ def write_doc_sections(paths, sections, what):
     return errors
 
 
-def provenance(args, machine, mode):
-    """One line: which command measured a result, when, at which commit (-dirty: with
-    uncommitted changes), under which load, in which simulator mode."""
+def provenance(command, machine, details):
+    """The first line of every generated doc section (--doc): which command measured
+    it, when, at which commit (-dirty: with uncommitted source changes), DETAILS (the
+    simulator mode, sizes, ...), the cores and the load average at the start.
+    MACHINE is machine_info()."""
     load = ", ".join(f"{x:.1f}" for x in machine["loadavg_at_start"])
-    return (f"Measured by `./vlgpu bench {args.sub} {' '.join(args.argv)}` on {machine['date']}, "
-            f"commit "
-            f"{machine['git_head']}, {mode}; {machine['nproc']} cores ({machine['cpu_model']}), "
-            f"load average {load} at the start.")
+    return (f"Measured by `{command}` on {machine['date']}, commit {machine['git_head']}, "
+            f"{details}; {machine['nproc']} cores ({machine['cpu_model']}), load average {load} "
+            f"at the start.")
+
+
+def bench_command(args):
+    """The ./vlgpu bench command line of this run."""
+    return f"./vlgpu bench {args.sub} {' '.join(args.argv)}"
 
 
 def fmt_duration(s):
@@ -490,14 +496,11 @@ def glmark2_provenance(doc):
     commit (with '-dirty' when the tree had uncommitted changes), duration,
     load average at the start and the modes (functional and cycle are vlgpu's
     simulator modes, softpipe Mesa's reference renderer)."""
-    m = doc["machine"]
     o = doc["options"]
-    load = ", ".join(f"{x:.1f}" for x in m["loadavg_at_start"])
-    return (f"Measured by `{doc['command']}` on {m['date']}, commit {m['git_head']}, "
-            f"{fmt_duration(doc['duration_s'])}, {len(o['scenes'])} scenes at {o['size']}, "
-            f"{o['frames']} measured frames x {o['reps']} repetitions, modes "
-            f"{', '.join(o['modes'])}; {m['nproc']} cores ({m['cpu_model']}), load average "
-            f"{load} at the start.")
+    return provenance(doc["command"], doc["machine"],
+                      f"{fmt_duration(doc['duration_s'])}, {len(o['scenes'])} scenes at "
+                      f"{o['size']}, {o['frames']} measured frames x {o['reps']} repetitions, "
+                      f"modes {', '.join(o['modes'])}")
 
 
 def glmark2_summary_table(doc):
@@ -885,8 +888,9 @@ def cmd_sim(args):
               fmt(r["peak_rss_mib"], ".1f")] for r in rows]
     print_table(headers, [[c[:44] if i == 0 else c for i, c in enumerate(t)] for t in table])
     print(f"(median CPU time inside Gpu::execute; wrote {out}/sim.csv, sim.json)")
-    md = [provenance(args, doc["machine"], "functional and cycle mode"), ""] + md_table(
-        headers, [[str(c).replace("|", "\\|") for c in t] for t in table])
+    cells = [[str(c).replace("|", "\\|") for c in t] for t in table]
+    md = ([provenance(bench_command(args), doc["machine"], "functional and cycle mode"), ""]
+          + md_table(headers, cells))
     if write_doc_sections(args.doc, {"bench sim": md}, "bench sim"):
         return 2
     return 0 if ok and all(r["identical"] is not False for r in rows) else 1
@@ -1157,7 +1161,8 @@ def cmd_compiler(args):
     print_table(headers, table)
     print(f"(compile time: median CPU time of {args.time} compiles of the NIR per shader, GLSL front "
           f"end excluded; wrote {out}/compiler.csv, compiler.json)")
-    md = [provenance(args, doc["machine"], "static (no simulation)") + f" Compile time: median "
+    md = [provenance(bench_command(args), doc["machine"], "static (no simulation)")
+          + f" Compile time: median "
           f"CPU time of {args.time} compiles of the NIR per shader, GLSL front end excluded.",
           ""] + md_table(headers, table)
     if write_doc_sections([args.doc] if args.doc else [], {"bench compiler": md},

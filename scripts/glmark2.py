@@ -452,11 +452,9 @@ def doc_sections(results, args, argv):
     import bench  # scripts/bench.py imports this module: import it late
     m = bench.machine_info()
     cmd = "./vlgpu glmark2 " + " ".join(argv)
-    prov = (f"Measured by `{cmd}` on {m['date']}, commit {m['git_head']}, vlgpu in "
-            f"{args.mode} mode next to softpipe, {args.size}, "
-            + ("--validate (one frame per scene)" if args.validate
-               else f"{args.frames} frames per scene") + f"; load average "
-            + ", ".join(f"{x:.1f}" for x in m["loadavg_at_start"]) + ".")
+    prov = bench.provenance(cmd, m, f"vlgpu in {args.mode} mode next to softpipe, {args.size}, "
+                            + ("--validate (one frame per scene)" if args.validate
+                               else f"{args.frames} frames per scene"))
     rows = [[f"`{r['scene']}`"] + [str(c).replace("|", "\\|") for c in row_text(r)]
             for r in results]
     counts = []

@@ -460,10 +460,8 @@ def doc_sections(runs, args, include, argv):
         c = counts(run["tests"])
         rows.append([run["label"]] + [str(c.get(k, 0)) for k in cols]
                     + [f"{run['seconds']:.0f}" if run["seconds"] is not None else "-"])
-    lines = [f"Measured by `{cmd}` on {m['date']}, commit {m['git_head']}, vlgpu in "
-             f"{args.mode} mode, filters {' '.join('-t ' + r for r in include)}, "
-             f"{args.platform}; load average "
-             + ", ".join(f"{x:.1f}" for x in m["loadavg_at_start"]) + ".", ""]
+    lines = [bench.provenance(cmd, m, f"vlgpu in {args.mode} mode, filters "
+                              f"{' '.join('-t ' + r for r in include)}, {args.platform}"), ""]
     lines += bench.md_table(["driver"] + cols + ["seconds"], rows)
     if len(runs) >= 2:
         (a, ra), (b, rb) = sorted(runs.items(), key=lambda kv: kv[0] != "softpipe")[:2]

@@ -71,16 +71,20 @@ TEST(Response, TwiceTheSpcsAluBoundDispatchAtLeast1_8xFaster)
    EXPECT_GE(double(cyc[0]) / double(cyc[1]), 1.8);
 }
 
-/* out-of-line: a read-only stream, one vec4 per invocation (the loaded
- * register is the group's last result: it leaves once the data is in);
- * C0 = block, C1 = 4, C2 = in */
-const char *const kReadShader = R"(
+/* R3 = the byte address of this invocation's vec4 in a stream:
+ * C0 = block, C1 = 4, C2 = the stream's first byte */
+const std::string kStreamAddress = R"(
     MVS R0, LID
     MVS R1, WGID
     IMUL R2, R1.xxxx, C0
     IADD R2, R2, R0.wwww
     SHL R2, R2, C1
     IADD R3, R2, C2
+)";
+
+/* out-of-line: a read-only stream, one vec4 per invocation (the loaded
+ * register is the group's last result: it leaves once the data is in) */
+const std::string kReadShader = kStreamAddress + R"(
     MEM.LD R4, [R3]
     BRC.END
 )";
@@ -192,15 +196,8 @@ TEST(Response, DefaultsReachTheConfiguredBandwidthAtTheConfiguredLatency)
    EXPECT_LE(m.bytes_per_cycle(), std::min(mshr_bytes_per_cycle(pm), resident) * 1.01);
 }
 
-/* out-of-line: a write-only stream, one vec4 per invocation;
- * C0 = block, C1 = 4, C2 = out */
-const char *const kWriteShader = R"(
-    MVS R0, LID
-    MVS R1, WGID
-    IMUL R2, R1.xxxx, C0
-    IADD R2, R2, R0.wwww
-    SHL R2, R2, C1
-    IADD R3, R2, C2
+/* out-of-line: a write-only stream, one vec4 per invocation */
+const std::string kWriteShader = kStreamAddress + R"(
     MEM.ST R0, [R3]
     BRC.END
 )";

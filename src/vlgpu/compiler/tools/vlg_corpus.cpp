@@ -910,17 +910,21 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
          cmp.push_back(compare_results(c.results[k], c.results[0]));
       if (cmp.empty())
          continue;
+      /* the header of a table with one column per metric */
+      auto metric_header = [&] {
+         o << "| switched off |";
+         for (const MetricChange &m : cmp[0].metrics)
+            o << " " << m.metric << " |";
+         o << "\n|---|";
+         for (size_t i = 0; i < cmp[0].metrics.size(); i++)
+            o << "---|";
+         o << "\n";
+      };
       o << "Each optimisation on " << c.name
         << ": change of the totals from the switch's run (optimisation off) to the all-on run "
            "(dual rate: difference of the rates), then shaders helped / hurt by the "
            "optimisation:\n\n";
-      o << "| switched off |";
-      for (const MetricChange &m : cmp[0].metrics)
-         o << " " << m.metric << " |";
-      o << "\n|---|";
-      for (size_t i = 0; i < cmp[0].metrics.size(); i++)
-         o << "---|";
-      o << "\n";
+      metric_header();
       for (size_t k = 0; k < cmp.size(); k++) {
          o << "| `" << configs[k + 1].label << "` |";
          for (const MetricChange &m : cmp[k].metrics) {
@@ -933,13 +937,7 @@ report_markdown(const std::vector<Config> &configs, const std::vector<ReportCorp
          o << "\n";
       }
       o << "\nMean per-shader change (the seeds' \"average\"), " << c.name << ":\n\n";
-      o << "| switched off |";
-      for (const MetricChange &m : cmp[0].metrics)
-         o << " " << m.metric << " |";
-      o << "\n|---|";
-      for (size_t i = 0; i < cmp[0].metrics.size(); i++)
-         o << "---|";
-      o << "\n";
+      metric_header();
       for (size_t k = 0; k < cmp.size(); k++) {
          o << "| `" << configs[k + 1].label << "` |";
          for (const MetricChange &m : cmp[k].metrics)

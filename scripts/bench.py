@@ -57,6 +57,15 @@ default out/bench/):
             scene, per switch the mean and largest change over the scenes, next
             to vlgpu-cc's static estimate over the corpus and the seeds' figures:
             compiler-cycle.md, .csv, .json.
+  memory    the bandwidth-bound timing tests of the cycle-mode model
+            (test_sim_units, VLG_TEST_COPY_MIB=32, --gtest_output=json): a
+            32 MiB buffer COPY and FILL, a 32 MiB streaming compute dispatch
+            and colour clears at memory.bandwidth_bytes_per_cycle 8, 32 and
+            128, 1 MiB streaming reads and writes at other bandwidths,
+            latencies and MSHR counts (docs/hw.md "Balanced defaults"); per
+            measurement the simulated cycles, the bound the configuration
+            implies (the test's own arithmetic) and their ratio:
+            memory.csv, memory.json.  The tests themselves check the ratios.
   plot      redraw the glmark2 plots from a glmark2.json (--dir: where).
 
 Exit code: 0 when every run finished (the glmark2 runs: exit 0 and all
@@ -64,7 +73,8 @@ frames measured); 1 if any failed (reported in the table and the JSON); 2 on
 bad usage or a missing build.
 
 Not implemented: llvmpipe (not built, -Dllvm=disabled); glmark2's own score
-(it is time-based; this measures fixed frame counts instead).
+(it is time-based; this measures fixed frame counts instead; `./vlgpu glmark2
+-- --full-benchmark` runs it).
 """
 
 import argparse
@@ -89,6 +99,17 @@ import glmark2 as glm  # noqa: E402  (scripts/glmark2.py: default scene list, la
 
 MODES = ("softpipe", "functional", "cycle")
 SIM_BENCH = ROOT / "build/standalone/src/vlgpu/tools/vlgpu-sim-bench"
+UNITS_TESTS = ROOT / "build/standalone/tests/sim/units/test_sim_units"
+# The timing tests whose record_measurement() calls (tests/sim/units/
+# units_test_util.h) `bench memory` collects.
+MEMORY_TESTS = ["CopyTiming.BufferCopyRunsAtTheMemoryBandwidth",
+                "CopyTiming.AboveOneLinePerCycleTheL2Binds",
+                "CopyTiming.FillWritesAtTheMemoryBandwidth",
+                "ComputeCycle.Streaming32MiBAtThreeBandwidths",
+                "OmuClear.LargeClearIsBoundByTheMemory",
+                "Response.DefaultsReachTheConfiguredBandwidthAtTheConfiguredLatency",
+                "Response.TwiceTheBandwidthStreamingReadAtLeast1_7xFasterWhileBandwidthBound",
+                "Response.StreamingWriteDispatchIncludesItsWrites"]
 VLGPU_CC = ROOT / "build/mesa/src/vlgpu/compiler/tools/vlgpu-cc"
 CORPUS = ROOT / "out/compiler-corpus/glmark2"
 
@@ -896,6 +917,66 @@ def cmd_sim(args):
     return 0 if ok and all(r["identical"] is not False for r in rows) else 1
 
 
+def read_measurements(gtest_json):
+    """The record_measurement() properties of a --gtest_output=json file: a list
+    of {test, what, config, cycles, bound, bound_is, ratio} in test order."""
+    rows = []
+    for suite in json.loads(Path(gtest_json).read_text()).get("testsuites", []):
+        for test in suite.get("testsuite", []):
+            for key, value in test.items():
+                if not key.startswith("measure: "):
+                    continue
+                what, config = key[len("measure: "):].rsplit(" @ ", 1)
+                v = json.loads(value)
+                rows.append({"test": f"{suite['name']}.{test['name']}", "what": what,
+                             "config": config, "cycles": v["cycles"], "bound": v["bound"],
+                             "bound_is": v["bound_is"], "ratio": v["cycles"] / v["bound"]})
+    return rows
+
+
+def cmd_memory(args):
+    if not UNITS_TESTS.exists():
+        print(f"bench memory: not built yet: {UNITS_TESTS.relative_to(ROOT)} "
+              "(ninja -C build/standalone)", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    jpath = out / "memory-gtest.json"
+    if jpath.exists():
+        jpath.unlink()
+    env = dict(os.environ, VLG_TEST_COPY_MIB="32")
+    cmd = [str(UNITS_TESTS), "--gtest_filter=" + ":".join(MEMORY_TESTS),
+           f"--gtest_output=json:{jpath}"]
+    print(f"bench memory: {len(MEMORY_TESTS)} timing tests (about a minute)",
+          flush=True)
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if not jpath.exists():
+        print(r.stdout[-3000:] + r.stderr[-3000:], file=sys.stderr)
+        print("bench memory: the tests wrote no JSON", file=sys.stderr)
+        return 1
+    rows = read_measurements(jpath)
+    machine = machine_info()
+    (out / "memory.json").write_text(json.dumps(
+        {"benchmark": "memory", "machine": machine, "command": cmd, "results": rows},
+        indent=1))
+    write_csv(out / "memory.csv", rows)
+    headers = ["work", "configuration", "cycles", "bound (cycles)", "cycles / bound", "bound"]
+    table = [[x["what"], x["config"], f"{x['cycles']:,}", f"{x['bound']:,.0f}",
+              f"{x['ratio']:.3f}", x["bound_is"]] for x in rows]
+    print_table(headers, table)
+    tests_ok = r.returncode == 0
+    print(f"(tests {'passed' if tests_ok else 'FAILED'}; wrote {out}/memory.csv, memory.json)")
+    md = ([provenance(bench_command(args), machine,
+                      "cycle mode, default configuration but the keys named; the tests "
+                      + ", ".join(f"`{n}`" for n in MEMORY_TESTS)
+                      + " in build/standalone/tests/sim/units/test_sim_units with "
+                        "VLG_TEST_COPY_MIB=32" + ("" if tests_ok else "; THE TESTS FAILED")),
+           ""] + md_table(headers, [[str(c).replace("|", "\\|") for c in row] for row in table]))
+    if write_doc_sections(args.doc, {"bench memory": md}, "bench memory"):
+        return 2
+    return 0 if tests_ok and rows else 1
+
+
 # ---------------------------------------------------------------------------
 # compiler
 # ---------------------------------------------------------------------------
@@ -1241,13 +1322,21 @@ def main(argv=None):
     c.add_argument("--timeout", type=float, default=3600,
                    help="--cycle: seconds per glmark2 process (default 3600)")
     c.set_defaults(func=cmd_compiler)
+    mem = sub.add_parser("memory", help="the cycle-mode model's bandwidth-bound timing tests: "
+                                        "cycles next to the bound the "
+                                        "configuration implies")
+    mem.add_argument("--doc", metavar="FILE", action="append",
+                     help="also write the table into FILE between its '<!-- BEGIN bench memory "
+                          "-->' and '<!-- END bench memory -->' markers (docs/fidelity.md; "
+                          "repeatable)")
+    mem.set_defaults(func=cmd_memory)
     pl = sub.add_parser("plot", help="redraw the glmark2 plots from a glmark2.json")
     pl.add_argument("--json", default=str(ROOT / "out/bench/glmark2.json"))
     pl.add_argument("--dir", default=str(ROOT / "out/bench"), help="where the PNGs go")
     pl.add_argument("--markdown", action="store_true",
                     help="also write glmark2.md (the per-scene table) into --dir")
     pl.set_defaults(func=cmd_plot)
-    for sp in (g, s, c):
+    for sp in (g, s, c, mem):
         sp.add_argument("--out", default=str(ROOT / "out/bench"),
                         help="output directory (default out/bench)")
     args = p.parse_args(argv)

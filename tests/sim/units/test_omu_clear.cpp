@@ -147,10 +147,13 @@ TEST(OmuClear, LargeClearIsBoundByTheMemory)
          const uint64_t slack = p.l2_size_bytes / std::min(lb, rate) +
                                 clears * (p.omu_cache_bytes / lb) + 2000;
          const uint64_t cycles = r.c.res.cycles;
-         std::cout << "[ measure  ] " << clears << " x 4 MiB RGBA8 clear(s) + L2 flush, "
-                   << "memory.bandwidth_bytes_per_cycle=" << bw
-                   << ", omu.clear_bytes_per_cycle=" << rate << ": " << cycles
-                   << " cycles (max(bytes/bw, bytes/clear_rate) = " << ideal << ")\n";
+         record_measurement(std::to_string(clears) + " x 4 MiB RGBA8 clear + L2 flush",
+                            "memory.bandwidth_bytes_per_cycle=" + std::to_string(bw) +
+                               (cs.clear_rate ? ",omu.clear_bytes_per_cycle=" +
+                                                   std::to_string(cs.clear_rate)
+                                              : ""),
+                            cycles, double(ideal),
+                            "max(bytes / bandwidth, bytes / omu.clear_bytes_per_cycle)");
          EXPECT_GE(cycles, bytes / bw) << "bandwidth " << bw;
          EXPECT_LE(cycles, ideal + slack) << "bandwidth " << bw;
          EXPECT_EQ(counter(r.c, "mc", "write_bytes"), bytes) << "bandwidth " << bw;

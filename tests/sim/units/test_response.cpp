@@ -23,6 +23,7 @@
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -95,6 +96,16 @@ struct ReadRun {
    double bus() const { return double(bus_cycles) / double(cycles); }
 };
 
+/** Little's law for the L2's fills: at most l2.mshrs lines outstanding,
+ *  each for at least latency + its transfer (line / bandwidth) cycles. */
+double
+mshr_bytes_per_cycle(const Config &p)
+{
+   const double line = p.l2_line_bytes;
+   const double transfer = std::max(1.0, line / p.memory_bandwidth_bytes_per_cycle);
+   return p.l2_mshrs * line / (p.memory_latency_cycles + transfer);
+}
+
 /* 1 MiB read (64 Ki vec4, workgroups of 64 = 4 thread groups) */
 constexpr uint64_t kReadVec4 = 64 * 1024;
 
@@ -120,21 +131,16 @@ read_stream(const std::string &overrides)
     * l2.size_bytes, no reuse), plus the shader's code lines (icache misses) */
    EXPECT_GE(counter(d, "mc", "read_bytes"), kReadVec4 * 16) << overrides;
    EXPECT_LE(counter(d, "mc", "read_bytes"), kReadVec4 * 16 + 1024) << overrides;
-   std::printf("[ response ] 1 MiB streaming read, %s: %llu cycles, %.2f bytes/cycle, MC bus "
-               "busy %.3f\n",
-               overrides.empty() ? "defaults" : overrides.c_str(), (unsigned long long)rr.cycles,
-               rr.bytes_per_cycle(), rr.bus());
+   /* the bound: the bus, one L2 line per cycle, or the L2 MSHRs (Little's law) */
+   const double rate = std::min({double(p.memory_bandwidth_bytes_per_cycle),
+                                 double(p.l2_line_bytes), mshr_bytes_per_cycle(p)});
+   record_measurement("1 MiB streaming read (compute, one vec4 per invocation)",
+                      overrides.empty() ? "defaults" : overrides, rr.cycles,
+                      double(kReadVec4 * 16) / rate,
+                      "bytes / min(bandwidth, line per cycle, l2.mshrs x line / (latency + "
+                      "line / bandwidth))");
+   std::printf("  %.2f bytes/cycle, MC bus busy %.3f\n", rr.bytes_per_cycle(), rr.bus());
    return rr;
-}
-
-/** Little's law for the L2's fills: at most l2.mshrs lines outstanding,
- *  each for at least latency + its transfer (line / bandwidth) cycles. */
-double
-mshr_bytes_per_cycle(const Config &p)
-{
-   const double line = p.l2_line_bytes;
-   const double transfer = std::max(1.0, line / p.memory_bandwidth_bytes_per_cycle);
-   return p.l2_mshrs * line / (p.memory_latency_cycles + transfer);
 }
 
 TEST(Response, TwiceTheBandwidthStreamingReadAtLeast1_7xFasterWhileBandwidthBound)
@@ -227,10 +233,10 @@ TEST(Response, StreamingWriteDispatchIncludesItsWrites)
    const uint64_t lines = bytes / p.l2_line_bytes;
    EXPECT_EQ(counter(d, "l2", "write_hits") + counter(d, "l2", "write_misses"), lines);
    const double floor = double(bytes - p.l2_size_bytes) / p.memory_bandwidth_bytes_per_cycle;
-   std::printf("[ response ] 1 MiB streaming write: %llu cycles, %.2f bytes/cycle (bus %u); "
-               "MC wrote %llu bytes\n",
-               (unsigned long long)d.cycles, double(bytes) / double(d.cycles),
-               p.memory_bandwidth_bytes_per_cycle,
+   record_measurement("1 MiB streaming write (compute, one vec4 per invocation)", "defaults",
+                      d.cycles, floor, "(bytes - l2.size_bytes) / bandwidth");
+   std::printf("  %.2f bytes/cycle (bus %u); MC wrote %llu bytes\n",
+               double(bytes) / double(d.cycles), p.memory_bandwidth_bytes_per_cycle,
                (unsigned long long)counter(d, "mc", "write_bytes"));
    /* (the MC's own count is lower by the write-backs the L2 still queues
     * for it: they left the L2's cache, which is all the dispatch waits for) */

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -24,6 +25,8 @@
 #include "../func_pipe/pipe_test_util.h"
 #include "sim/core/gpu.h"
 #include "sim/func/pipe/package.h"
+
+#include <nlohmann/json.hpp>
 
 namespace vlgpu::sim::test {
 
@@ -218,6 +221,28 @@ params_with(const std::string &overrides)
    p.apply_overrides(overrides);
    p.validate();
    return p;
+}
+
+/* ---- measurements for the docs ------------------------------------------ */
+
+/** Records one measurement of a timing test: printed as "[ measure  ] WHAT,
+ *  CONFIG: CYCLES cycles (BOUND_IS = BOUND, ratio R)" and kept as a gtest
+ *  property (key "measure: WHAT @ CONFIG", value the JSON object {"cycles",
+ *  "bound", "bound_is"}), which `./vlgpu bench memory` reads from
+ *  --gtest_output=json and writes into docs/fidelity.md, so the docs quote
+ *  what the test measured. cycles: simulated cycles of the submit or
+ *  command named in WHAT; bound: the cycles the configuration implies, from
+ *  the test's own arithmetic (not from the simulator); CONFIG: the
+ *  VLGPU_SET-style overrides of the run. */
+inline void
+record_measurement(const std::string &what, const std::string &config, uint64_t cycles,
+                   double bound, const std::string &bound_is)
+{
+   std::printf("[ measure  ] %s, %s: %llu cycles (%s = %.0f, ratio %.3f)\n", what.c_str(),
+               config.c_str(), (unsigned long long)cycles, bound_is.c_str(), bound,
+               double(cycles) / bound);
+   const nlohmann::json v = {{"cycles", cycles}, {"bound", bound}, {"bound_is", bound_is}};
+   ::testing::Test::RecordProperty("measure: " + what + " @ " + config, v.dump());
 }
 
 } // namespace vlgpu::sim::test

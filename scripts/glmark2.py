@@ -44,10 +44,17 @@ Exit code: 0 when every scene ran on both drivers and, with --validate,
 vlgpu reported the same result as softpipe for every scene (and with
 --min-psnr, every final frame reached it); 1 otherwise; 2 on bad usage.
 
+--full-benchmark measures something else: glmark2's own default benchmark
+(`glmark2-es2 --off-screen`, every default scene for its default duration of
+real time, glmark2's clock untouched, no frame grabbing) once on vlgpu in
+--mode, then once on softpipe; it reports glmark2's score and per-scene FPS
+and FrameTime of both, and from vlgpu's VLGPU_STATS file (OUT/full-vlgpu/
+stats.csv) the frames, GPU faults and simulated cycles (per frame: min and
+max; total).  Exit code 0 when both runs end with a score and vlgpu reports
+no GPU fault.
+
 Not implemented: the driver choice is fixed to vlgpu vs softpipe (llvmpipe
-is not built); glmark2's own scene-duration timing (the benchmark score)
-is not what this measures — run `./vlgpu run -- glmark2-es2 --off-screen`
-for that (docs/driver.md).
+is not built).
 """
 
 import argparse
@@ -69,6 +76,12 @@ sys.path[:0] = [str(ROOT / "tests/integration"), str(ROOT / "tests/integration/d
 import driverlib  # noqa: E402  (tests/integration/driver: shim build, image metric)
 
 DRIVERS = ("vlgpu", "softpipe")
+
+# glmark2 2021.12's per-scene line and final score (src/main.cpp, scene.cpp
+# Scene::average_fps / log): "[build] use-vbo=false: FPS: 11 FrameTime: 90.909 ms".
+SCENE_FPS_LINE = re.compile(r"^\[(?P<scene>[^\]]+)\] (?P<opts>.*): FPS: (?P<fps>\d+) "
+                            r"FrameTime: (?P<ms>[0-9.]+) ms", re.M)
+SCORE_LINE = re.compile(r"glmark2 Score: (?P<score>\d+)")
 
 sys.path.insert(0, str(ROOT / "src/vlgpu/compiler/tools"))
 import glmark2_corpus  # noqa: E402  (the one copy of glmark2's default benchmark list)
@@ -312,6 +325,133 @@ def run_all(scenes, args, progress=print):
     return results
 
 
+def run_full_driver(launcher, display, driver, args, outdir):
+    """glmark2's default benchmark (`glmark2-es2 --off-screen -s SIZE`, its own
+    clock and scene durations) on DRIVER, vlgpu in args.mode with VLGPU_STATS
+    in OUTDIR/stats.csv.  Returns a dict: exit_code, seconds (wall), score
+    (None if glmark2 printed none), scenes ([{scene, fps, frame_ms}] in
+    glmark2's order), and for vlgpu frames, gpu_faults, cycles (per-frame
+    list from the statistics file)."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    stats = outdir / "stats.csv"
+    for f in (stats, outdir / "stats.draws.csv"):
+        if f.exists():
+            f.unlink()
+    env = launcher.gl_env(driver)
+    env["DISPLAY"] = display
+    env.pop("VLGPU_STATS", None)
+    if driver == "vlgpu":
+        flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
+        if args.mode == "functional":
+            flags.append("functional")
+        env["VLGPU_DEBUG"] = ",".join(flags)
+        env["VLGPU_STATS"] = str(stats)
+    cmd = [args.glmark2, "--off-screen", "-s", args.size]
+    t0 = time.monotonic()
+    try:
+        r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True, timeout=args.timeout)
+        code, out, err = launcher.returncode_to_exit(r.returncode), r.stdout, r.stderr
+    except subprocess.TimeoutExpired as e:
+        code = f"timeout {args.timeout:.0f}s"
+        out, err = [(v.decode(errors="replace") if isinstance(v, bytes) else v or "")
+                    for v in (e.stdout, e.stderr)]
+    (outdir / "stdout.log").write_text(out)
+    (outdir / "stderr.log").write_text(err)
+    score = SCORE_LINE.search(out)
+    res = {"driver": driver, "exit_code": code, "seconds": time.monotonic() - t0,
+           "score": int(score["score"]) if score else None,
+           "scenes": [{"scene": f"{m['scene']}:{m['opts']}" if m["opts"] != "<default>"
+                       else m["scene"], "fps": int(m["fps"]), "frame_ms": float(m["ms"])}
+                      for m in SCENE_FPS_LINE.finditer(out)],
+           "problems": driverlib.driver_problems(err)[:10]}
+    if driver == "vlgpu":
+        rows = read_stats(stats)
+        res["frames"] = len(rows)
+        res["gpu_faults"] = sum(int(r.get("faults") or 0) for r in rows)
+        res["cycles"] = [int(r["cycles"]) for r in rows]
+    return res
+
+
+def run_full_benchmark(args, progress=print):
+    """--full-benchmark: run_full_driver on vlgpu, then softpipe (one after the
+    other, so neither slows the other), under one private Xvfb; returns
+    {driver: result}."""
+    launcher = load_launcher()
+    if not launcher.mesa_built():
+        raise RuntimeError("Mesa is not built yet (run ./vlgpu setup)")
+    out = Path(args.out)
+    runs = {}
+    with launcher.PrivateX() as x:
+        for d in DRIVERS:
+            progress(f"[glmark2 full benchmark] {d}"
+                     + (f" ({args.mode} mode)" if d == "vlgpu" else "") + ": running…")
+            runs[d] = run_full_driver(launcher, x.display, d, args, out / f"full-{d}")
+            r = runs[d]
+            progress(f"[glmark2 full benchmark] {d}: exit {r['exit_code']}, score {r['score']}, "
+                     f"{len(r['scenes'])} scenes, {r['seconds']:.0f} s")
+    return runs
+
+
+def full_benchmark_sections(runs, args, argv):
+    """(ok, problems, {marker: markdown lines}) of a --full-benchmark run."""
+    import bench  # scripts/bench.py imports this module: import it late
+    m = bench.machine_info()
+    cmd = "./vlgpu glmark2 " + " ".join(argv)
+    v, s = runs["vlgpu"], runs["softpipe"]
+    bad = [f"{d}: exit {r['exit_code']}" for d, r in runs.items() if r["exit_code"] != 0]
+    bad += [f"{d}: no glmark2 score" for d, r in runs.items() if r["score"] is None]
+    bad += [f"vlgpu: {v['gpu_faults']} GPU fault(s) in its statistics" ] if v["gpu_faults"] else []
+    bad += [f"vlgpu reported: {p}" for p in v["problems"][:3]]
+    bad += ["vlgpu: no frame in its statistics file"] if not v["frames"] else []
+    cyc = [c for c in v["cycles"] if c]
+    cycles = (f"; {min(cyc):,}-{max(cyc):,} simulated cycles per frame, {sum(cyc):,} in total"
+              if cyc else "")
+    sentence = (f"glmark2's full default benchmark (`glmark2-es2 --off-screen`, {args.size}) "
+                + ("ran to its score" if not bad else "did not run cleanly ("
+                   + "; ".join(bad) + ")")
+                + f" on vlgpu in {args.mode} mode: score {v['score']} "
+                f"(softpipe {s['score']} in the same invocation), {v['frames']} frames, "
+                f"{v['gpu_faults']} GPU faults{cycles}; {v['seconds']:.0f} s "
+                f"(softpipe {s['seconds']:.0f} s) (`{cmd}`, {m['date']}, commit "
+                f"{m['git_head']}).")
+    soft = {r["scene"]: r for r in s["scenes"]}
+    rows = []
+    for r in v["scenes"]:
+        o = soft.get(r["scene"])
+        rows.append([f"`{r['scene']}`".replace("|", "\\|"), str(r["fps"]),
+                     f"{r['frame_ms'] / 1000:.2f}", str(o["fps"]) if o else "-",
+                     f"{o['frame_ms'] / 1000:.2f}" if o else "-",
+                     f"{r['frame_ms'] / o['frame_ms']:.2f}" if o and o["frame_ms"] else "-"])
+    full = ([bench.provenance(cmd, m, f"glmark2's default benchmark with its own timing, "
+                              f"vlgpu in {args.mode} mode, then softpipe, {args.size}"), "",
+             sentence, ""]
+            + bench.md_table(["scene", "vlgpu FPS", "vlgpu host s/frame (FrameTime)",
+                              "softpipe FPS", "softpipe host s/frame", "vlgpu / softpipe"], rows)
+            + ["", "FPS and FrameTime as glmark2 prints them (real time); cycles from vlgpu's "
+                   "VLGPU_STATS file (`cycles` per frame)."])
+    return not bad, bad, {doc_marker(args): full, doc_marker(args) + " summary": [sentence]}
+
+
+def main_full_benchmark(args, argv):
+    """--full-benchmark: run, print, write OUT/full-benchmark.json and the --doc
+    sections; exit code as documented."""
+    try:
+        runs = run_full_benchmark(args, progress=lambda x: print(x, flush=True))
+    except RuntimeError as e:
+        print(f"vlgpu glmark2: {e}", file=sys.stderr)
+        return 2
+    ok, bad, sections = full_benchmark_sections(runs, args, argv)
+    (Path(args.out) / "full-benchmark.json").write_text(json.dumps(runs, indent=1) + "\n")
+    print("\n".join(sections[doc_marker(args)]))
+    if bad:
+        print("problems:\n" + "\n".join(f"  {b}" for b in bad))
+    import bench  # scripts/bench.py imports this module: import it late
+    if args.doc and bench.write_doc_sections(args.doc, sections, "vlgpu glmark2"):
+        return 2
+    return 0 if ok else 1
+
+
 def fmt(v, spec, none="-"):
     return none if v is None else format(v, spec)
 
@@ -410,6 +550,9 @@ def parser():
     p.add_argument("--referenceless", action="store_true",
                    help="the 6 default scenes glmark2 --validate has no reference for: "
                         + ", ".join(REFERENCELESS))
+    p.add_argument("--full-benchmark", action="store_true",
+                   help="glmark2's whole default benchmark with its own timing and score, one "
+                        "process per driver (see below); ignores -b, --frames, --step-ms")
     p.add_argument("--validate", action="store_true",
                    help="glmark2 --validate: one frame per scene, checked by glmark2")
     p.add_argument("--frames", type=int, default=3,
@@ -430,9 +573,9 @@ def parser():
                    help="fail (exit 1) if a final frame's PSNR vs softpipe is below DB")
     p.add_argument("--doc", metavar="FILE", action="append",
                    help="also rewrite FILE's generated parts (repeatable): the table between "
-                        "'<!-- BEGIN glmark2 [--validate ]MODE -->' and its END, one summary "
-                        "sentence between '<!-- BEGIN glmark2 [--validate ]MODE summary -->' and "
-                        "its END (MODE: functional or cycle, as run)")
+                        "'<!-- BEGIN glmark2 [--full-benchmark ][--validate ][--referenceless ]"
+                        "MODE -->' and its END, one summary sentence between '<!-- BEGIN glmark2 "
+                        "... MODE summary -->' and its END (the options and MODE as run)")
     p.add_argument("--out", default=str(ROOT / "out/glmark2"),
                    help="output directory (default out/glmark2)")
     p.add_argument("--glmark2", default=shutil.which("glmark2-es2"),
@@ -442,9 +585,11 @@ def parser():
 
 def doc_marker(args):
     """The name of the marked part of a --doc file this run writes:
-    'glmark2 --validate MODE' or 'glmark2 MODE' (MODE: functional or cycle); its
-    one-sentence summary goes under the same name + ' summary'."""
-    return f"glmark2 {'--validate ' if args.validate else ''}{args.mode}"
+    'glmark2 [--full-benchmark ][--validate ][--referenceless ]MODE' (MODE:
+    functional or cycle, the options as run); its one-sentence summary goes
+    under the same name + ' summary'."""
+    opts = [o for o in ("full_benchmark", "validate", "referenceless") if getattr(args, o)]
+    return "glmark2 " + "".join(f"--{o.replace('_', '-')} " for o in opts) + args.mode
 
 
 def doc_sections(results, args, argv):
@@ -497,6 +642,8 @@ def main(argv=None):
     if args.frames < 1:
         print("vlgpu glmark2: --frames must be >= 1", file=sys.stderr)
         return 2
+    if args.full_benchmark:
+        return main_full_benchmark(args, argv)
     scenes = list(args.benchmark or [])
     if args.referenceless:
         scenes += REFERENCELESS

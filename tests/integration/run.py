@@ -3,7 +3,8 @@
 
 Discovers tests/integration/test_*.py (Python unittest modules) and runs them.
 Needs a finished `./vlgpu setup` (./vlgpu test runs it first).  Exit code 0
-only if every test passed.
+only if every test passed and none skipped except those tests/allowed_skips.txt
+lists with a reason (tests/skips.py).
 
     /usr/bin/python3 tests/integration/run.py [-k PATTERN] [-v]
 """
@@ -14,6 +15,8 @@ import unittest
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import skips  # noqa: E402  (tests/skips.py: the allowed-skips rule)
 
 
 def main():
@@ -28,7 +31,10 @@ def main():
         loader.testNamePatterns = [f"*{p}*" for p in args.patterns]
     suite = loader.discover(str(HERE), pattern="test_*.py", top_level_dir=str(HERE))
     result = unittest.TextTestRunner(verbosity=1 if args.quiet else 2).run(suite)
-    return 0 if result.wasSuccessful() and result.testsRun > 0 else 1
+    # A skipped test checked nothing: it fails the run unless tests/allowed_skips.txt
+    # lists it with a reason (tests/skips.py).
+    bad = skips.report([(t.id(), reason) for t, reason in result.skipped], "integration tests")
+    return 0 if result.wasSuccessful() and result.testsRun > 0 and not bad else 1
 
 
 if __name__ == "__main__":

@@ -87,7 +87,7 @@ class Copy : public ::testing::TestWithParam<uint32_t> {
       try {
          dev();
       } catch (const std::exception &e) {
-         GTEST_SKIP() << "mode not available: " << e.what();
+         FAIL() << "cannot create the device in mode " << GetParam() << ": " << e.what();
       }
    }
 };

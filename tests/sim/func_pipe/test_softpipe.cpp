@@ -7,7 +7,9 @@
  * sprite origin is LOWER_LEFT), and the pixels are compared. The target is bit-exactness.
  *
  * Skipped (GTEST_SKIP) when no EGL/GLES softpipe context can be made, or
- * when softpipe is not Mesa 22.3.6 (the version vlgpu mirrors).
+ * when softpipe is not Mesa 22.3.6 (the version vlgpu mirrors); `./vlgpu
+ * test` counts such a skip as a failure (tests/skips.py) and its setup
+ * installs Debian's Mesa EGL (libegl-mesa0), so there it runs.
  *
  * softpipe keeps colour tiles as floats and quantizes them only when a tile
  * leaves its cache; the OMU quantizes every write. Scenes where blending

@@ -174,3 +174,53 @@ class BenchAggregationTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BenchMemoryParseTest(unittest.TestCase):
+    def test_read_measurements(self):
+        """bench memory reads record_measurement()'s gtest properties (units_test_util.h):
+        key 'measure: WHAT @ CONFIG', value JSON; other properties are ignored."""
+        import bench as b
+        doc = {"testsuites": [{"name": "CopyTiming", "testsuite": [
+            {"name": "BufferCopy", "status": "RUN", "other": "x",
+             "measure: 32 MiB COPY @ memory.bandwidth_bytes_per_cycle=8":
+                 json.dumps({"cycles": 110, "bound": 100.0, "bound_is": "bytes / bw"}),
+             "measure: 32 MiB COPY @ a=1,b=2":
+                 json.dumps({"cycles": 50, "bound": 40.0, "bound_is": "lines"})}]}]}
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "g.json"
+            p.write_text(json.dumps(doc))
+            rows = b.read_measurements(p)
+        self.assertEqual([(r["what"], r["config"], r["cycles"]) for r in rows],
+                         [("32 MiB COPY", "memory.bandwidth_bytes_per_cycle=8", 110),
+                          ("32 MiB COPY", "a=1,b=2", 50)])
+        self.assertAlmostEqual(rows[0]["ratio"], 1.1)
+        self.assertAlmostEqual(rows[1]["ratio"], 1.25)
+        self.assertEqual(rows[0]["test"], "CopyTiming.BufferCopy")
+
+
+class Glmark2FullBenchmarkParseTest(unittest.TestCase):
+    def test_fake_glmark2_output(self):
+        """--full-benchmark parses glmark2's per-scene FPS/FrameTime lines and score on
+        both drivers; a vlgpu run that leaves no statistics (this fake glmark2 draws
+        nothing) is not clean: exit code 1, said in the summary."""
+        with tempfile.TemporaryDirectory() as d:
+            fake = Path(d) / "glmark2-es2"
+            fake.write_text("#!/bin/sh\n"
+                            "echo '[build] use-vbo=false: FPS: 11 FrameTime: 90.909 ms'\n"
+                            "echo '[jellyfish] <default>: FPS: 2 FrameTime: 500.000 ms'\n"
+                            "echo '                                  glmark2 Score: 7'\n")
+            fake.chmod(0o755)
+            r = subprocess.run([str(ROOT / "vlgpu"), "glmark2", "--", "--full-benchmark",
+                                "--glmark2", str(fake), "--out", d], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, timeout=120)
+            self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+            runs = json.loads((Path(d) / "full-benchmark.json").read_text())
+        for drv in ("vlgpu", "softpipe"):
+            self.assertEqual(runs[drv]["score"], 7)
+            self.assertEqual(runs[drv]["scenes"],
+                             [{"scene": "build:use-vbo=false", "fps": 11, "frame_ms": 90.909},
+                              {"scene": "jellyfish", "fps": 2, "frame_ms": 500.0}])
+        self.assertEqual(runs["vlgpu"]["frames"], 0)
+        self.assertIn("did not run cleanly (vlgpu: no frame in its statistics file)", r.stdout)
+        self.assertIn("| `jellyfish` | 2 | 0.50 | 2 | 0.50 | 1.00 |", r.stdout)

@@ -617,7 +617,7 @@ def doc_sections(results, args, argv):
                    + ("inf" if worst == math.inf else f"{worst:.1f}") + " dB PSNR or better"
                    if worst is not None else "no frames compared")
                 + f" (`{cmd}`, {m['date']}, commit {m['git_head']}).")
-    full = ([prov, "", (("; ".join(counts) + ".") if counts else ""), ""]
+    full = ([prov, ""] + ([("; ".join(counts) + "."), ""] if counts else [])
             + bench.md_table(["scene"] + HEADER, rows)
             + ["", "host s/frame: mean real time between frame ends after the first frame; "
                    "* = one frame, time from process start (includes start-up)."])

@@ -145,6 +145,7 @@ class Cp final : public Unit {
    std::string stall_report() const override;
 
  private:
+   /* the CP's states; kStates (cp.cpp) has a row per state, in this order */
    enum class St {
       Idle,
       Fetch,       /* waiting for the command's dwords */
@@ -168,19 +169,64 @@ class Cp final : public Unit {
       CopyRun,   /* COPY: waiting for the DMA engine */
    };
 
-   /** The state machine of one tick. */
-   Activity step(Cycle now, bool busy);
+   /** What one state's handler did this cycle (step() turns it into the tick's Activity). */
+   enum class Progress {
+      Waiting, /* nothing: waits for an input (memory, `last` reports, the host, a draw) */
+      Moved,   /* advanced: the cycle is busy */
+      Blocked, /* an output queue (out_draw, out_flush) is full: the tick returns Stalled at
+                  once, without sending this cycle's memory requests */
+   };
+
+   /** One row of kStates (cp.cpp), the table of the states. */
+   struct StateRow {
+      St st;
+      Progress (Cp::*step)(); /* its handler (step() calls it once a cycle) */
+      const char *waiting;    /* what the CP waits for in it (stall_report) */
+   };
+   static const StateRow kStates[];
+
+   /** The state machine of one tick: the handler of the state (kStates). */
+   Activity step(bool busy);
+   Progress nothing_to_do();
+   /* reading and decoding the queue */
+   Progress fetch_command();
+   Progress decode_command();
    void prefetch();
-   void retire_draws();
-   bool all_reported(uint32_t seq) const;
+   void implicit_halt();
    void next_command();
    void fault(const GpuFault &f, uint32_t offset);
-   bool interlocked(const DrawState &d) const;
-   bool dispatch_run();
+   /* DRAW */
+   void draw_begin();
+   Progress draw_begun();
+   Progress snapshot_drain();
+   void fetch_draw_info();
+   Progress package_step();
+   void fetch_package_blocks();
+   void fetch_globals();
+   void load_package();
    void fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes);
+   Progress enter_draw();
+   bool draw_may_enter();
+   bool interlocked(const DrawState &d) const;
+   Progress send_draw();
+   /* draw completion and the waits for it */
+   void retire_draws();
+   bool all_reported(uint32_t seq) const;
+   bool draws_drained(size_t own);
+   /* SYNC, DUMP, DISPATCH, HALT: after every earlier draw completed */
+   Progress run_drained_command();
+   void write_fence();
+   Progress dump_begin();
+   Progress dump_flushed();
+   Progress dump_read();
+   void dispatch_begin();
+   Progress dispatch_run();
+   Progress dispatch_end();
+   void halt();
+   void finish();
    /* COPY (cp_copy.cpp) */
    void copy_begin(Cycle now);
-   bool copy_step(Cycle now);
+   Progress copy_step();
    bool copy_conflicts() const;
    void copy_end(Cycle now);
 

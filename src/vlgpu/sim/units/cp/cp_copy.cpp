@@ -32,6 +32,9 @@ box_span(uint64_t base, const VLG_COPY_INFO &ci, uint64_t row_stride, uint64_t s
 
 } // namespace
 
+/** A COPY was decoded: its CopyReport (begin_cycle @now) and a request of
+ *  its copy_info lines (VLG_COPY_INFO_LENGTH dwords) through the L2
+ *  (St::CopyInfo). */
 void
 Cp::copy_begin(Cycle now)
 {
@@ -48,6 +51,9 @@ Cp::copy_begin(Cycle now)
    st_ = St::CopyInfo;
 }
 
+/** The COPY's draw interlock: does an earlier in-flight draw write what it
+ *  reads, or read or write what it writes (its occlusion counter too)? Every
+ *  draw conflicts while the copy_info did not load. */
 bool
 Cp::copy_conflicts() const
 {
@@ -76,6 +82,7 @@ Cp::copy_conflicts() const
    return false;
 }
 
+/** The COPY is over at cycle @now (end_cycle, cycles): the next command. */
 void
 Cp::copy_end(Cycle now)
 {
@@ -85,13 +92,16 @@ Cp::copy_end(Cycle now)
    next_command();
 }
 
-bool
-Cp::copy_step(Cycle now)
+/** St::CopyInfo, St::CopyOrder, St::CopyRun: the stages at the top of this
+ *  file (a full out_copy is a wait for the DMA engine, not a stall). */
+Cp::Progress
+Cp::copy_step()
 {
+   const Cycle now = this->now();
    switch (st_) {
    case St::CopyInfo: {
       if (!mem.done(txn_))
-         return false;
+         return Progress::Waiting;
       const uint64_t a = cmd_.copy.copy_info;
       copy_reads_.clear();
       copy_writes_.clear();
@@ -112,37 +122,37 @@ Cp::copy_step(Cycle now)
          }
       }
       st_ = St::CopyOrder;
-      return true;
+      return Progress::Moved;
    }
    case St::CopyOrder: {
       if (copy_conflicts()) {
          w_interlock_ = true;
-         return false;
+         return Progress::Waiting;
       }
       if (!out_copy.can_push())
-         return false;
+         return Progress::Waiting;
       CopyReport &rep = ss_->result->copies[copy_rep_];
       VLG_COPY_INFO ci;
       if (!cp_copy_command(*ss_->vram, rep, *ss_->result, ci)) {
          copy_end(now); /* faulted: skip it */
-         return true;
+         return Progress::Moved;
       }
       out_copy.push(CopyJob{ci, rep.index_in_queue});
       st_ = St::CopyRun;
-      return true;
+      return Progress::Moved;
    }
    case St::CopyRun: {
       if (!in_copy_done.can_pop())
-         return false;
+         return Progress::Waiting;
       const CopyDone d = in_copy_done.pop();
       CopyReport &rep = ss_->result->copies[copy_rep_];
       rep.lines_read = d.lines_read;
       rep.lines_written = d.lines_written;
       copy_end(now);
-      return true;
+      return Progress::Moved;
    }
    default:
-      return false;
+      return Progress::Waiting;
    }
 }
 

@@ -24,6 +24,20 @@ copy_box_lines(const VLG_COPY_INFO &ci, bool src, uint32_t line_bytes)
    return lines;
 }
 
+Activity
+mem_tick_end(bool busy, bool idle, MemClient &a, MemClient &b)
+{
+   busy |= a.send();
+   busy |= b.send();
+   if (busy)
+      return Activity::Busy;
+   if (idle)
+      return Activity::Idle;
+   if ((a.queued() && !a.out.can_push()) || (b.queued() && !b.out.can_push()))
+      return Activity::Stalled;
+   return Activity::Starved;
+}
+
 Dma::Dma(std::string name, const Config &p)
     : Unit(std::move(name)), line_bytes_(p.l2_line_bytes),
       max_in_flight_(std::max(1u, p.cp_dma_lines_in_flight))
@@ -114,15 +128,7 @@ Dma::tick(Cycle now)
          busy = true;
       }
    }
-   busy |= rd.send();
-   busy |= wr.send();
-   if (busy)
-      return Activity::Busy;
-   if (!active_)
-      return Activity::Idle;
-   if ((rd.queued() && !rd.out.can_push()) || (wr.queued() && !wr.out.can_push()))
-      return Activity::Stalled;
-   return Activity::Starved;
+   return mem_tick_end(busy, !active_, rd, wr);
 }
 
 bool

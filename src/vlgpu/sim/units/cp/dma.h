@@ -59,6 +59,16 @@ struct CopyDone {
  */
 std::vector<uint64_t> copy_box_lines(const VLG_COPY_INFO &ci, bool src, uint32_t line_bytes);
 
+/**
+ * The end of the tick of a unit whose outputs are two memory clients (the
+ * CP: mem and mc; its DMA engine: rd and wr): sends the oldest queued
+ * request of each (one per cycle), then classifies the cycle
+ * (docs/simulator-modules.md "Activity"): Busy if @busy or a request left,
+ * Idle if @idle (the unit has nothing to do), Stalled if a queued request
+ * waits for a full port, else Starved.
+ */
+Activity mem_tick_end(bool busy, bool idle, MemClient &a, MemClient &b);
+
 class Dma final : public Unit {
  public:
    Dma(std::string name, const Config &p);

@@ -61,7 +61,7 @@ Cp::fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes)
 {
    for_each_line(addr, bytes, line_bytes_, [&](uint64_t line) {
       mem.read(txn, line * line_bytes_, line_bytes_);
-      ++package_lines_;
+      ++count_.package_lines;
    });
 }
 
@@ -81,7 +81,7 @@ Cp::prefetch()
       mem.read(txn, q_requested_, line_bytes_);
       q_requested_ += line_bytes_;
       qlines_.push_back(QLine{txn, q_requested_});
-      ++queue_lines_;
+      ++count_.queue_lines;
    }
    while (!qlines_.empty() && mem.done(qlines_.front().txn)) {
       q_arrived_ = qlines_.front().end;
@@ -164,10 +164,10 @@ Cp::tick(Cycle now)
    retire_draws();
    w_interlock_ = w_full_ = w_drain_ = false;
    const Activity a = step(now, busy);
-   interlock_cycles_.set(now, w_interlock_);
-   inflight_full_cycles_.set(now, w_full_);
-   drain_cycles_.set(now, w_drain_);
-   dispatch_cycles_.set(now, st_ == St::DispatchRun || st_ == St::DispatchEnd);
+   count_.interlock_cycles.set(now, w_interlock_);
+   count_.inflight_full_cycles.set(now, w_full_);
+   count_.drain_cycles.set(now, w_drain_);
+   count_.dispatch_cycles.set(now, st_ == St::DispatchRun || st_ == St::DispatchEnd);
    return a;
 }
 
@@ -239,7 +239,7 @@ Cp::step(Cycle now, bool busy)
          cmd_ = cp_decode_command(vram, ss_->queue_address, ss_->queue_dwords, off_);
       } catch (const GpuFault &f) {
          ss_->result->commands++;
-         ++commands_;
+         ++count_.commands;
          fault(f, off_);
          cmd_ = Command{};
          cmd_.opcode = VLG_CMD_OPCODE_HALT;
@@ -251,7 +251,7 @@ Cp::step(Cycle now, bool busy)
          break;
       }
       ss_->result->commands++;
-      ++commands_;
+      ++count_.commands;
       busy = true;
       if (cmd_.opcode == VLG_CMD_OPCODE_DRAW) {
          auto d = std::make_shared<DrawState>();
@@ -407,7 +407,7 @@ Cp::step(Cycle now, bool busy)
       if (!out_draw.can_push())
          return Activity::Stalled;
       out_draw.push(DrawCmd{draw_});
-      ++draws_;
+      ++count_.draws;
       busy = true;
       draw_.reset();
       if (ss_->snapshot) {
@@ -441,7 +441,7 @@ Cp::step(Cycle now, bool busy)
       }
       switch (cmd_.opcode) {
       case VLG_CMD_OPCODE_SYNC:
-         ++syncs_;
+         ++count_.syncs;
          try {
             cp_write_fence(*ss_->vram, cmd_.sync);
             mem.write(cmd_.sync.fence_address / line_bytes_ * line_bytes_, line_bytes_);
@@ -453,7 +453,7 @@ Cp::step(Cycle now, bool busy)
       case VLG_CMD_OPCODE_DISPATCH:
          /* every earlier draw has completed (SyncWait); the CycleGpu
           * prepares the dispatch, then it goes to the CEs */
-         ++dispatches_;
+         ++count_.dispatches;
          ss_->call = SubmitState::Call::Dispatch;
          ss_->dispatch = cmd_;
          ss_->dispatch_offset = off_;
@@ -484,7 +484,7 @@ Cp::step(Cycle now, bool busy)
          break;
       in_flush.pop();
       busy = true;
-      ++dumps_;
+      ++count_.dumps;
       ss_->call = SubmitState::Call::Dump;
       ss_->dump = cmd_;
       ss_->dump_offset = off_;
@@ -499,7 +499,7 @@ Cp::step(Cycle now, bool busy)
 
    case St::DispatchEnd: /* the DispatchEnd call was serviced */
       busy = true;
-      dispatch_mem_ops_ += ss_->dispatch_mem_ops;
+      count_.dispatch_mem_ops += ss_->dispatch_mem_ops;
       ss_->dispatch_state.reset();
       next_command();
       break;
@@ -510,7 +510,7 @@ Cp::step(Cycle now, bool busy)
          const uint64_t base = cmd_.dump.surface;
          for (uint64_t b = 0; b < ss_->dump_bytes; b += kDumpChunk)
             mc.read(txn_, base + b, uint32_t(std::min<uint64_t>(kDumpChunk, ss_->dump_bytes - b)));
-         dump_bytes_ += ss_->dump_bytes;
+         count_.dump_bytes += ss_->dump_bytes;
          busy = true;
          break;
       }

@@ -106,6 +106,13 @@ class Unit : public Module {
          c.sync(now);
    }
 
+   /**
+    * What the module waits for: port_report(), then the module's own
+    * state_report(), then "; WEDGED (fault injection)" once wedge() was
+    * called.
+    */
+   std::string stall_report() const override;
+
    /** Tick this module every cycle, never letting it sleep (tests: the
     *  sleeping rules must not change any result or statistic). */
    void never_sleep()
@@ -115,6 +122,10 @@ class Unit : public Module {
    }
 
  protected:
+   /** The module's part of stall_report(): its state as "; "-led phrases
+    *  ("; draw 3: splitting into sub-blocks"), "" when it has none. */
+   virtual std::string state_report() const { return {}; }
+
    /** A flag of a bottleneck-report cause (common/bottleneck.h). */
    CauseFlag &add_cause_flag(Cause c) { return Module::add_cause_flag(uint32_t(c)); }
    /** The engine sets the flag of @busy while tick() returns Busy, and of

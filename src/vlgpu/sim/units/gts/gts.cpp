@@ -88,16 +88,13 @@ Gts::tick(Cycle now)
 }
 
 std::string
-Gts::stall_report() const
+Gts::state_report() const
 {
-   std::string r = port_report();
-   if (draw_)
-      r += fmt::format("; draw {}: {} (instance {}, element {})", draw_->seq,
-                       sending_last_ ? "sending its `last` token" : "splitting into sub-blocks",
-                       instance_, first_);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   if (!draw_)
+      return {};
+   return fmt::format("; draw {}: {} (instance {}, element {})", draw_->seq,
+                      sending_last_ ? "sending its `last` token" : "splitting into sub-blocks",
+                      instance_, first_);
 }
 
 } // namespace vlgpu::sim

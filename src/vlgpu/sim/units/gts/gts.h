@@ -39,9 +39,10 @@ class Gts final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override { return !draw_ && !wedged_; }
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    uint32_t sub_block_;
    DrawRef draw_;
    uint32_t instance_ = 0, first_ = 0;

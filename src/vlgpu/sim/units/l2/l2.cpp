@@ -316,21 +316,17 @@ L2::drained() const
 }
 
 std::string
-L2::stall_report() const
+L2::state_report() const
 {
-   std::string r = port_report();
    size_t ready = 0;
    for (const Client &c : clients_)
       ready += c.ready.size();
-   r += fmt::format("; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
-                    "waiting to leave{}",
-                    mshr_used_, mshrs_, to_mc_.size(), ready,
-                    flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)",
-                                            flush_outstanding_)
-                              : "");
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   return fmt::format("; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
+                      "waiting to leave{}",
+                      mshr_used_, mshrs_, to_mc_.size(), ready,
+                      flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)",
+                                              flush_outstanding_)
+                                : "");
 }
 
 } // namespace vlgpu::sim

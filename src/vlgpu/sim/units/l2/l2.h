@@ -58,11 +58,12 @@ class L2 final : public Unit {
    Activity tick(Cycle now) override;
    bool drained() const override;
    void on_finalize() override;
-   std::string stall_report() const override;
 
    const LineCache &cache() const { return cache_; }
 
  private:
+   std::string state_report() const override;
+
    struct Ready {
       Cycle at;
       uint32_t tag;

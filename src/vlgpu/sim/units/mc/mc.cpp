@@ -185,18 +185,14 @@ Mc::drained() const
 }
 
 std::string
-Mc::stall_report() const
+Mc::state_report() const
 {
-   std::string r = port_report();
    size_t flight = 0;
    for (const Client &c : clients_)
       flight += c.flight.size();
-   r += fmt::format("; {} request(s) waiting for the bus (max {}), bus free at cycle {}, {} "
-                    "response(s) in flight",
-                    waiting_.size(), queue_entries_, bus_free_, flight);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   return fmt::format("; {} request(s) waiting for the bus (max {}), bus free at cycle {}, {} "
+                      "response(s) in flight",
+                      waiting_.size(), queue_entries_, bus_free_, flight);
 }
 
 } // namespace vlgpu::sim

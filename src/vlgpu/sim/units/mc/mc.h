@@ -69,12 +69,13 @@ class Mc final : public Unit {
    Activity tick(Cycle now) override;
    bool drained() const override;
    void on_finalize() override;
-   std::string stall_report() const override;
 
    /** Port suffix for a client module name ("gpc0.spc1" -> "gpc0_spc1"). */
    static std::string port_name(const std::string &client);
 
  private:
+   std::string state_report() const override;
+
    struct Flight {
       Cycle done;
       MemResp resp;

@@ -92,15 +92,12 @@ Ce::tick(Cycle now)
 }
 
 std::string
-Ce::stall_report() const
+Ce::state_report() const
 {
-   std::string r = port_report();
-   if (disp_)
-      r += fmt::format("; dispatch {}: {} workgroup(s) handed out, {} completed, next {}",
-                       disp_->seq, issued_, done_, next_);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   if (!disp_)
+      return {};
+   return fmt::format("; dispatch {}: {} workgroup(s) handed out, {} completed, next {}",
+                      disp_->seq, issued_, done_, next_);
 }
 
 } // namespace vlgpu::sim

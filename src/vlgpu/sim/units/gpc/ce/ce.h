@@ -42,9 +42,10 @@ class Ce final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override { return !disp_ && !wedged_; }
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    /** Form workgroup @i of the current dispatch. */
    std::unique_ptr<CsWorkgroup> form(uint64_t i);
 

@@ -374,9 +374,9 @@ Ge::tick(Cycle now)
 }
 
 std::string
-Ge::stall_report() const
+Ge::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    r += fmt::format("; {} sub-block(s) in flight", blocks_.size());
    if (!blocks_.empty()) {
       const Block &b = blocks_.front();
@@ -395,8 +395,6 @@ Ge::stall_report() const
                        "out (oldest {})",
                        gs_open_ ? gs_open_->lanes : 0, gs_send_.size(), gs_out_.size(),
                        gs_out_.empty() ? "-" : gs_out_.front().back ? "back" : "on an SPC");
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

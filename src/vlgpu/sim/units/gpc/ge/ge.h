@@ -76,9 +76,10 @@ class Ge final : public Unit {
       return blocks_.empty() && gs_send_.empty() && gs_out_.empty() && !gs_open_ &&
              mem.idle() && !wedged_;
    }
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    enum class Stage { Token, IndexWait, Groups, Sent };
    struct Block {
       uint32_t id = 0;

@@ -210,17 +210,15 @@ Lts::drained() const
 }
 
 std::string
-Lts::stall_report() const
+Lts::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    for (unsigned k = 0; k < spc_.size(); k++)
       r += fmt::format("; spc{}: {} free slot(s), {} free register bytes, {} free shared bytes",
                        k, spc_[k].slots, spc_[k].reg_bytes, spc_[k].shared_bytes);
    if (!vs_last_.empty() || !fs_last_.empty())
       r += fmt::format("; `last` tokens waiting: {} from the GE, {} from the PE", vs_last_.size(),
                        fs_last_.size());
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

@@ -60,13 +60,14 @@ class Lts final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
    /** Free slots / register bytes of SPC @k (tests). */
    uint32_t free_slots(unsigned k) const { return spc_[k].slots; }
    uint64_t free_reg_bytes(unsigned k) const { return spc_[k].reg_bytes; }
 
  private:
+   std::string state_report() const override;
+
    struct Spc {
       uint32_t slots;
       uint64_t reg_bytes;

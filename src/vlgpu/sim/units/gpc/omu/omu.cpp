@@ -772,9 +772,9 @@ Omu::drained() const
 }
 
 std::string
-Omu::stall_report() const
+Omu::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    if (!early_q_.empty()) {
       const EarlyEntry &e = early_q_.front();
       r += fmt::format("; early stage: {} run(s), the oldest a {} of draw {}", early_q_.size(),
@@ -795,8 +795,6 @@ Omu::stall_report() const
    if (clearing_)
       r += fmt::format("; clear engine: {} line(s) in flight, span {}/{} row {}",
                        clear_steps_.size(), clear_span_, clear_spans_.size(), clear_row_);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

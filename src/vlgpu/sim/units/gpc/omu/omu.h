@@ -79,9 +79,10 @@ class Omu final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    struct RobEntry {
       std::unique_ptr<FsGroup> g;
       uint32_t txn = 0;

@@ -495,9 +495,9 @@ Pe::drained() const
 }
 
 std::string
-Pe::stall_report() const
+Pe::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    if (draw_)
       r += fmt::format("; rasterising draw {}{}", draw_->seq,
                        last_mask_ ? " (collecting its `last` token from the GEs)" : "");
@@ -509,8 +509,6 @@ Pe::stall_report() const
       r += fmt::format("; FS group {} holds {} quad(s)", group_->seq, group_->nquads);
    if (end_ != End::None)
       r += "; finishing a draw (flush, `last` token, draw mark, report)";
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

@@ -67,9 +67,10 @@ class Pe final : public Unit, private QuadSink {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    /* QuadSink, called by the PrimitiveEngine */
    void primitive(const PrimSetup &setup) override;
    void quads(const Quad *q, unsigned n) override;

@@ -794,9 +794,9 @@ Spc::drained() const
 }
 
 std::string
-Spc::stall_report() const
+Spc::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    r += fmt::format("; {} resident group(s)", resident());
    for (const Slot &s : slots_) {
       if (!s.used)
@@ -817,8 +817,6 @@ Spc::stall_report() const
          r += fmt::format(", next PC {}", s.prog->instr(uint32_t(s.next)).pc);
       r += "]";
    }
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

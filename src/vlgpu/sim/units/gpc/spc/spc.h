@@ -108,7 +108,6 @@ class Spc final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
    /** Resident thread groups. */
    unsigned resident() const;
@@ -125,6 +124,8 @@ class Spc final : public Unit {
    void set_issue_log(std::vector<IssueRecord> *log) { log_ = log; }
 
  private:
+   std::string state_report() const override;
+
    enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kTexture, kReasons };
    struct GsSink;
    struct PendingMem {

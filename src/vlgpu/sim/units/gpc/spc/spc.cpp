@@ -228,6 +228,27 @@ is_emit(const Instr &in)
    return false;
 }
 
+/**
+ * The scoreboard's wait for the register components of @uses[0..@n) (an
+ * instruction's reads or writes): the latest ready cycle of those
+ * components (@ready: 4 cycles per register) or @w if later. A register
+ * whose latest component is ready by @now (@reg_ready) is skipped, so the
+ * result is exact whenever it exceeds @now, and <= @now otherwise.
+ */
+inline Cycle
+uses_ready(const RegUse *uses, unsigned n, const Cycle *ready, const Cycle *reg_ready, Cycle now,
+           Cycle w)
+{
+   for (unsigned i = 0; i < n; i++) {
+      if (reg_ready[uses[i].reg] <= now)
+         continue;
+      const Cycle *rc = ready + uses[i].reg * 4;
+      for (unsigned m = uses[i].mask; m; m &= m - 1)
+         w = std::max(w, rc[__builtin_ctz(m)]);
+   }
+   return w;
+}
+
 } // namespace
 
 bool
@@ -255,26 +276,11 @@ Spc::check_next(Slot &s, Cycle now, Reason &why)
       }
       s.iline_ok = l0 == l1 ? l0 : ~uint64_t(0);
    }
-   /* scoreboard (set bits only: the components and coordinates used).
-    * A register whose latest component is ready (reg_ready <= now) holds
-    * nothing back; only the others are read per component, so w is exact
-    * whenever it exceeds now, and <= now otherwise. */
-   Cycle w = 0;
+   /* scoreboard (set bits only: the components and coordinates used; w is
+    * exact whenever it exceeds now, and <= now otherwise) */
    const Cycle *ready = s.ready.data(), *reg_ready = s.reg_ready.data();
-   for (unsigned i = 0; i < in.nreads; i++) {
-      if (reg_ready[in.reads[i].reg] <= now)
-         continue;
-      const Cycle *rc = ready + in.reads[i].reg * 4;
-      for (unsigned m = in.reads[i].mask; m; m &= m - 1)
-         w = std::max(w, rc[__builtin_ctz(m)]);
-   }
-   for (unsigned i = 0; i < in.nwrites; i++) {
-      if (reg_ready[in.writes[i].reg] <= now)
-         continue;
-      const Cycle *rc = ready + in.writes[i].reg * 4;
-      for (unsigned m = in.writes[i].mask; m; m &= m - 1)
-         w = std::max(w, rc[__builtin_ctz(m)]);
-   }
+   Cycle w = uses_ready(in.reads, in.nreads, ready, reg_ready, now, 0);
+   w = uses_ready(in.writes, in.nwrites, ready, reg_ready, now, w);
    for (unsigned m = in.coord_reads & 0x3f; m; m &= m - 1)
       w = std::max(w, s.coord_ready[__builtin_ctz(m)]);
    if (VLG_UNLIKELY(s.gs) && is_emit(in)) {

@@ -63,8 +63,8 @@ markdown_of(const std::string &cls)
 {
    std::string md = "| counter | kind | counts |\n|---|---|---|\n";
    for (const UnitCounterRow &r : rows_of(cls))
-      md += std::string("| `") + r.key + "` | " + (r.cycles ? "cycles" : "event") + " | " +
-            r.doc + " |\n";
+      md += std::string("| `") + r.key + "` | " + (r.cycles ? "cycles" : "event") + " | " + r.doc +
+            " |\n";
    return md;
 }
 

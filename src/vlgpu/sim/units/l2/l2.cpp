@@ -321,12 +321,12 @@ L2::state_report() const
    size_t ready = 0;
    for (const Client &c : clients_)
       ready += c.ready.size();
-   return fmt::format("; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
-                      "waiting to leave{}",
-                      mshr_used_, mshrs_, to_mc_.size(), ready,
-                      flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)",
-                                              flush_outstanding_)
-                                : "");
+   return fmt::format(
+      "; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
+      "waiting to leave{}",
+      mshr_used_, mshrs_, to_mc_.size(), ready,
+      flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)", flush_outstanding_)
+                : "");
 }
 
 } // namespace vlgpu::sim

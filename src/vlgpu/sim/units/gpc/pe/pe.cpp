@@ -285,7 +285,8 @@ Pe::assemble(Cycle now)
             so_pa_->push(n, sem);
          pa_->push(n, em);
       }
-      if (elem_ >= elems.size() && batch_->end_of_instance && count_.primitives.value() == prims_before) {
+      if (elem_ >= elems.size() && batch_->end_of_instance &&
+          count_.primitives.value() == prims_before) {
          if (so_pa_)
             so_pa_->restart(sem);
          pa_->restart(em);

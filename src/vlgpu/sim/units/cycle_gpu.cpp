@@ -26,13 +26,61 @@ namespace vlgpu::sim {
 
 namespace {
 
-/** The entry of @v named @name: @v[@i] when it is (snapshots of one engine
- *  keep the same order), else @find(@name); nullptr if there is none. */
-template <typename T, typename Find>
-const T *
-same_or_named(const std::vector<T> &v, size_t i, const std::string &name, Find &&find)
+/** @m -= @o: ticks, activity cycles and counters (matched by name) of one
+ *  module's statistics. */
+void
+subtract(ModuleStatsSnapshot &m, const ModuleStatsSnapshot &o)
 {
-   return i < v.size() && v[i].name == name ? &v[i] : find(name);
+   m.ticks -= o.ticks;
+   m.busy -= o.busy;
+   m.stalled -= o.stalled;
+   m.starved -= o.starved;
+   m.idle -= o.idle;
+   for (size_t j = 0; j < m.counters.size(); j++) {
+      auto &[k, v] = m.counters[j];
+      if (j < o.counters.size() && o.counters[j].first == k) {
+         v -= o.counters[j].second;
+         continue;
+      }
+      for (const auto &[ok, ov] : o.counters)
+         if (ok == k) {
+            v -= ov;
+            break;
+         }
+   }
+}
+
+/** @q -= @o for one queue's statistics; @q's period starts where @o's ends. */
+void
+subtract(QueueStatsSnapshot &q, const QueueStatsSnapshot &o)
+{
+   QueueStats &s = q.stats;
+   s.begin = o.stats.begin + o.stats.cycles;
+   s.cycles -= o.stats.cycles;
+   s.pushes -= o.stats.pushes;
+   s.pops -= o.stats.pops;
+   s.occupancy_sum -= o.stats.occupancy_sum;
+   s.full_cycles -= o.stats.full_cycles;
+   s.empty_cycles -= o.stats.empty_cycles;
+   s.violations -= o.stats.violations;
+}
+
+/**
+ * subtract(entry, its match) for every entry of @after (the modules or
+ * queues of a snapshot) that @before has too. The match of after[i] is
+ * before[i] when it has the same name (snapshots of one engine keep the
+ * same order), else @find(name) (nullptr: none).
+ */
+template <typename T, typename Find>
+void
+subtract_matches(std::vector<T> &after, const std::vector<T> &before, Find &&find)
+{
+   for (size_t i = 0; i < after.size(); i++) {
+      T &e = after[i];
+      const T *o = i < before.size() && before[i].name == e.name ? &before[i] : find(e.name);
+      if (o)
+         subtract(e, *o);
+   }
 }
 
 } // namespace
@@ -45,49 +93,11 @@ stats_delta(const Stats &a, const Stats &b)
     * name (per draw in cycle mode; the searches were quadratic). */
    Stats d = b;
    d.begin = a.end;
-   for (size_t i = 0; i < d.modules.size(); i++) {
-      ModuleStatsSnapshot &m = d.modules[i];
-      const ModuleStatsSnapshot *o =
-         same_or_named(a.modules, i, m.name, [&](const std::string &n) { return a.module(n); });
-      if (!o)
-         continue;
-      m.ticks -= o->ticks;
-      m.busy -= o->busy;
-      m.stalled -= o->stalled;
-      m.starved -= o->starved;
-      m.idle -= o->idle;
-      for (size_t j = 0; j < m.counters.size(); j++) {
-         auto &[k, v] = m.counters[j];
-         if (j < o->counters.size() && o->counters[j].first == k) {
-            v -= o->counters[j].second;
-            continue;
-         }
-         for (const auto &[ok, ov] : o->counters)
-            if (ok == k) {
-               v -= ov;
-               break;
-            }
-      }
-   }
+   subtract_matches(d.modules, a.modules, [&](const std::string &n) { return a.module(n); });
    for (size_t i = 0; i < d.causes.size() && i < a.causes.size(); i++)
       if (a.causes[i].first == d.causes[i].first)
          d.causes[i].second -= a.causes[i].second;
-   for (size_t i = 0; i < d.queues.size(); i++) {
-      QueueStatsSnapshot &q = d.queues[i];
-      const QueueStatsSnapshot *o =
-         same_or_named(a.queues, i, q.name, [&](const std::string &n) { return a.queue(n); });
-      if (!o)
-         continue;
-      QueueStats &s = q.stats;
-      s.begin = o->stats.begin + o->stats.cycles;
-      s.cycles -= o->stats.cycles;
-      s.pushes -= o->stats.pushes;
-      s.pops -= o->stats.pops;
-      s.occupancy_sum -= o->stats.occupancy_sum;
-      s.full_cycles -= o->stats.full_cycles;
-      s.empty_cycles -= o->stats.empty_cycles;
-      s.violations -= o->stats.violations;
-   }
+   subtract_matches(d.queues, a.queues, [&](const std::string &n) { return a.queue(n); });
    return d;
 }
 

@@ -7,6 +7,15 @@
 
 namespace vlgpu::sim {
 
+std::string
+Unit::stall_report() const
+{
+   std::string r = port_report() + state_report();
+   if (wedged_)
+      r += "; WEDGED (fault injection)";
+   return r;
+}
+
 LineCache::LineCache(uint64_t size_bytes, uint32_t ways, uint32_t line_bytes, bool hashed)
     : line_bytes_(line_bytes ? line_bytes : 64), ways_(ways ? ways : 1), hashed_(hashed)
 {

@@ -65,6 +65,28 @@ class CycleCounter {
    Cycle since_ = 0;
 };
 
+class Unit;
+
+/**
+ * What a module's counter struct (`<Class>Counters` in the generated
+ * sim/units/unit_counters.h, one per <module> of sim/units/counters.xml)
+ * registers its counters through, in the order of the file: event() is
+ * Module::add_counter(), cycles() Unit::add_cycle_counter(). Only a Unit
+ * makes one, for itself (Unit::counter_registrar()).
+ */
+class CounterRegistrar {
+ public:
+   /** An event counter named @name (the statistics key), described by @doc. */
+   inline Counter &event(std::string name, std::string doc);
+   /** A CycleCounter named @name, described by @doc. */
+   inline CycleCounter &cycles(std::string name, std::string doc);
+
+ private:
+   friend class Unit;
+   explicit CounterRegistrar(Unit &u) : u_(u) {}
+   Unit &u_;
+};
+
 /** Base class of the cycle-mode modules. */
 class Unit : public Module {
  public:
@@ -84,6 +106,13 @@ class Unit : public Module {
          c.sync(now);
    }
 
+   /**
+    * What the module waits for: port_report(), then the module's own
+    * state_report(), then "; WEDGED (fault injection)" once wedge() was
+    * called.
+    */
+   std::string stall_report() const override;
+
    /** Tick this module every cycle, never letting it sleep (tests: the
     *  sleeping rules must not change any result or statistic). */
    void never_sleep()
@@ -93,6 +122,10 @@ class Unit : public Module {
    }
 
  protected:
+   /** The module's part of stall_report(): its state as "; "-led phrases
+    *  ("; draw 3: splitting into sub-blocks"), "" when it has none. */
+   virtual std::string state_report() const { return {}; }
+
    /** A flag of a bottleneck-report cause (common/bottleneck.h). */
    CauseFlag &add_cause_flag(Cause c) { return Module::add_cause_flag(uint32_t(c)); }
    /** The engine sets the flag of @busy while tick() returns Busy, and of
@@ -109,6 +142,10 @@ class Unit : public Module {
       cycle_counters_.emplace_back(add_counter(std::move(name), std::move(doc)));
       return cycle_counters_.back();
    }
+
+   /** For the module's counter struct: `XCounters count_{counter_registrar()};`
+    *  registers the counters of X in counters.xml. */
+   CounterRegistrar counter_registrar() { return CounterRegistrar(*this); }
 
    /** set_auto_sleep() unless never_sleep() was called. */
    void auto_sleep(bool on) { set_auto_sleep(on && !never_sleep_); }
@@ -137,7 +174,22 @@ class Unit : public Module {
    bool wedged_ = false;
    bool never_sleep_ = false;
    std::deque<CycleCounter> cycle_counters_;
+
+ private:
+   friend class CounterRegistrar;
 };
+
+inline Counter &
+CounterRegistrar::event(std::string name, std::string doc)
+{
+   return u_.add_counter(std::move(name), std::move(doc));
+}
+
+inline CycleCounter &
+CounterRegistrar::cycles(std::string name, std::string doc)
+{
+   return u_.add_cycle_counter(std::move(name), std::move(doc));
+}
 
 /**
  * Tags of a set-associative cache with LRU replacement, per line of

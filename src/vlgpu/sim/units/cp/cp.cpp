@@ -68,7 +68,7 @@ Cp::fetch_range(uint32_t txn, uint64_t addr, uint64_t bytes)
 {
    for_each_line(addr, bytes, line_bytes_, [&](uint64_t line) {
       mem.read(txn, line * line_bytes_, line_bytes_);
-      ++package_lines_;
+      ++count_.package_lines;
    });
 }
 
@@ -94,7 +94,7 @@ Cp::prefetch()
       mem.read(txn, q_requested_, line_bytes_);
       q_requested_ += line_bytes_;
       qlines_.push_back(QLine{txn, q_requested_});
-      ++queue_lines_;
+      ++count_.queue_lines;
    }
    while (!qlines_.empty() && mem.done(qlines_.front().txn)) {
       q_arrived_ = qlines_.front().end;
@@ -184,10 +184,10 @@ Cp::tick(Cycle now)
    retire_draws();
    w_interlock_ = w_full_ = w_drain_ = false;
    const Activity a = step(busy);
-   interlock_cycles_.set(now, w_interlock_);
-   inflight_full_cycles_.set(now, w_full_);
-   drain_cycles_.set(now, w_drain_);
-   dispatch_cycles_.set(now, st_ == St::DispatchRun || st_ == St::DispatchEnd);
+   count_.interlock_cycles.set(now, w_interlock_);
+   count_.inflight_full_cycles.set(now, w_full_);
+   count_.drain_cycles.set(now, w_drain_);
+   count_.dispatch_cycles.set(now, st_ == St::DispatchRun || st_ == St::DispatchEnd);
    return a;
 }
 
@@ -317,7 +317,7 @@ Cp::decode_command()
    if (now() < until_)
       return Progress::Moved;
    ss_->result->commands++;
-   ++commands_;
+   ++count_.commands;
    try {
       cmd_ = cp_decode_command(*ss_->vram, ss_->queue_address, ss_->queue_dwords, off_);
    } catch (const GpuFault &f) {
@@ -572,7 +572,7 @@ Cp::send_draw()
    if (!out_draw.can_push())
       return Progress::Blocked;
    out_draw.push(DrawCmd{draw_});
-   ++draws_;
+   ++count_.draws;
    draw_.reset();
    if (ss_->snapshot) {
       st_ = St::DrainAfter;
@@ -630,7 +630,7 @@ Cp::run_drained_command()
 void
 Cp::write_fence()
 {
-   ++syncs_;
+   ++count_.syncs;
    try {
       cp_write_fence(*ss_->vram, cmd_.sync);
       mem.write(cmd_.sync.fence_address / line_bytes_ * line_bytes_, line_bytes_);
@@ -660,7 +660,7 @@ Cp::dump_flushed()
    if (!in_flush.can_pop())
       return Progress::Waiting;
    in_flush.pop();
-   ++dumps_;
+   ++count_.dumps;
    ss_->call = SubmitState::Call::Dump;
    ss_->dump = cmd_;
    ss_->dump_offset = off_;
@@ -681,7 +681,7 @@ Cp::dump_read()
       const uint64_t base = cmd_.dump.surface;
       for (uint64_t b = 0; b < ss_->dump_bytes; b += kDumpChunk)
          mc.read(txn_, base + b, uint32_t(std::min<uint64_t>(kDumpChunk, ss_->dump_bytes - b)));
-      dump_bytes_ += ss_->dump_bytes;
+      count_.dump_bytes += ss_->dump_bytes;
       return Progress::Moved;
    }
    if (!mc.done(txn_))
@@ -696,7 +696,7 @@ Cp::dump_read()
 void
 Cp::dispatch_begin()
 {
-   ++dispatches_;
+   ++count_.dispatches;
    ss_->call = SubmitState::Call::Dispatch;
    ss_->dispatch = cmd_;
    ss_->dispatch_offset = off_;
@@ -712,7 +712,7 @@ Cp::dispatch_begin()
 Cp::Progress
 Cp::dispatch_end()
 {
-   dispatch_mem_ops_ += ss_->dispatch_mem_ops;
+   count_.dispatch_mem_ops += ss_->dispatch_mem_ops;
    ss_->dispatch_state.reset();
    next_command();
    return Progress::Moved;

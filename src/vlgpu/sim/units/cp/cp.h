@@ -57,6 +57,7 @@
 #include "sim/func/cp/func_cp.h"
 #include "sim/units/cp/dma.h"
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -256,27 +257,9 @@ class Cp final : public Unit {
    };
    std::vector<Reporter> reporters_;
 
-   Counter &commands_ = add_counter("commands", "commands decoded");
-   Counter &draws_ = add_counter("draws", "DRAW commands sent down the pipeline");
-   Counter &syncs_ = add_counter("syncs", "SYNC commands (fence writes)");
-   Counter &dumps_ = add_counter("dumps", "DUMP commands");
-   Counter &queue_lines_ = add_counter("queue_lines", "command-queue lines read");
-   Counter &package_lines_ = add_counter("package_lines", "package lines read (blocks, globals)");
-   CycleCounter &interlock_cycles_ = add_cycle_counter(
-      "interlock_cycles", "cycles a draw or a COPY waited for a conflicting earlier draw");
-   CycleCounter &inflight_full_cycles_ = add_cycle_counter(
-      "inflight_full_cycles", "cycles a draw waited because cp.max_draws_in_flight draws were in "
-                              "the pipeline");
-   CycleCounter &drain_cycles_ =
-      add_cycle_counter("drain_cycles", "cycles SYNC/DUMP/HALT or a snapshot draw waited for draws");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   CpCounters count_{counter_registrar()};
    bool w_interlock_ = false, w_full_ = false, w_drain_ = false; /* this tick's waits */
-   Counter &dump_bytes_ = add_counter("dump_bytes", "bytes read by DUMP copies");
-   Counter &dispatches_ = add_counter("dispatches", "DISPATCH commands (compute grids)");
-   Counter &dispatch_mem_ops_ =
-      add_counter("dispatch_mem_ops", "MEM ops (compute loads, stores, atomics, barriers, fences)");
-   CycleCounter &dispatch_cycles_ =
-      add_cycle_counter("dispatch_cycles", "cycles a DISPATCH was out at the CEs (until every CE "
-                                           "reported it done)");
    uint64_t ce_sent_ = 0;  /* bit g: the dispatch was pushed to CE g */
    uint32_t ce_done_ = 0;  /* CEs that reported the dispatch done */
    /* the COPY being processed: its report (index in result->copies), its

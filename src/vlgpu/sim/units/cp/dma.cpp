@@ -56,7 +56,7 @@ Dma::start_job()
    dst_ = copy_box_lines(job_.info, false, line_bytes_);
    reads_issued_ = reads_done_ = writes_issued_ = 0;
    read_txns_.clear();
-   ++(fill ? fills_ : copies_);
+   ++(fill ? count_.fills : count_.copies);
    active_ = true;
    auto_sleep(false); /* ticked every cycle while a job runs */
    return true;
@@ -77,8 +77,8 @@ Dma::issue()
       const uint32_t t = rd.begin();
       rd.read(t, src_[reads_issued_++] * line_bytes_, line_bytes_);
       read_txns_.push_back(t);
-      ++lines_read_;
-      bytes_read_ += line_bytes_;
+      ++count_.copy_lines_read;
+      count_.copy_bytes_read += line_bytes_;
       moved = true;
    }
    /* destination lines follow the returned source lines in proportion */
@@ -87,11 +87,11 @@ Dma::issue()
                    : size_t((unsigned __int128)reads_done_ * dst_.size() / src_.size());
    if (writes_issued_ < allowed && wr.queued() == 0) {
       wr.write(dst_[writes_issued_++] * line_bytes_, line_bytes_);
-      ++lines_written_;
-      bytes_written_ += line_bytes_;
+      ++count_.copy_lines_written;
+      count_.copy_bytes_written += line_bytes_;
       moved = true;
    }
-   read_wait_.set(now(), writes_issued_ < dst_.size() && writes_issued_ >= allowed);
+   count_.read_wait_cycles.set(now(), writes_issued_ < dst_.size() && writes_issued_ >= allowed);
    return moved;
 }
 
@@ -119,7 +119,7 @@ Dma::tick(Cycle now)
             return Activity::Stalled;
          out_done.push(CopyDone{job_.id, src_.size(), dst_.size()});
          active_ = false;
-         read_wait_.set(now, false);
+         count_.read_wait_cycles.set(now, false);
          src_.clear();
          src_.shrink_to_fit();
          dst_.clear();

@@ -22,9 +22,7 @@
  *
  * Ports: in_job (CopyJob, from the CP), out_done (CopyDone, to the CP),
  * out_rd/in_rd and out_wr/in_wr (MemReq/MemResp, to and from the L2).
- * Counters: copies, fills, copy_lines_read, copy_lines_written,
- * copy_bytes_read, copy_bytes_written (whole lines), and the cycles a job
- * waited for reads (read_wait_cycles).
+ * Counters: sim/units/counters.xml, <module class="Dma">.
  */
 #pragma once
 
@@ -36,6 +34,7 @@
 #include "vlg_hw.h"
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 
 namespace vlgpu::sim {
 
@@ -94,18 +93,8 @@ class Dma final : public Unit {
    size_t reads_issued_ = 0, reads_done_ = 0, writes_issued_ = 0;
    std::deque<uint32_t> read_txns_; /* one per read line, in issue order */
 
-   Counter &copies_ = add_counter("copies", "COPY commands in copy mode");
-   Counter &fills_ = add_counter("fills", "COPY commands in fill mode");
-   Counter &lines_read_ = add_counter("copy_lines_read", "source lines read through the L2");
-   Counter &lines_written_ =
-      add_counter("copy_lines_written", "destination lines written through the L2");
-   Counter &bytes_read_ =
-      add_counter("copy_bytes_read", "bytes of the source lines read (whole lines)");
-   Counter &bytes_written_ =
-      add_counter("copy_bytes_written", "bytes of the destination lines written (whole lines)");
-   CycleCounter &read_wait_ = add_cycle_counter(
-      "read_wait_cycles", "cycles a job waited for source lines (cp.dma_lines_in_flight "
-                          "outstanding, or its writes caught up with its reads)");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   DmaCounters count_{counter_registrar()};
 };
 
 } // namespace vlgpu::sim

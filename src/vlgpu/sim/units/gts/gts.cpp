@@ -27,7 +27,7 @@ Gts::tick(Cycle now)
       if (!in_draw.can_pop())
          return Activity::Idle;
       draw_ = in_draw.pop().draw;
-      ++draws_;
+      ++count_.draws;
       instance_ = first_ = 0;
       last_sent_ = 0;
       const DrawState &d = *draw_;
@@ -56,7 +56,7 @@ Gts::tick(Cycle now)
             sending_last_ = true;
       }
       out.push(std::move(t));
-      ++sub_blocks_;
+      ++count_.sub_blocks;
       if (!draw_->has_gs()) /* a GS draw stays on one GPC */
          rr_ = (rr_ + 1) % n;
       return Activity::Busy;
@@ -88,16 +88,13 @@ Gts::tick(Cycle now)
 }
 
 std::string
-Gts::stall_report() const
+Gts::state_report() const
 {
-   std::string r = port_report();
-   if (draw_)
-      r += fmt::format("; draw {}: {} (instance {}, element {})", draw_->seq,
-                       sending_last_ ? "sending its `last` token" : "splitting into sub-blocks",
-                       instance_, first_);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   if (!draw_)
+      return {};
+   return fmt::format("; draw {}: {} (instance {}, element {})", draw_->seq,
+                      sending_last_ ? "sending its `last` token" : "splitting into sub-blocks",
+                      instance_, first_);
 }
 
 } // namespace vlgpu::sim

@@ -15,7 +15,7 @@
  * only their `last` token.
  *
  * Ports: in_draw (DrawCmd, from the CP), out_ge<g> (GeTask, per GPC),
- * out_last (LastReport). Counters: draws, sub_blocks.
+ * out_last (LastReport). Counters: sim/units/counters.xml, <module class="Gts">.
  */
 #pragma once
 
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -38,17 +39,18 @@ class Gts final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override { return !draw_ && !wedged_; }
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    uint32_t sub_block_;
    DrawRef draw_;
    uint32_t instance_ = 0, first_ = 0;
    bool sending_last_ = false;
    uint64_t last_sent_ = 0; /* bit g: last token pushed to GE g */
    uint32_t rr_ = 0;
-   Counter &draws_ = add_counter("draws", "draws received");
-   Counter &sub_blocks_ = add_counter("sub_blocks", "vertex sub-blocks handed to GEs");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   GtsCounters count_{counter_registrar()};
 };
 
 } // namespace vlgpu::sim

@@ -93,9 +93,9 @@ L2::evict(const LineCache::Victim &v)
 {
    if (!v.evicted)
       return;
-   ++evictions_;
+   ++count_.evictions;
    if (v.dirty) {
-      ++writebacks_;
+      ++count_.writebacks;
       line_to_mc(v.line, kWritebackTag, true);
    }
 }
@@ -115,7 +115,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
          }
          else
             w->dirty = true;
-         ++write_hits_;
+         ++count_.write_hits;
          ack_write(c, r, now);
          return true;
       }
@@ -125,19 +125,19 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       evict(v);
       w->valid = true;
       w->dirty = true;
-      ++write_misses_;
+      ++count_.write_misses;
       ack_write(c, r, now);
       return true;
    }
    LineCache::Way *w = cache_.lookup(line);
    if (w && w->valid) {
-      ++read_hits_;
+      ++count_.read_hits;
       respond(c, r.tag, now + hit_latency_);
       return true;
    }
    if (w && w->pending) {
       if (Mshr *m = mshr_of_line(line)) {
-         ++read_merged_;
+         ++count_.read_merged;
          m->waiters.push_back(Waiter{c, r.tag});
          return true;
       }
@@ -161,7 +161,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    m.waiters.push_back(Waiter{c, r.tag});
    mshr_used_++;
    line_to_mc(line, tag, false);
-   ++read_misses_;
+   ++count_.read_misses;
    return true;
 }
 
@@ -219,7 +219,7 @@ L2::tick(Cycle now)
          flush_lines_++;
       });
       flush_outstanding_ = flush_lines_;
-      flushed_ += flush_lines_;
+      count_.flushed_lines += flush_lines_;
       busy = true;
    }
 
@@ -257,7 +257,7 @@ L2::tick(Cycle now)
       for (uint64_t m = nonempty; m; m &= m - 1)
          blocked |= clients_[__builtin_ctzll(m)].inq->can_pop();
    }
-   mshr_full_.set(now, blocked);
+   count_.mshr_full_cycles.set(now, blocked);
    mshr_bound_.set(now, blocked);
    lookup_bound_.set(now, taken == per_cycle_ && uint32_t(__builtin_popcountll(nonempty)) > taken);
 
@@ -316,21 +316,17 @@ L2::drained() const
 }
 
 std::string
-L2::stall_report() const
+L2::state_report() const
 {
-   std::string r = port_report();
    size_t ready = 0;
    for (const Client &c : clients_)
       ready += c.ready.size();
-   r += fmt::format("; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
-                    "waiting to leave{}",
-                    mshr_used_, mshrs_, to_mc_.size(), ready,
-                    flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)",
-                                            flush_outstanding_)
-                              : "");
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   return fmt::format(
+      "; {}/{} fills outstanding, {} request(s) queued for the MC, {} response(s) "
+      "waiting to leave{}",
+      mshr_used_, mshrs_, to_mc_.size(), ready,
+      flushing_ ? fmt::format(", flushing ({} write-backs unacknowledged)", flush_outstanding_)
+                : "");
 }
 
 } // namespace vlgpu::sim

@@ -29,8 +29,7 @@
  *
  * Ports: in_<c> (MemReq) / out_<c> (MemResp) per client; out_mc / in_mc
  * to the MC; in_flush (FlushReq) / out_flush (FlushDone) from/to the CP.
- * Counters: read_hits, read_misses, read_merged, write_hits, write_misses,
- * evictions, writebacks, flushed_lines, mshr_full_cycles.
+ * Counters: sim/units/counters.xml, <module class="L2">.
  */
 #pragma once
 
@@ -40,6 +39,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 #include "sim/core/ring.h"
 #include "sim/units/mc/mc.h"
@@ -58,11 +58,12 @@ class L2 final : public Unit {
    Activity tick(Cycle now) override;
    bool drained() const override;
    void on_finalize() override;
-   std::string stall_report() const override;
 
    const LineCache &cache() const { return cache_; }
 
  private:
+   std::string state_report() const override;
+
    struct Ready {
       Cycle at;
       uint32_t tag;
@@ -114,17 +115,8 @@ class L2 final : public Unit {
    bool flushing_ = false;
    uint32_t flush_tag_ = 0, flush_lines_ = 0, flush_outstanding_ = 0;
 
-   Counter &read_hits_ = add_counter("read_hits", "reads served from a valid line");
-   Counter &read_misses_ = add_counter("read_misses", "reads that started a fill from the MC");
-   Counter &read_merged_ =
-      add_counter("read_merged", "reads of a line already being filled (waited for that fill)");
-   Counter &write_hits_ = add_counter("write_hits", "writes to a present line");
-   Counter &write_misses_ = add_counter("write_misses", "writes that allocated a line");
-   Counter &evictions_ = add_counter("evictions", "valid lines replaced");
-   Counter &writebacks_ = add_counter("writebacks", "dirty lines written back on eviction");
-   Counter &flushed_ = add_counter("flushed_lines", "dirty lines written back by flushes");
-   CycleCounter &mshr_full_ = add_cycle_counter(
-      "mshr_full_cycles", "cycles a request waited (no free MSHR or way, or a long queue to the MC)");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   L2Counters count_{counter_registrar()};
    /** Bottleneck report (common/bottleneck.h). */
    CauseFlag &mshr_bound_ = add_cause_flag(Cause::L2Mshrs);
    CauseFlag &lookup_bound_ = add_cause_flag(Cause::L2Lookups);

@@ -89,7 +89,7 @@ Mc::tick(Cycle now)
       c.inq->pop();
       busy = true;
    }
-   queue_full_.set(now, held);
+   count_.queue_full_cycles.set(now, held);
    /* start the next transfer when the bus is free */
    if (!waiting_.empty() && bus_free_ <= now) {
       const Waiting &w = waiting_.front();
@@ -100,13 +100,13 @@ Mc::tick(Cycle now)
       }
       const uint32_t x = x_cycles_;
       bus_free_ = now + x;
-      bus_cycles_ += x;
+      count_.bus_cycles += x;
       if (w.req.write) {
-         ++writes_;
-         write_bytes_ += bytes;
+         ++count_.writes;
+         count_.write_bytes += bytes;
       } else {
-         ++reads_;
-         read_bytes_ += bytes;
+         ++count_.reads;
+         count_.read_bytes += bytes;
       }
       Client &c = clients_[w.client];
       Flight &f = c.flight.push();
@@ -162,7 +162,7 @@ Mc::sleep_while_transferring(Cycle now)
          break;
       }
    }
-   queue_full_.set(now + 1, readable);
+   count_.queue_full_cycles.set(now + 1, readable);
    if (readable) {
       /* the waiting queue is full: requests arriving change nothing
        * before the next transfer starts (at until or later) */
@@ -185,18 +185,14 @@ Mc::drained() const
 }
 
 std::string
-Mc::stall_report() const
+Mc::state_report() const
 {
-   std::string r = port_report();
    size_t flight = 0;
    for (const Client &c : clients_)
       flight += c.flight.size();
-   r += fmt::format("; {} request(s) waiting for the bus (max {}), bus free at cycle {}, {} "
-                    "response(s) in flight",
-                    waiting_.size(), queue_entries_, bus_free_, flight);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   return fmt::format("; {} request(s) waiting for the bus (max {}), bus free at cycle {}, {} "
+                      "response(s) in flight",
+                      waiting_.size(), queue_entries_, bus_free_, flight);
 }
 
 } // namespace vlgpu::sim

@@ -16,9 +16,7 @@
  *
  * Ports, for each client c (names given at construction): in_<c> (MemReq),
  * out_<c> (MemResp).
- * Counters: reads, writes, read_bytes, write_bytes, bus_cycles (cycles the
- * bus transferred data), queue_full_cycles (cycles the waiting queue was
- * full with requests waiting in an input queue).
+ * Counters: sim/units/counters.xml, <module class="Mc">.
  * Activity: busy while the bus transfers or a request/response moves; idle
  * while only waiting for the latency (not drained then).
  *
@@ -34,6 +32,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 #include "sim/core/ring.h"
 
@@ -70,12 +69,13 @@ class Mc final : public Unit {
    Activity tick(Cycle now) override;
    bool drained() const override;
    void on_finalize() override;
-   std::string stall_report() const override;
 
    /** Port suffix for a client module name ("gpc0.spc1" -> "gpc0_spc1"). */
    static std::string port_name(const std::string &client);
 
  private:
+   std::string state_report() const override;
+
    struct Flight {
       Cycle done;
       MemResp resp;
@@ -102,14 +102,8 @@ class Mc final : public Unit {
    /** The earliest flight.front().done of the clients (kNever: none in
     *  flight): no response can leave before. */
    Cycle resp_due_ = kNever;
-   Counter &reads_ = add_counter("reads", "read requests served");
-   Counter &writes_ = add_counter("writes", "write requests served");
-   Counter &read_bytes_ = add_counter("read_bytes", "bytes read from VRAM");
-   Counter &write_bytes_ = add_counter("write_bytes", "bytes written to VRAM");
-   Counter &bus_cycles_ = add_counter("bus_cycles", "cycles the data bus transferred data");
-   CycleCounter &queue_full_ =
-      add_cycle_counter("queue_full_cycles", "cycles with memory.queue_entries requests waiting "
-                                             "and more held back in the input queues");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   McCounters count_{counter_registrar()};
    /** Bottleneck report: a transfer on the bus and a request waiting. */
    CauseFlag &bandwidth_bound_ = add_cause_flag(Cause::McBandwidth);
 };

@@ -43,8 +43,8 @@ Ce::form(uint64_t i)
                                                reg_file_bytes_));
    st.workgroups++;
    st.thread_groups += su.thread_groups;
-   ++workgroups_;
-   thread_groups_ += su.thread_groups;
+   ++count_.workgroups;
+   count_.thread_groups += su.thread_groups;
    return wg;
 }
 
@@ -60,18 +60,18 @@ Ce::tick(Cycle now)
       busy = true;
    }
    if (!disp_) {
-      wait_lts_.set(now, false);
+      count_.wait_lts_cycles.set(now, false);
       if (!in_dispatch.can_pop())
          return busy ? Activity::Busy : Activity::Idle;
       disp_ = in_dispatch.pop().dispatch;
-      ++dispatches_;
+      ++count_.dispatches;
       next_ = gpc_;
       issued_ = done_ = 0;
       return Activity::Busy;
    }
    const DrawState &d = *disp_;
    const bool more = d.compute && !d.aborted(now) && next_ < d.compute->workgroups;
-   wait_lts_.set(now, more && !out_lts.can_push());
+   count_.wait_lts_cycles.set(now, more && !out_lts.can_push());
    if (more) {
       if (!out_lts.can_push())
          return busy ? Activity::Busy : Activity::Stalled;
@@ -92,15 +92,12 @@ Ce::tick(Cycle now)
 }
 
 std::string
-Ce::stall_report() const
+Ce::state_report() const
 {
-   std::string r = port_report();
-   if (disp_)
-      r += fmt::format("; dispatch {}: {} workgroup(s) handed out, {} completed, next {}",
-                       disp_->seq, issued_, done_, next_);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
-   return r;
+   if (!disp_)
+      return {};
+   return fmt::format("; dispatch {}: {} workgroup(s) handed out, {} completed, next {}",
+                      disp_->seq, issued_, done_, next_);
 }
 
 } // namespace vlgpu::sim

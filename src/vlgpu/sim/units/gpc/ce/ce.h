@@ -18,13 +18,14 @@
  *
  * Ports: in_dispatch (DispatchCmd, from the CP), out_lts (SpcTask, to the
  * LTS), in_done (Credit, from the LTS), out_done (LastReport, to the CP).
- * Counters: dispatches, workgroups, thread_groups, wait_lts_cycles.
+ * Counters: sim/units/counters.xml, <module class="Ce">.
  */
 #pragma once
 
 #include <string>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -41,9 +42,10 @@ class Ce final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override { return !disp_ && !wedged_; }
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    /** Form workgroup @i of the current dispatch. */
    std::unique_ptr<CsWorkgroup> form(uint64_t i);
 
@@ -53,12 +55,8 @@ class Ce final : public Unit {
    DrawRef disp_;
    uint64_t next_ = 0;  /* next workgroup number to form */
    uint64_t issued_ = 0, done_ = 0;
-   Counter &dispatches_ = add_counter("dispatches", "DISPATCH commands received");
-   Counter &workgroups_ = add_counter("workgroups", "workgroups formed and handed to the LTS");
-   Counter &thread_groups_ =
-      add_counter("thread_groups", "compute thread groups formed (ceil(invocations / W) each)");
-   CycleCounter &wait_lts_ = add_cycle_counter(
-      "wait_lts_cycles", "cycles a formed workgroup waited for the LTS queue (no SPC room)");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   CeCounters count_{counter_registrar()};
 };
 
 } // namespace vlgpu::sim

@@ -56,8 +56,8 @@ Ge::start_block(Block &b, Cycle now)
       return;
    }
    DrawState &d = *b.task.draw;
-   ++sub_blocks_;
-   elements_ += b.task.count;
+   ++count_.sub_blocks;
+   count_.elements += b.task.count;
    if (d.aborted(now)) {
       skip_block(b);
       return;
@@ -71,7 +71,7 @@ Ge::start_block(Block &b, Cycle now)
       if (d.vram->contains(addr, bytes))
          for_each_line(addr, bytes, line_bytes_, [&](uint64_t l) {
             mem.read(b.txn, l * line_bytes_, line_bytes_);
-            ++index_lines_;
+            ++count_.index_lines;
          });
       b.stage = Stage::IndexWait;
       return;
@@ -123,7 +123,7 @@ Ge::build_block(Block &b)
    const size_t n = b.ids.size();
    d.stats.ge.vertices_fetched += n;
    d.stats.ge.vertices_reused += used - n;
-   vertices_ += n;
+   count_.vertices += n;
    /* with a GS the VS vertices are the GS's inputs (vs_store_lane's GsPlan
     * layout), not the PE's */
    batch.floats = d.ge.gs.enabled ? vs_vertex_floats(d.ge) : d.ge.layout.floats();
@@ -169,7 +169,7 @@ Ge::fetch_groups(Block &b, Cycle now)
       lines_.erase(std::unique(lines_.begin(), lines_.end()), lines_.end());
       for (uint64_t line : lines_)
          mem.read(f.txn, line * line_bytes_, line_bytes_);
-      attr_lines_ += lines_.size();
+      count_.attribute_lines += lines_.size();
       fetching_.push_back(f);
       moved = true;
    }
@@ -199,7 +199,7 @@ Ge::fetch_groups(Block &b, Cycle now)
       d.stats.vs_groups++;
       d.stats.ge.vs_groups++;
       d.stats.vs_invocations += f.lanes;
-      ++vs_groups_;
+      ++count_.vs_groups;
       SpcTask t;
       t.vs = std::move(g);
       out_vs.push(std::move(t));
@@ -374,9 +374,9 @@ Ge::tick(Cycle now)
 }
 
 std::string
-Ge::stall_report() const
+Ge::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    r += fmt::format("; {} sub-block(s) in flight", blocks_.size());
    if (!blocks_.empty()) {
       const Block &b = blocks_.front();
@@ -395,8 +395,6 @@ Ge::stall_report() const
                        "out (oldest {})",
                        gs_open_ ? gs_open_->lanes : 0, gs_send_.size(), gs_out_.size(),
                        gs_out_.empty() ? "-" : gs_out_.front().back ? "back" : "on an SPC");
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

@@ -42,9 +42,7 @@
  *
  * Ports: in_task (GeTask), out_vs (SpcTask, to the LTS), in_vs<k> (VS and GS
  * groups back from SPC k), out_pe<g> (BatchRef, to GPC g's PE), out_last,
- * and out_mem/in_mem (L2). Counters: sub_blocks, vs_groups, index_lines,
- * attribute_lines, vertices, elements, gs_groups, gs_primitives_in,
- * gs_vertices_out.
+ * and out_mem/in_mem (L2). Counters: sim/units/counters.xml, <module class="Ge">.
  */
 #pragma once
 
@@ -55,6 +53,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 #include "sim/func/pipe/geometry.h"
 
@@ -77,9 +76,10 @@ class Ge final : public Unit {
       return blocks_.empty() && gs_send_.empty() && gs_out_.empty() && !gs_open_ &&
              mem.idle() && !wedged_;
    }
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    enum class Stage { Token, IndexWait, Groups, Sent };
    struct Block {
       uint32_t id = 0;
@@ -155,16 +155,8 @@ class Ge final : public Unit {
    uint64_t gs_seq_ = 0;
    bool lts_pushed_ = false; /* a GS group went to the LTS this cycle (one group per cycle) */
 
-   Counter &sub_blocks_ = add_counter("sub_blocks", "vertex sub-blocks processed");
-   Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups sent to the LTS");
-   Counter &index_lines_ = add_counter("index_lines", "index-buffer lines requested");
-   Counter &attr_lines_ = add_counter("attribute_lines", "vertex-buffer lines requested");
-   Counter &vertices_ = add_counter("vertices", "distinct vertices shaded");
-   Counter &elements_ = add_counter("elements", "draw elements (indices or vertices) processed");
-   Counter &gs_groups_ = add_counter("gs_groups", "GS thread groups sent to the LTS");
-   Counter &gs_prims_in_ = add_counter("gs_primitives_in", "GS input primitives assembled");
-   Counter &gs_verts_out_ =
-      add_counter("gs_vertices_out", "vertices of the GS output primitives sent to the PEs");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   GeCounters count_{counter_registrar()};
 };
 
 } // namespace vlgpu::sim

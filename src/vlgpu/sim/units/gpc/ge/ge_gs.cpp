@@ -83,7 +83,7 @@ Ge::gs_add_prim(DrawState &d, const GsPrim &p)
    VsGroup &g = *gs_open_;
    gs_load_lane(d.ge, verts, in.prim_id++, *g.tg, g.lanes);
    g.lanes++;
-   ++gs_prims_in_;
+   ++count_.gs_primitives_in;
    if (g.lanes == width_)
       gs_close_group();
 }
@@ -113,7 +113,7 @@ Ge::gs_send()
    SpcTask t;
    t.vs = std::move(gs_send_.front());
    gs_send_.pop_front();
-   ++gs_groups_;
+   ++count_.gs_groups;
    out_vs.push(std::move(t));
    return true;
 }
@@ -158,7 +158,7 @@ Ge::gs_output(Cycle now, bool &blocked)
                d.stats);
          });
          batch->skip = !ok;
-         gs_verts_out_ += batch->elems.size();
+         count_.gs_vertices_out += batch->elems.size();
       }
       pool_.put(std::move(g.tg));
       f.batch = std::move(batch);

@@ -87,11 +87,11 @@ Lts::dispatch(InPort<SpcTask> &in, bool fs, Cycle now)
    spc_[best].slots--;
    spc_[best].reg_bytes -= need;
    if (fs)
-      ++fs_dispatched_;
+      ++count_.fs_dispatched;
    else if (gs)
-      ++gs_dispatched_;
+      ++count_.gs_dispatched;
    else
-      ++vs_dispatched_;
+      ++count_.vs_dispatched;
    out_spc[best]->push(std::move(task));
    return 1;
 }
@@ -115,8 +115,8 @@ Lts::place_workgroup(Cycle now)
    spc_[best].slots -= slots;
    spc_[best].reg_bytes -= wg.reg_bytes;
    spc_[best].shared_bytes -= shared;
-   ++cs_workgroups_;
-   cs_dispatched_ += slots;
+   ++count_.cs_workgroups;
+   count_.cs_dispatched += slots;
    out_spc[best]->push(in_cs.pop());
    return 1;
 }
@@ -160,7 +160,7 @@ Lts::tick(Cycle now)
       blocked |= r < 0;
       busy |= r > 0;
    }
-   no_room_.set(now, blocked);
+   count_.no_room_cycles.set(now, blocked);
    if (ce_done_) { /* one completed workgroup reported per cycle */
       if (out_ce.can_push()) {
          out_ce.push(Credit{0, 0, 0, true, 0});
@@ -210,17 +210,15 @@ Lts::drained() const
 }
 
 std::string
-Lts::stall_report() const
+Lts::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    for (unsigned k = 0; k < spc_.size(); k++)
       r += fmt::format("; spc{}: {} free slot(s), {} free register bytes, {} free shared bytes",
                        k, spc_[k].slots, spc_[k].reg_bytes, spc_[k].shared_bytes);
    if (!vs_last_.empty() || !fs_last_.empty())
       r += fmt::format("; `last` tokens waiting: {} from the GE, {} from the PE", vs_last_.size(),
                        fs_last_.size());
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

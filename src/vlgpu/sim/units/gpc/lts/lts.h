@@ -30,8 +30,8 @@
  * and reports it to the CP.
  *
  * Ports: in_vs, in_fs, in_cs (SpcTask), out_spc<k> (SpcTask), in_credit<k>
- * (Credit), out_last, out_ce (Credit). Counters: vs_dispatched,
- * gs_dispatched, fs_dispatched, cs_workgroups, cs_dispatched, no_room_cycles.
+ * (Credit), out_last, out_ce (Credit). Counters: sim/units/counters.xml,
+ * <module class="Lts">.
  */
 #pragma once
 
@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -59,13 +60,14 @@ class Lts final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
    /** Free slots / register bytes of SPC @k (tests). */
    uint32_t free_slots(unsigned k) const { return spc_[k].slots; }
    uint64_t free_reg_bytes(unsigned k) const { return spc_[k].reg_bytes; }
 
  private:
+   std::string state_report() const override;
+
    struct Spc {
       uint32_t slots;
       uint64_t reg_bytes;
@@ -87,15 +89,8 @@ class Lts final : public Unit {
    /* last tokens: draws whose token passed each input, in order */
    std::deque<DrawRef> vs_last_, fs_last_;
    uint64_t last_sent_ = 0; /* bit k: token pushed to SPC k */
-   Counter &vs_dispatched_ = add_counter("vs_dispatched", "VS thread groups dispatched");
-   Counter &fs_dispatched_ = add_counter("fs_dispatched", "FS thread groups dispatched");
-   Counter &gs_dispatched_ = add_counter("gs_dispatched", "GS thread groups dispatched");
-   Counter &cs_workgroups_ =
-      add_counter("cs_workgroups", "compute workgroups placed on an SPC");
-   Counter &cs_dispatched_ =
-      add_counter("cs_dispatched", "compute thread groups dispatched (with their workgroups)");
-   CycleCounter &no_room_ = add_cycle_counter(
-      "no_room_cycles", "cycles a thread group waited for a free SPC slot/registers");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   LtsCounters count_{counter_registrar()};
 };
 
 } // namespace vlgpu::sim

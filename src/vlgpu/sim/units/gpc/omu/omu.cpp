@@ -65,18 +65,18 @@ Omu::touch_line(uint64_t line, bool read, bool dirty, bool mark, uint32_t &txn,
    LineCache::Way *w = lookup(line);
    if (w) {
       if (!mark)
-         ++hits_;
+         ++count_.cache_hits;
       w->dirty |= dirty;
       return true;
    }
    if (mark && !dirty)
       return true;
    if (!mark)
-      ++misses_;
+      ++count_.cache_misses;
    LineCache::Victim v;
    w = cache_.allocate(line, v);
    if (v.evicted && v.dirty) {
-      ++writebacks_;
+      ++count_.cache_writebacks;
       mem.write(v.line * line_bytes_, line_bytes_);
    }
    if (w)
@@ -139,7 +139,7 @@ Omu::touch_quads(const TouchSurface *s, unsigned ns, unsigned n, QuadAt &&quad, 
       if (same) {
          if (!mark)
             for (unsigned i = 0; i < 2 * ns; i++)
-               hits_ += cur[i].last - cur[i].first + 1;
+               count_.cache_hits += cur[i].last - cur[i].first + 1;
          continue;
       }
       bool stable = true;
@@ -285,7 +285,7 @@ Omu::early_stage(Cycle now, bool &blocked)
          uint32_t mark = kMark;
          std::vector<uint64_t> nofills;
          touch_run(e.run, mark, nofills, true); /* its lines are written */
-         early_quads_ += e.run.n;
+         count_.early_quads += e.run.n;
          early_until_ = now + std::max<Cycle>(1, (e.run.n + p_.omu_quads_per_cycle - 1) /
                                                     p_.omu_quads_per_cycle);
          e.tested = true;
@@ -458,7 +458,7 @@ Omu::clear_engine(Cycle now)
       if (sp->rmw || sp->src_pitch) {
          std::vector<uint64_t> fills = take_fills();
          reads = clear_reads(line, *sp, row, txn, fills);
-         clear_reads_ += reads;
+         count_.clear_line_reads += reads;
          if (txn)
             pending_.push_back(Pending{txn, std::move(fills)});
          else if (fills.capacity())
@@ -475,7 +475,7 @@ Omu::clear_engine(Cycle now)
       if (st.txn && !mem.done(st.txn))
          break;
       clear_write(st.line);
-      ++clear_lines_;
+      ++count_.clear_lines;
       clear_steps_.pop_front();
       moved = true;
    }
@@ -554,7 +554,7 @@ Omu::clear_write(uint64_t line)
       return;
    }
    if (v.evicted && v.dirty) {
-      ++writebacks_;
+      ++count_.cache_writebacks;
       mem.write(v.line * line_bytes_, line_bytes_);
    }
    if (w) {
@@ -628,7 +628,7 @@ Omu::late_stage(Cycle now, bool &blocked)
       /* an older group of this GPC is still missing: the SPCs finished out
        * of order */
       if (seq > arrived_upto_)
-         ++reordered_;
+         ++count_.reordered_groups;
       e.g = std::move(g);
       rob_insert(std::move(e));
       while (rob_find(arrived_upto_))
@@ -661,11 +661,11 @@ Omu::late_stage(Cycle now, bool &blocked)
          uint32_t mark = kMark;
          std::vector<uint64_t> nofills;
          touch_group(g, mark, nofills, true); /* its lines are written */
-         late_quads_ += g.nquads;
+         count_.late_quads += g.nquads;
          late_until_ = now + std::max<Cycle>(1, (g.nquads + p_.omu_quads_per_cycle - 1) /
                                                    p_.omu_quads_per_cycle);
       }
-      ++groups_;
+      ++count_.fs_groups;
       pool_.put(std::move(g.tg));
       e = RobEntry{};
       rob_count_--;
@@ -687,7 +687,7 @@ Omu::late_stage(Cycle now, bool &blocked)
             }
          });
          if (ok) {
-            clear_bytes_ += clear_bytes(d.pkg);
+            count_.clear_bytes += clear_bytes(d.pkg);
             clear_plan(d, now); /* its lines go through the clear engine */
             return true;
          }
@@ -702,7 +702,7 @@ Omu::late_stage(Cycle now, bool &blocked)
    if (!cleaned_) {
       cleaned_ = true;
       cache_.clean_all([&](uint64_t line) {
-         ++writebacks_;
+         ++count_.cache_writebacks;
          mem.write(line * line_bytes_, line_bytes_);
       });
       return true;
@@ -740,7 +740,7 @@ Omu::tick(Cycle now)
    busy |= late_stage(now, blocked);
    w_interlock_ = false;
    busy |= early_stage(now, blocked);
-   interlock_.set(now, w_interlock_);
+   count_.zs_interlock_cycles.set(now, w_interlock_);
    quads_bound_.set(now, w_backlog_);
    lines_wait_.set(now, w_lines_);
    clear_bound_.set(now, clearing_);
@@ -772,9 +772,9 @@ Omu::drained() const
 }
 
 std::string
-Omu::stall_report() const
+Omu::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    if (!early_q_.empty()) {
       const EarlyEntry &e = early_q_.front();
       r += fmt::format("; early stage: {} run(s), the oldest a {} of draw {}", early_q_.size(),
@@ -795,8 +795,6 @@ Omu::stall_report() const
    if (clearing_)
       r += fmt::format("; clear engine: {} line(s) in flight, span {}/{} row {}",
                        clear_steps_.size(), clear_span_, clear_spans_.size(), clear_row_);
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

@@ -48,9 +48,7 @@
  * Ports: in_early / out_early (QuadRun from/to the PE), in_mark (DrawMark),
  * in_fs<k> (FS groups from SPC k), out_credit (Credit: retired groups, to
  * the PE), out_last, out_mem/in_mem (L2).
- * Counters: early_quads, late_quads, fs_groups, reordered_groups, cache_hits, cache_misses,
- * cache_writebacks, zs_interlock_cycles, clear_bytes, clear_lines,
- * clear_line_reads.
+ * Counters: sim/units/counters.xml, <module class="Omu">.
  */
 #pragma once
 
@@ -60,6 +58,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 #include "sim/core/ring.h"
 
@@ -80,9 +79,10 @@ class Omu final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    struct RobEntry {
       std::unique_ptr<FsGroup> g;
       uint32_t txn = 0;
@@ -254,17 +254,8 @@ class Omu final : public Unit {
    uint32_t credits_ = 0; /* retired groups not yet credited to the PE */
    static constexpr size_t kClearQueued = 2; /* clear engine: requests waiting to leave, at most */
 
-   Counter &early_quads_ = add_counter("early_quads", "quads through the early tests");
-   Counter &late_quads_ = add_counter("late_quads", "quads merged by the late stage");
-   Counter &groups_ = add_counter("fs_groups", "FS thread groups retired");
-   Counter &reordered_ = add_counter("reordered_groups", "FS groups that arrived before an older "
-                                                         "one (the reorder buffer put them back "
-                                                         "in order)");
-   Counter &hits_ = add_counter("cache_hits", "cache line hits");
-   Counter &misses_ = add_counter("cache_misses", "cache line misses");
-   Counter &writebacks_ = add_counter("cache_writebacks", "dirty lines written back to the L2");
-   CycleCounter &interlock_ = add_cycle_counter(
-      "zs_interlock_cycles", "cycles early tests waited for an earlier draw's late depth/stencil");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   OmuCounters count_{counter_registrar()};
    bool w_interlock_ = false;
    /* bottleneck report (common/bottleneck.h), decided per tick */
    bool w_backlog_ = false; /* a stage processes quads, its next work waits */
@@ -272,14 +263,6 @@ class Omu final : public Unit {
    CauseFlag &quads_bound_ = add_cause_flag(Cause::OmuQuads);
    CauseFlag &lines_wait_ = add_cause_flag(Cause::OmuMemory);
    CauseFlag &clear_bound_ = add_cause_flag(Cause::Clear);
-   Counter &clear_bytes_ = add_counter("clear_bytes", "bytes written by CLEAR draws (pixels x "
-                                                      "bytes per pixel; RESOLVE: samples read + "
-                                                      "pixels written)");
-   Counter &clear_lines_ = add_counter("clear_lines", "lines the clear engine wrote (CLEAR, "
-                                                      "RESOLVE)");
-   Counter &clear_reads_ = add_counter("clear_line_reads",
-                                       "lines the clear engine read first (masked depth/stencil "
-                                       "clears, resolve samples)");
 };
 
 } // namespace vlgpu::sim

@@ -154,7 +154,7 @@ Pe::quads(const Quad *q, unsigned n)
    }
    if (!draw_->omu.sample_enabled || !r.n)
       return; /* sample_mask bit 0 clear: no coverage (as the functional OMU) */
-   quads_ += r.n;
+   count_.quads += r.n;
    runs_.push_back(std::move(r));
 }
 
@@ -169,7 +169,7 @@ Pe::emit(const Primitive &prim)
       refs[j] = VertexRef{const_cast<float *>(&b.vdata[size_t(v.index) * b.floats]),
                           b.clipmask[v.index]};
    }
-   ++prims_;
+   ++count_.primitives;
    if (gpc_ == 0)
       d.stats.ge.primitives++;
    /* every primitive set up costs pe.setup_cycles, also one that covers no
@@ -178,7 +178,7 @@ Pe::emit(const Primitive &prim)
    engine_->process(refs, prim.num_vertices, *this);
    const uint64_t n = setups_of(engine_->stats()) - before;
    setups_now_ += uint32_t(n);
-   setups_ += n;
+   count_.setups += n;
 }
 
 void
@@ -199,7 +199,7 @@ Pe::so_emit(const Primitive &prim)
             continue;
          so_last_line_ = line;
          mem_->write(line * lb, uint32_t(lb));
-         ++so_lines_;
+         ++count_.so_lines;
       }
    });
 }
@@ -256,12 +256,12 @@ Pe::assemble(Cycle now)
       return true;
    }
    setups_now_ = 0;
-   uint64_t prims_before = prims_.value();
+   uint64_t prims_before = count_.primitives.value();
    const bool ok = guarded(d, [&] {
       auto em = [&](const Primitive &p) { emit(p); };
       auto sem = [&](const Primitive &p) { so_emit(p); };
       const std::vector<uint32_t> &elems = batch_->elems;
-      while (elem_ < elems.size() && prims_.value() == prims_before) {
+      while (elem_ < elems.size() && count_.primitives.value() == prims_before) {
          const uint32_t e = elems[elem_++];
          if (e == VertexBatch::kRestart) {
             /* stream output first: it reads the vertices of the primitive
@@ -285,7 +285,8 @@ Pe::assemble(Cycle now)
             so_pa_->push(n, sem);
          pa_->push(n, em);
       }
-      if (elem_ >= elems.size() && batch_->end_of_instance && prims_.value() == prims_before) {
+      if (elem_ >= elems.size() && batch_->end_of_instance &&
+          count_.primitives.value() == prims_before) {
          if (so_pa_)
             so_pa_->restart(sem);
          pa_->restart(em);
@@ -299,7 +300,7 @@ Pe::assemble(Cycle now)
       batch_.reset();
       return true;
    }
-   if (prims_.value() != prims_before)
+   if (count_.primitives.value() != prims_before)
       raster_until_ = now + p_.pe_prim_cycles + Cycle(p_.pe_setup_cycles) * setups_now_;
    return true;
 }
@@ -326,7 +327,7 @@ Pe::send_group()
       d.stats.fs_invocations += pop64(lm.covered);
       d.stats.fs_helper_lanes += pop64(lm.helper);
    }
-   ++groups_;
+   ++count_.fs_groups;
    SpcTask t;
    t.fs = std::move(group_);
    out_fs.push(std::move(t));
@@ -495,9 +496,9 @@ Pe::drained() const
 }
 
 std::string
-Pe::stall_report() const
+Pe::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    if (draw_)
       r += fmt::format("; rasterising draw {}{}", draw_->seq,
                        last_mask_ ? " (collecting its `last` token from the GEs)" : "");
@@ -509,8 +510,6 @@ Pe::stall_report() const
       r += fmt::format("; FS group {} holds {} quad(s)", group_->seq, group_->nquads);
    if (end_ != End::None)
       r += "; finishing a draw (flush, `last` token, draw mark, report)";
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

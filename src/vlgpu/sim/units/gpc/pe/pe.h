@@ -34,7 +34,7 @@
  * Ports: in_ge<g> (BatchRef from GPC g's GE), out_early / in_early
  * (QuadRun to/from the OMU), out_fs (SpcTask to the LTS), out_mark
  * (DrawMark to the OMU), out_last, out_mem / in_mem (GPC 0). Counters:
- * primitives, setups, quads, fs_groups, so_lines.
+ * sim/units/counters.xml, <module class="Pe">.
  */
 #pragma once
 
@@ -47,6 +47,7 @@
 #include "sim/func/pipe/geometry.h"
 #include "sim/func/pipe/raster.h"
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -66,9 +67,10 @@ class Pe final : public Unit, private QuadSink {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
  private:
+   std::string state_report() const override;
+
    /* QuadSink, called by the PrimitiveEngine */
    void primitive(const PrimSetup &setup) override;
    void quads(const Quad *q, unsigned n) override;
@@ -124,11 +126,8 @@ class Pe final : public Unit, private QuadSink {
    uint32_t rob_free_; /* FS groups the OMU's reorder buffer can still take */
    End end_ = End::None;
 
-   Counter &prims_ = add_counter("primitives", "primitives assembled");
-   Counter &setups_ = add_counter("setups", "triangles/lines/points set up");
-   Counter &quads_ = add_counter("quads", "quads sent to the early tests");
-   Counter &groups_ = add_counter("fs_groups", "FS thread groups packed");
-   Counter &so_lines_ = add_counter("so_lines", "stream-output line writes sent to the L2");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   PeCounters count_{counter_registrar()};
 };
 
 } // namespace vlgpu::sim

@@ -135,11 +135,11 @@ Spc::accept(SpcTask t, Cycle now)
       }
    }
    if (fs)
-      ++fs_groups_;
+      ++count_.fs_groups;
    else if (gs)
-      ++gs_groups_;
+      ++count_.gs_groups;
    else
-      ++vs_groups_;
+      ++count_.vs_groups;
    track(&d).resident++;
 }
 
@@ -207,12 +207,12 @@ Spc::waits_for_texture(const Slot &s, Cycle now) const
 Cycle
 Spc::occupy_texture(uint32_t units, Cycle now)
 {
-   tex_units_ += units;
+   count_.tex_filter_units += units;
    if (!units)
       return 0;
    const uint32_t rate = p_.spc_tex_bilinear_per_cycle;
    const Cycle busy = (units + rate - 1) / rate;
-   tex_busy_ += busy;
+   count_.tex_busy_cycles += busy;
    tex_free_ = now + busy;
    return tex_free_;
 }
@@ -226,6 +226,27 @@ is_emit(const Instr &in)
       if (in.ops[o].kind == OpKind::Mem && in.ops[o].memkind == VLG_MEMKIND_EMIT)
          return true;
    return false;
+}
+
+/**
+ * The scoreboard's wait for the register components of @uses[0..@n) (an
+ * instruction's reads or writes): the latest ready cycle of those
+ * components (@ready: 4 cycles per register) or @w if later. A register
+ * whose latest component is ready by @now (@reg_ready) is skipped, so the
+ * result is exact whenever it exceeds @now, and <= @now otherwise.
+ */
+inline Cycle
+uses_ready(const RegUse *uses, unsigned n, const Cycle *ready, const Cycle *reg_ready, Cycle now,
+           Cycle w)
+{
+   for (unsigned i = 0; i < n; i++) {
+      if (reg_ready[uses[i].reg] <= now)
+         continue;
+      const Cycle *rc = ready + uses[i].reg * 4;
+      for (unsigned m = uses[i].mask; m; m &= m - 1)
+         w = std::max(w, rc[__builtin_ctz(m)]);
+   }
+   return w;
 }
 
 } // namespace
@@ -248,33 +269,18 @@ Spc::check_next(Slot &s, Cycle now, Reason &why)
          s.ifetch_txn = mem.begin();
          for (uint64_t l : s.ifetch_lines) {
             mem.read(s.ifetch_txn, l * line_bytes_, line_bytes_);
-            ++icache_misses_;
+            ++count_.icache_misses;
          }
          why = why == kScoreboard ? kScoreboard : kMemory;
          return false;
       }
       s.iline_ok = l0 == l1 ? l0 : ~uint64_t(0);
    }
-   /* scoreboard (set bits only: the components and coordinates used).
-    * A register whose latest component is ready (reg_ready <= now) holds
-    * nothing back; only the others are read per component, so w is exact
-    * whenever it exceeds now, and <= now otherwise. */
-   Cycle w = 0;
+   /* scoreboard (set bits only: the components and coordinates used; w is
+    * exact whenever it exceeds now, and <= now otherwise) */
    const Cycle *ready = s.ready.data(), *reg_ready = s.reg_ready.data();
-   for (unsigned i = 0; i < in.nreads; i++) {
-      if (reg_ready[in.reads[i].reg] <= now)
-         continue;
-      const Cycle *rc = ready + in.reads[i].reg * 4;
-      for (unsigned m = in.reads[i].mask; m; m &= m - 1)
-         w = std::max(w, rc[__builtin_ctz(m)]);
-   }
-   for (unsigned i = 0; i < in.nwrites; i++) {
-      if (reg_ready[in.writes[i].reg] <= now)
-         continue;
-      const Cycle *rc = ready + in.writes[i].reg * 4;
-      for (unsigned m = in.writes[i].mask; m; m &= m - 1)
-         w = std::max(w, rc[__builtin_ctz(m)]);
-   }
+   Cycle w = uses_ready(in.reads, in.nreads, ready, reg_ready, now, 0);
+   w = uses_ready(in.writes, in.nwrites, ready, reg_ready, now, w);
    for (unsigned m = in.coord_reads & 0x3f; m; m &= m - 1)
       w = std::max(w, s.coord_ready[__builtin_ctz(m)]);
    if (VLG_UNLIKELY(s.gs) && is_emit(in)) {
@@ -359,19 +365,19 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_
    for (uint64_t l : lines_) {
       LineCache::Way *w = l1_.lookup(l);
       if (w && w->valid) {
-         ++l1_hits_;
+         ++count_.l1_hits;
          continue;
       }
       if (w && w->pending) { /* another instruction's fill brings it: wait for that one */
          auto it = l1_fill_.find(l);
          if (it != l1_fill_.end()) {
-            ++l1_merged_;
+            ++count_.l1_merged;
             if (std::find(pm.waits.begin(), pm.waits.end(), it->second) == pm.waits.end())
                pm.waits.push_back(it->second);
             continue;
          }
       }
-      ++l1_misses_;
+      ++count_.l1_misses;
       if (!fill_txn)
          fill_txn = mem.begin();
       mem.read(fill_txn, l * line_bytes_, line_bytes_);
@@ -409,7 +415,7 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_
 void
 Spc::issue_global_mem(Slot &s, const Instr &inr, const StepResult &r, Cycle now)
 {
-   ++gmem_instr_;
+   ++count_.global_mem_instructions;
    lines_.clear();
    for (uint64_t a : r.mem_addresses) {
       const uint64_t l = a >> line_shift_;
@@ -427,7 +433,7 @@ Spc::issue_global_mem(Slot &s, const Instr &inr, const StepResult &r, Cycle now)
    pm.txn = mem.begin();
    for (uint64_t l : lines_)
       mem.read(pm.txn, l * line_bytes_, line_bytes_);
-   gmem_reads_ += lines_.size();
+   count_.global_mem_line_reads += lines_.size();
    pm.waits.push_back(pm.txn);
    pm.ready_min = note_writes(s, inr, now, 0, pm, [](OpKind k) { return k == OpKind::Mem; });
    s.pend.push_back(std::move(pm));
@@ -449,7 +455,7 @@ Spc::post_writes(Slot &s, const std::vector<uint64_t> &lines, Cycle now)
    for (size_t i = 0; i + 1 < lines.size(); i++)
       mem.write(lines[i] * line_bytes_, line_bytes_);
    mem.write_acked(txn, lines.back() * line_bytes_, line_bytes_);
-   gmem_writes_ += lines.size();
+   count_.global_mem_line_writes += lines.size();
    PendingMem pm;
    pm.txn = txn;
    pm.nwrites = 0;
@@ -477,21 +483,21 @@ Spc::issue(Slot &s, Cycle now)
    s.instructions++;
    s.lane_instructions += lanes;
    s.dual += in->dual;
-   ++instructions_;
-   lane_instr_ += lanes;
+   ++count_.instructions;
+   count_.lane_instructions += lanes;
    if (VLG_UNLIKELY(log_ != nullptr))
       log_->push_back(IssueRecord{now, in->pc, tg.group_id(), tg.is_fragment(), in->dual});
    if (in->dual)
-      ++dual_;
+      ++count_.dual_issued;
    if (VLG_UNLIKELY(s.gs) && is_emit(*in))
-      ++gs_emits_;
+      ++count_.gs_emits;
 
    /* scoreboard: results ready at issue + latency */
    Cycle *ready = s.ready.data();
    const bool memop = r.mem == MemKind::Ldb || r.mem == MemKind::Tex;
    lines_.clear();
    if (memop) {
-      ++mem_instr_;
+      ++count_.mem_instructions;
       /* distinct lines, in order of first use: a small direct-mapped filter
        * catches the repeats (texel quads share lines), a scan the rest */
       uint64_t seen[64];
@@ -794,9 +800,9 @@ Spc::drained() const
 }
 
 std::string
-Spc::stall_report() const
+Spc::state_report() const
 {
-   std::string r = port_report();
+   std::string r;
    r += fmt::format("; {} resident group(s)", resident());
    for (const Slot &s : slots_) {
       if (!s.used)
@@ -817,8 +823,6 @@ Spc::stall_report() const
          r += fmt::format(", next PC {}", s.prog->instr(uint32_t(s.next)).pc);
       r += "]";
    }
-   if (wedged_)
-      r += "; WEDGED (fault injection)";
    return r;
 }
 

@@ -69,13 +69,9 @@
  *
  * Ports: in_task (SpcTask from the LTS), out_vs (to the GE), out_fs (to the
  * OMU), out_credit (to the LTS), out_last (CP), out_mem/in_mem (L2).
- * Counters: instructions, dual_issued, lane_instructions, vs_groups,
- * gs_groups, gs_emits, fs_groups, cs_groups, cs_workgroups, shared_mem_instructions,
- * bank_conflict_cycles, barrier_wait_cycles, icache_misses, l1_hits, l1_misses, mem_instructions,
- * tex_busy_cycles, tex_filter_units, and the reason of every cycle:
- * cycles_issue, cycles_wait_scoreboard, cycles_wait_memory,
- * cycles_wait_texture, cycles_output_full, cycles_empty (exactly one holds
- * each cycle: they add up to the statistics period).
+ * Counters: sim/units/counters.xml, <module class="Spc">; of its cycles_*
+ * counters (the reason of every cycle, Reason) exactly one holds each
+ * cycle: they add up to the statistics period.
  */
 #pragma once
 
@@ -88,6 +84,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -111,7 +108,6 @@ class Spc final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
-   std::string stall_report() const override;
 
    /** Resident thread groups. */
    unsigned resident() const;
@@ -128,6 +124,8 @@ class Spc final : public Unit {
    void set_issue_log(std::vector<IssueRecord> *log) { log_ = log; }
 
  private:
+   std::string state_report() const override;
+
    enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kTexture, kReasons };
    struct GsSink;
    struct PendingMem {
@@ -253,51 +251,12 @@ class Spc final : public Unit {
     *  issues before it. */
    Cycle tex_free_ = 0;
 
-   Counter &instructions_ = add_counter("instructions", "instructions issued (one per cycle)");
-   Counter &dual_ = add_counter("dual_issued", "issued instructions with both phases (dual issue)");
-   Counter &lane_instr_ = add_counter("lane_instructions", "sum of the lanes executing");
-   Counter &vs_groups_ = add_counter("vs_groups", "VS thread groups run");
-   Counter &fs_groups_ = add_counter("fs_groups", "FS thread groups run");
-   Counter &gs_groups_ = add_counter("gs_groups", "GS thread groups run");
-   Counter &gs_emits_ = add_counter("gs_emits", "MEM.EMIT instructions issued (GS)");
-   Counter &cs_groups_ = add_counter("cs_groups", "compute thread groups run");
-   Counter &cs_workgroups_ = add_counter("cs_workgroups", "compute workgroups run");
-   Counter &shared_instr_ =
-      add_counter("shared_mem_instructions", "MEM loads, stores and atomics on shared memory");
-   Counter &bank_conflicts_ = add_counter(
-      "bank_conflict_cycles", "extra issue cycles of shared-memory accesses (passes - 1: several "
-                              "words in one bank)");
-   Counter &barrier_wait_ = add_counter(
-      "barrier_wait_cycles", "thread-group cycles spent waiting at MEM.BAR (summed over groups)");
-   Counter &mem_instr_ = add_counter("mem_instructions", "LDB and texture instructions");
-   Counter &icache_misses_ = add_counter("icache_misses", "instruction-cache line misses");
-   Counter &gmem_instr_ = add_counter(
-      "global_mem_instructions", "MEM loads, stores and atomics on global memory (VS/FS: images, "
-                                 "SSBOs, atomic counters)");
-   Counter &gmem_reads_ =
-      add_counter("global_mem_line_reads", "lines MEM loads and atomics read from the L2 (no L1)");
-   Counter &gmem_writes_ =
-      add_counter("global_mem_line_writes", "lines MEM stores and atomics write to the L2");
-   Counter &l1_hits_ = add_counter("l1_hits", "L1 line hits of LDB/texture instructions");
-   Counter &l1_misses_ = add_counter("l1_misses", "L1 line misses (requested from the L2)");
-   Counter &tex_busy_ = add_counter(
-      "tex_busy_cycles", "cycles the texture unit filtered: ceil(units / spc.tex_bilinear_per_cycle) "
-                         "per texture instruction");
-   Counter &tex_units_ = add_counter(
-      "tex_filter_units", "bilinear filter units of the texture instructions (texture_sample)");
-   Counter &l1_merged_ =
-      add_counter("l1_merged", "L1 misses on a line another instruction is already fetching");
+   /** Statistics counters (counters.xml; count_.<key>). */
+   SpcCounters count_{counter_registrar()};
+   /** The counter of each Reason. */
    CycleCounter *reason_[kReasons] = {
-      &add_cycle_counter("cycles_issue", "cycles an instruction issued"),
-      &add_cycle_counter("cycles_wait_scoreboard",
-                         "cycles no group could issue, one waiting for a register result"),
-      &add_cycle_counter("cycles_wait_memory", "cycles every resident group waited for memory "
-                                               "(L1 miss, instruction fetch)"),
-      &add_cycle_counter("cycles_output_full", "cycles a finished group could not leave"),
-      &add_cycle_counter("cycles_empty", "cycles without resident thread groups"),
-      &add_cycle_counter("cycles_wait_texture",
-                         "cycles no group could issue, one's texture instruction waiting for "
-                         "the texture unit (still filtering an earlier one)"),
+      &count_.cycles_issue,       &count_.cycles_wait_scoreboard, &count_.cycles_wait_memory,
+      &count_.cycles_output_full, &count_.cycles_empty,           &count_.cycles_wait_texture,
    };
    /** The bottleneck-report cause of each Reason (nullptr: none of its own;
     *  a full output is charged to whatever its consumer is doing). */

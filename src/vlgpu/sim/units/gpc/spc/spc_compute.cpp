@@ -55,9 +55,9 @@ Spc::accept_workgroup(std::unique_ptr<CsWorkgroup> wg, Cycle now)
       std::fill(s->ready.begin(), s->ready.begin() + size_t(nregs) * 4, Cycle(0));
       std::fill(s->reg_ready.begin(), s->reg_ready.begin() + nregs, Cycle(0));
       s->next = s->prog->entry_index();
-      ++cs_groups_;
+      ++count_.cs_groups;
    }
-   ++cs_workgroups_;
+   ++count_.cs_workgroups;
    wgs_.push_back(std::move(wg));
 }
 
@@ -93,8 +93,8 @@ Spc::issue_cs_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now)
          if (std::find(lines_.begin(), lines_.end(), l) == lines_.end())
             lines_.push_back(l);
       }
-      ++gmem_instr_;
-      gmem_reads_ += lines_.size();
+      ++count_.global_mem_instructions;
+      count_.global_mem_line_reads += lines_.size();
       issue_lines(s, in, now, true);
    } else if (r.memkind == VLG_MEMKIND_ST) { /* line writes to the L2, the last acknowledged */
       issue_global_mem(s, in, r, now);
@@ -108,7 +108,7 @@ Spc::issue_cs_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now)
 void
 Spc::issue_shared_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now)
 {
-   ++shared_instr_;
+   ++count_.shared_mem_instructions;
    const uint32_t banks = p_.shared_memory_banks;
    std::vector<uint64_t> words;
    words.reserve(r.mem_addresses.size());
@@ -120,7 +120,7 @@ Spc::issue_shared_mem(Slot &s, const Instr &in, const StepResult &r, Cycle now)
    uint32_t passes = 1;
    for (uint64_t w : words)
       passes = std::max(passes, ++per_bank[w % banks]);
-   bank_conflicts_ += passes - 1;
+   count_.bank_conflict_cycles += passes - 1;
    issue_free_ = now + passes;
    const bool loads = r.memkind != VLG_MEMKIND_ST;
    plain_writes(s, in, now,
@@ -162,7 +162,7 @@ Spc::cs_after_issue(Slot &s, Cycle now)
       Slot &o = slots_[si];
       if (o.wg != &wg || o.dead || o.ended || !o.tg->at_barrier())
          continue;
-      barrier_wait_ += now + 1 - o.bar_since;
+      count_.barrier_wait_cycles += now + 1 - o.bar_since;
       o.tg->release_barrier();
       o.wait_until = std::max(o.wait_until, now + 1);
    }

@@ -29,10 +29,7 @@ class Builder {
    Instr &alu(unsigned op, Operand dst, unsigned wmask, Operand a, Operand b = Operand(),
               Operand c = Operand())
    {
-      Instr I;
-      I.op = op;
-      I.dst = dst;
-      I.wmask = wmask;
+      Instr I = make(op, dst, wmask);
       I.src[0] = a;
       I.src[1] = b;
       I.src[2] = c;
@@ -44,58 +41,40 @@ class Builder {
    /** PRED.cond Pp, a.acomp, #imm_b */
    Instr &pred_imm(unsigned cond, unsigned p, Operand a, unsigned acomp, int imm_b)
    {
-      Instr I;
-      I.op = VLG_OP_PRED;
-      I.cond = cond;
-      I.pred = p;
-      I.asel = VLG_ASEL_R;
-      I.src[0] = a;
-      I.acomp = acomp;
+      Instr I = pred(cond, p, a, acomp);
       I.bimm = true;
       I.imm = imm_b;
-      I.wmask = 0;
       return emit(I);
    }
 
    /** PRED.cond Pp, a.acomp, b.bcomp */
    Instr &pred_reg(unsigned cond, unsigned p, Operand a, unsigned acomp, Operand b, unsigned bcomp)
    {
-      Instr I;
-      I.op = VLG_OP_PRED;
-      I.cond = cond;
-      I.pred = p;
-      I.asel = VLG_ASEL_R;
-      I.src[0] = a;
-      I.acomp = acomp;
+      Instr I = pred(cond, p, a, acomp);
       I.src[1] = b;
       I.bcomp = bcomp;
-      I.wmask = 0;
       return emit(I);
    }
 
    /** ADDR A0, a.acomp, #imm (A0 = int32(a.acomp) + imm) */
    Instr &addr_a0(Operand a, unsigned acomp, int imm = 0)
    {
-      Instr I;
-      I.op = VLG_OP_ADDR;
+      Instr I = make(VLG_OP_ADDR);
       I.adst = VLG_ADST_A0;
       I.akind = VLG_AKIND_INT;
       I.src[0] = a;
       I.acomp = acomp;
       I.imm = imm;
-      I.wmask = 0;
       return emit(I);
    }
 
    Instr &brc(unsigned kind, unsigned cond, unsigned p, unsigned target_block = 0)
    {
-      Instr I;
-      I.op = VLG_OP_BRC;
+      Instr I = make(VLG_OP_BRC);
       I.kind = kind;
       I.cond = cond;
       I.pred = p;
       I.target = target_block;
-      I.wmask = 0;
       return emit(I);
    }
    Instr &jump(unsigned target_block, unsigned cond = VLG_BRCOND_ALWAYS, unsigned p = 0)
@@ -111,10 +90,7 @@ class Builder {
    /** LDC dst.wmask, C[index (+ extra) (+ A0)]; index is File::Unif or File::Const. */
    Instr &ldc(Operand dst, unsigned wmask, Operand index, int extra = 0, bool rel = false)
    {
-      Instr I;
-      I.op = VLG_OP_LDC;
-      I.dst = dst;
-      I.wmask = wmask;
+      Instr I = make(VLG_OP_LDC, dst, wmask);
       I.src[0] = index;
       I.imm = extra;
       I.rel = rel;
@@ -125,10 +101,7 @@ class Builder {
    Instr &tex(unsigned op, Operand dst, unsigned wmask, Operand group, unsigned unit, bool shadow,
               uint8_t read0, uint8_t read1 = 0, uint8_t read2 = 0)
    {
-      Instr I;
-      I.op = op;
-      I.dst = dst;
-      I.wmask = wmask;
+      Instr I = make(op, dst, wmask);
       I.src[0] = group;
       I.slot = unit;
       I.shadow = shadow;
@@ -138,14 +111,47 @@ class Builder {
       return emit(I);
    }
 
+   /** MEM.kind(.S) with data register @data and the address in @addr.x; @dst is the register
+    *  a load or atomic writes (the same register as @data for an atomic), File::None else. */
+   Instr &mem(unsigned kind, bool shared, Operand dst, unsigned wmask, Operand data, Operand addr)
+   {
+      Instr I = make(VLG_OP_MEM, dst, wmask);
+      I.kind = kind;
+      I.shared = shared;
+      I.src[0] = data;
+      I.src[1] = addr;
+      return emit(I);
+   }
+
    Instr &mvs(Operand dst, unsigned wmask, unsigned sreg)
    {
-      Instr I;
-      I.op = VLG_OP_MVS;
-      I.dst = dst;
-      I.wmask = wmask;
+      Instr I = make(VLG_OP_MVS, dst, wmask);
       I.sreg = sreg;
       return emit(I);
+   }
+
+ private:
+   /** Operation @op writing dst.wmask (no register and wmask 0 by default: PRED, ADDR, BRC),
+    *  every other field at its default. */
+   static Instr make(unsigned op, Operand dst = Operand(), unsigned wmask = 0)
+   {
+      Instr I;
+      I.op = op;
+      I.dst = dst;
+      I.wmask = wmask;
+      return I;
+   }
+
+   /** What both PRED forms share: Pp = a.acomp cond B (B still to be set). */
+   static Instr pred(unsigned cond, unsigned p, Operand a, unsigned acomp)
+   {
+      Instr I = make(VLG_OP_PRED);
+      I.cond = cond;
+      I.pred = p;
+      I.asel = VLG_ASEL_R;
+      I.src[0] = a;
+      I.acomp = acomp;
+      return I;
    }
 };
 

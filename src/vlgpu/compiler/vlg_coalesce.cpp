@@ -52,18 +52,7 @@ void
 Coalescer::build()
 {
    compmask.assign(nv, 0);
-   std::vector<RegAccess> acc;
-   for (Block &B : S.blocks)
-      for (Instr &I : B.instrs) {
-         if (I.dead)
-            continue;
-         instr_reads(S, I, acc);
-         for (auto &a : acc)
-            compmask[a.vreg] |= a.comps;
-         instr_writes(S, I, acc);
-         for (auto &a : acc)
-            compmask[a.vreg] |= a.comps;
-      }
+   foreach_reg_access(S, [&](const RegAccess &a) { compmask[a.vreg] |= a.comps; });
    for (const InputDesc &in : S.inputs)
       compmask[in.vreg] |= in.mask;
 
@@ -97,6 +86,7 @@ Coalescer::build()
    };
 
    std::vector<unsigned> lv;
+   std::vector<RegAccess> acc;
    for (unsigned b = 0; b < S.blocks.size(); b++) {
       Block &B = S.blocks[b];
       std::vector<uint64_t> live = L.live_out[b];

@@ -13,13 +13,21 @@
 
 namespace vlgpu {
 
+/* Operand @index of @file read through swizzle @s, no modifiers. */
+static Operand
+indexed(File file, uint32_t index, uint8_t s)
+{
+   Operand o;
+   o.file = file;
+   o.index = index;
+   o.swz = s;
+   return o;
+}
+
 Operand
 reg(uint32_t vreg, uint8_t s, uint8_t offset)
 {
-   Operand o;
-   o.file = File::Reg;
-   o.index = vreg;
-   o.swz = s;
+   Operand o = indexed(File::Reg, vreg, s);
    o.offset = offset;
    return o;
 }
@@ -27,21 +35,13 @@ reg(uint32_t vreg, uint8_t s, uint8_t offset)
 Operand
 unif(uint32_t slot, uint8_t s)
 {
-   Operand o;
-   o.file = File::Unif;
-   o.index = slot;
-   o.swz = s;
-   return o;
+   return indexed(File::Unif, slot, s);
 }
 
 Operand
 gbuf(uint32_t entry, uint8_t s)
 {
-   Operand o;
-   o.file = File::Const;
-   o.index = entry;
-   o.swz = s;
-   return o;
+   return indexed(File::Const, entry, s);
 }
 
 static uint32_t

@@ -239,6 +239,23 @@ struct RegAccess {
 void instr_reads(const Shader &S, const Instr &I, std::vector<RegAccess> &out);
 /** Registers written by @I. */
 void instr_writes(const Shader &S, const Instr &I, std::vector<RegAccess> &out);
+/** Calls @f(const RegAccess &) for every register read, then every register written, by each
+ *  operation of @S that is not dead (blocks in program order, operations in isel order). */
+template <typename F>
+void
+foreach_reg_access(const Shader &S, F f)
+{
+   std::vector<RegAccess> acc;
+   for (const Block &B : S.blocks)
+      for (const Instr &I : B.instrs) {
+         instr_reads(S, I, acc);
+         for (const RegAccess &a : acc)
+            f(a);
+         instr_writes(S, I, acc);
+         for (const RegAccess &a : acc)
+            f(a);
+      }
+}
 /** Coordinate registers: bit 0 P0..P3 (any predicate), bit 1 A0, bit 2 LC. */
 enum { VLG_CR_PRED = 1, VLG_CR_A0 = 2, VLG_CR_LC = 4 };
 unsigned coord_reads(const Instr &I);

@@ -31,25 +31,37 @@
 
 namespace vlgpu {
 
+/* Index in @descs of the I/O slot @key, first added as make() (a new descriptor) if @map does
+ * not have it yet; at most VLG_HW_MAX_SHADER_IO inputs and as many outputs (@what), the size of
+ * the hardware's input and output maps (docs/hw.md shader_state). */
+template <typename Map, typename Desc, typename Make>
+static unsigned
+io_slot(Map &map, typename Map::key_type key, std::vector<Desc> &descs, const char *what, Make make)
+{
+   auto it = map.find(key);
+   if (it != map.end())
+      return it->second;
+   if (descs.size() >= VLG_HW_MAX_SHADER_IO)
+      throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " " + what);
+   descs.push_back(make());
+   map[key] = descs.size() - 1;
+   return descs.size() - 1;
+}
+
+/* Key of an input in Isel::in_map. */
+static uint64_t
+input_key(unsigned semantic, unsigned index)
+{
+   return (uint64_t)semantic << 32 | index;
+}
+
 unsigned
 Isel::input(unsigned semantic, unsigned index, int location, unsigned interp)
 {
-   uint64_t key = (uint64_t)semantic << 32 | index;
-   auto it = in_map.find(key);
-   if (it != in_map.end())
-      return it->second;
-   if (S.inputs.size() >= VLG_HW_MAX_SHADER_IO)
-      throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " inputs");
-   InputDesc d;
-   d.vreg = S.new_vreg();
-   d.mask = 0;
-   d.interp = interp;
-   d.semantic = semantic;
-   d.index = index;
-   d.location = location;
-   S.inputs.push_back(d);
-   in_map[key] = S.inputs.size() - 1;
-   return S.inputs.size() - 1;
+   return io_slot(in_map, input_key(semantic, index), S.inputs, "inputs", [&] {
+      return InputDesc{S.new_vreg(),   0,       (uint8_t)interp, (uint8_t)semantic,
+                       (uint8_t)index, location};
+   });
 }
 
 unsigned
@@ -57,20 +69,9 @@ Isel::output(unsigned semantic, unsigned index, int location, bool dual_source)
 {
    /* the dual-source output shares FRAG_RESULT_DATA0 with COLOR 0 */
    const int key = dual_source ? -1 - location : location;
-   auto it = out_map.find(key);
-   if (it != out_map.end())
-      return it->second;
-   if (S.outputs.size() >= VLG_HW_MAX_SHADER_IO)
-      throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " outputs");
-   OutputDesc d;
-   d.vreg = S.new_vreg();
-   d.mask = 0;
-   d.semantic = semantic;
-   d.index = index;
-   d.location = location;
-   S.outputs.push_back(d);
-   out_map[key] = S.outputs.size() - 1;
-   return S.outputs.size() - 1;
+   return io_slot(out_map, key, S.outputs, "outputs", [&] {
+      return OutputDesc{S.new_vreg(), 0, (uint8_t)semantic, (uint8_t)index, location};
+   });
 }
 
 /** PRED.INE P0, cond.x, #0; returns the predicate (always P0). */
@@ -174,18 +175,11 @@ Isel::gs_collect_inputs(nir_function_impl *impl)
          semantic = VLG_INPUT_SEMANTIC_VARYING;
          index = vi;
       }
-      if (S.inputs.size() >= VLG_HW_MAX_SHADER_IO)
-         throw CompileError("more than " + std::to_string(VLG_HW_MAX_SHADER_IO) + " inputs");
-      InputDesc d;
-      d.vreg = gs_block;
-      d.offset = s.second;
-      d.mask = 0;
-      d.interp = VLG_INTERP_PERSPECTIVE;
-      d.semantic = semantic;
-      d.index = index;
-      d.location = loc;
-      S.inputs.push_back(d);
-      in_map[(uint64_t)semantic << 32 | index] = S.inputs.size() - 1;
+      io_slot(in_map, input_key(semantic, index), S.inputs, "inputs", [&] {
+         /* vertex 0's register of the slot; offset + v * gs_stride for vertex v */
+         return InputDesc{gs_block,       0,   VLG_INTERP_PERSPECTIVE, (uint8_t)semantic,
+                          (uint8_t)index, loc, (uint8_t)s.second};
+      });
    }
 }
 

@@ -244,8 +244,6 @@ class Isel {
 
    /* ---- vlg_isel_memory.cpp: false if @intr is not a memory intrinsic ---- */
    bool emit_memory_intrinsic(nir_intrinsic_instr *intr);
-   /** MEM op: dst (LD/ATOM), data source src[0] (ST/ATOM), address src[1]. */
-   void mem(unsigned kind, bool shared, Operand dst, unsigned wmask, Operand data, Operand addr);
    /** A register holding @src (+ @base) in component x, identity swizzle. */
    Operand mem_address(const nir_src &src, unsigned base);
    static int atomic_kind(nir_intrinsic_op op);

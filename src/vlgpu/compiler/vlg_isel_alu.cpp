@@ -205,32 +205,25 @@ Isel::emit_alu_modifiers(nir_alu_instr *alu)
 bool
 Isel::emit_alu_bool_int(nir_alu_instr *alu)
 {
+   /* one op of source 0 and a constant B (replicated) */
+   static const struct {
+      nir_op nop;
+      unsigned op;
+      uint32_t b;
+   } with_constant[] = {
+      {nir_op_inot, VLG_OP_XOR, ~0u},    /* ~a = a ^ ~0 */
+      {nir_op_b2f32, VLG_OP_AND, F_ONE}, /* true (~0) & 1.0f = 1.0f, false 0 */
+      {nir_op_b2i32, VLG_OP_AND, 1},     /* true (~0) & 1 = 1, false 0 */
+      {nir_op_f2b32, VLG_OP_CMP_NE, 0},  /* a != 0.0: false for -0.0, true for NaN */
+      {nir_op_i2b32, VLG_OP_ICMP_NE, 0}, /* a != 0 */
+   };
+   for (const auto &w : with_constant)
+      if (alu->op == w.nop) {
+         Dst d = alu_dest(alu);
+         b.alu(w.op, d.op, d.wmask, alu_src(alu, 0), imm_u(w.b));
+         return true;
+      }
    switch (alu->op) {
-   case nir_op_inot: {
-      Dst d = alu_dest(alu);
-      b.alu(VLG_OP_XOR, d.op, d.wmask, alu_src(alu, 0), imm_u(~0u));
-      return true;
-   }
-   case nir_op_b2f32: {
-      Dst d = alu_dest(alu);
-      b.alu(VLG_OP_AND, d.op, d.wmask, alu_src(alu, 0), imm_u(F_ONE));
-      return true;
-   }
-   case nir_op_b2i32: {
-      Dst d = alu_dest(alu);
-      b.alu(VLG_OP_AND, d.op, d.wmask, alu_src(alu, 0), imm_u(1));
-      return true;
-   }
-   case nir_op_f2b32: {
-      Dst d = alu_dest(alu);
-      b.alu(VLG_OP_CMP_NE, d.op, d.wmask, alu_src(alu, 0), imm_u(0));
-      return true;
-   }
-   case nir_op_i2b32: {
-      Dst d = alu_dest(alu);
-      b.alu(VLG_OP_ICMP_NE, d.op, d.wmask, alu_src(alu, 0), imm_u(0));
-      return true;
-   }
    case nir_op_b32csel: {
       Dst d = alu_dest(alu);
       b.alu(VLG_OP_SEL, d.op, d.wmask, alu_src(alu, 1), alu_src(alu, 2), alu_src(alu, 0));

@@ -167,7 +167,7 @@ Isel::emit_gs_vertex_op(nir_intrinsic_instr *intr)
    if (nir->info.gs.vertices_out == 0)
       return;
    open();
-   mem(emit ? VLG_MEMKIND_EMIT : VLG_MEMKIND_CUT, false, Operand(), 0, Operand(), Operand());
+   b.mem(emit ? VLG_MEMKIND_EMIT : VLG_MEMKIND_CUT, false, Operand(), 0, Operand(), Operand());
 }
 
 void

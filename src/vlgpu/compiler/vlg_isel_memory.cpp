@@ -50,20 +50,6 @@ Isel::emit_memory_intrinsic(nir_intrinsic_instr *intr)
    }
 }
 
-void
-Isel::mem(unsigned kind, bool shared, Operand dst, unsigned wmask, Operand data, Operand addr)
-{
-   Instr I;
-   I.op = VLG_OP_MEM;
-   I.kind = kind;
-   I.shared = shared;
-   I.dst = dst;
-   I.wmask = wmask;
-   I.src[0] = data;
-   I.src[1] = addr;
-   b.emit(I);
-}
-
 Operand
 Isel::mem_address(const nir_src &src, unsigned base)
 {
@@ -213,7 +199,7 @@ Isel::emit_barrier(nir_intrinsic_instr *intr)
    if (intr->intrinsic == nir_intrinsic_scoped_barrier && !bar &&
        !nir_intrinsic_memory_semantics(intr))
       return;
-   mem(bar ? VLG_MEMKIND_BAR : VLG_MEMKIND_FENCE, false, Operand(), 0, Operand(), Operand());
+   b.mem(bar ? VLG_MEMKIND_BAR : VLG_MEMKIND_FENCE, false, Operand(), 0, Operand(), Operand());
 }
 
 void
@@ -225,7 +211,7 @@ Isel::emit_load_memory(nir_intrinsic_instr *intr)
    unsigned n = nir_dest_num_components(intr->dest);
    Operand addr = mem_address(intr->src[0], sh ? nir_intrinsic_base(intr) : 0);
    uint32_t t = S.new_vreg();
-   mem(VLG_MEMKIND_LD, sh, reg(t), (1u << n) - 1, Operand(), addr);
+   b.mem(VLG_MEMKIND_LD, sh, reg(t), (1u << n) - 1, Operand(), addr);
    Dst d = dest(intr->dest, (1u << n) - 1);
    b.mov(d.op, d.wmask, reg(t));
 }
@@ -249,7 +235,7 @@ Isel::emit_store_memory(nir_intrinsic_instr *intr)
       data = reg(t);
    }
    data.swz = VLG_SWZ_IDENTITY;
-   mem(VLG_MEMKIND_ST, sh, Operand(), mask, data, addr);
+   b.mem(VLG_MEMKIND_ST, sh, Operand(), mask, data, addr);
 }
 
 /* @kind: enum vlg_memkind ATOM_* of @intr (atomic_kind). */
@@ -270,7 +256,7 @@ Isel::emit_atomic(nir_intrinsic_instr *intr, int kind)
    } else {
       b.mov(reg(t), 0x1, get_src(intr->src[1]));
    }
-   mem(kind, sh, reg(t), 0x1, reg(t), addr);
+   b.mem(kind, sh, reg(t), 0x1, reg(t), addr);
    Dst d = dest(intr->dest, 0x1);
    b.mov(d.op, d.wmask, reg(t));
 }

@@ -53,18 +53,7 @@ struct Allocator : Coalescer {
    {
       /* nodes: representatives that appear anywhere */
       std::vector<bool> used(nv, false);
-      std::vector<RegAccess> acc;
-      for (Block &B : S.blocks)
-         for (Instr &I : B.instrs) {
-            if (I.dead)
-               continue;
-            instr_reads(S, I, acc);
-            for (auto &a : acc)
-               used[find(a.vreg)] = true;
-            instr_writes(S, I, acc);
-            for (auto &a : acc)
-               used[find(a.vreg)] = true;
-         }
+      foreach_reg_access(S, [&](const RegAccess &a) { used[find(a.vreg)] = true; });
       for (const InputDesc &in : S.inputs)
          used[find(in.vreg)] = true;
       for (const OutputDesc &o : S.outputs)

@@ -287,6 +287,23 @@ lookup_enum(const char *const *names, unsigned count, const char *s)
    return -1;
 }
 
+/* The enumerated modifier @mnemonic requires (PRED's condition, BRC's and MEM's kind):
+ * @part (NULL when the mnemonic has no modifier) looked up in @names[0..count) into @out.
+ * Reports @missing when there is none, "unknown MNEMONIC WHAT 'PART'" when it is no name. */
+static bool
+parse_enum_modifier(struct parser *ps, const char *mstart, const char *part, const char *mnemonic,
+                    const char *what, const char *const *names, unsigned count, const char *missing,
+                    uint8_t *out)
+{
+   if (!part)
+      return perr_at(ps, mstart, "%s", missing);
+   int v = lookup_enum(names, count, part);
+   if (v < 0)
+      return perr_at(ps, mstart, "unknown %s %s '%s'", mnemonic, what, part);
+   *out = (uint8_t)v;
+   return true;
+}
+
 /* "if P0" / "if !P0" after a BRC. */
 static bool
 parse_brc_cond(struct parser *ps, struct vlg_op *op)
@@ -372,17 +389,15 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
    unsigned mod = used;
 
    switch (info->format) {
-   case VLG_FMT_PRED: {
-      if (mod >= nparts)
-         return perr_at(ps, mstart, "PRED needs a condition: PRED.LT, .GE, .EQ, .NE, .ILT, .IGE, "
-                                    ".IEQ, .INE");
-      int c = lookup_enum(vlg_cond_names, VLG_COND_COUNT, parts[mod]);
-      if (c < 0)
-         return perr_at(ps, mstart, "unknown PRED condition '%s'", parts[mod]);
-      op->cond = (uint8_t)c;
+   case VLG_FMT_PRED:
+      if (!parse_enum_modifier(ps, mstart, mod < nparts ? parts[mod] : NULL, info->name,
+                               "condition", vlg_cond_names, VLG_COND_COUNT,
+                               "PRED needs a condition: PRED.LT, .GE, .EQ, .NE, .ILT, .IGE, "
+                               ".IEQ, .INE",
+                               &op->cond))
+         return false;
       mod++;
       break;
-   }
    case VLG_FMT_ADDR:
       op->akind = VLG_AKIND_INT;
       if (mod < nparts && !strcasecmp(parts[mod], "FLOOR")) {
@@ -393,30 +408,25 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
          mod++;
       }
       break;
-   case VLG_FMT_BRC: {
-      if (mod >= nparts)
-         return perr_at(ps, mstart, "BRC needs a kind: BRC.JMP, BRC.END, BRC.KILL");
-      int k = lookup_enum(vlg_brkind_names, VLG_BRKIND_COUNT, parts[mod]);
-      if (k < 0)
-         return perr_at(ps, mstart, "unknown BRC kind '%s'", parts[mod]);
-      op->kind = (uint8_t)k;
+   case VLG_FMT_BRC:
+      if (!parse_enum_modifier(ps, mstart, mod < nparts ? parts[mod] : NULL, info->name, "kind",
+                               vlg_brkind_names, VLG_BRKIND_COUNT,
+                               "BRC needs a kind: BRC.JMP, BRC.END, BRC.KILL", &op->kind))
+         return false;
       mod++;
       break;
-   }
-   case VLG_FMT_MEM: {
-      if (mod >= nparts)
-         return perr_at(ps, mstart, "MEM needs a kind: MEM.LD, .ST, .ATOM_ADD, ..., .BAR, .FENCE");
-      int k = lookup_enum(vlg_memkind_names, VLG_MEMKIND_COUNT, parts[mod]);
-      if (k < 0)
-         return perr_at(ps, mstart, "unknown MEM kind '%s'", parts[mod]);
-      op->kind = (uint8_t)k;
+   case VLG_FMT_MEM:
+      if (!parse_enum_modifier(ps, mstart, mod < nparts ? parts[mod] : NULL, info->name, "kind",
+                               vlg_memkind_names, VLG_MEMKIND_COUNT,
+                               "MEM needs a kind: MEM.LD, .ST, .ATOM_ADD, ..., .BAR, .FENCE",
+                               &op->kind))
+         return false;
       mod++;
       if (mod < nparts && (!strcasecmp(parts[mod], "S") || !strcasecmp(parts[mod], "SHARED"))) {
          op->shared = true;
          mod++;
       }
       break;
-   }
    default:
       break;
    }

@@ -90,38 +90,31 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Const.MaxTransformFeedbackBuffers = 4;
    ctx->Const.MaxTransformFeedbackInterleavedComponents = 64; /* GL 3.2 minimums */
    ctx->Const.MaxTransformFeedbackSeparateComponents = 4;
+   /* what every stage gets: textures, uniforms, uniform blocks */
+   for (gl_shader_stage st :
+        {MESA_SHADER_VERTEX, MESA_SHADER_GEOMETRY, MESA_SHADER_FRAGMENT, MESA_SHADER_COMPUTE}) {
+      struct gl_program_constants *pc = &ctx->Const.Program[st];
+      pc->MaxTextureImageUnits = 16;
+      pc->MaxUniformComponents = 1024;
+      pc->MaxCombinedUniformComponents = 1024;
+      pc->MaxUniformBlocks = 12;
+   }
    ctx->Const.Program[MESA_SHADER_VERTEX].MaxAttribs = 16;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxTextureImageUnits = 16;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformComponents = 1024;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxCombinedUniformComponents = 1024;
    ctx->Const.Program[MESA_SHADER_VERTEX].MaxOutputComponents = 64;
-   ctx->Const.Program[MESA_SHADER_VERTEX].MaxUniformBlocks = 12;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxTextureImageUnits = 16;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformComponents = 1024;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxCombinedUniformComponents = 1024;
    ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxInputComponents = 64;
-   ctx->Const.Program[MESA_SHADER_FRAGMENT].MaxUniformBlocks = 12;
    ctx->Const.MaxVarying = 16;
    {
       /* geometry shaders (GL 3.2 minimums; max_vertices up to the
        * hardware's 256, docs/hw.md shader_state.gs_max_vertices) */
       struct gl_program_constants *gs = &ctx->Const.Program[MESA_SHADER_GEOMETRY];
-      gs->MaxTextureImageUnits = 16;
-      gs->MaxUniformComponents = 1024;
-      gs->MaxCombinedUniformComponents = 1024;
       gs->MaxInputComponents = 64;
       gs->MaxOutputComponents = 128;
-      gs->MaxUniformBlocks = 12;
       ctx->Const.MaxGeometryOutputVertices = 256;
       ctx->Const.MaxGeometryTotalOutputComponents = 1024;
       ctx->Const.MaxGeometryShaderInvocations = 1;
    }
    {
       struct gl_program_constants *cs = &ctx->Const.Program[MESA_SHADER_COMPUTE];
-      cs->MaxTextureImageUnits = 16;
-      cs->MaxUniformComponents = 1024;
-      cs->MaxCombinedUniformComponents = 1024;
-      cs->MaxUniformBlocks = 12;
       /* PIPE_SHADER_CAP_MAX_SHADER_BUFFERS 16 without hardware atomic
        * counters: st/mesa gives half of them to atomic counter buffers */
       cs->MaxShaderStorageBlocks = VLG_MAX_SHADER_BUFFERS / 2;

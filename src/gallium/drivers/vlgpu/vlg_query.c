@@ -314,5 +314,4 @@ vlg_init_query_functions(struct pipe_context *pctx)
    pctx->get_query_result = vlg_get_query_result;
    pctx->set_active_query_state = vlg_set_active_query_state;
    pctx->render_condition = vlg_render_condition;
-   vlg_context(pctx)->queries_active = true;
 }

@@ -111,6 +111,8 @@ vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    vlg_init_query_functions(pctx);
    vlg_init_draw_functions(pctx);
    vlg_init_so_functions(pctx);
+
+   vlg_state_init(ctx);
    /* until u_blitter pauses them (set_active_query_state) */
    ctx->queries_active = true;
 

@@ -787,6 +787,22 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
 }
 
 void
+vlg_state_init(struct vlg_context *ctx)
+{
+   struct pipe_context *pctx = &ctx->base;
+   struct pipe_blend_color bc = {{0}};
+   struct pipe_stencil_ref sr = {{0}};
+   struct pipe_clip_state clip;
+   struct pipe_scissor_state sc = {0, 0, 0xffff, 0xffff};
+   memset(&clip, 0, sizeof(clip));
+   vlg_set_blend_color(pctx, &bc);
+   vlg_set_stencil_ref(pctx, sr);
+   vlg_set_clip_state(pctx, &clip);
+   vlg_set_sample_mask(pctx, ~0u);
+   vlg_set_scissor_states(pctx, 0, 1, &sc);
+}
+
+void
 vlg_state_cleanup(struct vlg_context *ctx)
 {
    for (unsigned s = 0; s < PIPE_SHADER_TYPES; s++) {
@@ -848,16 +864,4 @@ vlg_init_state_functions(struct pipe_context *pctx)
    pctx->set_framebuffer_state = vlg_set_framebuffer_state;
    pctx->set_vertex_buffers = vlg_set_vertex_buffers;
    pctx->set_constant_buffer = vlg_set_constant_buffer;
-
-   /* Defaults of the non-CSO blocks until st/mesa sets them. */
-   struct pipe_blend_color bc = {{0}};
-   struct pipe_stencil_ref sr = {{0}};
-   struct pipe_clip_state clip;
-   struct pipe_scissor_state sc = {0, 0, 0xffff, 0xffff};
-   memset(&clip, 0, sizeof(clip));
-   vlg_set_blend_color(pctx, &bc);
-   vlg_set_stencil_ref(pctx, sr);
-   vlg_set_clip_state(pctx, &clip);
-   vlg_set_sample_mask(pctx, ~0u);
-   vlg_set_scissor_states(pctx, 0, 1, &sc);
 }

@@ -67,8 +67,7 @@ vlg_stage_name(enum pipe_shader_type stage)
  * shader's own, nir->info.stage (tgsi_to_nir takes it from the TGSI
  * header). */
 static void *
-vlg_create_shader_state(struct pipe_context *pctx,
-                        const struct pipe_shader_state *cso)
+vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_state *cso)
 {
    struct vlg_screen *screen = vlg_screen(pctx->screen);
    struct vlg_shader_state *so = CALLOC_STRUCT(vlg_shader_state);
@@ -85,8 +84,7 @@ vlg_create_shader_state(struct pipe_context *pctx,
       nir = tgsi_to_nir(cso->tokens, pctx->screen, false);
    }
 
-   const enum pipe_shader_type stage =
-      pipe_shader_type_from_mesa(nir->info.stage);
+   const enum pipe_shader_type stage = pipe_shader_type_from_mesa(nir->info.stage);
    so->stage = stage;
    so->id = p_atomic_inc_return(&vlg_shader_next_id);
 

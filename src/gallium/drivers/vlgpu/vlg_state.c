@@ -444,8 +444,8 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
    struct vlg_resource *rsc = vlg_resource(prsc);
    struct VLG_TEXTURE t;
    bool target_ok;
-   const unsigned char view_swizzle[4] = {tmpl->swizzle_r, tmpl->swizzle_g,
-                                          tmpl->swizzle_b, tmpl->swizzle_a};
+   const unsigned char view_swizzle[4] = {tmpl->swizzle_r, tmpl->swizzle_g, tmpl->swizzle_b,
+                                          tmpl->swizzle_a};
    VLG_TEXTURE_init(&t);
 
    if (prsc->target == PIPE_BUFFER) {

@@ -20,6 +20,7 @@
 #include "vlg_fence.h"
 #include "vlg_program.h"
 #include "vlg_resource.h"
+#include "vlg_so.h"
 #include "vlg_stats.h"
 
 void
@@ -53,12 +54,6 @@ vlg_texture_barrier(struct pipe_context *pctx, unsigned flags)
 {
    /* Draws run in queue order and the OMU writes before the next draw's
     * texture reads: nothing to wait for. */
-}
-
-static void
-vlg_memory_barrier(struct pipe_context *pctx, unsigned flags)
-{
-   /* CPU-visible memory is VRAM itself; maps submit what they need. */
 }
 
 static void
@@ -104,16 +99,22 @@ vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    pctx->destroy = vlg_context_destroy;
    pctx->flush = vlg_flush;
    pctx->texture_barrier = vlg_texture_barrier;
-   pctx->memory_barrier = vlg_memory_barrier;
 
+   /* Every other hook is installed by the file that implements it
+    * (docs/driver.md has one row per file), as softpipe and llvmpipe do. */
    vlg_init_context_resource_functions(pctx);
    vlg_init_state_functions(pctx);
    vlg_init_program_functions(pctx);
-   vlg_init_compute_functions(pctx);
+   vlg_init_compute_functions(pctx); /* memory_barrier too */
    vlg_init_blit_functions(pctx);
    vlg_init_copy_functions(pctx);
    vlg_init_query_functions(pctx);
    vlg_init_draw_functions(pctx);
+   vlg_init_so_functions(pctx);
+
+   vlg_state_init(ctx);
+   /* until u_blitter pauses them (set_active_query_state) */
+   ctx->queries_active = true;
 
    ctx->fence_bo = vlg_bo_create(screen, 4, 64, "fence");
    if (!ctx->fence_bo)

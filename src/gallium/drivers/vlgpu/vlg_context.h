@@ -215,6 +215,10 @@ bool vlg_check_render_cond(struct vlg_context *ctx);
 void vlg_init_compute_functions(struct pipe_context *pctx);
 void vlg_compute_cleanup(struct vlg_context *ctx);
 
+/** Pack the defaults of the non-CSO blocks (blend colour, stencil
+ *  reference, clip planes, sample mask, scissor) until st/mesa sets them
+ *  (context creation). */
+void vlg_state_init(struct vlg_context *ctx);
 /** Release every reference the bound state holds (context destruction). */
 void vlg_state_cleanup(struct vlg_context *ctx);
 

@@ -345,5 +345,4 @@ void
 vlg_init_draw_functions(struct pipe_context *pctx)
 {
    pctx->draw_vbo = vlg_draw_vbo;
-   vlg_init_so_functions(pctx);
 }

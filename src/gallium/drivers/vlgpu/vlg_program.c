@@ -17,6 +17,7 @@
 
 #include "compiler/nir/nir.h"
 #include "nir/tgsi_to_nir.h"
+#include "tgsi/tgsi_from_mesa.h"
 #include "pipe/p_context.h"
 #include "util/log.h"
 #include "util/u_atomic.h"
@@ -61,10 +62,12 @@ vlg_stage_name(enum pipe_shader_type stage)
                                          : "FS";
 }
 
+/* pipe_context::create_vs_state, create_fs_state and create_gs_state (and
+ * through vlg_create_compute_state create_compute_state): the stage is the
+ * shader's own, nir->info.stage (tgsi_to_nir takes it from the TGSI
+ * header). */
 static void *
-vlg_create_shader_state(struct pipe_context *pctx,
-                        const struct pipe_shader_state *cso,
-                        enum pipe_shader_type stage)
+vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_state *cso)
 {
    struct vlg_screen *screen = vlg_screen(pctx->screen);
    struct vlg_shader_state *so = CALLOC_STRUCT(vlg_shader_state);
@@ -81,6 +84,7 @@ vlg_create_shader_state(struct pipe_context *pctx,
       nir = tgsi_to_nir(cso->tokens, pctx->screen, false);
    }
 
+   const enum pipe_shader_type stage = pipe_shader_type_from_mesa(nir->info.stage);
    so->stage = stage;
    so->id = p_atomic_inc_return(&vlg_shader_next_id);
 
@@ -170,30 +174,6 @@ vlg_delete_shader_state(struct pipe_context *pctx, void *hwcso)
    FREE(so);
 }
 
-static void *
-vlg_create_vs_state(struct pipe_context *pctx,
-                    const struct pipe_shader_state *cso)
-{
-   return vlg_create_shader_state(pctx, cso, PIPE_SHADER_VERTEX);
-}
-
-/* Geometry shaders (GL 3.2 core §2.12): run by the GE once per assembled
- * primitive on the SPCs, EMIT/CUT build the output strips (draw_info.gs,
- * vlg_draw.c). */
-static void *
-vlg_create_gs_state(struct pipe_context *pctx,
-                    const struct pipe_shader_state *cso)
-{
-   return vlg_create_shader_state(pctx, cso, PIPE_SHADER_GEOMETRY);
-}
-
-static void *
-vlg_create_fs_state(struct pipe_context *pctx,
-                    const struct pipe_shader_state *cso)
-{
-   return vlg_create_shader_state(pctx, cso, PIPE_SHADER_FRAGMENT);
-}
-
 /* Compute shaders (GL ES 3.1 §17): compiled like the other stages; the
  * workgroup size, shared memory and the SSBO/image slots come from the
  * compiler (vlg_compiled_shader), launch_grid is in vlg_compute.c. */
@@ -210,7 +190,7 @@ vlg_create_compute_state(struct pipe_context *pctx,
       .type = PIPE_SHADER_IR_NIR,
       .ir.nir = (nir_shader *)cso->prog,
    };
-   return vlg_create_shader_state(pctx, &s, PIPE_SHADER_COMPUTE);
+   return vlg_create_shader_state(pctx, &s);
 }
 
 static void
@@ -225,11 +205,14 @@ vlg_init_program_functions(struct pipe_context *pctx)
    pctx->create_compute_state = vlg_create_compute_state;
    pctx->bind_compute_state = vlg_bind_compute_state;
    pctx->delete_compute_state = vlg_delete_shader_state;
-   pctx->create_vs_state = vlg_create_vs_state;
+   pctx->create_vs_state = vlg_create_shader_state;
    pctx->delete_vs_state = vlg_delete_shader_state;
-   pctx->create_fs_state = vlg_create_fs_state;
+   pctx->create_fs_state = vlg_create_shader_state;
    pctx->delete_fs_state = vlg_delete_shader_state;
-   pctx->create_gs_state = vlg_create_gs_state;
+   /* Geometry shaders (GL 3.2 core §2.12): run by the GE once per
+    * assembled primitive on the SPCs, EMIT/CUT build the output strips
+    * (draw_info.gs, vlg_draw.c). */
+   pctx->create_gs_state = vlg_create_shader_state;
    pctx->delete_gs_state = vlg_delete_shader_state;
    /* bind_vs_state / bind_fs_state / bind_gs_state are in vlg_state.c with
     * the rest of the bound state. */

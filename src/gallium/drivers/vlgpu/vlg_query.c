@@ -94,18 +94,26 @@ vlg_create_query(struct pipe_context *pctx, unsigned query_type,
    return (struct pipe_query *)q;
 }
 
+/* Draws queued from now on no longer count for @q: it leaves
+ * ctx->occlusion_query, and its so_counters slot is freed (-1). */
 static void
-vlg_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
+vlg_query_stop(struct vlg_context *ctx, struct vlg_query *q)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-   struct vlg_query *q = (struct vlg_query *)pq;
-
    if (ctx->occlusion_query == q)
       ctx->occlusion_query = NULL;
    if (q->slot >= 0) {
       ctx->so_slot[q->slot] = NULL;
       ctx->num_so_queries--;
+      q->slot = -1;
    }
+}
+
+static void
+vlg_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
+{
+   struct vlg_query *q = (struct vlg_query *)pq;
+
+   vlg_query_stop(vlg_context(pctx), q);
    /* Queued draws hold their own reference to the counter. */
    vlg_bo_reference(&q->bo, NULL);
    FREE(q);
@@ -159,16 +167,12 @@ vlg_end_query(struct pipe_context *pctx, struct pipe_query *pq)
    struct vlg_context *ctx = vlg_context(pctx);
    struct vlg_query *q = (struct vlg_query *)pq;
 
-   if (ctx->occlusion_query == q)
-      ctx->occlusion_query = NULL;
    if (q->slot >= 0) {
       if (vlg_batch_uses_bo(&ctx->batch, ctx->so_counters))
          vlg_context_flush(ctx, NULL, 0);
       memcpy(q->prims, ctx->so_counters->map + 16 * q->slot, 16);
-      ctx->so_slot[q->slot] = NULL;
-      ctx->num_so_queries--;
-      q->slot = -1;
    }
+   vlg_query_stop(ctx, q);
    return true;
 }
 
@@ -310,5 +314,4 @@ vlg_init_query_functions(struct pipe_context *pctx)
    pctx->get_query_result = vlg_get_query_result;
    pctx->set_active_query_state = vlg_set_active_query_state;
    pctx->render_condition = vlg_render_condition;
-   vlg_context(pctx)->queries_active = true;
 }

@@ -86,24 +86,21 @@ vlg_create_blend_state(struct pipe_context *pctx,
    b.dither = cso->dither;
    for (unsigned i = 0; i < VLG_HW_MAX_COLOR_BUFS; i++) {
       const struct pipe_rt_blend_state *rt = &cso->rt[i];
+      struct VLG_BLEND_RT *hw = &b.rt[i];
 
-      b.rt[i].blend_enable = rt->blend_enable;
-      b.rt[i].rgb_func = (enum vlg_blend_func)rt->rgb_func;
-      b.rt[i].rgb_src_factor = (enum vlg_blend_factor)rt->rgb_src_factor;
-      b.rt[i].rgb_dst_factor = (enum vlg_blend_factor)rt->rgb_dst_factor;
-      b.rt[i].alpha_func = (enum vlg_blend_func)rt->alpha_func;
-      b.rt[i].alpha_src_factor = (enum vlg_blend_factor)rt->alpha_src_factor;
-      b.rt[i].alpha_dst_factor = (enum vlg_blend_factor)rt->alpha_dst_factor;
-      b.rt[i].colormask = rt->colormask;
+      hw->colormask = rt->colormask;
       /* Gallium leaves the factors of a disabled blend undefined (st/mesa
-       * writes 0, which is no factor): write the defaults. */
-      if (!rt->blend_enable) {
-         b.rt[i].rgb_func = b.rt[i].alpha_func = VLG_BLEND_FUNC_ADD;
-         b.rt[i].rgb_src_factor = b.rt[i].alpha_src_factor =
-            VLG_BLEND_FACTOR_ONE;
-         b.rt[i].rgb_dst_factor = b.rt[i].alpha_dst_factor =
-            VLG_BLEND_FACTOR_ZERO;
-      }
+       * writes 0, which is no factor): keep the defaults VLG_BLEND_init
+       * wrote, vlgpu_hw.xml's (ADD, ONE, ZERO). */
+      if (!rt->blend_enable)
+         continue;
+      hw->blend_enable = true;
+      hw->rgb_func = (enum vlg_blend_func)rt->rgb_func;
+      hw->rgb_src_factor = (enum vlg_blend_factor)rt->rgb_src_factor;
+      hw->rgb_dst_factor = (enum vlg_blend_factor)rt->rgb_dst_factor;
+      hw->alpha_func = (enum vlg_blend_func)rt->alpha_func;
+      hw->alpha_src_factor = (enum vlg_blend_factor)rt->alpha_src_factor;
+      hw->alpha_dst_factor = (enum vlg_blend_factor)rt->alpha_dst_factor;
    }
    VLG_BLEND_pack(so->words, &b);
    return so;
@@ -417,6 +414,17 @@ vlg_texel_buffer_equivalent(enum pipe_format format, unsigned char swizzle[4])
    return PIPE_FORMAT_NONE;
 }
 
+/* The texture descriptor's swizzle: PIPE_SWIZZLE_* values, which are
+ * vlgpu_hw.xml's (static assert above). */
+static void
+vlg_texture_swizzle(struct VLG_TEXTURE *t, const unsigned char swizzle[4])
+{
+   t->swizzle_r = (enum vlg_swizzle)swizzle[0];
+   t->swizzle_g = (enum vlg_swizzle)swizzle[1];
+   t->swizzle_b = (enum vlg_swizzle)swizzle[2];
+   t->swizzle_a = (enum vlg_swizzle)swizzle[3];
+}
+
 static struct pipe_sampler_view *
 vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
                         const struct pipe_sampler_view *tmpl)
@@ -436,6 +444,8 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
    struct vlg_resource *rsc = vlg_resource(prsc);
    struct VLG_TEXTURE t;
    bool target_ok;
+   const unsigned char view_swizzle[4] = {tmpl->swizzle_r, tmpl->swizzle_g, tmpl->swizzle_b,
+                                          tmpl->swizzle_a};
    VLG_TEXTURE_init(&t);
 
    if (prsc->target == PIPE_BUFFER) {
@@ -444,8 +454,6 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
        * address + level[0].offset (docs/hw.md texture_target). */
       t.target = VLG_TEXTURE_TARGET_BUFFER;
       t.format = (enum vlg_format)vlg_format_from_pipe(tmpl->format);
-      const unsigned char view_swizzle[4] = {
-         tmpl->swizzle_r, tmpl->swizzle_g, tmpl->swizzle_b, tmpl->swizzle_a};
       unsigned char swizzle[4] = {PIPE_SWIZZLE_X, PIPE_SWIZZLE_Y,
                                   PIPE_SWIZZLE_Z, PIPE_SWIZZLE_W};
       if (!(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX)) {
@@ -472,10 +480,7 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
       t.address = 0; /* + the buffer's address when a draw packs it */
       t.level[0].offset = offset;
       t.level[0].row_pitch = texels * bpp;
-      t.swizzle_r = (enum vlg_swizzle)final_swizzle[0];
-      t.swizzle_g = (enum vlg_swizzle)final_swizzle[1];
-      t.swizzle_b = (enum vlg_swizzle)final_swizzle[2];
-      t.swizzle_a = (enum vlg_swizzle)final_swizzle[3];
+      vlg_texture_swizzle(&t, final_swizzle);
       VLG_TEXTURE_pack(so->words, &t);
       so->valid = so->buffer = true;
       return view;
@@ -490,10 +495,7 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
       return view;
    }
    t.srgb = util_format_is_srgb(tmpl->format);
-   t.swizzle_r = (enum vlg_swizzle)tmpl->swizzle_r;
-   t.swizzle_g = (enum vlg_swizzle)tmpl->swizzle_g;
-   t.swizzle_b = (enum vlg_swizzle)tmpl->swizzle_b;
-   t.swizzle_a = (enum vlg_swizzle)tmpl->swizzle_a;
+   vlg_texture_swizzle(&t, view_swizzle);
    /* A 4-sample resource keeps the samples of a pixel side by side (docs/hw.md
     * "Multisampling"): its view is a 2D texture 4 times as wide, sample s of
     * pixel x being texel 4x + s; the compiler turns texelFetch(sampler2DMS)
@@ -785,6 +787,22 @@ vlg_set_constant_buffer(struct pipe_context *pctx, enum pipe_shader_type shader,
 }
 
 void
+vlg_state_init(struct vlg_context *ctx)
+{
+   struct pipe_context *pctx = &ctx->base;
+   struct pipe_blend_color bc = {{0}};
+   struct pipe_stencil_ref sr = {{0}};
+   struct pipe_clip_state clip;
+   struct pipe_scissor_state sc = {0, 0, 0xffff, 0xffff};
+   memset(&clip, 0, sizeof(clip));
+   vlg_set_blend_color(pctx, &bc);
+   vlg_set_stencil_ref(pctx, sr);
+   vlg_set_clip_state(pctx, &clip);
+   vlg_set_sample_mask(pctx, ~0u);
+   vlg_set_scissor_states(pctx, 0, 1, &sc);
+}
+
+void
 vlg_state_cleanup(struct vlg_context *ctx)
 {
    for (unsigned s = 0; s < PIPE_SHADER_TYPES; s++) {
@@ -807,8 +825,6 @@ vlg_state_cleanup(struct vlg_context *ctx)
 void
 vlg_init_state_functions(struct pipe_context *pctx)
 {
-   struct vlg_context *ctx = vlg_context(pctx);
-
    pctx->create_blend_state = vlg_create_blend_state;
    pctx->bind_blend_state = vlg_bind_blend_state;
    pctx->delete_blend_state = vlg_delete_state;
@@ -848,18 +864,4 @@ vlg_init_state_functions(struct pipe_context *pctx)
    pctx->set_framebuffer_state = vlg_set_framebuffer_state;
    pctx->set_vertex_buffers = vlg_set_vertex_buffers;
    pctx->set_constant_buffer = vlg_set_constant_buffer;
-
-
-   /* Defaults of the non-CSO blocks until st/mesa sets them. */
-   struct pipe_blend_color bc = {{0}};
-   struct pipe_stencil_ref sr = {{0}};
-   struct pipe_clip_state clip;
-   struct pipe_scissor_state sc = {0, 0, 0xffff, 0xffff};
-   memset(&clip, 0, sizeof(clip));
-   vlg_set_blend_color(pctx, &bc);
-   vlg_set_stencil_ref(pctx, sr);
-   vlg_set_clip_state(pctx, &clip);
-   vlg_set_sample_mask(pctx, ~0u);
-   vlg_set_scissor_states(pctx, 0, 1, &sc);
-   (void)ctx;
 }

@@ -81,19 +81,7 @@ struct Scene {
       fb.zsbuf.address = alloc(uint64_t(W) * H * 4);
       std::memset(vram.data() + fb.zsbuf.address, 0xff, size_t(W) * H * 4);
 
-      VLG_PIPE_STATE ps;
-      VLG_PIPE_STATE_init(&ps);
-      ps.rasterizer.half_pixel_center = true;
-      ps.rasterizer.depth_clip_near = ps.rasterizer.depth_clip_far = true;
-      ps.viewport.scale[0] = W / 2.0f;
-      ps.viewport.scale[1] = H / 2.0f;
-      ps.viewport.scale[2] = 0.5f;
-      ps.viewport.translate[0] = W / 2.0f;
-      ps.viewport.translate[1] = H / 2.0f;
-      ps.viewport.translate[2] = 0.5f;
-      ps.depth_stencil_alpha.depth_enable = true;
-      ps.depth_stencil_alpha.depth_writemask = true;
-      ps.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+      VLG_PIPE_STATE ps = depth_tested_pipe_state(W, H);
       if (blend) {
          ps.depth_stencil_alpha.depth_enable = false;
          ps.blend.rt[0].blend_enable = true;

@@ -129,21 +129,7 @@ build_frame(unsigned ndraws, unsigned ntris, float size_px)
    const PackagePut put = f.putter();
    const uint64_t fb_addr = put_block(put, fb);
 
-   VLG_PIPE_STATE ps;
-   VLG_PIPE_STATE_init(&ps);
-   ps.rasterizer.half_pixel_center = true;
-   ps.rasterizer.depth_clip_near = ps.rasterizer.depth_clip_far = true;
-   ps.viewport.scale[0] = W / 2.0f;
-   ps.viewport.scale[1] = H / 2.0f;
-   ps.viewport.scale[2] = 0.5f;
-   ps.viewport.translate[0] = W / 2.0f;
-   ps.viewport.translate[1] = H / 2.0f;
-   ps.viewport.translate[2] = 0.5f;
-   ps.viewport.depth_far = 1.0f;
-   ps.depth_stencil_alpha.depth_enable = true;
-   ps.depth_stencil_alpha.depth_writemask = true;
-   ps.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
-   const uint64_t ps_addr = put_block(put, ps);
+   const uint64_t ps_addr = put_block(put, depth_tested_pipe_state(W, H));
 
    /* texture: 256x256 RGBA8, full mip chain */
    const unsigned ts = 256, levels = 9;

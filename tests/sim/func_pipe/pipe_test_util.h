@@ -149,20 +149,11 @@ struct TestDraw : PackageBuilder {
          fb.zsbuf = surface(zs, w, h);
       viewport(0, 0, float(w), float(h));
    }
-   /** glViewport(x, y, w, h) + glDepthRangef(n, f) on a surface whose row 0
-    * is the top (Gallium's window coordinates, y down): scale = (w/2, h/2,
-    * (f-n)/2), translate = (x + w/2, y + h/2, (n+f)/2). */
+   /** glViewport(x, y, w, h) + glDepthRangef(n, f): set_viewport() of
+    *  package_writer.h on pipe.viewport. */
    void viewport(float x, float y, float w, float h, float n = 0.0f, float f = 1.0f)
    {
-      VLG_VIEWPORT &v = pipe.viewport;
-      v.scale[0] = w / 2;
-      v.scale[1] = h / 2;
-      v.scale[2] = (f - n) / 2;
-      v.translate[0] = x + w / 2;
-      v.translate[1] = y + h / 2;
-      v.translate[2] = (n + f) / 2;
-      v.depth_near = n;
-      v.depth_far = f;
+      set_viewport(pipe.viewport, x, y, w, h, n, f);
    }
 
    /** A vertex buffer holding @data; returns its index. */

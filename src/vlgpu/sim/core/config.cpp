@@ -538,37 +538,40 @@ static const char *kQueuePatternDoc =
    "(\"cp.out_draw->gts.in_draw\"). A name that matches no queue is an error when the GPU is "
    "assembled.";
 
+/** The key reference: @a header, then one row per key of the table written
+ *  with @a row (fmt arguments: key, type, default, minimum, maximum, doc),
+ *  then the queues.<name> pattern written with @a queue_row (argument: its
+ *  doc). describe() and describe_markdown() differ only in these formats. */
+static std::string
+describe_keys(const char *header, const char *row, const char *queue_row)
+{
+   std::string s = header;
+   auto out = std::back_inserter(s);
+   for (const Config::KeyInfo &k : Config::keys()) {
+      fmt::format_to(out, fmt::runtime(row), k.key, k.type, format_value(k.key, k.def), k.min,
+                     k.max, k.doc);
+   }
+   fmt::format_to(out, fmt::runtime(queue_row), kQueuePatternDoc);
+   return s;
+}
+
 std::string
 Config::describe()
 {
-   std::string s = "vlgpu simulator configuration keys (JSON: dotted keys are nested objects; "
-                   "overrides: key=value,...)\n\n";
-   auto out = std::back_inserter(s);
-   for (const KeyInfo &k : keys()) {
-      fmt::format_to(out, "{}  ({}, default {}, range {}..{})\n    {}\n", k.key, k.type,
-                     format_value(k.key, k.def), k.min, k.max, k.doc);
-   }
-   fmt::format_to(out,
-                  "queues.<name>.capacity|latency|bandwidth  (uint32, default "
-                  "queues.default.*)\n    {}\n",
-                  kQueuePatternDoc);
-   return s;
+   return describe_keys("vlgpu simulator configuration keys (JSON: dotted keys are nested "
+                        "objects; overrides: key=value,...)\n\n",
+                        "{}  ({}, default {}, range {}..{})\n    {}\n",
+                        "queues.<name>.capacity|latency|bandwidth  (uint32, default "
+                        "queues.default.*)\n    {}\n");
 }
 
 std::string
 Config::describe_markdown()
 {
-   std::string s = "| key | type | default | range | description |\n|---|---|---|---|---|\n";
-   auto out = std::back_inserter(s);
-   for (const KeyInfo &k : keys()) {
-      fmt::format_to(out, "| `{}` | {} | {} | {}..{} | {} |\n", k.key, k.type,
-                     format_value(k.key, k.def), k.min, k.max, k.doc);
-   }
-   fmt::format_to(out,
-                  "| `queues.<name>.capacity`, `.latency`, `.bandwidth` | uint32 | "
-                  "`queues.default.*` | as the defaults | {} |\n",
-                  kQueuePatternDoc);
-   return s;
+   return describe_keys("| key | type | default | range | description |\n|---|---|---|---|---|\n",
+                        "| `{}` | {} | {} | {}..{} | {} |\n",
+                        "| `queues.<name>.capacity`, `.latency`, `.bandwidth` | uint32 | "
+                        "`queues.default.*` | as the defaults | {} |\n");
 }
 
 } // namespace vlgpu::sim

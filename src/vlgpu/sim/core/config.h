@@ -25,6 +25,7 @@
 
 #include "sim/core/error.h"
 #include "sim/core/queue.h"
+#include "vlg_limits.h" /* VLG_NUM_REGS */
 
 namespace vlgpu::sim {
 
@@ -126,7 +127,7 @@ namespace vlgpu::sim {
    X(uint32_t, shared_memory_latency_cycles, "spc.shared_memory_latency_cycles", 24, 1, 100000,   \
      "Cycles from the last issue cycle of a shared-memory load or atomic to its data being "       \
      "readable (model default, not from a seed; at least the op's ISA latency).")                  \
-   X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", 128, 1, 128,                    \
+   X(uint32_t, vec4_registers_per_lane, "vec4_registers_per_lane", VLG_NUM_REGS, 1, VLG_NUM_REGS,  \
      "Registers R0..R(n-1) available to each lane, each a vec4 of 32-bit values (the stream "      \
      "buffer: 128 in seed 003; the ISA's 7-bit register numbers address at most 128). A shader "   \
      "needing more cannot be dispatched.")                                                         \

@@ -98,13 +98,25 @@ fault_json(bool faulted, const std::string &module, const std::string &report)
    return {{"module", module}, {"report", report}};
 }
 
+/** The members every command's report starts with: its index among the
+ *  commands of its kind, its dword offset in the queue and the VRAM address
+ *  of the block it names (as "0x..." under @a block_key). */
+static nlohmann::ordered_json
+command_json(uint32_t index_in_queue, uint32_t cmd_offset_dw, const char *block_key,
+             uint64_t block_address)
+{
+   nlohmann::ordered_json j;
+   j[K::index_in_queue] = index_in_queue;
+   j["cmd_offset_dw"] = cmd_offset_dw;
+   j[block_key] = fmt::format("0x{:x}", block_address);
+   return j;
+}
+
 nlohmann::ordered_json
 dispatch_report_json(const DispatchReport &r)
 {
-   nlohmann::ordered_json j;
-   j[K::index_in_queue] = r.index_in_queue;
-   j["cmd_offset_dw"] = r.cmd_offset_dw;
-   j["compute_info"] = fmt::format("0x{:x}", r.compute_info_address);
+   nlohmann::ordered_json j =
+      command_json(r.index_in_queue, r.cmd_offset_dw, "compute_info", r.compute_info_address);
    j[K::cycles] = r.cycles;
    if (r.end_cycle)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};
@@ -126,10 +138,8 @@ dispatch_report_json(const DispatchReport &r)
 nlohmann::ordered_json
 copy_report_json(const CopyReport &r)
 {
-   nlohmann::ordered_json j;
-   j[K::index_in_queue] = r.index_in_queue;
-   j["cmd_offset_dw"] = r.cmd_offset_dw;
-   j["copy_info"] = fmt::format("0x{:x}", r.copy_info_address);
+   nlohmann::ordered_json j =
+      command_json(r.index_in_queue, r.cmd_offset_dw, "copy_info", r.copy_info_address);
    const char *m = vlg_copy_mode_name(vlg_copy_mode(r.mode));
    j["mode"] = m ? m : "?";
    j["bytes"] = r.bytes;
@@ -145,10 +155,8 @@ copy_report_json(const CopyReport &r)
 nlohmann::ordered_json
 draw_report_json(const DrawReport &r)
 {
-   nlohmann::ordered_json j;
-   j[K::index_in_queue] = r.ctx.index_in_queue;
-   j["cmd_offset_dw"] = r.ctx.cmd_offset_dw;
-   j["draw_info"] = fmt::format("0x{:x}", r.ctx.draw_info_address);
+   nlohmann::ordered_json j =
+      command_json(r.ctx.index_in_queue, r.ctx.cmd_offset_dw, "draw_info", r.ctx.draw_info_address);
    j[K::cycles] = r.cycles;
    if (r.cycles || r.end_cycle)
       j["cycle_range"] = {r.begin_cycle, r.end_cycle};

@@ -82,7 +82,9 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -196,6 +198,34 @@ struct FaultRecord {
    int32_t dispatch_index = -1; /**< DispatchReport::index_in_queue of a faulting DISPATCH, else -1 */
    int32_t copy_index = -1;     /**< CopyReport::index_in_queue of a faulting COPY, else -1 */
 };
+
+/**
+ * Runs @a work, one DRAW, DISPATCH or COPY. A GpuFault it throws, or any
+ * other exception but std::bad_alloc (a simulator bug, reported as the fault
+ * "simulator: internal error"), stops only this command: it is recorded in
+ * @a rep (a DrawReport, DispatchReport or CopyReport: faulted, fault_module,
+ * fault) and handed to @a on_fault (which adds its FaultRecord).
+ */
+template <typename Report, typename Work, typename OnFault>
+void
+run_command(Report &rep, Work work, OnFault on_fault)
+{
+   const auto fault = [&](const GpuFault &f) {
+      rep.faulted = true;
+      rep.fault_module = f.module();
+      rep.fault = f.what();
+      on_fault(f);
+   };
+   try {
+      work();
+   } catch (const GpuFault &f) {
+      fault(f);
+   } catch (const std::bad_alloc &) {
+      throw;
+   } catch (const std::exception &e) {
+      fault(GpuFault("simulator", "internal error", e.what()));
+   }
+}
 
 /** Result of Gpu::execute. */
 struct SubmitResult {

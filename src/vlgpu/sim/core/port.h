@@ -102,6 +102,14 @@ template <class T> class TypedPort : public PortBase {
       queue_ = q;
       q_ = static_cast<Queue<T> *>(q);
    }
+   /** The bound queue on the per-cycle paths of the ends (push, pop, ...):
+    *  an unbound port is caught by assert in debug builds only, where
+    *  typed_queue() always checks. */
+   Queue<T> &bound() const
+   {
+      assert(q_);
+      return *q_;
+   }
 
    Queue<T> *q_ = nullptr;
 };
@@ -114,23 +122,11 @@ template <class T> class InPort final : public TypedPort<T> {
    {
    }
    /** An entry is visible and the read bandwidth is not used up. */
-   bool can_pop() const
-   {
-      assert(this->q_);
-      return this->q_->can_pop();
-   }
+   bool can_pop() const { return this->bound().can_pop(); }
    /** Oldest visible entry. @throws SimError if none. */
-   const T &peek() const
-   {
-      assert(this->q_);
-      return this->q_->peek();
-   }
+   const T &peek() const { return this->bound().peek(); }
    /** Remove the oldest visible entry. @throws SimError if !can_pop(). */
-   T pop()
-   {
-      assert(this->q_);
-      return this->q_->pop();
-   }
+   T pop() { return this->bound().pop(); }
    /** Entries stored (in flight + visible). */
    uint32_t occupancy() const { return this->typed_queue().occupancy(); }
 };
@@ -143,18 +139,10 @@ template <class T> class OutPort final : public TypedPort<T> {
    {
    }
    /** A slot is free and the write bandwidth is not used up. */
-   bool can_push() const
-   {
-      assert(this->q_);
-      return this->q_->can_push();
-   }
+   bool can_push() const { return this->bound().can_push(); }
    /** Write an entry, readable at now + latency. @throws SimError if
     *  !can_push() (see QueueBase). */
-   void push(T v)
-   {
-      assert(this->q_);
-      this->q_->push(std::move(v));
-   }
+   void push(T v) { this->bound().push(std::move(v)); }
    /** Entries stored (in flight + visible). */
    uint32_t occupancy() const { return this->typed_queue().occupancy(); }
 };

@@ -11,6 +11,24 @@
 
 namespace vlgpu::sim {
 
+namespace {
+
+/* A use of a queue that its rules forbid but non-strict mode tolerates (a
+ * slot reused in the cycle it was freed, more pushes or pops in a cycle than
+ * the bandwidth): counted in @a violations (QueueStats::violations), and
+ * with SimContext::strict a SimError saying @a f. */
+template <typename... Args>
+void
+violation(const SimContext &ctx, uint64_t &violations, fmt::format_string<Args...> f,
+          Args &&...args)
+{
+   ++violations;
+   if (ctx.strict)
+      throw SimError(fmt::format(f, std::forward<Args>(args)...));
+}
+
+} // namespace
+
 QueueBase::QueueBase(SimContext &ctx, std::string name, const QueueParams &params)
     : ctx_(&ctx), name_(std::move(name)), params_(params)
 {
@@ -101,21 +119,15 @@ QueueBase::push_check(Cycle now)
                                  name_, size_, params_.capacity, now));
    }
    if (size_ + pops_ >= params_.capacity) {
-      ++stats_.violations;
-      if (ctx_->strict) {
-         throw SimError(fmt::format("queue '{}': push at cycle {} into a slot freed in the same "
-                                    "cycle (freed slots are reusable from the next cycle; "
-                                    "check can_push())",
-                                    name_, now));
-      }
+      violation(*ctx_, stats_.violations,
+                "queue '{}': push at cycle {} into a slot freed in the same cycle (freed slots "
+                "are reusable from the next cycle; check can_push())",
+                name_, now);
    }
    if (pushes_ >= params_.bandwidth) {
-      ++stats_.violations;
-      if (ctx_->strict) {
-         throw SimError(fmt::format("queue '{}': more than {} push(es) in cycle {} (bandwidth {}; "
-                                    "check can_push())",
-                                    name_, params_.bandwidth, now, params_.bandwidth));
-      }
+      violation(*ctx_, stats_.violations,
+                "queue '{}': more than {} push(es) in cycle {} (bandwidth {}; check can_push())",
+                name_, params_.bandwidth, now, params_.bandwidth);
    }
 }
 
@@ -133,12 +145,9 @@ QueueBase::pop_check(Cycle now, const char *what)
                                  name_, what, now, ready_[head_], params_.latency));
    }
    if (pops_ >= params_.bandwidth) {
-      ++stats_.violations;
-      if (ctx_->strict) {
-         throw SimError(fmt::format("queue '{}': more than {} pop(s) in cycle {} (bandwidth {}; "
-                                    "check can_pop())",
-                                    name_, params_.bandwidth, now, params_.bandwidth));
-      }
+      violation(*ctx_, stats_.violations,
+                "queue '{}': more than {} pop(s) in cycle {} (bandwidth {}; check can_pop())",
+                name_, params_.bandwidth, now, params_.bandwidth);
    }
 }
 

@@ -301,6 +301,24 @@ make_stats(vlg_drm_device &dev, bool full)
    made = true;
 }
 
+/** The text vlg_drm_get_stats_json (@full) or vlg_drm_get_draw_stats_json
+ *  returns: make_stats(), "{}" without a device, {"error": what} when the
+ *  statistics cannot be printed (the driver only reads this text). */
+const char *
+stats_text(vlg_drm_device *dev, bool full)
+{
+   if (!dev)
+      return "{}";
+   std::string &text = full ? dev->stats : dev->draw_stats;
+   try {
+      make_stats(*dev, full);
+   } catch (const std::exception &e) {
+      (full ? dev->stats_made : dev->draw_stats_made) = true;
+      text = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
+   }
+   return text.c_str();
+}
+
 /** Run @f, turning exceptions into errno values (never let them cross C). */
 template <typename F>
 int
@@ -601,29 +619,13 @@ vlg_drm_get_fault(struct vlg_drm_device *dev)
 const char *
 vlg_drm_get_stats_json(struct vlg_drm_device *dev)
 {
-   if (!dev)
-      return "{}";
-   try {
-      make_stats(*dev, true);
-   } catch (const std::exception &e) {
-      dev->stats_made = true;
-      dev->stats = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
-   }
-   return dev->stats.c_str();
+   return stats_text(dev, true);
 }
 
 const char *
 vlg_drm_get_draw_stats_json(struct vlg_drm_device *dev)
 {
-   if (!dev)
-      return "{}";
-   try {
-      make_stats(*dev, false);
-   } catch (const std::exception &e) {
-      dev->draw_stats_made = true;
-      dev->draw_stats = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
-   }
-   return dev->draw_stats.c_str();
+   return stats_text(dev, false);
 }
 
 } /* extern "C" */

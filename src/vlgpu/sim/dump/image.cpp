@@ -19,36 +19,44 @@
 
 namespace vlgpu::sim::dump {
 
+namespace {
+
+/** PNG channels of a format whose bytes a PNG holds exactly (8-bit UNORM
+ *  and sRGB; BGRA swizzled to RGBA, R8G8 as RGB with blue 0), else 0. */
+unsigned
+exact_png_channels(uint32_t format)
+{
+   switch (format) {
+   case VLG_FORMAT_R8G8B8A8_UNORM:
+   case VLG_FORMAT_R8G8B8A8_SRGB:
+   case VLG_FORMAT_B8G8R8A8_UNORM:
+   case VLG_FORMAT_B8G8R8A8_SRGB:
+      return 4;
+   case VLG_FORMAT_L8_UNORM:
+   case VLG_FORMAT_R8_UNORM:
+   case VLG_FORMAT_A8_UNORM:
+      return 1;
+   case VLG_FORMAT_L8A8_UNORM:
+      return 2;
+   case VLG_FORMAT_R8G8_UNORM:
+      return 3;
+   default:
+      return 0;
+   }
+}
+
+} // namespace
+
 ImageCodec
 image_codec(uint32_t format)
 {
    ImageCodec c;
    c.format = format;
    c.bpp = vlg_format_bytes(format);
-   switch (format) {
-   case VLG_FORMAT_R8G8B8A8_UNORM:
-   case VLG_FORMAT_R8G8B8A8_SRGB:
-   case VLG_FORMAT_B8G8R8A8_UNORM:
-   case VLG_FORMAT_B8G8R8A8_SRGB:
+   if (const unsigned exact_channels = exact_png_channels(format)) {
       c.exact = true;
-      c.channels = 4;
+      c.channels = exact_channels;
       return c;
-   case VLG_FORMAT_L8_UNORM:
-   case VLG_FORMAT_R8_UNORM:
-   case VLG_FORMAT_A8_UNORM:
-      c.exact = true;
-      c.channels = 1;
-      return c;
-   case VLG_FORMAT_L8A8_UNORM:
-      c.exact = true;
-      c.channels = 2;
-      return c;
-   case VLG_FORMAT_R8G8_UNORM:
-      c.exact = true;
-      c.channels = 3;
-      return c;
-   default:
-      break;
    }
    const FormatInfo &fi = format_info(format);
    c.supported = fi.supported && c.bpp > 0;

@@ -206,6 +206,35 @@ describe_command(const uint32_t *w, uint32_t avail, uint32_t &length)
    return fmt::format("{} with length {}", op, h.length);
 }
 
+/** One block of the package as read from VRAM: its address, its
+ *  VLG_<STRUCT>_LENGTH words and, when they could be read (ok), its fields. */
+template <typename T, unsigned Length, unsigned (*Unpack)(const uint32_t *, T *)> struct RawBlock {
+   static constexpr unsigned kLength = Length;
+   bool ok = false;
+   uint64_t addr = 0;
+   uint32_t words[Length] = {};
+   T v = {};
+
+   /** Reads the block at @a a (ok false where it is not in VRAM). */
+   void read(const Vram &vram, uint64_t a)
+   {
+      addr = a;
+      if ((ok = read_words(vram, addr, Length, words)))
+         Unpack(words, &v);
+   }
+};
+
+/** Reads the array of @a count blocks at @a base (docs/hw.md "Conventions":
+ *  element i at base + i * LENGTH * 4 bytes) into @a out. */
+template <typename Block>
+void
+read_block_array(const Vram &vram, uint64_t base, unsigned count, std::vector<Block> &out)
+{
+   out.resize(count);
+   for (unsigned i = 0; i < count; i++)
+      out[i].read(vram, base + uint64_t(i) * Block::kLength * 4);
+}
+
 /** The package as read from VRAM, without validation. */
 struct RawPackage {
    bool have_draw = false;
@@ -219,35 +248,11 @@ struct RawPackage {
    uint32_t fb_words[VLG_FRAMEBUFFER_LENGTH] = {};
    VLG_FRAMEBUFFER fb = {};
 
-   struct Elem {
-      bool ok = false;
-      uint64_t addr = 0;
-      uint32_t words[VLG_VERTEX_ELEMENT_LENGTH] = {};
-      VLG_VERTEX_ELEMENT v = {};
-   };
-   struct Buf {
-      bool ok = false;
-      uint64_t addr = 0;
-      uint32_t words[VLG_VERTEX_BUFFER_LENGTH] = {};
-      VLG_VERTEX_BUFFER v = {};
-   };
-   struct Tex {
-      bool ok = false;
-      uint64_t addr = 0;
-      uint32_t words[VLG_TEXTURE_LENGTH] = {};
-      VLG_TEXTURE v = {};
-   };
-   struct Smp {
-      bool ok = false;
-      uint64_t addr = 0;
-      uint32_t words[VLG_SAMPLER_LENGTH] = {};
-   };
-   struct Shader {
-      bool ok = false;
-      uint64_t addr = 0;
-      uint32_t words[VLG_SHADER_STATE_LENGTH] = {};
-      VLG_SHADER_STATE v = {};
-   };
+   using Elem = RawBlock<VLG_VERTEX_ELEMENT, VLG_VERTEX_ELEMENT_LENGTH, VLG_VERTEX_ELEMENT_unpack>;
+   using Buf = RawBlock<VLG_VERTEX_BUFFER, VLG_VERTEX_BUFFER_LENGTH, VLG_VERTEX_BUFFER_unpack>;
+   using Tex = RawBlock<VLG_TEXTURE, VLG_TEXTURE_LENGTH, VLG_TEXTURE_unpack>;
+   using Smp = RawBlock<VLG_SAMPLER, VLG_SAMPLER_LENGTH, VLG_SAMPLER_unpack>;
+   using Shader = RawBlock<VLG_SHADER_STATE, VLG_SHADER_STATE_LENGTH, VLG_SHADER_STATE_unpack>;
    std::vector<Elem> elems;
    std::vector<Buf> bufs;
    /* per stage: vs, fs and, when draw_info.gs != 0, gs (kStage) */
@@ -255,12 +260,7 @@ struct RawPackage {
    std::vector<Smp> smp[3];
    Shader sh[3];
    /** Uniform-buffer slots B0.. of each shader (shader_state.buffers). */
-   struct Ubo {
-      bool ok = false;
-      uint64_t addr = 0;
-      uint32_t words[VLG_BUFFER_LENGTH] = {};
-      VLG_BUFFER v = {};
-   };
+   using Ubo = RawBlock<VLG_BUFFER, VLG_BUFFER_LENGTH, VLG_BUFFER_unpack>;
    std::vector<Ubo> ubos[3];
    /** draw_info.stream_output (transform feedback), when not 0. */
    bool have_so = false, so_ok = false;
@@ -327,52 +327,24 @@ read_package(const Vram &vram, uint64_t draw_info)
    }
    p.have_pipe = read_words(vram, d.pipe_state, VLG_PIPE_STATE_LENGTH, p.pipe_words);
 
-   p.elems.resize(d.num_vertex_elements);
-   for (unsigned i = 0; i < d.num_vertex_elements; i++) {
-      auto &e = p.elems[i];
-      e.addr = d.vertex_elements + uint64_t(i) * VLG_VERTEX_ELEMENT_LENGTH * 4;
-      if ((e.ok = read_words(vram, e.addr, VLG_VERTEX_ELEMENT_LENGTH, e.words)))
-         VLG_VERTEX_ELEMENT_unpack(e.words, &e.v);
-   }
-   p.bufs.resize(d.num_vertex_buffers);
-   for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
-      auto &b = p.bufs[i];
-      b.addr = d.vertex_buffers + uint64_t(i) * VLG_VERTEX_BUFFER_LENGTH * 4;
-      if ((b.ok = read_words(vram, b.addr, VLG_VERTEX_BUFFER_LENGTH, b.words)))
-         VLG_VERTEX_BUFFER_unpack(b.words, &b.v);
-   }
+   read_block_array(vram, d.vertex_elements, d.num_vertex_elements, p.elems);
+   read_block_array(vram, d.vertex_buffers, d.num_vertex_buffers, p.bufs);
    const uint64_t tex_addr[3] = {d.vs_textures, d.fs_textures, d.gs_textures};
    const uint64_t smp_addr[3] = {d.vs_samplers, d.fs_samplers, d.gs_samplers};
    const unsigned ntex[3] = {d.vs_num_textures, d.fs_num_textures, d.gs_num_textures};
    const unsigned nsmp[3] = {d.vs_num_samplers, d.fs_num_samplers, d.gs_num_samplers};
    const uint64_t sh_addr[3] = {d.vs, d.fs, d.gs};
    for (unsigned s = 0; s < p.stages(); s++) {
-      p.tex[s].resize(ntex[s]);
-      for (unsigned i = 0; i < ntex[s]; i++) {
-         auto &t = p.tex[s][i];
-         t.addr = tex_addr[s] + uint64_t(i) * VLG_TEXTURE_LENGTH * 4;
-         if ((t.ok = read_words(vram, t.addr, VLG_TEXTURE_LENGTH, t.words)))
-            VLG_TEXTURE_unpack(t.words, &t.v);
-      }
-      p.smp[s].resize(nsmp[s]);
-      for (unsigned i = 0; i < nsmp[s]; i++) {
-         auto &m = p.smp[s][i];
-         m.addr = smp_addr[s] + uint64_t(i) * VLG_SAMPLER_LENGTH * 4;
-         m.ok = read_words(vram, m.addr, VLG_SAMPLER_LENGTH, m.words);
-      }
+      read_block_array(vram, tex_addr[s], ntex[s], p.tex[s]);
+      read_block_array(vram, smp_addr[s], nsmp[s], p.smp[s]);
       auto &sh = p.sh[s];
-      sh.addr = sh_addr[s];
-      if ((sh.ok = read_words(vram, sh.addr, VLG_SHADER_STATE_LENGTH, sh.words))) {
-         VLG_SHADER_STATE_unpack(sh.words, &sh.v);
-         /* at most the 16 slots LDB has; a larger count is printed as it is
-          * in [vs]/[fs] and the GPU faults on it */
-         p.ubos[s].resize(std::min(unsigned(sh.v.num_buffers), 16u));
-         for (unsigned i = 0; i < p.ubos[s].size(); i++) {
-            auto &u = p.ubos[s][i];
-            u.addr = sh.v.buffers + uint64_t(i) * VLG_BUFFER_LENGTH * 4;
-            if ((u.ok = read_words(vram, u.addr, VLG_BUFFER_LENGTH, u.words)))
-               VLG_BUFFER_unpack(u.words, &u.v);
-         }
+      sh.read(vram, sh_addr[s]);
+      if (sh.ok) {
+         /* at most the VLG_NUM_BUFFERS slots LDB has; a larger count is
+          * printed as it is in [vs]/[fs] and the GPU faults on it */
+         read_block_array(vram, sh.v.buffers,
+                          std::min(unsigned(sh.v.num_buffers), unsigned(VLG_NUM_BUFFERS)),
+                          p.ubos[s]);
       }
    }
    if (d.stream_output) {

@@ -125,23 +125,9 @@ class FunctionalGpu final : public Gpu {
        * started, so the snapshots are exact whatever the host asks */
       (void)host.snapshot_draw(ctx);
       host.before_draw(ctx, vram);
-      try {
-         rep.counters = render_draw(vram, ctx.draw_info_address, opt_);
-      } catch (const GpuFault &f) {
-         rep.faulted = true;
-         rep.fault_module = f.module();
-         rep.fault = f.what();
-         res.faults.push_back(record(f, c.offset_dw, int32_t(index)));
-      } catch (const std::bad_alloc &) {
-         throw;
-      } catch (const std::exception &e) {
-         /* a simulator bug, not a GPU fault: still stop only this draw */
-         const GpuFault f("simulator", "internal error", e.what());
-         rep.faulted = true;
-         rep.fault_module = f.module();
-         rep.fault = f.what();
-         res.faults.push_back(record(f, c.offset_dw, int32_t(index)));
-      }
+      run_command(
+         rep, [&] { rep.counters = render_draw(vram, ctx.draw_info_address, opt_); },
+         [&](const GpuFault &f) { res.faults.push_back(record(f, c.offset_dw, int32_t(index))); });
       host.after_draw(ctx, vram, rep);
       res.draws.push_back(std::move(rep));
    }
@@ -156,26 +142,13 @@ class FunctionalGpu final : public Gpu {
       rep.index_in_queue = index;
       rep.compute_info_address = c.dispatch.compute_info;
       host.on_dispatch(rep, vram);
-      try {
-         rep.counters = run_dispatch(vram, rep.compute_info_address, opt_, limits_);
-      } catch (const GpuFault &f) {
-         rep.faulted = true;
-         rep.fault_module = f.module();
-         rep.fault = f.what();
-         FaultRecord fr = record(f, c.offset_dw, -1);
-         fr.dispatch_index = int32_t(index);
-         res.faults.push_back(fr);
-      } catch (const std::bad_alloc &) {
-         throw;
-      } catch (const std::exception &e) {
-         const GpuFault f("simulator", "internal error", e.what());
-         rep.faulted = true;
-         rep.fault_module = f.module();
-         rep.fault = f.what();
-         FaultRecord fr = record(f, c.offset_dw, -1);
-         fr.dispatch_index = int32_t(index);
-         res.faults.push_back(fr);
-      }
+      run_command(
+         rep, [&] { rep.counters = run_dispatch(vram, rep.compute_info_address, opt_, limits_); },
+         [&](const GpuFault &f) {
+            FaultRecord fr = record(f, c.offset_dw, -1);
+            fr.dispatch_index = int32_t(index);
+            res.faults.push_back(fr);
+         });
       res.dispatches.push_back(std::move(rep));
    }
 

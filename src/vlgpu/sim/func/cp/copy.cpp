@@ -145,28 +145,22 @@ cp_run_copy(Vram &vram, const VLG_COPY_INFO &ci)
 bool
 cp_copy_command(Vram &vram, CopyReport &rep, SubmitResult &res, VLG_COPY_INFO &ci)
 {
-   const auto failed = [&](const GpuFault &f) {
-      rep.faulted = true;
-      rep.fault_module = f.module();
-      rep.fault = f.what();
-      rep.bytes = 0;
-      FaultRecord fr{f.module(), f.summary(), f.what(), rep.cmd_offset_dw, -1};
-      fr.copy_index = int32_t(rep.index_in_queue);
-      res.faults.push_back(fr);
-   };
-   try {
-      ci = cp_load_copy_info(vram, rep.copy_info_address);
-      rep.mode = uint32_t(ci.mode);
-      rep.bytes = cp_run_copy(vram, ci);
-      return true;
-   } catch (const GpuFault &f) {
-      failed(f);
-   } catch (const std::bad_alloc &) {
-      throw;
-   } catch (const std::exception &e) {
-      failed(GpuFault("simulator", "internal error", e.what()));
-   }
-   return false;
+   bool done = false;
+   run_command(
+      rep,
+      [&] {
+         ci = cp_load_copy_info(vram, rep.copy_info_address);
+         rep.mode = uint32_t(ci.mode);
+         rep.bytes = cp_run_copy(vram, ci);
+         done = true;
+      },
+      [&](const GpuFault &f) {
+         rep.bytes = 0;
+         FaultRecord fr{f.module(), f.summary(), f.what(), rep.cmd_offset_dw, -1};
+         fr.copy_index = int32_t(rep.index_in_queue);
+         res.faults.push_back(fr);
+      });
+   return done;
 }
 
 } // namespace vlgpu::sim

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <utility>
 
+#include "sim/func/tex/compare_func.h"
 #include "sim/func/tex/format.h"
 #include "common/bits.h"
 
@@ -21,33 +23,32 @@ clamp01(float x)
    return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x);
 }
 
-/** @a FUNC @b for the stencil and depth tests (GLES 3.0 §4.1.4, §4.1.5) and
- * the alpha test (GL 2.1 §4.1.4): T is uint32_t (stencil, 32-bit depth),
- * uint16_t (Z16 depth) or float (alpha, float depth; a NaN passes only
- * NOTEQUAL and ALWAYS). An unnamed function passes like ALWAYS. */
-template <typename T>
-inline bool
-compare(vlg_compare_func f, T a, T b)
-{
-   switch (f) {
-   case VLG_COMPARE_FUNC_NEVER:
-      return false;
-   case VLG_COMPARE_FUNC_LESS:
-      return a < b;
-   case VLG_COMPARE_FUNC_EQUAL:
-      return a == b;
-   case VLG_COMPARE_FUNC_LEQUAL:
-      return a <= b;
-   case VLG_COMPARE_FUNC_GREATER:
-      return a > b;
-   case VLG_COMPARE_FUNC_NOTEQUAL:
-      return a != b;
-   case VLG_COMPARE_FUNC_GEQUAL:
-      return a >= b;
-   default:
-      return true;
-   }
-}
+/** The 8-bit RGBA formats with a fast colour path (ColorPath); every other
+ *  format takes ColorPath::Generic. */
+constexpr std::pair<vlg_format, ColorPath> kColorPaths[] = {
+   {VLG_FORMAT_R8G8B8A8_UNORM, ColorPath::RGBA8},
+   {VLG_FORMAT_B8G8R8A8_UNORM, ColorPath::BGRA8},
+   {VLG_FORMAT_R8G8B8X8_UNORM, ColorPath::RGBX8},
+   {VLG_FORMAT_B8G8R8X8_UNORM, ColorPath::BGRX8},
+};
+
+/** The pixel layout of each depth/stencil format (docs/hw.md format table)
+ *  and the byte of a pixel its stencil value is in (-1: none). */
+struct ZsFormatLayout {
+   vlg_format format;
+   ZsLayout layout;
+   int stencil_byte;
+};
+constexpr ZsFormatLayout kZsLayouts[] = {
+   {VLG_FORMAT_Z16_UNORM, ZsLayout::Z16, -1},
+   {VLG_FORMAT_Z24_UNORM_S8_UINT, ZsLayout::Z24Lo, 3},
+   {VLG_FORMAT_Z24X8_UNORM, ZsLayout::Z24Lo, -1},
+   {VLG_FORMAT_S8_UINT_Z24_UNORM, ZsLayout::Z24Hi, 0},
+   {VLG_FORMAT_X8Z24_UNORM, ZsLayout::Z24Hi, -1},
+   {VLG_FORMAT_Z32_FLOAT, ZsLayout::Z32F, -1},
+   {VLG_FORMAT_Z32_FLOAT_S8X24_UINT, ZsLayout::Z32FS8, 4},
+   {VLG_FORMAT_S8_UINT, ZsLayout::S8, 0},
+};
 
 /** sp_quad_depth_test.c apply_stencil_op for one value (8-bit stencil). */
 inline uint8_t
@@ -341,22 +342,10 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       t.rt = b.independent_blend_enable ? b.rt[i] : b.rt[0];
       t.blend = t.rt.blend_enable && !t.is_integer;
       t.written = (fs_color_written >> i & 1) && t.rt.colormask != 0 && !(s.dual_source && i > 0);
-      switch (surf.format) {
-      case VLG_FORMAT_R8G8B8A8_UNORM:
-         t.path = ColorPath::RGBA8;
-         break;
-      case VLG_FORMAT_B8G8R8A8_UNORM:
-         t.path = ColorPath::BGRA8;
-         break;
-      case VLG_FORMAT_R8G8B8X8_UNORM:
-         t.path = ColorPath::RGBX8;
-         break;
-      case VLG_FORMAT_B8G8R8X8_UNORM:
-         t.path = ColorPath::BGRX8;
-         break;
-      default:
-         t.path = ColorPath::Generic;
-         break;
+      t.path = ColorPath::Generic;
+      for (const auto &[format, path] : kColorPaths) {
+         if (format == surf.format)
+            t.path = path;
       }
       const float k[4] = {bc.r, bc.g, bc.b, bc.a};
       for (unsigned c = 0; c < 4; c++)
@@ -373,37 +362,11 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.zs_step = s.zs_bpp * s.samples;
       s.zs_float =
          zs.format == VLG_FORMAT_Z32_FLOAT || zs.format == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
-      switch (zs.format) {
-      case VLG_FORMAT_Z16_UNORM:
-         s.zs_layout = ZsLayout::Z16;
-         break;
-      case VLG_FORMAT_Z24_UNORM_S8_UINT:
-         s.zs_layout = ZsLayout::Z24Lo;
-         s.zs_stencil_byte = 3;
-         break;
-      case VLG_FORMAT_Z24X8_UNORM:
-         s.zs_layout = ZsLayout::Z24Lo;
-         break;
-      case VLG_FORMAT_S8_UINT_Z24_UNORM:
-         s.zs_layout = ZsLayout::Z24Hi;
-         s.zs_stencil_byte = 0;
-         break;
-      case VLG_FORMAT_X8Z24_UNORM:
-         s.zs_layout = ZsLayout::Z24Hi;
-         break;
-      case VLG_FORMAT_Z32_FLOAT:
-         s.zs_layout = ZsLayout::Z32F;
-         break;
-      case VLG_FORMAT_Z32_FLOAT_S8X24_UINT:
-         s.zs_layout = ZsLayout::Z32FS8;
-         s.zs_stencil_byte = 4;
-         break;
-      case VLG_FORMAT_S8_UINT:
-         s.zs_layout = ZsLayout::S8;
-         s.zs_stencil_byte = 0;
-         break;
-      default:
-         break;
+      for (const ZsFormatLayout &l : kZsLayouts) {
+         if (l.format == zs.format) {
+            s.zs_layout = l.layout;
+            s.zs_stencil_byte = l.stencil_byte;
+         }
       }
       s.depth_test = fi.is_depth && s.dsa.depth_enable;
       s.depth_write = s.depth_test && s.dsa.depth_writemask;
@@ -439,7 +402,7 @@ omu_alpha_test(const OmuState &s, unsigned mask, const float alpha[4])
    const float ref = s.dsa.alpha_ref;
    unsigned pass = 0;
    for (unsigned j = 0; j < 4; j++)
-      if (compare(s.dsa.alpha_func, alpha[j], ref))
+      if (compare_func_passes(s.dsa.alpha_func, alpha[j], ref))
          pass |= 1u << j;
    return mask & pass;
 }
@@ -528,8 +491,8 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
       for (unsigned j = 0; j < 4; j++) {
          if (!(m >> j & 1))
             continue;
-         const bool pass =
-            s.zs_float ? compare(f, as_float(qz[j]), as_float(bz[j])) : compare(f, qz[j], bz[j]);
+         const bool pass = s.zs_float ? compare_func_passes(f, as_float(qz[j]), as_float(bz[j]))
+                                      : compare_func_passes(f, qz[j], bz[j]);
          if (pass)
             zmask |= 1u << j;
       }
@@ -546,7 +509,7 @@ omu_depth_stencil(const OmuState &s, int x, int y, unsigned mask, bool back_faci
          if (!(mask >> j & 1))
             continue;
          /* (ref & valuemask) func (stored & valuemask), GL ES 3.0 §4.1.4 */
-         if (!compare(sf.func, uint32_t(ref & vm), uint32_t(st[j] & vm))) {
+         if (!compare_func_passes(sf.func, uint32_t(ref & vm), uint32_t(st[j] & vm))) {
             out &= ~(1u << j);
             st[j] = stencil_op(sf.fail_op, st[j], ref, wm);
          }
@@ -607,7 +570,7 @@ omu_depth_z16_run(const OmuState &s, const PrimSetup &setup, int base_x, int bas
       /* the row is the run's first quad's (all quads of a run share it) */
       uint8_t *p = pixel(s.zs_base, s.zs_pitch, 2, q.x + int(j & 1), base_y + int(j >> 1));
       const uint16_t stored = uint16_t(p[0] | p[1] << 8);
-      if (compare(s.dsa.depth_func, iz, stored)) {
+      if (compare_func_passes(s.dsa.depth_func, iz, stored)) {
          p[0] = uint8_t(iz);
          p[1] = uint8_t(iz >> 8);
          out |= 1u << j;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <initializer_list>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,14 @@ const char *
 name_or(const char *n, const char *fallback = "?")
 {
    return n ? n : fallback;
+}
+
+/* @a v is one of @a set (the semantics a stage's inputs or outputs may have). */
+template <typename T>
+bool
+one_of(T v, std::initializer_list<T> set)
+{
+   return std::find(set.begin(), set.end(), v) != set.end();
 }
 
 unsigned
@@ -124,8 +133,9 @@ check_texture(const Vram &vram, const VLG_TEXTURE &t, const std::string &block)
 {
    if (!(vlg_format_usage(t.format) & VLG_FORMAT_USAGE_TEX))
       bad(block, fmt::format("format {} cannot be sampled", name_or(vlg_format_name(t.format))));
-   if (t.num_levels < 1 || t.num_levels > 15)
-      bad(block, fmt::format("num_levels = {} (must be 1..15)", t.num_levels));
+   if (t.num_levels < 1 || t.num_levels > VLG_HW_MAX_TEXTURE_LEVELS)
+      bad(block,
+          fmt::format("num_levels = {} (must be 1..{})", t.num_levels, VLG_HW_MAX_TEXTURE_LEVELS));
    if (t.first_level > t.last_level || t.last_level >= t.num_levels)
       bad(block, fmt::format("first_level = {}, last_level = {} with num_levels = {}",
                              t.first_level, t.last_level, t.num_levels));
@@ -161,6 +171,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
    const VLG_SHADER_STATE &s = sp.state;
    const bool vs = stage == VLG_SHADER_STAGE_VERTEX;
    const bool gs = stage == VLG_SHADER_STAGE_GEOMETRY;
+   const char *stage_kind = vs ? "vertex" : gs ? "geometry" : "fragment";
    if (s.stage != stage)
       bad(block, fmt::format("stage = {}, expected {}", name_or(vlg_shader_stage_name(s.stage)),
                              name_or(vlg_shader_stage_name(stage))));
@@ -226,24 +237,16 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          bad(block, fmt::format("inputs[{}].reg = R{} but num_regs = {}", i, in.reg, s.num_regs));
       if (in.mask == 0)
          bad(block, fmt::format("inputs[{}].mask = 0 (writes no component)", i));
-      bool ok;
-      if (vs)
-         ok = in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE ||
-              in.semantic == VLG_INPUT_SEMANTIC_VERTEX_ID ||
-              in.semantic == VLG_INPUT_SEMANTIC_INSTANCE_ID;
-      else if (gs)
-         ok = in.semantic == VLG_INPUT_SEMANTIC_POSITION ||
-              in.semantic == VLG_INPUT_SEMANTIC_POINT_SIZE ||
-              in.semantic == VLG_INPUT_SEMANTIC_VARYING ||
-              in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID;
-      else
-         ok = in.semantic == VLG_INPUT_SEMANTIC_VARYING ||
-              in.semantic == VLG_INPUT_SEMANTIC_FRAG_COORD ||
-              in.semantic == VLG_INPUT_SEMANTIC_FACE ||
-              in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD;
+      const bool ok =
+         vs   ? one_of(in.semantic, {VLG_INPUT_SEMANTIC_ATTRIBUTE, VLG_INPUT_SEMANTIC_VERTEX_ID,
+                                     VLG_INPUT_SEMANTIC_INSTANCE_ID})
+         : gs ? one_of(in.semantic, {VLG_INPUT_SEMANTIC_POSITION, VLG_INPUT_SEMANTIC_POINT_SIZE,
+                                     VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_PRIMITIVE_ID})
+              : one_of(in.semantic, {VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_FRAG_COORD,
+                                     VLG_INPUT_SEMANTIC_FACE, VLG_INPUT_SEMANTIC_POINT_COORD});
       if (!ok)
-         bad(block, fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem,
-                                vs ? "vertex" : gs ? "geometry" : "fragment"));
+         bad(block,
+             fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem, stage_kind));
       if (in.semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE && in.index >= num_vertex_elements)
          bad(block, fmt::format("inputs[{}] reads ATTRIBUTE {} but the draw has {} vertex "
                                 "elements",
@@ -259,21 +262,18 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
       const char *sem = name_or(vlg_output_semantic_name(out.semantic));
       if (out.reg >= s.num_regs)
          bad(block, fmt::format("outputs[{}].reg = R{} but num_regs = {}", i, out.reg, s.num_regs));
-      bool ok;
-      if (vs || gs)
-         ok = out.semantic == VLG_OUTPUT_SEMANTIC_POSITION ||
-              out.semantic == VLG_OUTPUT_SEMANTIC_VARYING ||
-              out.semantic == VLG_OUTPUT_SEMANTIC_POINT_SIZE;
-      else
-         ok = out.semantic == VLG_OUTPUT_SEMANTIC_COLOR ||
-              out.semantic == VLG_OUTPUT_SEMANTIC_DEPTH ||
-              out.semantic == VLG_OUTPUT_SEMANTIC_SAMPLE_MASK ||
-              out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR;
+      const bool ok =
+         vs || gs ? one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_POSITION, VLG_OUTPUT_SEMANTIC_VARYING,
+                                          VLG_OUTPUT_SEMANTIC_POINT_SIZE})
+                  : one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_COLOR, VLG_OUTPUT_SEMANTIC_DEPTH,
+                                          VLG_OUTPUT_SEMANTIC_SAMPLE_MASK,
+                                          VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR});
       if (!ok)
          bad(block, fmt::format("outputs[{}].semantic = {} is not a {} shader output", i, sem,
-                                vs ? "vertex" : gs ? "geometry" : "fragment"));
+                                stage_kind));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_COLOR && out.index >= kMaxColorBufs)
-         bad(block, fmt::format("outputs[{}] is COLOR {} (render targets 0..3)", i, out.index));
+         bad(block, fmt::format("outputs[{}] is COLOR {} (render targets 0..{})", i, out.index,
+                                kMaxColorBufs - 1));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR && out.index != 0)
          bad(block, fmt::format("outputs[{}] is DUAL_SOURCE_COLOR {} (only index 0: render target "
                                 "0)",

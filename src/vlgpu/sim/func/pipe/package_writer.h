@@ -139,6 +139,42 @@ put_shader(const PackagePut &put, PackageShader &s)
    return put_block(put, s.st);
 }
 
+/** glViewport(@x, @y, @w, @h) + glDepthRangef(@n, @f) into @v, on a surface
+ *  whose row 0 is the top (Gallium's window coordinates, y down): scale =
+ *  (w/2, h/2, (f-n)/2), translate = (x + w/2, y + h/2, (n+f)/2); x, y, w, h
+ *  in pixels. */
+inline void
+set_viewport(VLG_VIEWPORT &v, float x, float y, float w, float h, float n = 0.0f, float f = 1.0f)
+{
+   v.scale[0] = w / 2;
+   v.scale[1] = h / 2;
+   v.scale[2] = (f - n) / 2;
+   v.translate[0] = x + w / 2;
+   v.translate[1] = y + h / 2;
+   v.translate[2] = (n + f) / 2;
+   v.depth_near = n;
+   v.depth_far = f;
+}
+
+/** The pipe_state of a benchmark frame of @width x @height pixels: XML
+ *  defaults, GL's rasterisation rules (half-pixel centres, near and far depth
+ *  clipping), the viewport of the whole surface with depth range [0, 1], and
+ *  the depth test LESS with depth writes (bench/sim/bench_pipe.cpp,
+ *  vlgpu-sim-bench). */
+inline VLG_PIPE_STATE
+depth_tested_pipe_state(unsigned width, unsigned height)
+{
+   VLG_PIPE_STATE ps;
+   VLG_PIPE_STATE_init(&ps);
+   ps.rasterizer.half_pixel_center = true;
+   ps.rasterizer.depth_clip_near = ps.rasterizer.depth_clip_far = true;
+   set_viewport(ps.viewport, 0.0f, 0.0f, float(width), float(height));
+   ps.depth_stencil_alpha.depth_enable = true;
+   ps.depth_stencil_alpha.depth_writemask = true;
+   ps.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+   return ps;
+}
+
 /**
  * One draw's blocks, to be written (the reader is load_draw_package,
  * package.h). Blocks the caller places itself before write()

@@ -767,33 +767,23 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
    const int ystep = dy < 0 ? -1 : 1;
    dx = std::abs(dx);
    dy = std::abs(dy);
-   if (dx > dy) {
-      const int errorInc = dy + dy;
-      int error = errorInc - dx;
-      const int errorDec = error - dx;
-      for (int i = 0; i < dx; i++) {
-         plot(x0, y0);
-         x0 += xstep;
-         if (error < 0) {
-            error += errorInc;
-         } else {
-            error += errorDec;
-            y0 += ystep;
-         }
-      }
-   } else {
-      const int errorInc = dx + dx;
-      int error = errorInc - dy;
-      const int errorDec = error - dy;
-      for (int i = 0; i < dy; i++) {
-         plot(x0, y0);
-         y0 += ystep;
-         if (error < 0) {
-            error += errorInc;
-         } else {
-            error += errorDec;
-            x0 += xstep;
-         }
+   /* Bresenham along the major axis, x when dx > dy (softpipe writes the
+    * loop once per axis) */
+   const bool x_major = dx > dy;
+   int &major = x_major ? x0 : y0, &minor = x_major ? y0 : x0;
+   const int major_step = x_major ? xstep : ystep, minor_step = x_major ? ystep : xstep;
+   const int dmajor = x_major ? dx : dy, dminor = x_major ? dy : dx;
+   const int errorInc = dminor + dminor;
+   int error = errorInc - dmajor;
+   const int errorDec = error - dmajor;
+   for (int i = 0; i < dmajor; i++) {
+      plot(x0, y0);
+      major += major_step;
+      if (error < 0) {
+         error += errorInc;
+      } else {
+         error += errorDec;
+         minor += minor_step;
       }
    }
    if (cur.mask)

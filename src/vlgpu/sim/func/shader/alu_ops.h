@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "common/bits.h"
+#include "sim/func/tex/format.h" /* float_to_half_rtne */
 
 namespace vlgpu::sim::shader_alu {
 
@@ -54,36 +55,38 @@ sat_bits(uint32_t v)
    return as_uint(f > 0.0f ? (f < 1.0f ? f : 1.0f) : 0.0f);
 }
 
-/** IEEE 754-2008 minNum: the non-NaN operand if one is NaN; min(-0, +0) = -0. */
+/** IEEE 754-2008 minNum (@a Max false) or maxNum of two fp32 words: the
+ *  non-NaN operand if one is NaN (two NaNs: @a a quieted); min(-0, +0) = -0,
+ *  max(-0, +0) = +0. */
+template <bool Max>
 inline uint32_t
-fmin_num(uint32_t a, uint32_t b)
+fminmax_num(uint32_t a, uint32_t b)
 {
    const float x = as_float(a), y = as_float(b);
    if (x != x)
       return y != y ? (a | 0x00400000u) : b;
    if (y != y)
       return a;
-   if (x < y)
+   if (Max ? x > y : x < y)
       return a;
-   if (y < x)
+   if (Max ? y > x : y < x)
       return b;
-   return a | b; /* equal: identical words, or +0/-0 -> -0 */
+   /* equal: identical words, or +0/-0 -> +0 for max, -0 for min */
+   return Max ? a & b : a | b;
+}
+
+/** IEEE 754-2008 minNum; min(-0, +0) = -0. */
+inline uint32_t
+fmin_num(uint32_t a, uint32_t b)
+{
+   return fminmax_num<false>(a, b);
 }
 
 /** IEEE 754-2008 maxNum; max(-0, +0) = +0. */
 inline uint32_t
 fmax_num(uint32_t a, uint32_t b)
 {
-   const float x = as_float(a), y = as_float(b);
-   if (x != x)
-      return y != y ? (a | 0x00400000u) : b;
-   if (y != y)
-      return a;
-   if (x > y)
-      return a;
-   if (y > x)
-      return b;
-   return a & b; /* equal: identical words, or +0/-0 -> +0 */
+   return fminmax_num<true>(a, b);
 }
 
 /** DP3 summed left to right, every product and sum rounded. */
@@ -165,37 +168,12 @@ f2u(uint32_t v)
 
 /** CONV.F2H: IEEE binary16 bits of a binary32 value in the low 16 bits,
  *  round to nearest even; overflow -> +-inf; NaN stays NaN (quiet, top
- *  payload bits kept); subnormal halves are produced. */
+ *  payload bits kept); subnormal halves are produced: float_to_half_rtne
+ *  (format.h), the conversion GLSL packHalf2x16 uses. */
 inline uint32_t
 f2h(uint32_t v)
 {
-   const uint32_t sign = (v >> 16) & 0x8000u;
-   const uint32_t exp = (v >> 23) & 0xFFu;
-   const uint32_t mant = v & 0x7FFFFFu;
-   if (exp == 0xFF)
-      return sign | 0x7C00u | (mant ? (0x200u | (mant >> 13)) : 0u);
-   const int e = int(exp) - 127 + 15; /* biased half exponent */
-   if (e >= 31)
-      return sign | 0x7C00u;
-   if (e <= 0) {
-      /* Subnormal half (or zero): units of 2^-24. */
-      if (exp == 0)
-         return sign; /* binary32 zero or subnormal (< 2^-126): rounds to 0 */
-      const uint32_t m = mant | 0x800000u;
-      const unsigned shift = unsigned(14 - e);
-      if (shift > 24)
-         return sign;
-      uint32_t r = m >> shift;
-      const uint32_t rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1);
-      if (rem > half || (rem == half && (r & 1u)))
-         r++;
-      return sign | r;
-   }
-   uint32_t r = (uint32_t(e) << 10) | (mant >> 13);
-   const uint32_t rem = mant & 0x1FFFu;
-   if (rem > 0x1000u || (rem == 0x1000u && (r & 1u)))
-      r++; /* may carry into the exponent, up to 0x7C00 = inf: correct */
-   return sign | r;
+   return float_to_half_rtne(as_float(v));
 }
 
 /** CONV.H2F: the binary16 value in the low 16 bits as binary32 (exact). */

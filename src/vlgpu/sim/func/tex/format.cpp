@@ -818,28 +818,14 @@ half_to_float(uint16_t h)
    return as_float(s | (e + 112) << 23 | m << 13);
 }
 
-uint16_t
-float_to_half_rtz(float f)
-{
-   const uint32_t u = as_uint(f);
-   const uint16_t s = static_cast<uint16_t>((u >> 16) & 0x8000);
-   const int e = static_cast<int>((u >> 23) & 0xff);
-   const uint32_t m = u & 0x7fffff;
-   if (e == 255)
-      return m ? static_cast<uint16_t>(s | 0x7e00 | (m >> 13)) : static_cast<uint16_t>(s | 0x7c00);
-   const int he = e - 112;
-   if (he >= 31)
-      return static_cast<uint16_t>(s | 0x7bff);
-   if (he <= 0) {
-      if (he < -10)
-         return s;
-      return static_cast<uint16_t>(s | ((m | 0x800000) >> (14 - he)));
-   }
-   return static_cast<uint16_t>(s | he << 10 | m >> 13);
-}
+namespace {
 
+/* float -> half rounded toward zero (@rtne false) or to nearest even: the
+ * two differ only in the rounding of the dropped mantissa bits and in
+ * overflow (to +-65504 or to infinity); NaN -> quiet NaN keeping the top
+ * payload bits. */
 uint16_t
-float_to_half_rtne(float f)
+float_to_half(float f, bool rtne)
 {
    const uint32_t u = as_uint(f);
    const uint16_t s = static_cast<uint16_t>((u >> 16) & 0x8000);
@@ -849,7 +835,7 @@ float_to_half_rtne(float f)
       return m ? static_cast<uint16_t>(s | 0x7e00 | (m >> 13)) : static_cast<uint16_t>(s | 0x7c00);
    const int he = e - 112;
    if (he >= 31)
-      return static_cast<uint16_t>(s | 0x7c00);
+      return static_cast<uint16_t>(s | (rtne ? 0x7c00 : 0x7bff));
    if (he <= 0) {
       const unsigned shift = static_cast<unsigned>(14 - he);
       if (shift > 24)
@@ -857,15 +843,29 @@ float_to_half_rtne(float f)
       const uint32_t mant = m | 0x800000;
       uint32_t mm = mant >> shift;
       const uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-      if (rem > half || (rem == half && (mm & 1)))
+      if (rtne && (rem > half || (rem == half && (mm & 1))))
          mm++;
       return static_cast<uint16_t>(s | mm);
    }
    uint32_t h = static_cast<uint32_t>(he) << 10 | m >> 13;
    const uint32_t rem = m & 0x1fff;
-   if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+   if (rtne && (rem > 0x1000 || (rem == 0x1000 && (h & 1))))
       h++; /* may carry into the exponent, up to infinity: correct */
    return static_cast<uint16_t>(s | h);
+}
+
+} // namespace
+
+uint16_t
+float_to_half_rtz(float f)
+{
+   return float_to_half(f, false);
+}
+
+uint16_t
+float_to_half_rtne(float f)
+{
+   return float_to_half(f, true);
 }
 
 float

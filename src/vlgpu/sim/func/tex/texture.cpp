@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/func/tex/compare_func.h"
 #include "sim/func/tex/format.h"
 #include "vlg_limits.h"
 #include "common/bits.h"
@@ -164,41 +165,24 @@ wn_mirror_repeat(float s, int size)
    return mesa_ifloor(u * size);
 }
 
+/* The MIRROR_CLAMP modes are their CLAMP mode of |s| (EXT_texture_mirror_clamp;
+ * softpipe computes fabs(s * size), which is fabs(s) * size exactly). */
 int
 wn_mirror_clamp(float s, int size)
 {
-   const float u = std::fabs(s * size);
-   if (u <= 0.0f)
-      return 0;
-   if (u >= size)
-      return size - 1;
-   return mesa_ifloor(u);
+   return wn_clamp(std::fabs(s), size);
 }
 
 int
 wn_mirror_clamp_to_edge(float s, int size)
 {
-   const float min = 0.5f;
-   const float max = static_cast<float>(size) - 0.5f;
-   const float u = std::fabs(s * size);
-   if (u < min)
-      return 0;
-   if (u > max)
-      return size - 1;
-   return mesa_ifloor(u);
+   return wn_clamp_to_edge(std::fabs(s), size);
 }
 
 int
 wn_mirror_clamp_to_border(float s, int size)
 {
-   const float min = -0.5f;
-   const float max = static_cast<float>(size) + 0.5f;
-   const float u = std::fabs(s * size);
-   if (u < min)
-      return -1;
-   if (u > max)
-      return size;
-   return mesa_ifloor(u);
+   return wn_clamp_to_border(std::fabs(s), size);
 }
 
 void
@@ -210,26 +194,38 @@ wl_repeat(float s, int size, int &i0, int &i1, float &w)
    w = frac(u);
 }
 
-void
-wl_clamp(float s, int size, int &i0, int &i1, float &w)
+/* The texels i0 = floor(u) and i1 = i0 + 1 around u (in texels, the texel
+ * centres at whole numbers) and the weight of i1: how every linear wrap mode
+ * but REPEAT and MIRROR_REPEAT ends. */
+inline void
+linear_taps(float u, int &i0, int &i1, float &w)
 {
-   const float u = mesa_clamp(s * size, 0.0f, static_cast<float>(size)) - 0.5f;
    i0 = mesa_ifloor(u);
    i1 = i0 + 1;
    w = frac(u);
 }
 
-void
-wl_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
+/* The _TO_EDGE modes: a tap outside [0, size) takes the edge texel. */
+inline void
+clamp_taps_to_edge(int size, int &i0, int &i1)
 {
-   const float u = mesa_clamp(s * size, 0.0f, static_cast<float>(size)) - 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
    if (i0 < 0)
       i0 = 0;
    if (i1 >= size)
       i1 = size - 1;
-   w = frac(u);
+}
+
+void
+wl_clamp(float s, int size, int &i0, int &i1, float &w)
+{
+   linear_taps(mesa_clamp(s * size, 0.0f, static_cast<float>(size)) - 0.5f, i0, i1, w);
+}
+
+void
+wl_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
+{
+   wl_clamp(s, size, i0, i1, w);
+   clamp_taps_to_edge(size, i0, i1);
 }
 
 void
@@ -237,10 +233,7 @@ wl_clamp_to_border(float s, int size, int &i0, int &i1, float &w)
 {
    const float min = -1.0f;
    const float max = static_cast<float>(size) + 0.5f;
-   const float u = mesa_clamp(s * size, min, max) - 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
-   w = frac(u);
+   linear_taps(mesa_clamp(s * size, min, max) - 0.5f, i0, i1, w);
 }
 
 void
@@ -268,44 +261,23 @@ wl_mirror_repeat(float s, int size, int &i0, int &i1, float &w)
    w = no_mirror ? frac(u) : frac(1.0f - u);
 }
 
+/* MIRROR_CLAMP*: CLAMP* of |s|, as the nearest modes */
 void
 wl_mirror_clamp(float s, int size, int &i0, int &i1, float &w)
 {
-   float u = std::fabs(s * size);
-   if (u >= size)
-      u = static_cast<float>(size);
-   u -= 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
-   w = frac(u);
+   wl_clamp(std::fabs(s), size, i0, i1, w);
 }
 
 void
 wl_mirror_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
 {
-   float u = std::fabs(s * size);
-   if (u >= size)
-      u = static_cast<float>(size);
-   u -= 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
-   if (i0 < 0)
-      i0 = 0;
-   if (i1 >= size)
-      i1 = size - 1;
-   w = frac(u);
+   wl_clamp_to_edge(std::fabs(s), size, i0, i1, w);
 }
 
 void
 wl_mirror_clamp_to_border(float s, int size, int &i0, int &i1, float &w)
 {
-   const float min = -0.5f;
-   const float max = size + 0.5f;
-   const float t = std::fabs(s * size);
-   const float u = mesa_clamp(t, min, max) - 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
-   w = frac(u);
+   wl_clamp_to_border(std::fabs(s), size, i0, i1, w);
 }
 
 /* Unnormalized coordinates (samp.normalized_coords false): only the clamp
@@ -332,97 +304,56 @@ wn_unorm_clamp_to_edge(float s, int size)
 void
 wl_unorm_clamp(float s, int size, int &i0, int &i1, float &w)
 {
-   const float u = mesa_clamp(s - 0.5f, 0.0f, static_cast<float>(size) - 1.0f);
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
-   w = frac(u);
+   linear_taps(mesa_clamp(s - 0.5f, 0.0f, static_cast<float>(size) - 1.0f), i0, i1, w);
 }
 
 void
 wl_unorm_clamp_to_border(float s, int size, int &i0, int &i1, float &w)
 {
-   const float u = mesa_clamp(s, -0.5f, static_cast<float>(size) + 0.5f) - 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
+   linear_taps(mesa_clamp(s, -0.5f, static_cast<float>(size) + 0.5f) - 0.5f, i0, i1, w);
    if (i1 > size - 1)
       i1 = size - 1;
-   w = frac(u);
 }
 
 void
 wl_unorm_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
 {
-   const float u = mesa_clamp(s, 0.5f, static_cast<float>(size) - 0.5f) - 0.5f;
-   i0 = mesa_ifloor(u);
-   i1 = i0 + 1;
+   linear_taps(mesa_clamp(s, 0.5f, static_cast<float>(size) - 0.5f) - 0.5f, i0, i1, w);
    if (i1 > size - 1)
       i1 = size - 1;
-   w = frac(u);
 }
 
-WrapNearest
-nearest_wrap(vlg_tex_wrap mode, bool normalized)
-{
-   if (!normalized) {
-      switch (mode) {
-      case VLG_TEX_WRAP_CLAMP_TO_EDGE:
-         return wn_unorm_clamp_to_edge;
-      case VLG_TEX_WRAP_CLAMP_TO_BORDER:
-         return wn_unorm_clamp_to_border;
-      default:
-         return wn_unorm_clamp;
-      }
-   }
-   switch (mode) {
-   case VLG_TEX_WRAP_REPEAT:
-      return wn_repeat;
-   case VLG_TEX_WRAP_CLAMP:
-      return wn_clamp;
-   case VLG_TEX_WRAP_CLAMP_TO_EDGE:
-      return wn_clamp_to_edge;
-   case VLG_TEX_WRAP_CLAMP_TO_BORDER:
-      return wn_clamp_to_border;
-   case VLG_TEX_WRAP_MIRROR_REPEAT:
-      return wn_mirror_repeat;
-   case VLG_TEX_WRAP_MIRROR_CLAMP:
-      return wn_mirror_clamp;
-   case VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE:
-      return wn_mirror_clamp_to_edge;
-   default:
-      return wn_mirror_clamp_to_border;
-   }
-}
+/* The wrap functions of one coordinate. */
+struct WrapFunctions {
+   WrapNearest nearest;
+   WrapLinear linear;
+};
 
-WrapLinear
-linear_wrap(vlg_tex_wrap mode, bool normalized)
+/* Normalized coordinates: by vlg_tex_wrap value (a 3-bit field, all eight
+ * named). */
+constexpr WrapFunctions kWrapFunctions[8] = {
+   {wn_repeat, wl_repeat},
+   {wn_clamp, wl_clamp},
+   {wn_clamp_to_edge, wl_clamp_to_edge},
+   {wn_clamp_to_border, wl_clamp_to_border},
+   {wn_mirror_repeat, wl_mirror_repeat},
+   {wn_mirror_clamp, wl_mirror_clamp},
+   {wn_mirror_clamp_to_edge, wl_mirror_clamp_to_edge},
+   {wn_mirror_clamp_to_border, wl_mirror_clamp_to_border},
+};
+
+WrapFunctions
+wrap_functions(vlg_tex_wrap mode, bool normalized)
 {
-   if (!normalized) {
-      switch (mode) {
-      case VLG_TEX_WRAP_CLAMP_TO_EDGE:
-         return wl_unorm_clamp_to_edge;
-      case VLG_TEX_WRAP_CLAMP_TO_BORDER:
-         return wl_unorm_clamp_to_border;
-      default:
-         return wl_unorm_clamp;
-      }
-   }
+   if (normalized)
+      return kWrapFunctions[mode & 7];
    switch (mode) {
-   case VLG_TEX_WRAP_REPEAT:
-      return wl_repeat;
-   case VLG_TEX_WRAP_CLAMP:
-      return wl_clamp;
    case VLG_TEX_WRAP_CLAMP_TO_EDGE:
-      return wl_clamp_to_edge;
+      return {wn_unorm_clamp_to_edge, wl_unorm_clamp_to_edge};
    case VLG_TEX_WRAP_CLAMP_TO_BORDER:
-      return wl_clamp_to_border;
-   case VLG_TEX_WRAP_MIRROR_REPEAT:
-      return wl_mirror_repeat;
-   case VLG_TEX_WRAP_MIRROR_CLAMP:
-      return wl_mirror_clamp;
-   case VLG_TEX_WRAP_MIRROR_CLAMP_TO_EDGE:
-      return wl_mirror_clamp_to_edge;
+      return {wn_unorm_clamp_to_border, wl_unorm_clamp_to_border};
    default:
-      return wl_mirror_clamp_to_border;
+      return {wn_unorm_clamp, wl_unorm_clamp};
    }
 }
 
@@ -718,8 +649,9 @@ prepare(const Vram &vram, Unit &u, bool sampling, bool map)
    const VLG_SAMPLER &s = u.samp;
    const vlg_tex_wrap wraps[3] = {s.wrap_s, s.wrap_t, s.wrap_r};
    for (unsigned i = 0; i < 3; i++) {
-      u.wn[i] = nearest_wrap(wraps[i], s.normalized_coords);
-      u.wl[i] = linear_wrap(wraps[i], s.normalized_coords);
+      const WrapFunctions w = wrap_functions(wraps[i], s.normalized_coords);
+      u.wn[i] = w.nearest;
+      u.wl[i] = w.linear;
    }
    /* GL ES 3.0 texture completeness: integer textures are only complete with NEAREST
     * filtering; vlgpu samples them unfiltered whatever the sampler says. */
@@ -764,30 +696,6 @@ fetch(const Unit &u, const LevelView &l, int x, int y, int z, uint32_t w[4])
       u.trace->push_back(l.addr + off);
 }
 
-/* GL ES 3.0 texture comparison functions: ref OP texel, PIPE_FUNC_* order. */
-inline bool
-compare(vlg_compare_func f, float ref, float d)
-{
-   switch (f) {
-   case VLG_COMPARE_FUNC_LESS:
-      return ref < d;
-   case VLG_COMPARE_FUNC_EQUAL:
-      return ref == d;
-   case VLG_COMPARE_FUNC_LEQUAL:
-      return ref <= d;
-   case VLG_COMPARE_FUNC_GREATER:
-      return ref > d;
-   case VLG_COMPARE_FUNC_NOTEQUAL:
-      return ref != d;
-   case VLG_COMPARE_FUNC_GEQUAL:
-      return ref >= d;
-   case VLG_COMPARE_FUNC_ALWAYS:
-      return true;
-   default:
-      return false;
-   }
-}
-
 /* A texel as the filters see it: the unpacked words, or with a shadow
  * compare the comparison result (r, r, r, 1) -- vlgpu: comparing every
  * texel before filtering gives GL's percentage-closer filtering; softpipe
@@ -801,7 +709,8 @@ struct Sampler {
    {
       fetch(u, l, x, y, z, w);
       if (cmp) {
-         const uint32_t k = compare(u.samp.compare_func, ref, as_float(w[0])) ? 0x3f800000u : 0;
+         const uint32_t k =
+            compare_func_passes(u.samp.compare_func, ref, as_float(w[0])) ? 0x3f800000u : 0;
          w[0] = w[1] = w[2] = k;
          w[3] = 0x3f800000u;
       }

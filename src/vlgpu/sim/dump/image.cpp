@@ -210,20 +210,27 @@ constexpr png_uint_32 kPngMaxChunks = 256;
 
 struct PngHeader {
    png_uint_32 width = 0, height = 0;
-   char error[256] = "";
+   char warning[256] = ""; /**< the first warning (libpng's limits warn, then fail) */
+   char error[512] = "";
 };
 
 void
 png_error_to_header(png_structp png, png_const_charp msg)
 {
    PngHeader *h = static_cast<PngHeader *>(png_get_error_ptr(png));
-   std::snprintf(h->error, sizeof(h->error), "%s", msg);
+   if (h->warning[0])
+      std::snprintf(h->error, sizeof(h->error), "%s (%s)", msg, h->warning);
+   else
+      std::snprintf(h->error, sizeof(h->error), "%s", msg);
    png_longjmp(png, 1);
 }
 
 void
-png_ignore_warning(png_structp, png_const_charp)
+png_keep_warning(png_structp png, png_const_charp msg)
 {
+   PngHeader *h = static_cast<PngHeader *>(png_get_error_ptr(png));
+   if (!h->warning[0])
+      std::snprintf(h->warning, sizeof(h->warning), "%s", msg);
 }
 
 /* The PNG's IHDR through libpng with the limits above (png_read_info reads
@@ -232,7 +239,7 @@ bool
 read_png_header(std::FILE *f, PngHeader *h)
 {
    png_structp png =
-      png_create_read_struct(PNG_LIBPNG_VER_STRING, h, png_error_to_header, png_ignore_warning);
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, h, png_error_to_header, png_keep_warning);
    png_infop info = png ? png_create_info_struct(png) : nullptr;
    if (!info) {
       png_destroy_read_struct(&png, nullptr, nullptr);

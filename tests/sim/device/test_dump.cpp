@@ -125,6 +125,20 @@ live_run(Square &sq, const std::string &name, const uint8_t bg[4])
    return r;
 }
 
+/** Copy @r's draw directory aside, so that restore_dump() undoes edits. */
+void
+keep_pristine(const LiveRun &r)
+{
+   fs::copy(r.dir, fs::path(r.top) / "pristine", fs::copy_options::recursive);
+}
+
+void
+restore_dump(const LiveRun &r)
+{
+   fs::remove_all(r.dir);
+   fs::copy(fs::path(r.top) / "pristine", r.dir, fs::copy_options::recursive);
+}
+
 ReplayResult
 replay(const std::string &dir, const std::string &out)
 {
@@ -625,12 +639,8 @@ TEST(Dump, MalformedFilesAreErrorsWithFileAndLine)
    Square sq;
    const LiveRun r = live_run(sq, "malformed", kBg);
    ASSERT_EQ(r.submit_result, 0);
-   const std::string pristine = (fs::path(r.top) / "pristine").string();
-   fs::copy(r.dir, pristine, fs::copy_options::recursive);
-   auto restore = [&] {
-      fs::remove_all(r.dir);
-      fs::copy(pristine, r.dir, fs::copy_options::recursive);
-   };
+   keep_pristine(r);
+   auto restore = [&] { restore_dump(r); };
    const fs::path dir(r.dir);
    struct Case {
       const char *file, *re, *repl, *needle;
@@ -803,14 +813,9 @@ TEST(Dump, HostileSizesAreErrorsBeforeAllocating)
    Square sq;
    const LiveRun r = live_run(sq, "hostile", kBg);
    ASSERT_EQ(r.submit_result, 0);
-   const std::string pristine = (fs::path(r.top) / "pristine").string();
-   fs::copy(r.dir, pristine, fs::copy_options::recursive);
-   auto restore = [&] {
-      fs::remove_all(r.dir);
-      fs::copy(pristine, r.dir, fs::copy_options::recursive);
-   };
-   const fs::path dir(r.dir);
+   keep_pristine(r);
    const uint64_t headroom = dump_config(r.dir).vram_size_bytes + (256u << 20);
+   const fs::path dir(r.dir);
    auto expect_error = [&](const std::string &needle) {
       const std::string e = bounded_replay_error(r.dir, headroom);
       EXPECT_TRUE(contains(e, needle)) << "want '" << needle << "' in:\n" << e;
@@ -819,7 +824,7 @@ TEST(Dump, HostileSizesAreErrorsBeforeAllocating)
    /* PNG headers claiming 100000 x 60000 RGBA pixels (24 GB; inside
     * libpng's limits, not draw.txt's size) and 100000 x 100000 (40 GB;
     * taller than any image of a dump, 65535 rows: libpng's user limit) */
-   restore();
+   restore_dump(r);
    const std::string png = slurp(dir / "rt0-before.png");
    spit(dir / "rt0-before.png", png_with_size(png, 100000, 60000));
    expect_error((dir / "rt0-before.png").string() +
@@ -828,20 +833,20 @@ TEST(Dump, HostileSizesAreErrorsBeforeAllocating)
    expect_error((dir / "rt0-before.png").string() +
                 ": cannot read PNG: Invalid IHDR data (Image height exceeds user limit");
    /* a truncated PNG */
-   restore();
+   restore_dump(r);
    spit(dir / "rt0-before.png", png.substr(0, png.size() / 2));
    expect_error((dir / "rt0-before.png").string() + ": cannot read PNG");
 
    /* a shader binary of 1 GiB (sparse): more than the largest program,
     * VLG_MAX_PROGRAM_UNITS units of 4 bytes */
-   restore();
+   restore_dump(r);
    spit(dir / "vs.bin", "");
    fs::resize_file(dir / "vs.bin", uint64_t(1) << 30);
    expect_error(fmt::format("{}: 1073741824 bytes, more than the {} bytes", (dir / "vs.bin").string(),
                             uint64_t(VLG_MAX_PROGRAM_UNITS) * 4));
 
    /* vertex bytes beyond the configured VRAM: an error at their line */
-   restore();
+   restore_dump(r);
    {
       const unsigned line = edit(dir / "vb0.hex", R"(\n0x[0-9a-f]+:)", "\n0x7fff00000000:");
       expect_error(fmt::format("{}:{}: 16 bytes at 0x7fff00000000 run past the end of the "
@@ -851,14 +856,14 @@ TEST(Dump, HostileSizesAreErrorsBeforeAllocating)
 
    /* array counts beyond the machine's (vlg_limits.h): 255 vertex elements
     * (the field's largest value), 2^31 (not a value of the 8-bit field) */
-   restore();
+   restore_dump(r);
    {
       const unsigned line =
          edit(dir / "draw.txt", R"(num_vertex_elements\s+= \d+)", "num_vertex_elements = 255");
       expect_error(fmt::format("{}:{}: error: num_vertex_elements = 255: at most {}",
                                (dir / "draw.txt").string(), line, VLG_HW_MAX_VERTEX_ELEMENTS));
    }
-   restore();
+   restore_dump(r);
    {
       const unsigned line = edit(dir / "draw.txt", R"(num_vertex_elements\s+= \d+)",
                                  "num_vertex_elements = 2147483648");

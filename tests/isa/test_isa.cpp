@@ -514,6 +514,36 @@ TEST(IsaAssembler, ErrorsNameLineAndColumn)
    }
 }
 
+/* Sizes the text asks for are bounded before they are allocated or looped
+ * over: a 10 MB line, a program of more than VLG_MAX_PROGRAM_UNITS units,
+ * more than 4096 labels. */
+TEST(IsaAssembler, HostileSizesAreErrorsWithLineAndColumn)
+{
+   vlg_program prog;
+   vlg_isa_error e;
+   const std::string long_line = "NOP\n" + std::string(10u << 20, ' ') + "NOP\n";
+   EXPECT_NE(vlg_assemble(long_line.c_str(), "t.s", &prog, &e), 0);
+   EXPECT_NE(std::string(e.msg).find("t.s:2:1: the line is 10485763 bytes long, more than 4096"),
+             std::string::npos)
+      << e.msg;
+
+   std::string big;
+   for (unsigned i = 0; i <= VLG_MAX_PROGRAM_UNITS; i++)
+      big += "NOP\n"; /* one unit each (docs/isa.md) */
+   EXPECT_NE(vlg_assemble(big.c_str(), "t.s", &prog, &e), 0);
+   const std::string n = std::to_string(VLG_MAX_PROGRAM_UNITS);
+   const std::string n1 = std::to_string(VLG_MAX_PROGRAM_UNITS + 1);
+   const std::string want = "t.s:" + n1 + ":1: the program grows to " + n1 + " units, more than " + n;
+   EXPECT_NE(std::string(e.msg).find(want), std::string::npos) << e.msg;
+
+   std::string labels; /* 4097 labels (docs/isa.md "Assembler": at most 4096) */
+   for (unsigned i = 0; i <= 4096; i++)
+      labels += "l" + std::to_string(i) + ":\n";
+   EXPECT_NE(vlg_assemble(labels.c_str(), "t.s", &prog, &e), 0);
+   const std::string want_labels = "t.s:4097:1: more than 4096 labels";
+   EXPECT_NE(std::string(e.msg).find(want_labels), std::string::npos) << e.msg;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Seed programs                                                           */
 /* ---------------------------------------------------------------------- */

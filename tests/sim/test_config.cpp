@@ -248,6 +248,29 @@ TEST(Config, WriteAndLoadRoundTrip)
    EXPECT_EQ(j["spcs_per_gpc"], 4);
 }
 
+/* Keys each within their range can still ask for terabytes together: a
+ * config.json (a dump's, edited) is refused before the GPU is built. */
+TEST(Config, TotalsOfWhatTheSimulatorAllocatesAreBounded)
+{
+   const std::string path = ::testing::TempDir() + "vlgpu_config_hostile.json";
+   {
+      /* 64 x 64 SPCs x (8 KiB + 1 GiB) of 64-byte lines: about 2^36 lines, more than 2^27 */
+      std::ofstream f(path);
+      f << R"({"gpcs": 64, "spcs_per_gpc": 64, "spc": {"l1_bytes": 1073741824}})";
+   }
+   EXPECT_THAT(error_of([&] { Config::load(path); }),
+               HasSubstr(path + ": configuration: the caches hold "));
+   Config c;
+   c.apply_overrides("gpcs=64,spcs_per_gpc=64,spc.register_file_bytes=1G");
+   /* 4096 x (1 GiB + 32 KiB) bytes > 16 GiB */
+   EXPECT_THAT(error_of([&] { c.validate(); }),
+               HasSubstr("the SPCs' register files and shared memories are " +
+                         std::to_string(4096 * ((uint64_t(1) << 30) + 32768)) + " bytes"));
+   Config big; /* the largest L2 (2^24 lines of 64 bytes) with the other defaults: accepted */
+   big.apply_overrides("l2.size_bytes=1G");
+   EXPECT_NO_THROW(big.validate());
+}
+
 TEST(Config, LoadErrors)
 {
    EXPECT_THAT(error_of([] { Config::load("/nonexistent/gpu.json"); }),

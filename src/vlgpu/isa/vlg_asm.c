@@ -17,6 +17,14 @@
 #include "vlg_isa.h"
 
 #define MAX_LABEL 64
+/* Longest source line in bytes: the disassembler's lines are under 200; a
+ * longer line is an error before it is copied (docs/dump.md "Hostile
+ * input"). */
+#define MAX_LINE_BYTES 4096
+/* Labels of one program: hand-written code (the disassembler prints branch
+ * targets as #unit); they are looked up linearly, so a bound keeps a hostile
+ * text from costing quadratic time. */
+#define MAX_LABELS 4096
 
 struct label {
    char name[MAX_LABEL];
@@ -696,6 +704,10 @@ vlg_assemble(const char *text, const char *name, struct vlg_program *out,
       ps.line_start = ps.p;
       const char *eol = strchr(ps.p, '\n');
       size_t len = eol ? (size_t)(eol - ps.p) : strlen(ps.p);
+      if (len > MAX_LINE_BYTES) {
+         perr(&ps, "the line is %zu bytes long, more than %u", len, MAX_LINE_BYTES);
+         goto out;
+      }
       char *line = (char *)malloc(len + 1);
       if (!line) {
          perr(&ps, "out of memory");
@@ -735,6 +747,10 @@ vlg_assemble(const char *text, const char *name, struct vlg_program *out,
          char lname[MAX_LABEL];
          memcpy(lname, lp.p, ln);
          lname[ln] = '\0';
+         if (nlabels == MAX_LABELS) {
+            perr(&lp, "more than %u labels", MAX_LABELS);
+            break;
+         }
          if (find_label(labels, nlabels, lname, &dummy)) {
             perr(&lp, "label '%s' defined twice", lname);
             break;
@@ -774,6 +790,11 @@ vlg_assemble(const char *text, const char *name, struct vlg_program *out,
                if (!pd->size)
                   perr_at(&lp, line, "%s", e.msg);
                addr += pd->size;
+               if (addr > VLG_MAX_PROGRAM_UNITS)
+                  perr_at(&lp, line,
+                          "the program grows to %u units, more than %u (the largest program, "
+                          "VLG_MAX_PROGRAM_UNITS)",
+                          addr, VLG_MAX_PROGRAM_UNITS);
                ninstr++;
             }
          }

@@ -15,8 +15,12 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
+
+#include <zlib.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,6 +28,7 @@
 #include "device_test_util.h"
 #include "sim/dump/dump.h"
 #include "sim/dump/image.h"
+#include "vlg_limits.h"
 
 using namespace vlgpu;
 using namespace vlgpu::sim;
@@ -120,6 +125,20 @@ live_run(Square &sq, const std::string &name, const uint8_t bg[4])
    return r;
 }
 
+/** Copy @r's draw directory aside, so that restore_dump() undoes edits. */
+void
+keep_pristine(const LiveRun &r)
+{
+   fs::copy(r.dir, fs::path(r.top) / "pristine", fs::copy_options::recursive);
+}
+
+void
+restore_dump(const LiveRun &r)
+{
+   fs::remove_all(r.dir);
+   fs::copy(fs::path(r.top) / "pristine", r.dir, fs::copy_options::recursive);
+}
+
 ReplayResult
 replay(const std::string &dir, const std::string &out)
 {
@@ -165,6 +184,78 @@ run(const std::string &cmd)
 }
 
 const uint8_t kBg[4] = {60, 70, 80, 255};
+
+/** Bytes of address space the process maps now (/proc/self/statm). */
+uint64_t
+address_space_bytes()
+{
+   std::ifstream f("/proc/self/statm");
+   uint64_t pages = 0;
+   f >> pages;
+   return pages * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+/**
+ * replay_error(@dir) run in a child process whose address space may grow by
+ * at most @headroom bytes (RLIMIT_AS): "bad_alloc" when the reader asked for
+ * more, "crash (signal N)" when it crashed; the parent never dies. Under
+ * AddressSanitizer, which reserves terabytes of shadow memory, the limit is
+ * not set and only the message is checked.
+ */
+std::string
+bounded_replay_error(const std::string &dir, uint64_t headroom)
+{
+   int fds[2];
+   if (pipe(fds) != 0)
+      return "pipe failed";
+   std::fflush(nullptr);
+   const pid_t pid = fork();
+   if (pid == 0) {
+      close(fds[0]);
+#if !defined(__SANITIZE_ADDRESS__)
+      const rlimit rl{address_space_bytes() + headroom, RLIM_INFINITY};
+      setrlimit(RLIMIT_AS, &rl);
+#endif
+      std::string msg;
+      try {
+         msg = replay_error(dir);
+      } catch (const std::bad_alloc &) {
+         msg = "bad_alloc";
+      } catch (const std::exception &e) {
+         msg = std::string("exception: ") + e.what();
+      }
+      const ssize_t n = write(fds[1], msg.data(), msg.size());
+      _exit(n == ssize_t(msg.size()) ? 0 : 1);
+   }
+   close(fds[1]);
+   std::string out;
+   char buf[4096];
+   ssize_t n;
+   while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+      out.append(buf, size_t(n));
+   close(fds[0]);
+   int st = 0;
+   waitpid(pid, &st, 0);
+   if (WIFSIGNALED(st))
+      return fmt::format("crash (signal {})", WTERMSIG(st));
+   return out;
+}
+
+/** @png (a PNG file's bytes) with its IHDR saying @w x @h (CRC fixed). */
+std::string
+png_with_size(std::string png, uint32_t w, uint32_t h)
+{
+   /* signature (8), IHDR length (4), "IHDR" at 12, width at 16, height at
+    * 20, ..., CRC of type + 13 data bytes at 29 (PNG spec 5.3, 11.2.2) */
+   auto put32 = [&](size_t at, uint32_t v) {
+      for (unsigned i = 0; i < 4; i++)
+         png[at + i] = char(v >> (24 - 8 * i));
+   };
+   put32(16, w);
+   put32(20, h);
+   put32(29, uint32_t(crc32(0, reinterpret_cast<const Bytef *>(png.data() + 12), 17)));
+   return png;
+}
 
 } // namespace
 
@@ -548,12 +639,8 @@ TEST(Dump, MalformedFilesAreErrorsWithFileAndLine)
    Square sq;
    const LiveRun r = live_run(sq, "malformed", kBg);
    ASSERT_EQ(r.submit_result, 0);
-   const std::string pristine = (fs::path(r.top) / "pristine").string();
-   fs::copy(r.dir, pristine, fs::copy_options::recursive);
-   auto restore = [&] {
-      fs::remove_all(r.dir);
-      fs::copy(pristine, r.dir, fs::copy_options::recursive);
-   };
+   keep_pristine(r);
+   auto restore = [&] { restore_dump(r); };
    const fs::path dir(r.dir);
    struct Case {
       const char *file, *re, *repl, *needle;
@@ -716,3 +803,72 @@ TEST(Dump, VlgpuSimReplayTool)
    fs::remove_all(r.top);
 }
 #endif
+
+/* Sizes read from a dump's files are checked before anything is allocated
+ * or looped over (docs/dump.md "Hostile input"): each case is an error
+ * naming the file (and line), raised in a child process that may not grow
+ * by more than the replay VRAM plus 256 MiB. */
+TEST(Dump, HostileSizesAreErrorsBeforeAllocating)
+{
+   Square sq;
+   const LiveRun r = live_run(sq, "hostile", kBg);
+   ASSERT_EQ(r.submit_result, 0);
+   keep_pristine(r);
+   const uint64_t headroom = dump_config(r.dir).vram_size_bytes + (256u << 20);
+   const fs::path dir(r.dir);
+   auto expect_error = [&](const std::string &needle) {
+      const std::string e = bounded_replay_error(r.dir, headroom);
+      EXPECT_TRUE(contains(e, needle)) << "want '" << needle << "' in:\n" << e;
+   };
+
+   /* PNG headers claiming 100000 x 60000 RGBA pixels (24 GB; inside
+    * libpng's limits, not draw.txt's size) and 100000 x 100000 (40 GB;
+    * taller than any image of a dump, 65535 rows: libpng's user limit) */
+   restore_dump(r);
+   const std::string png = slurp(dir / "rt0-before.png");
+   spit(dir / "rt0-before.png", png_with_size(png, 100000, 60000));
+   expect_error((dir / "rt0-before.png").string() +
+                ": the image is 100000x60000 pixels but draw.txt describes 64x48");
+   spit(dir / "rt0-before.png", png_with_size(png, 100000, 100000));
+   expect_error((dir / "rt0-before.png").string() +
+                ": cannot read PNG: Invalid IHDR data (Image height exceeds user limit");
+   /* a truncated PNG */
+   restore_dump(r);
+   spit(dir / "rt0-before.png", png.substr(0, png.size() / 2));
+   expect_error((dir / "rt0-before.png").string() + ": cannot read PNG");
+
+   /* a shader binary of 1 GiB (sparse): more than the largest program,
+    * VLG_MAX_PROGRAM_UNITS units of 4 bytes */
+   restore_dump(r);
+   spit(dir / "vs.bin", "");
+   fs::resize_file(dir / "vs.bin", uint64_t(1) << 30);
+   expect_error(fmt::format("{}: 1073741824 bytes, more than the {} bytes", (dir / "vs.bin").string(),
+                            uint64_t(VLG_MAX_PROGRAM_UNITS) * 4));
+
+   /* vertex bytes beyond the configured VRAM: an error at their line */
+   restore_dump(r);
+   {
+      const unsigned line = edit(dir / "vb0.hex", R"(\n0x[0-9a-f]+:)", "\n0x7fff00000000:");
+      expect_error(fmt::format("{}:{}: 16 bytes at 0x7fff00000000 run past the end of the "
+                               "replay VRAM",
+                               (dir / "vb0.hex").string(), line));
+   }
+
+   /* array counts beyond the machine's (vlg_limits.h): 255 vertex elements
+    * (the field's largest value), 2^31 (not a value of the 8-bit field) */
+   restore_dump(r);
+   {
+      const unsigned line =
+         edit(dir / "draw.txt", R"(num_vertex_elements\s+= \d+)", "num_vertex_elements = 255");
+      expect_error(fmt::format("{}:{}: error: num_vertex_elements = 255: at most {}",
+                               (dir / "draw.txt").string(), line, VLG_HW_MAX_VERTEX_ELEMENTS));
+   }
+   restore_dump(r);
+   {
+      const unsigned line = edit(dir / "draw.txt", R"(num_vertex_elements\s+= \d+)",
+                                 "num_vertex_elements = 2147483648");
+      expect_error(fmt::format("{}:{}: error: value 2147483648 out of range for 8-bit",
+                               (dir / "draw.txt").string(), line));
+   }
+   fs::remove_all(r.top);
+}

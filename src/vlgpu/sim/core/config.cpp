@@ -268,7 +268,11 @@ Config::load(const std::string &path)
    ss << f.rdbuf();
    Config c;
    c.merge_json_text(ss.str(), path);
-   c.validate();
+   try {
+      c.validate();
+   } catch (const ConfigError &e) {
+      throw ConfigError(fmt::format("{}: {}", path, e.what())); /* name the file */
+   }
    return c;
 }
 
@@ -389,6 +393,38 @@ is_pow2(uint64_t v)
    return v && !(v & (v - 1));
 }
 
+/* Bounds of what a configuration makes the simulator allocate, whatever each
+ * key's own range allows (64 x 64 SPCs of 1 GiB L1 each would be 4 TiB of
+ * cache lines): the lines of every cache together (the cycle mode keeps a
+ * 24-byte record per line), and the register files and shared memories of
+ * every SPC. */
+constexpr uint64_t kMaxCacheLines = uint64_t(1) << 27;
+constexpr uint64_t kMaxSpcStorageBytes = uint64_t(16) << 30;
+
+static void
+check_totals(const Config &c)
+{
+   const uint64_t spcs = uint64_t(c.gpcs) * c.spcs_per_gpc;
+   const uint64_t cache_bytes = spcs * (uint64_t(c.spc_icache_bytes) + c.spc_l1_bytes) +
+                                uint64_t(c.gpcs) * c.omu_cache_bytes + c.l2_size_bytes;
+   const uint64_t lines = cache_bytes / c.l2_line_bytes;
+   if (lines > kMaxCacheLines) {
+      throw ConfigError(fmt::format(
+         "configuration: the caches hold {} lines of l2.line_bytes = {} in all (gpcs x "
+         "spcs_per_gpc x (spc.icache_bytes + spc.l1_bytes) + gpcs x omu.cache_bytes + "
+         "l2.size_bytes = {} bytes), more than {} (the simulator keeps a record per line)",
+         lines, c.l2_line_bytes, cache_bytes, kMaxCacheLines));
+   }
+   const uint64_t storage = spcs * (uint64_t(c.spc_register_file_bytes) + c.shared_memory_bytes);
+   if (storage > kMaxSpcStorageBytes) {
+      throw ConfigError(fmt::format("configuration: the SPCs' register files and shared memories "
+                                    "are {} bytes in all (gpcs x spcs_per_gpc x "
+                                    "(spc.register_file_bytes + spc.shared_memory_bytes)), more "
+                                    "than {} (16 GiB)",
+                                    storage, kMaxSpcStorageBytes));
+   }
+}
+
 void
 Config::validate() const
 {
@@ -420,6 +456,7 @@ Config::validate() const
                                     "line_bytes)) must be a whole power of two",
                                     l2_size_bytes, l2_ways, l2_line_bytes));
    }
+   check_totals(*this);
    const QueueParams d = default_queue();
    if (d.bandwidth > d.capacity) {
       throw ConfigError(fmt::format("configuration: key 'queues.default.bandwidth' = {} exceeds "

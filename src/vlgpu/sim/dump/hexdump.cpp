@@ -143,6 +143,7 @@ parse_hexdump(const std::string &text, const std::string &file)
       }
       Segment s;
       s.address = addr;
+      s.line = no;
       for (const std::string &t : tokens(line.substr(colon + 1))) {
          if (t.size() != 2 || hexval(t[0]) < 0 || hexval(t[1]) < 0) {
             errors.push_back(

@@ -26,6 +26,7 @@ namespace vlgpu::sim::dump {
 struct Segment {
    uint64_t address = 0;
    std::vector<uint8_t> bytes;
+   unsigned line = 0; /**< line of the file the segment starts on (parse_hexdump) */
 };
 
 /** How the writer comments each line. */

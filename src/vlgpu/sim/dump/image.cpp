@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csetjmp>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -16,6 +19,7 @@
 #include "sim/dump/dump.h"
 #include "common/bits.h"
 #include "sim/func/tex/format.h"
+#include "vlg_limits.h"
 
 namespace vlgpu::sim::dump {
 
@@ -193,17 +197,101 @@ write_png(const std::string &path, unsigned w, unsigned h, unsigned channels, co
    }
 }
 
-PngImage
-read_png(const std::string &path, unsigned channels)
+namespace {
+
+/* libpng's own limits while it reads a dump's PNG header: the widest image a
+ * dump holds is a BUFFER texture's one row (VLG_HW_MAX_BUFFER_TEXELS), the
+ * tallest a 16-bit surface or texture height; ancillary chunks (text, ICC
+ * profiles) are capped in size and number. */
+constexpr png_uint_32 kPngMaxWidth = VLG_HW_MAX_BUFFER_TEXELS;
+constexpr png_uint_32 kPngMaxHeight = 65535;
+constexpr png_alloc_size_t kPngMaxChunkBytes = 4u << 20;
+constexpr png_uint_32 kPngMaxChunks = 256;
+
+struct PngHeader {
+   png_uint_32 width = 0, height = 0;
+   char warning[256] = ""; /**< the first warning (libpng's limits warn, then fail) */
+   char error[512] = "";
+};
+
+void
+png_error_to_header(png_structp png, png_const_charp msg)
 {
+   PngHeader *h = static_cast<PngHeader *>(png_get_error_ptr(png));
+   if (h->warning[0])
+      std::snprintf(h->error, sizeof(h->error), "%s (%s)", msg, h->warning);
+   else
+      std::snprintf(h->error, sizeof(h->error), "%s", msg);
+   png_longjmp(png, 1);
+}
+
+void
+png_keep_warning(png_structp png, png_const_charp msg)
+{
+   PngHeader *h = static_cast<PngHeader *>(png_get_error_ptr(png));
+   if (!h->warning[0])
+      std::snprintf(h->warning, sizeof(h->warning), "%s", msg);
+}
+
+/* The PNG's IHDR through libpng with the limits above (png_read_info reads
+ * the chunks before the image data). No C++ object lives across setjmp. */
+bool
+read_png_header(std::FILE *f, PngHeader *h)
+{
+   png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, h, png_error_to_header, png_keep_warning);
+   png_infop info = png ? png_create_info_struct(png) : nullptr;
+   if (!info) {
+      png_destroy_read_struct(&png, nullptr, nullptr);
+      std::snprintf(h->error, sizeof(h->error), "out of memory");
+      return false;
+   }
+   if (setjmp(png_jmpbuf(png))) {
+      png_destroy_read_struct(&png, &info, nullptr);
+      return false;
+   }
+   png_set_user_limits(png, kPngMaxWidth, kPngMaxHeight);
+   png_set_chunk_malloc_max(png, kPngMaxChunkBytes);
+   png_set_chunk_cache_max(png, kPngMaxChunks);
+   png_init_io(png, f);
+   png_read_info(png, info);
+   h->width = png_get_image_width(png, info);
+   h->height = png_get_image_height(png, info);
+   png_destroy_read_struct(&png, &info, nullptr);
+   return true;
+}
+
+[[noreturn]] void
+throw_size_mismatch(const std::string &path, unsigned w, unsigned h, unsigned width,
+                    unsigned height)
+{
+   throw DumpError(fmt::format("{}: the image is {}x{} pixels but draw.txt describes {}x{}", path,
+                               w, h, width, height));
+}
+
+} // namespace
+
+PngImage
+read_png(const std::string &path, unsigned channels, unsigned width, unsigned height)
+{
+   PngHeader hdr;
+   std::FILE *f = std::fopen(path.c_str(), "rb");
+   if (!f)
+      throw DumpError(fmt::format("{}: cannot read PNG: {}", path,
+                                  errno == ENOENT ? "file not found" : std::strerror(errno)));
+   const bool header_ok = read_png_header(f, &hdr);
+   std::fclose(f);
+   if (!header_ok)
+      throw DumpError(fmt::format("{}: cannot read PNG: {}", path, hdr.error));
+   if (hdr.width != width || hdr.height != height)
+      throw_size_mismatch(path, hdr.width, hdr.height, width, height);
+
    png_image img;
    std::memset(&img, 0, sizeof(img));
    img.version = PNG_IMAGE_VERSION;
    if (!png_image_begin_read_from_file(&img, path.c_str())) {
-      std::string why = img.message;
+      const std::string why = img.message;
       png_image_free(&img);
-      if (errno == ENOENT && why.find("No such file") != std::string::npos)
-         why = "file not found";
       throw DumpError(fmt::format("{}: cannot read PNG: {}", path, why));
    }
    if (img.format & PNG_FORMAT_FLAG_LINEAR) {
@@ -212,12 +300,16 @@ read_png(const std::string &path, unsigned channels)
                                   "channel",
                                   path));
    }
+   if (img.width != width || img.height != height) { /* the file changed since the header */
+      png_image_free(&img);
+      throw_size_mismatch(path, img.width, img.height, width, height);
+   }
    img.format = png_format(channels);
    PngImage r;
-   r.width = img.width;
-   r.height = img.height;
+   r.width = width;
+   r.height = height;
    r.channels = channels;
-   r.pixels.resize(size_t(img.width) * img.height * channels);
+   r.pixels.resize(size_t(width) * height * channels);
    if (!png_image_finish_read(&img, nullptr, r.pixels.data(), 0, nullptr)) {
       const std::string why = img.message;
       png_image_free(&img);
@@ -227,12 +319,23 @@ read_png(const std::string &path, unsigned channels)
 }
 
 std::vector<uint8_t>
-read_file(const std::string &path)
+read_file(const std::string &path, uint64_t max_bytes)
 {
    std::ifstream f(path, std::ios::binary);
    if (!f)
       throw DumpError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-   std::vector<uint8_t> data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+   std::error_code ec;
+   const uint64_t size = std::filesystem::file_size(path, ec);
+   if (!ec && size > max_bytes)
+      throw DumpError(fmt::format("{}: {} bytes, more than the {} bytes it can hold", path, size,
+                                  max_bytes));
+   std::vector<uint8_t> data;
+   char buf[65536];
+   while (f.read(buf, sizeof(buf)) || f.gcount() > 0) {
+      if (data.size() + uint64_t(f.gcount()) > max_bytes) /* grew while read */
+         throw DumpError(fmt::format("{}: more than the {} bytes it can hold", path, max_bytes));
+      data.insert(data.end(), buf, buf + f.gcount());
+   }
    if (f.bad())
       throw DumpError(fmt::format("{}: read error", path));
    return data;

@@ -53,14 +53,24 @@ struct PngImage {
 };
 
 /**
- * Read an 8-bit PNG, converted to @channels channels (libpng's simplified
- * API). @throws DumpError naming the file: not found, not a PNG, 16 bits
- * per channel (save with 8 bits per channel), corrupt data.
+ * Read an 8-bit PNG of @width x @height pixels (the size draw.txt gives it),
+ * converted to @channels channels (libpng's simplified API). The header is
+ * read first, with libpng's limits set (png_set_user_limits: at most
+ * VLG_HW_MAX_BUFFER_TEXELS x 65535 pixels; png_set_chunk_malloc_max: 4 MiB
+ * per ancillary chunk, at most 256 of them), and compared with @width x
+ * @height before any pixel buffer is allocated: a header that claims more
+ * cannot make the reader allocate more than @width x @height x @channels
+ * bytes. @throws DumpError naming the file: not found, not a PNG, another
+ * size ("the image is WxH pixels but draw.txt describes wxh"), over libpng's
+ * limits, 16 bits per channel (save with 8 bits per channel), corrupt or
+ * truncated data.
  */
-PngImage read_png(const std::string &path, unsigned channels);
+PngImage read_png(const std::string &path, unsigned channels, unsigned width, unsigned height);
 
-/** Read a whole file. @throws DumpError naming the file. */
-std::vector<uint8_t> read_file(const std::string &path);
+/** Read a whole file of at most @max_bytes bytes (checked with the file's
+ *  size before anything is allocated). @throws DumpError naming the file:
+ *  cannot open, larger than @max_bytes, read error. */
+std::vector<uint8_t> read_file(const std::string &path, uint64_t max_bytes = UINT64_MAX);
 /** Write a whole file. @throws DumpError naming the file. */
 void write_file(const std::string &path, const void *data, size_t size);
 void write_text(const std::string &path, const std::string &text);

@@ -9,6 +9,7 @@
  * fresh VRAM. Replay then runs a two-command queue, DRAW + HALT, on the GPU.
  */
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -223,23 +224,54 @@ struct Piece {
 
 struct Loader {
    std::string dir;
+   uint64_t vram_size = UINT64_MAX; /**< vram.size_bytes of the replay */
    std::vector<std::string> notes;
    std::vector<Piece> pieces;
+   uint64_t piece_bytes = 0; /**< sum of the pieces' sizes */
 
    std::string path(const std::string &f) const { return (fs::path(dir) / f).string(); }
    bool exists(const std::string &f) const { return fs::exists(path(f)); }
 
-   void add(uint64_t addr, const void *data, size_t size, std::string origin)
+   /** "DIR/file:line" (@line 0: "DIR/file"). */
+   std::string where(const std::string &origin, unsigned line) const
+   {
+      return line ? fmt::format("{}:{}", path(origin), line) : path(origin);
+   }
+
+   /**
+    * @size bytes at VRAM @addr from file @origin (line @line of it, 0 when
+    * not a text line). Every byte must lie inside the replay VRAM, checked
+    * before the bytes are copied; all pieces together hold at most twice
+    * vram.size_bytes (bytes that several files hold, such as a buffer that
+    * is a vertex buffer and a stream-output target, count each time), so
+    * the loader never holds more than a bounded multiple of the VRAM it
+    * fills. @throws DumpError naming the file and line.
+    */
+   void add(uint64_t addr, const void *data, size_t size, std::string origin, unsigned line = 0)
    {
       if (!size)
          return;
-      if (addr > UINT64_MAX - size)
-         throw DumpError(fmt::format("{}: {} bytes at 0x{:x} run past the end of the address "
-                                     "space",
-                                     path(origin), size, addr));
+      if (addr > UINT64_MAX - size || addr + size > vram_size)
+         throw DumpError(fmt::format("{}: {} bytes at 0x{:x} run past the end of the replay VRAM "
+                                     "(vram.size_bytes = 0x{:x}); replay with --set "
+                                     "vram.size_bytes=...",
+                                     where(origin, line), size, addr, vram_size));
+      if (size > 2 * vram_size - std::min(piece_bytes, 2 * vram_size))
+         throw DumpError(fmt::format("{}: the dump's files hold more than twice vram.size_bytes "
+                                     "(0x{:x}) bytes; several files describe the same VRAM over "
+                                     "and over",
+                                     where(origin, line), vram_size));
+      piece_bytes += size;
       Piece p{addr, std::vector<uint8_t>(size), std::move(origin)};
       std::memcpy(p.bytes.data(), data, size);
       pieces.push_back(std::move(p));
+   }
+
+   /** Every segment of hex dump @f (absolute addresses). */
+   void add_hex_file(const std::string &f)
+   {
+      for (const Segment &sg : parse_hexdump(read_text(path(f)), path(f)))
+         add(sg.address, sg.bytes.data(), sg.bytes.size(), f, sg.line);
    }
 
    /**
@@ -299,14 +331,15 @@ struct Loader {
       const std::string png = base + ".png", bin = base + ".bin";
       const char *fname = vlg_format_name(format);
       const std::string fmtname = fname ? fname : fmt::format("format {}", format);
+      const uint64_t want = uint64_t(w) * h * c.bpp;
+      if (want > vram_size) /* before anything the size asks for is allocated */
+         throw DumpError(fmt::format("{}: draw.txt describes {}x{} pixels of {} ({} bytes), more "
+                                     "than the replay VRAM (vram.size_bytes = {})",
+                                     path(base), w, h, fmtname, want, vram_size));
       if (c.exact) {
          if (!exists(png))
             return std::nullopt;
-         const PngImage img = read_png(path(png), c.channels);
-         if (img.width != w || img.height != h)
-            throw DumpError(fmt::format("{}: the image is {}x{} pixels but draw.txt describes "
-                                        "{}x{} ({})",
-                                        path(png), img.width, img.height, w, h, fmtname));
+         const PngImage img = read_png(path(png), c.channels, w, h);
          return png_pixels_to_image(c, img.pixels, w, h);
       }
       if (!exists(bin)) {
@@ -316,16 +349,20 @@ struct Loader {
                                         path(bin), png, fmtname));
          return std::nullopt;
       }
-      std::vector<uint8_t> raw = read_file(path(bin));
-      const uint64_t want = uint64_t(w) * h * c.bpp;
+      std::vector<uint8_t> raw = read_file(path(bin), want);
       if (raw.size() != want)
          throw DumpError(fmt::format("{}: {} bytes, but {}x{} pixels of {} are {} bytes", path(bin),
                                      raw.size(), w, h, fmtname, want));
       if (c.supported && exists(png)) {
-         const PngImage img = read_png(path(png), c.channels);
+         PngImage img;
+         try {
+            img = read_png(path(png), c.channels, w, h);
+         } catch (const DumpError &) {
+            img.pixels.clear(); /* another size or unreadable: not the preview */
+         }
          const std::vector<uint8_t> preview =
             image_to_png_pixels(c, raw.data(), uint64_t(w) * c.bpp, w, h);
-         if (img.width != w || img.height != h || img.pixels != preview)
+         if (img.pixels != preview)
             throw DumpError(fmt::format(
                "{}: edited, but it is only a preview: {} pixels cannot be held exactly in PNG. "
                "Edit {} (raw pixels, rows packed) instead, or restore the preview",
@@ -338,6 +375,12 @@ struct Loader {
    void add_image(const std::string &base, uint32_t format, unsigned w, unsigned h, uint64_t addr,
                   uint64_t pitch, const std::string &what)
    {
+      const uint64_t extent = rows_extent(pitch, uint64_t(w) * vlg_format_bytes(format), h);
+      if (addr > vram_size || extent > vram_size - addr)
+         throw DumpError(fmt::format("{} ({}): {}x{} pixels at 0x{:x} (pitch {}) run past the end "
+                                     "of the replay VRAM (vram.size_bytes = 0x{:x}); replay with "
+                                     "--set vram.size_bytes=...",
+                                     path(kDrawFile), what, w, h, addr, pitch, vram_size));
       const std::optional<std::vector<uint8_t>> img = load_image(base, format, w, h);
       if (!img) {
          notes.push_back(fmt::format("{}: no {}.png/.bin in the dump; left zero", what, base));
@@ -375,7 +418,8 @@ load_code(Loader &L, const char *stage)
       throw DumpError(fmt::format("{}: missing (the {} shader's code)", L.path(s), stage));
    std::vector<uint32_t> units;
    if (have_bin) {
-      const std::vector<uint8_t> raw = read_file(L.path(bin));
+      const std::vector<uint8_t> raw =
+         read_file(L.path(bin), uint64_t(VLG_MAX_PROGRAM_UNITS) * 4); /* the largest program */
       if (raw.size() % 4 != 0)
          throw DumpError(fmt::format("{}: {} bytes is not a whole number of 32-bit units",
                                      L.path(bin), raw.size()));
@@ -492,6 +536,18 @@ struct DrawSections {
       }
       return it->second;
    }
+   /** "draw.txt:LINE" of field @field in section @sec (the section's header
+    *  line when the field is not written, the file alone without it). */
+   std::string field_where(const std::string &sec, const std::string &field) const
+   {
+      auto it = by_name.find(sec);
+      if (it == by_name.end())
+         return file;
+      for (const auto &[no, text] : it->second->lines)
+         if (line_field(text) == field)
+            return fmt::format("{}:{}", file, no);
+      return fmt::format("{}:{}", file, it->second->header_line);
+   }
    void unused(const VLG_DRAW_INFO &d)
    {
       for (const Section &s : secs)
@@ -523,8 +579,17 @@ load_pipeline_sections(Loader &L, DrawSections &D, const VLG_DRAW_INFO &d,
          parse_section(*s, *b.info, file, pw + b.offset, errors, L.notes);
    L.add(d.pipe_state, pw, sizeof(pw), "draw.txt [pipe_state.*]");
 
-   auto array = [&](const char *name, unsigned n, uint64_t base, const vlg_hw_struct_info &info,
+   /* blocks name[0..n-1]; @n, draw_info.@count_field (or shader @stage's
+    * num_buffers), is at most @limit, the machine's */
+   auto array = [&](const char *name, unsigned n, unsigned limit, const char *count_sec,
+                    const char *count_field, uint64_t base, const vlg_hw_struct_info &info,
                     auto &&each) {
+      if (n > limit) {
+         errors.push_back(fmt::format("{}: error: {} = {}: at most {} {} blocks (vlg_limits.h)",
+                                      D.field_where(count_sec, count_field), count_field, n, limit,
+                                      name));
+         return;
+      }
       for (unsigned i = 0; i < n; i++) {
          const std::string sec = array_section(name, i);
          std::vector<uint32_t> w(info.length);
@@ -536,21 +601,24 @@ load_pipeline_sections(Loader &L, DrawSections &D, const VLG_DRAW_INFO &d,
          }
       }
    };
-   array("vertex_elements", d.num_vertex_elements, d.vertex_elements, VLG_VERTEX_ELEMENT_info,
+   array("vertex_elements", d.num_vertex_elements, VLG_HW_MAX_VERTEX_ELEMENTS, "draw_info",
+         "num_vertex_elements", d.vertex_elements, VLG_VERTEX_ELEMENT_info,
          [](const uint32_t *) {});
-   array("vertex_buffers", d.num_vertex_buffers, d.vertex_buffers, VLG_VERTEX_BUFFER_info,
-         [](const uint32_t *) {});
+   array("vertex_buffers", d.num_vertex_buffers, VLG_HW_MAX_VERTEX_BUFFERS, "draw_info",
+         "num_vertex_buffers", d.vertex_buffers, VLG_VERTEX_BUFFER_info, [](const uint32_t *) {});
    /* texture and sampler arrays of stage @s (0 VS, 1 FS, 2 GS) */
    auto stage_units = [&](const char *prefix, unsigned s, unsigned ntex, uint64_t textures,
                           unsigned nsamp, uint64_t samplers) {
-      array(fmt::format("{}_textures", prefix).c_str(), ntex, textures, VLG_TEXTURE_info,
-            [&](const uint32_t *w) {
+      const std::string ntex_field = fmt::format("{}_num_textures", prefix);
+      const std::string nsamp_field = fmt::format("{}_num_samplers", prefix);
+      array(fmt::format("{}_textures", prefix).c_str(), ntex, VLG_NUM_TEX_UNITS, "draw_info",
+            ntex_field.c_str(), textures, VLG_TEXTURE_info, [&](const uint32_t *w) {
                VLG_TEXTURE t;
                VLG_TEXTURE_unpack(w, &t);
                tex[s].push_back(t);
             });
-      array(fmt::format("{}_samplers", prefix).c_str(), nsamp, samplers, VLG_SAMPLER_info,
-            [](const uint32_t *) {});
+      array(fmt::format("{}_samplers", prefix).c_str(), nsamp, VLG_NUM_TEX_UNITS, "draw_info",
+            nsamp_field.c_str(), samplers, VLG_SAMPLER_info, [](const uint32_t *) {});
    };
    stage_units("vs", 0, d.vs_num_textures, d.vs_textures, d.vs_num_samplers, d.vs_samplers);
    stage_units("fs", 1, d.fs_num_textures, d.fs_textures, d.fs_num_samplers, d.fs_samplers);
@@ -569,13 +637,8 @@ load_pipeline_sections(Loader &L, DrawSections &D, const VLG_DRAW_INFO &d,
    for (unsigned s = 0; s < nstages; s++) {
       if (!sh[s].present || sh[s].ss.num_buffers == 0)
          continue;
-      if (sh[s].ss.num_buffers > VLG_NUM_BUFFERS) {
-         errors.push_back(fmt::format("{}: [{}] num_buffers = {}: at most {} buffer slots", file,
-                                      kStage[s], sh[s].ss.num_buffers, VLG_NUM_BUFFERS));
-         continue;
-      }
-      array(fmt::format("{}_buffers", kStage[s]).c_str(), sh[s].ss.num_buffers, sh[s].ss.buffers,
-            VLG_BUFFER_info, [](const uint32_t *) {});
+      array(fmt::format("{}_buffers", kStage[s]).c_str(), sh[s].ss.num_buffers, VLG_NUM_BUFFERS,
+            kStage[s], "num_buffers", sh[s].ss.buffers, VLG_BUFFER_info, [](const uint32_t *) {});
    }
    if (d.stream_output) {
       uint32_t w[VLG_STREAM_OUTPUT_LENGTH] = {};
@@ -624,6 +687,30 @@ load_shader_data(Loader &L, Shader (&sh)[3], unsigned nstages)
    }
 }
 
+/** The texture images of the dump in @dir: the layers z of every
+ *  tex-<stage><unit>-level<l>-layer<z>.png/.bin, by the name of layer 0
+ *  without extension. */
+std::map<std::string, std::set<unsigned>>
+texture_layer_files(const std::string &dir)
+{
+   std::map<std::string, std::set<unsigned>> out;
+   for (const fs::directory_entry &e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      char stage[3] = "";
+      unsigned unit = 0, level = 0, layer = 0;
+      int end = 0;
+      if (std::sscanf(name.c_str(), "tex-%2[a-z]%u-level%u-layer%u.%*3[a-z]%n", stage, &unit,
+                      &level, &layer, &end) != 4 ||
+          size_t(end) != name.size())
+         continue;
+      const std::string base = texture_file_base(stage, unit, level, layer);
+      if (name != base + ".png" && name != base + ".bin")
+         continue; /* not the writer's spelling ("+1", "01") */
+      out[texture_file_base(stage, unit, level, 0)].insert(layer);
+   }
+   return out;
+}
+
 /* index bytes, vertex-buffer bytes and texture images */
 void
 load_vertex_and_texture_data(Loader &L, const VLG_DRAW_INFO &d,
@@ -631,31 +718,41 @@ load_vertex_and_texture_data(Loader &L, const VLG_DRAW_INFO &d,
 {
    if (d.index_size != VLG_INDEX_SIZE_NONE && (d.count || d.indirect)) {
       if (L.exists("index.hex")) {
-         for (const Segment &sg :
-              parse_hexdump(read_text(L.path("index.hex")), L.path("index.hex")))
-            L.add(sg.address, sg.bytes.data(), sg.bytes.size(), "index.hex");
+         L.add_hex_file("index.hex");
       } else {
          L.notes.push_back("index.hex: not in the dump; the index buffer is left zero");
       }
    }
    for (unsigned i = 0; i < d.num_vertex_buffers; i++) {
       const std::string f = fmt::format("vb{}.hex", i);
-      if (!L.exists(f))
-         continue; /* the draw fetches none of its bytes */
-      for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
-         L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
+      if (L.exists(f)) /* else the draw fetches none of its bytes */
+         L.add_hex_file(f);
    }
+   /* the layers the dump has files of: a texture's layer count (up to 65535
+    * per level) never drives a loop, the directory does */
+   const std::map<std::string, std::set<unsigned>> files = texture_layer_files(L.dir);
    for (unsigned s = 0; s < nstages; s++) {
       for (unsigned i = 0; i < tex[s].size(); i++) {
          const VLG_TEXTURE &t = tex[s][i];
-         const unsigned levels = std::min(unsigned(t.num_levels), 15u);
+         const unsigned levels = std::min<unsigned>(t.num_levels, VLG_HW_MAX_TEXTURE_LEVELS);
          for (unsigned l = 0; l < levels; l++) {
             const TexLevel lv = texture_level_size(t, l);
-            for (unsigned z = 0; z < lv.layers; z++)
+            const std::string what = fmt::format("{}_textures[{}] level {}", kStage[s], i, l);
+            unsigned found = 0;
+            const auto it = files.find(texture_file_base(kStage[s], i, l, 0));
+            for (const unsigned z : it == files.end() ? std::set<unsigned>{} : it->second) {
+               if (z >= lv.layers)
+                  break;
+               found++;
                L.add_image(texture_file_base(kStage[s], i, l, z), t.format, lv.width, lv.height,
                            t.address + t.level[l].offset + uint64_t(z) * t.level[l].layer_stride,
-                           t.level[l].row_pitch,
-                           fmt::format("{}_textures[{}] level {} layer {}", kStage[s], i, l, z));
+                           t.level[l].row_pitch, fmt::format("{} layer {}", what, z));
+            }
+            if (found < lv.layers)
+               L.notes.push_back(fmt::format("{}: {} of its {} layers have no {}.png/.bin in the "
+                                             "dump; left zero",
+                                             what, lv.layers - found, lv.layers,
+                                             texture_file_base(kStage[s], i, l, 0)));
          }
       }
    }
@@ -682,10 +779,8 @@ load_hex_files(Loader &L, const VLG_DRAW_INFO &d, const Shader (&sh)[3], unsigne
    if (d.indirect)
       hexfiles.push_back("indirect.hex");
    for (const std::string &f : hexfiles) {
-      if (!L.exists(f))
-         continue; /* unbound, empty or not dumped (command.txt notes say which) */
-      for (const Segment &sg : parse_hexdump(read_text(L.path(f)), L.path(f)))
-         L.add(sg.address, sg.bytes.data(), sg.bytes.size(), f);
+      if (L.exists(f)) /* else unbound, empty or not dumped (command.txt notes say which) */
+         L.add_hex_file(f);
    }
 }
 
@@ -814,6 +909,10 @@ compare(const Loader &L, const std::string &name, const std::string &base, const
 {
    ReplayComparison c;
    c.name = name;
+   const unsigned bpp = vlg_format_bytes(s.format);
+   const uint64_t row = uint64_t(s.width) * bpp;
+   if (!vram.contains(s.address, rows_extent(s.pitch, row, s.height)))
+      return c;
    std::optional<std::vector<uint8_t>> want;
    try {
       want = L.load_image(base, s.format, s.width, s.height);
@@ -822,10 +921,6 @@ compare(const Loader &L, const std::string &name, const std::string &base, const
       return c;
    }
    if (!want)
-      return c;
-   const unsigned bpp = vlg_format_bytes(s.format);
-   const uint64_t row = uint64_t(s.width) * bpp;
-   if (!vram.contains(s.address, rows_extent(s.pitch, row, s.height)))
       return c;
    c.compared = true;
    c.pixels = uint64_t(s.width) * s.height;
@@ -952,6 +1047,7 @@ replay_dump(const std::string &dir, Gpu &gpu, const Config &cfg, const std::stri
                                   dir, dir));
    Loader L;
    L.dir = dir;
+   L.vram_size = cfg.vram_size_bytes;
    const Loaded ld = load_dump(L);
    L.check_overlaps();
 

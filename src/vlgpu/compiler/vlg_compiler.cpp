@@ -340,6 +340,17 @@ checked_calloc(size_t n, size_t size)
    return p;
 }
 
+/* The fields an input-map and an output-map entry share. */
+template <typename Hw, typename Desc>
+void
+set_map_entry(Hw &h, const Desc &d)
+{
+   h.reg = d.vreg;
+   h.mask = d.mask;
+   h.semantic = (decltype(h.semantic))d.semantic;
+   h.index = d.index;
+}
+
 /* The input and output maps of @S into @cs (hardware words, NIR slots). */
 void
 fill_io_maps(vlg_compiled_shader *cs, const Shader &S)
@@ -349,26 +360,17 @@ fill_io_maps(vlg_compiled_shader *cs, const Shader &S)
          continue;
       struct VLG_SHADER_INPUT &h = cs->inputs[cs->num_inputs];
       VLG_SHADER_INPUT_init(&h);
-      h.reg = in.vreg;
-      h.mask = in.mask;
+      set_map_entry(h, in);
       h.interp =
          S.stage == MESA_SHADER_FRAGMENT ? (enum vlg_interp)in.interp : VLG_INTERP_PERSPECTIVE;
-      h.semantic = (enum vlg_input_semantic)in.semantic;
-      h.index = in.index;
-      cs->input_locations[cs->num_inputs] = in.location;
-      cs->num_inputs++;
+      cs->input_locations[cs->num_inputs++] = in.location;
    }
    for (const OutputDesc &o : S.outputs) {
-      if (!o.mask)
-         continue;
-      struct VLG_SHADER_OUTPUT &h = cs->outputs[cs->num_outputs];
-      VLG_SHADER_OUTPUT_init(&h);
-      h.reg = o.vreg;
-      h.mask = o.mask;
-      h.semantic = (enum vlg_output_semantic)o.semantic;
-      h.index = o.index;
-      cs->output_locations[cs->num_outputs] = o.location;
-      cs->num_outputs++;
+      if (o.mask) {
+         VLG_SHADER_OUTPUT_init(&cs->outputs[cs->num_outputs]);
+         set_map_entry(cs->outputs[cs->num_outputs], o);
+         cs->output_locations[cs->num_outputs++] = o.location;
+      }
    }
 }
 

@@ -13,13 +13,15 @@ using namespace vlgpu::test;
 
 namespace {
 
-/* The message of validate()'s CompileError, "" if the IR is valid. */
+/* The message of validate()'s InternalError (a broken invariant is a
+ * compiler bug, not a CompileError), "" if the IR is valid. */
 std::string
 failure(const Shader &S, const char *pass = "test")
 {
    try {
       validate(S, pass);
-   } catch (const CompileError &e) {
+   } catch (const InternalError &e) {
+      EXPECT_STREQ(e.file, "vlg_validate.cpp");
       return e.what();
    }
    return "";
@@ -81,7 +83,8 @@ TEST(Validate, MessageNamesPassRuleAndInstruction)
    Shader S = valid_program();
    S.blocks[0].instrs[1].src[1] = Operand(); /* MUL with one source */
    std::string m = failure(S, "legalize");
-   EXPECT_EQ(m.rfind("IR validation failed after legalize: ", 0), 0u) << m;
+   EXPECT_EQ(m.rfind("vlg_validate.cpp:", 0), 0u) << m;
+   EXPECT_NE(m.find(": IR validation failed after legalize: "), std::string::npos) << m;
    EXPECT_NE(m.find("MUL takes 2 source(s)"), std::string::npos) << m;
    EXPECT_NE(m.find("(block 0): MUL %2"), std::string::npos) << m;
 }

@@ -10,7 +10,7 @@ from vlgpu_testlib import find_program, launch
 
 ES2_INFO = find_program("es2_info.x86_64-linux-gnu", "es2_info")
 ES2GEARS = find_program("es2gears_x11", "es2gears_x11.x86_64-linux-gnu")
-FLAGS = ["nir", "shaders", "stats", "functional", "dump", "es2",
+FLAGS = ["nir", "shaders", "stats", "functional", "dump", "es2", "ice_abort",
          # the compiler's switches (vlg_compile_switch_name without the hyphen)
          "nolowbank", "nopack", "nodual", "nosched", "nocoalesce", "noniropt", "novectorize",
          "noreassoc"]

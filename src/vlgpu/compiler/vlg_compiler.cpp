@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
+#include <string>
 
 #include "compiler/glsl_types.h"
 #include "compiler/nir/nir.h"
@@ -47,6 +49,13 @@ vlg_varying_index(int slot)
          return 21 + (slot - VARYING_SLOT_TEX0);
       return -1;
    }
+}
+
+/* malloc'ed copies for the C callers (NULL when out of memory) */
+static char *
+xstrdup(const char *s)
+{
+   return strdup(s);
 }
 
 static char *
@@ -212,197 +221,392 @@ vlg_compile_options_switch(const struct vlg_compile_options *o, unsigned index)
    return index < kNumCompileSwitches && o->*kCompileSwitches[index].member;
 }
 
+namespace vlgpu {
+
+void (*pass_hook_for_tests)(const char *pass, Shader &S) = nullptr;
+
+} // namespace vlgpu
+
+namespace {
+
+/* One vlg_compile_nir call: the options and what a failure's message names
+ * (shader, stage, the pass running). */
+struct Compilation {
+   const vlg_compile_options &opts;
+   std::string name;
+   unsigned stage;
+   const char *pass = "setup"; /* the pass running now */
+   std::string ir_log;         /* print_ir: the IR after each pass */
+
+   /* "vlgpu: FS 'name': " */
+   std::string prefix() const
+   {
+      return "vlgpu: " + std::string(stage_abbrev(stage)) + " '" + name + "': ";
+   }
+   /* the message of an internal error (@what: what failed) */
+   std::string internal(const std::string &what) const
+   {
+      return prefix() + "internal compiler error in pass '" + pass + "': " + what;
+   }
+};
+
+/* The compilation running on this thread: internal_error() reads it to
+ * abort with the full message (VLGPU_DEBUG=ice_abort). */
+thread_local const Compilation *current_compilation = nullptr;
+
+const char *
+base_name(const char *path)
+{
+   const char *slash = strrchr(path, '/');
+   return slash ? slash + 1 : path;
+}
+
+[[noreturn]] void
+abort_with(const std::string &msg)
+{
+   fprintf(stderr, "%s\n", msg.c_str());
+   fflush(stderr);
+   abort();
+}
+
+/* After @pass: validate (debug builds, opts.validate), log the IR
+ * (print_ir), then the tests' hook. */
+void
+after_pass(Compilation &c, Shader &S, const char *pass)
+{
+#ifndef NDEBUG
+   const bool check = true; /* debug builds validate after every pass */
+#else
+   const bool check = c.opts.validate;
+#endif
+   if (check && strcmp(pass, "emit") != 0)
+      validate(S, pass);
+   if (c.opts.print_ir && strcmp(pass, "emit") != 0)
+      c.ir_log += std::string("; ---- after ") + pass + " ----\n" + print_shader(S);
+   if (pass_hook_for_tests)
+      pass_hook_for_tests(pass, S);
+}
+
+/* The backend passes after isel, in order (vlg_passes.h). */
+Binary
+run_backend(Compilation &c, Shader &S)
+{
+   const vlg_compile_options &o = c.opts;
+   c.pass = "pack";
+   pack_global_buffer(S, !o.no_pack);
+   after_pass(c, S, c.pass);
+   c.pass = "legalize";
+   legalize(S);
+   after_pass(c, S, c.pass);
+   if (!o.no_coalesce) {
+      c.pass = "coalesce";
+      coalesce_copies(S);
+      after_pass(c, S, c.pass);
+   }
+   c.pass = "sched";
+   schedule(S, !o.no_sched, !o.no_dual);
+   after_pass(c, S, c.pass);
+   c.pass = "ra";
+   register_allocate(S, !o.no_lowbank, !o.no_coalesce);
+   after_pass(c, S, c.pass);
+   c.pass = "emit";
+   Binary bin = emit_program(S);
+   after_pass(c, S, c.pass);
+   return bin;
+}
+
+/* What the result needs from the NIR, read before isel frees it. */
+struct NirFacts {
+   unsigned workgroup_size[3];
+   unsigned gs_vertices_in, gs_output_prim, gs_max_vertices;
+   bool early_fragment_tests;
+};
+
+struct NirDeleter {
+   void operator()(nir_shader *n) const { ralloc_free(n); }
+};
+struct ShaderDeleter {
+   void operator()(vlg_compiled_shader *cs) const { vlg_compiled_shader_free(cs); }
+};
+using CompiledPtr = std::unique_ptr<vlg_compiled_shader, ShaderDeleter>;
+
+template <typename T>
+T *
+checked_calloc(size_t n, size_t size)
+{
+   T *p = (T *)calloc(MAX2(n, (size_t)1), size);
+   if (!p)
+      throw std::bad_alloc();
+   return p;
+}
+
+/* The fields an input-map and an output-map entry share. */
+template <typename Hw, typename Desc>
+void
+set_map_entry(Hw &h, const Desc &d)
+{
+   h.reg = d.vreg;
+   h.mask = d.mask;
+   h.semantic = (decltype(h.semantic))d.semantic;
+   h.index = d.index;
+}
+
+/* The input and output maps of @S into @cs (hardware words, NIR slots). */
+void
+fill_io_maps(vlg_compiled_shader *cs, const Shader &S)
+{
+   for (const InputDesc &in : S.inputs) {
+      if (!in.mask)
+         continue;
+      struct VLG_SHADER_INPUT &h = cs->inputs[cs->num_inputs];
+      VLG_SHADER_INPUT_init(&h);
+      set_map_entry(h, in);
+      h.interp =
+         S.stage == MESA_SHADER_FRAGMENT ? (enum vlg_interp)in.interp : VLG_INTERP_PERSPECTIVE;
+      cs->input_locations[cs->num_inputs++] = in.location;
+   }
+   for (const OutputDesc &o : S.outputs) {
+      if (o.mask) {
+         VLG_SHADER_OUTPUT_init(&cs->outputs[cs->num_outputs]);
+         set_map_entry(cs->outputs[cs->num_outputs], o);
+         cs->output_locations[cs->num_outputs++] = o.location;
+      }
+   }
+}
+
+/* The global-buffer image and the uniform copy map of @S into @cs. */
+void
+fill_global_buffer(vlg_compiled_shader *cs, const Shader &S)
+{
+   cs->num_consts = S.consts.size();
+   cs->consts = checked_calloc<uint32_t[4]>(cs->num_consts, 16);
+   for (unsigned e = 0; e < cs->num_consts; e++)
+      memcpy(cs->consts[e], S.consts[e].data(), 16);
+   cs->num_uniform_copies = S.copies.size();
+   cs->uniform_copies =
+      checked_calloc<struct vlg_uniform_copy>(cs->num_uniform_copies, sizeof(vlg_uniform_copy));
+   for (unsigned i = 0; i < S.copies.size(); i++) {
+      cs->uniform_copies[i] = {S.copies[i].dst, S.copies[i].src, S.copies[i].count};
+      cs->cb0_dwords = MAX2(cs->cb0_dwords, S.copies[i].src + S.copies[i].count);
+   }
+}
+
+/* The stage facts and flags of @S (and the NIR's @f) into @cs. */
+void
+fill_shader_facts(vlg_compiled_shader *cs, const Shader &S, const IoInfo &io, const NirFacts &f)
+{
+   cs->driver_uniform_base = io.driver_base;
+   if (S.stage == MESA_SHADER_COMPUTE) {
+      for (unsigned i = 0; i < 3; i++)
+         cs->workgroup_size[i] = f.workgroup_size[i];
+      cs->shared_size = (io.shared_size + 3) & ~3u;
+   }
+   /* SSBOs, atomic counters and images in every stage (docs/compiler.md
+    * "Memory in vertex and fragment shaders") */
+   cs->ssbos_used = io.ssbos_used;
+   cs->images_used = io.images_used;
+   for (const Block &blk : S.blocks)
+      for (const Instr &I : blk.instrs)
+         cs->writes_memory |= !I.dead && I.op == VLG_OP_MEM && !I.shared &&
+                              (I.kind == VLG_MEMKIND_ST || (I.kind >= VLG_MEMKIND_ATOM_ADD &&
+                                                            I.kind <= VLG_MEMKIND_ATOM_CMPXCHG));
+   cs->early_fragment_tests = f.early_fragment_tests;
+   if (S.stage == MESA_SHADER_GEOMETRY) {
+      if (f.gs_max_vertices > 256)
+         throw CompileError("geometry shader max_vertices " + std::to_string(f.gs_max_vertices) +
+                            " above 256");
+      cs->gs_vertices_in = f.gs_vertices_in;
+      cs->gs_output_prim = f.gs_output_prim == SHADER_PRIM_POINTS       ? VLG_PRIM_POINTS
+                           : f.gs_output_prim == SHADER_PRIM_LINE_STRIP ? VLG_PRIM_LINE_STRIP
+                                                                        : VLG_PRIM_TRIANGLE_STRIP;
+      /* max_vertices = 0: isel left out every EMIT/CUT */
+      cs->gs_max_vertices = MAX2(1u, f.gs_max_vertices);
+      cs->gs_input_stride = S.gs_input_stride;
+   }
+   cs->samplers_used = S.samplers_used;
+   cs->buffers_used = S.buffers_used;
+   for (unsigned i = 0; i < 32; i++)
+      if (S.samplers_used & (1u << i))
+         cs->num_samplers = i + 1;
+   cs->uses_discard = S.uses_discard;
+   cs->writes_depth = S.writes_depth;
+   cs->uses_derivatives = S.uses_derivatives;
+   cs->color_broadcast = S.color_broadcast;
+}
+
+/* The result of a compiled @S, @bin. */
+CompiledPtr
+make_result(Compilation &c, const Shader &S, const Binary &bin, const IoInfo &io,
+            const NirFacts &f)
+{
+   CompiledPtr cs(checked_calloc<vlg_compiled_shader>(1, sizeof(vlg_compiled_shader)));
+   cs->stage = (gl_shader_stage)S.stage;
+   cs->code_size = bin.units.size();
+   cs->code = checked_calloc<uint32_t>(bin.units.size(), 4);
+   memcpy(cs->code, bin.units.data(), bin.units.size() * 4);
+   cs->entry = 0;
+   cs->num_regs = MAX2(1u, S.num_regs);
+   fill_io_maps(cs.get(), S);
+   fill_global_buffer(cs.get(), S);
+   fill_shader_facts(cs.get(), S, io, f);
+
+   struct vlg_shader_stats &st = cs->stats;
+   st.instructions = bin.instructions;
+   st.ops = bin.ops;
+   st.dual = bin.dual;
+   st.units = bin.units.size();
+   st.bytes = st.units * 4;
+   st.registers = cs->num_regs;
+   st.gb_entries = cs->num_consts;
+   st.cycles = estimate_cycles(S);
+   st.tput_cycles = estimate_throughput(S, VLG_STATS_RESIDENT_GROUPS);
+   st.max_pressure = S.max_pressure;
+   st.dual_rate = st.instructions ? (float)st.dual / st.instructions : 0.0f;
+
+   if (c.opts.disasm || c.opts.print_ir) {
+      cs->disasm = xstrdup(c.ir_log + disassembly(cs.get(), c.name.c_str()));
+      if (!cs->disasm)
+         throw std::bad_alloc();
+   }
+   return cs;
+}
+
+/* Compile a clone of @nir_in; throws what the passes throw. */
+CompiledPtr
+compile(Compilation &c, nir_shader *nir_in)
+{
+   const vlg_compile_options &opts = c.opts;
+   std::unique_ptr<nir_shader, NirDeleter> nir(nir_shader_clone(nullptr, nir_in));
+   if (!nir)
+      throw std::bad_alloc();
+   nir->options = vlg_compiler_nir_options(nir->info.stage);
+   Shader S;
+   S.name = c.name;
+   IoInfo io;
+   PipelineOptions po;
+   po.nir_opt = !opts.no_nir_opt;
+   po.vectorize = !opts.no_vectorize;
+   po.reassoc = !opts.no_reassoc;
+   c.pass = "nir";
+   nir_prepare(nir.get(), po, io);
+   if (opts.print_ir) {
+      char *buf = nullptr;
+      size_t size = 0;
+      FILE *fp = open_memstream(&buf, &size);
+      if (fp) {
+         nir_print_shader(nir.get(), fp);
+         fclose(fp);
+         c.ir_log += "; ---- NIR after vlg_nir ----\n" + std::string(buf, size);
+         free(buf);
+      }
+   }
+   if (pass_hook_for_tests)
+      pass_hook_for_tests(c.pass, S);
+   const NirFacts f = {
+      {nir->info.workgroup_size[0], nir->info.workgroup_size[1], nir->info.workgroup_size[2]},
+      nir->info.gs.vertices_in,
+      nir->info.gs.output_primitive,
+      nir->info.gs.vertices_out,
+      nir->info.stage == MESA_SHADER_FRAGMENT && nir->info.fs.early_fragment_tests,
+   };
+   c.pass = "isel";
+   select_instructions(nir.get(), io, S);
+   nir.reset();
+   after_pass(c, S, c.pass);
+   const Binary bin = run_backend(c, S);
+   c.pass = "result";
+   return make_result(c, S, bin, io, f);
+}
+
+/* Sets and clears current_compilation around one compile. */
+struct CurrentCompilation {
+   explicit CurrentCompilation(const Compilation &c) { current_compilation = &c; }
+   ~CurrentCompilation() { current_compilation = nullptr; }
+};
+
+} // namespace
+
+namespace vlgpu {
+
+InternalError::InternalError(const char *f, int l, const std::string &what)
+   : std::logic_error(std::string(base_name(f)) + ":" + std::to_string(l) + ": " + what),
+     file(base_name(f)), line(l)
+{
+}
+
+void
+internal_error(const char *file, int line, const std::string &what)
+{
+   InternalError e(file, line, what);
+   const Compilation *c = current_compilation;
+   if (c && c->opts.abort_on_internal_error)
+      abort_with(c->internal(e.what()));
+   throw e;
+}
+
+} // namespace vlgpu
+
+/* The compile of @nir_in with every exception caught: the C boundary. On
+ * failure, @message says why and @internal whether it was a compiler bug
+ * (anything but CompileError and bad_alloc). */
+static struct vlg_compiled_shader *
+compile_guarded(Compilation &c, nir_shader *nir_in, std::string &message, bool &internal)
+{
+   internal = false;
+   try {
+      return compile(c, nir_in).release();
+   } catch (const CompileError &e) {
+      message = c.prefix() + e.what();
+      return nullptr;
+   } catch (const std::bad_alloc &) {
+      message = c.prefix() + "out of memory in pass '" + c.pass + "'";
+      return nullptr;
+   } catch (const InternalError &e) {
+      message = c.internal(e.what());
+   } catch (const std::exception &e) {
+      message = c.internal(std::string("unexpected exception: ") + e.what());
+   } catch (...) {
+      message = c.internal("an exception of unknown type");
+   }
+   internal = true;
+   return nullptr;
+}
+
 extern "C" struct vlg_compiled_shader *
 vlg_compile_nir(struct nir_shader *nir_in, const struct vlg_compile_options *opts, char **error)
 {
-   struct vlg_compile_options defaults = {};
-   if (!opts)
-      opts = &defaults;
+   static const struct vlg_compile_options defaults = {};
    if (error)
       *error = nullptr;
-   std::string name = opts->name ? opts->name : nir_in->info.name ? nir_in->info.name : "shader";
-   std::string ir_log;
-   struct vlg_compiled_shader *cs = nullptr;
-   /* NIR passes create GLSL types; st/mesa holds a reference already, a
-    * standalone caller may not */
-   glsl_type_singleton_init_or_ref();
-   struct TypesRef {
-      ~TypesRef() { glsl_type_singleton_decref(); }
-   } types_ref;
-   nir_shader *nir = nir_shader_clone(nullptr, nir_in);
-   nir->options = vlg_compiler_nir_options(nir->info.stage);
-   try {
-      Shader S;
-      S.name = name;
-      IoInfo io;
-      PipelineOptions po;
-      po.nir_opt = !opts->no_nir_opt;
-      po.vectorize = !opts->no_vectorize;
-      po.reassoc = !opts->no_reassoc;
-      nir_prepare(nir, po, io);
-      if (opts->print_ir) {
-         char *buf = nullptr;
-         size_t size = 0;
-         FILE *fp = open_memstream(&buf, &size);
-         nir_print_shader(nir, fp);
-         fclose(fp);
-         ir_log += "; ---- NIR after vlg_nir ----\n" + std::string(buf, size);
-         free(buf);
-      }
-      const unsigned wg[3] = {nir->info.workgroup_size[0], nir->info.workgroup_size[1],
-                              nir->info.workgroup_size[2]};
-      const unsigned gs_vertices_in = nir->info.gs.vertices_in;
-      const unsigned gs_out_prim = nir->info.gs.output_primitive;
-      const unsigned gs_max_vertices = nir->info.gs.vertices_out;
-      const bool early_fragment_tests =
-         nir->info.stage == MESA_SHADER_FRAGMENT && nir->info.fs.early_fragment_tests;
-      select_instructions(nir, io, S);
-      ralloc_free(nir);
-      nir = nullptr;
-#ifndef NDEBUG
-      const bool check = true; /* debug builds validate after every pass */
-#else
-      const bool check = opts->validate;
-#endif
-      auto log = [&](const char *pass) {
-         if (check)
-            validate(S, pass);
-         if (opts->print_ir)
-            ir_log += std::string("; ---- after ") + pass + " ----\n" + print_shader(S);
-      };
-      log("isel");
-      pack_global_buffer(S, !opts->no_pack);
-      log("pack");
-      legalize(S);
-      log("legalize");
-      if (!opts->no_coalesce) {
-         coalesce_copies(S);
-         log("coalesce");
-      }
-      schedule(S, !opts->no_sched, !opts->no_dual);
-      log("sched");
-      register_allocate(S, !opts->no_lowbank, !opts->no_coalesce);
-      log("ra");
-      Binary bin = emit_program(S);
-
-      cs = (struct vlg_compiled_shader *)calloc(1, sizeof(*cs));
-      if (!cs)
-         throw std::bad_alloc();
-      cs->stage = (gl_shader_stage)S.stage;
-      cs->code_size = bin.units.size();
-      cs->code = (uint32_t *)malloc(MAX2(1, bin.units.size()) * 4);
-      if (!cs->code)
-         throw std::bad_alloc();
-      memcpy(cs->code, bin.units.data(), bin.units.size() * 4);
-      cs->entry = 0;
-      cs->num_regs = MAX2(1u, S.num_regs);
-      for (const InputDesc &in : S.inputs) {
-         if (!in.mask)
-            continue;
-         struct VLG_SHADER_INPUT &h = cs->inputs[cs->num_inputs];
-         VLG_SHADER_INPUT_init(&h);
-         h.reg = in.vreg;
-         h.mask = in.mask;
-         h.interp =
-            S.stage == MESA_SHADER_FRAGMENT ? (enum vlg_interp)in.interp : VLG_INTERP_PERSPECTIVE;
-         h.semantic = (enum vlg_input_semantic)in.semantic;
-         h.index = in.index;
-         cs->input_locations[cs->num_inputs] = in.location;
-         cs->num_inputs++;
-      }
-      for (const OutputDesc &o : S.outputs) {
-         if (!o.mask)
-            continue;
-         struct VLG_SHADER_OUTPUT &h = cs->outputs[cs->num_outputs];
-         VLG_SHADER_OUTPUT_init(&h);
-         h.reg = o.vreg;
-         h.mask = o.mask;
-         h.semantic = (enum vlg_output_semantic)o.semantic;
-         h.index = o.index;
-         cs->output_locations[cs->num_outputs] = o.location;
-         cs->num_outputs++;
-      }
-      cs->num_consts = S.consts.size();
-      cs->consts = (uint32_t(*)[4])calloc(MAX2(1u, cs->num_consts), 16);
-      if (!cs->consts)
-         throw std::bad_alloc();
-      for (unsigned e = 0; e < cs->num_consts; e++)
-         memcpy(cs->consts[e], S.consts[e].data(), 16);
-      cs->num_uniform_copies = S.copies.size();
-      cs->uniform_copies = (struct vlg_uniform_copy *)calloc(MAX2(1u, cs->num_uniform_copies),
-                                                             sizeof(struct vlg_uniform_copy));
-      if (!cs->uniform_copies)
-         throw std::bad_alloc();
-      for (unsigned i = 0; i < S.copies.size(); i++) {
-         cs->uniform_copies[i] = {S.copies[i].dst, S.copies[i].src, S.copies[i].count};
-         cs->cb0_dwords = MAX2(cs->cb0_dwords, S.copies[i].src + S.copies[i].count);
-      }
-      cs->driver_uniform_base = io.driver_base;
-      if (S.stage == MESA_SHADER_COMPUTE) {
-         for (unsigned i = 0; i < 3; i++)
-            cs->workgroup_size[i] = wg[i];
-         cs->shared_size = (io.shared_size + 3) & ~3u;
-      }
-      /* SSBOs, atomic counters and images in every stage (docs/compiler.md
-       * "Memory in vertex and fragment shaders") */
-      cs->ssbos_used = io.ssbos_used;
-      cs->images_used = io.images_used;
-      for (const Block &blk : S.blocks)
-         for (const Instr &I : blk.instrs)
-            cs->writes_memory |= !I.dead && I.op == VLG_OP_MEM && !I.shared &&
-                                 (I.kind == VLG_MEMKIND_ST || (I.kind >= VLG_MEMKIND_ATOM_ADD &&
-                                                               I.kind <= VLG_MEMKIND_ATOM_CMPXCHG));
-      cs->early_fragment_tests = early_fragment_tests;
-      if (S.stage == MESA_SHADER_GEOMETRY) {
-         cs->gs_vertices_in = gs_vertices_in;
-         cs->gs_output_prim = gs_out_prim == SHADER_PRIM_POINTS       ? VLG_PRIM_POINTS
-                              : gs_out_prim == SHADER_PRIM_LINE_STRIP ? VLG_PRIM_LINE_STRIP
-                                                                      : VLG_PRIM_TRIANGLE_STRIP;
-         /* max_vertices = 0: isel left out every EMIT/CUT */
-         cs->gs_max_vertices = MAX2(1u, gs_max_vertices);
-         cs->gs_input_stride = S.gs_input_stride;
-         if (gs_max_vertices > 256)
-            throw CompileError("geometry shader max_vertices " + std::to_string(gs_max_vertices) +
-                               " above 256");
-      }
-      cs->samplers_used = S.samplers_used;
-      cs->buffers_used = S.buffers_used;
-      for (unsigned i = 0; i < 32; i++)
-         if (S.samplers_used & (1u << i))
-            cs->num_samplers = i + 1;
-      cs->uses_discard = S.uses_discard;
-      cs->writes_depth = S.writes_depth;
-      cs->uses_derivatives = S.uses_derivatives;
-      cs->color_broadcast = S.color_broadcast;
-
-      struct vlg_shader_stats &st = cs->stats;
-      st.instructions = bin.instructions;
-      st.ops = bin.ops;
-      st.dual = bin.dual;
-      st.units = bin.units.size();
-      st.bytes = st.units * 4;
-      st.registers = cs->num_regs;
-      st.gb_entries = cs->num_consts;
-      st.cycles = estimate_cycles(S);
-      st.tput_cycles = estimate_throughput(S, VLG_STATS_RESIDENT_GROUPS);
-      st.max_pressure = S.max_pressure;
-      st.dual_rate = st.instructions ? (float)st.dual / st.instructions : 0.0f;
-
-      if (opts->disasm || opts->print_ir)
-         cs->disasm = xstrdup(ir_log + disassembly(cs, name.c_str()));
-      return cs;
-   } catch (const CompileError &e) {
+   if (!nir_in) {
       if (error)
-         *error = xstrdup("vlgpu: " + std::string(stage_abbrev(nir_in->info.stage)) + " '" + name +
-                          "': " + e.what());
-   } catch (const std::bad_alloc &) {
-      if (error)
-         *error = xstrdup("vlgpu: '" + name + "': out of memory");
+         *error = strdup("vlgpu: vlg_compile_nir: no shader (NULL)");
+      return nullptr;
    }
-   if (nir)
-      ralloc_free(nir);
-   vlg_compiled_shader_free(cs);
-   return nullptr;
+   struct vlg_compiled_shader *cs = nullptr;
+   try {
+      Compilation c{opts ? *opts : defaults, "", (unsigned)nir_in->info.stage};
+      c.name = c.opts.name ? c.opts.name : nir_in->info.name ? nir_in->info.name : "shader";
+      /* NIR passes create GLSL types; st/mesa holds a reference already, a
+       * standalone caller may not */
+      glsl_type_singleton_init_or_ref();
+      struct TypesRef {
+         ~TypesRef() { glsl_type_singleton_decref(); }
+      } types_ref;
+      CurrentCompilation current(c);
+      std::string message;
+      bool internal;
+      cs = compile_guarded(c, nir_in, message, internal);
+      if (!cs && internal && c.opts.abort_on_internal_error)
+         abort_with(message);
+      if (!cs && error)
+         *error = xstrdup(message);
+   } catch (...) {
+      /* only std::string allocations outside compile_guarded get here */
+      if (error && !*error)
+         *error = strdup("vlgpu: out of memory while compiling a shader");
+   }
+   return cs;
 }
 
 extern "C" void

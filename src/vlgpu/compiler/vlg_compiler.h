@@ -75,6 +75,12 @@ struct vlg_compile_options {
                          NDEBUG; debug builds always do. A violation is a compile error naming
                          the pass, the rule and the instruction (docs/compiler.md "IR
                          validation") */
+   bool abort_on_internal_error; /**< an internal compiler error (a compiler bug: a VLG_CHECK
+                                    that failed, an IR validation failure, any exception but
+                                    CompileError and bad_alloc) prints its message to stderr and
+                                    calls abort() where it is detected instead of failing the
+                                    compile: for a debugger (VLGPU_DEBUG=ice_abort,
+                                    docs/compiler.md "Internal errors") */
    const char *name;  /**< name for messages (default: nir->info.name or "shader") */
 };
 
@@ -227,6 +233,12 @@ struct vlg_compiled_shader {
  * malloc'ed message naming the shader and the reason (unsupported NIR
  * operation, register pressure above 128 with the pressure, global buffer
  * above 512 entries, ...); free it with free(). @opts may be NULL (defaults).
+ * No C++ exception leaves this function: an internal compiler error (a
+ * compiler bug) is a failed compile too, its message "vlgpu: STAGE 'name':
+ * internal compiler error in pass 'PASS': FILE:LINE: what failed" (unless
+ * @opts->abort_on_internal_error); out of host memory is "... out of memory
+ * in pass 'PASS'". Mesa's own asserts inside NIR passes (nir_validate, ...)
+ * are not caught: they abort in builds with assertions, as in every driver.
  */
 struct vlg_compiled_shader *vlg_compile_nir(struct nir_shader *nir,
                                             const struct vlg_compile_options *opts, char **error);

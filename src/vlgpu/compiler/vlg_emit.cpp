@@ -259,7 +259,7 @@ emit_program(const Shader &S)
             for (unsigned p = 0; p < 2; p++)
                if (bu.ph[p] >= 0 && !B.instrs[bu.ph[p]].dead)
                   text += (text.empty() ? "" : " | ") + print_instr(S, B.instrs[bu.ph[p]]);
-            throw CompileError("internal error: cannot encode '" + text + "': " + err.msg);
+            VLG_ICE("cannot encode '" + text + "': " + err.msg);
          }
          code[b].push_back(in);
          jump_target[b].push_back(target);
@@ -282,7 +282,7 @@ emit_program(const Shader &S)
          vlg_isa_error err;
          unsigned n = vlg_encode(&in, units, &err);
          if (!n)
-            throw CompileError(std::string("internal error: encoding failed: ") + err.msg);
+            VLG_ICE(std::string("encoding failed: ") + err.msg);
          bin.units.insert(bin.units.end(), units, units + n);
       }
    return bin;

@@ -119,7 +119,7 @@ Isel::run()
          if (I.is_jump()) {
             int bl = label_block[I.target];
             if (bl < 0)
-               throw CompileError("internal error: unbound label");
+               VLG_ICE("unbound label");
             I.target = bl;
          }
 
@@ -249,7 +249,7 @@ Isel::emit_if(nir_if *nif)
    /* if (c) break/continue;  ->  PRED | BRC.JMP target if P0 */
    if ((jt && else_empty) || (je && then_empty)) {
       if (loops.empty())
-         throw CompileError("internal error: break outside a loop");
+         VLG_ICE("break outside a loop");
       nir_jump_instr *j = jt ? jt : je;
       unsigned target = j->type == nir_jump_break ? loops.back().exit : loops.back().head;
       pred_from(nif->condition);
@@ -294,12 +294,12 @@ Isel::emit_jump(nir_jump_instr *jump_instr)
    switch (jump_instr->type) {
    case nir_jump_break:
       if (loops.empty())
-         throw CompileError("internal error: break outside a loop");
+         VLG_ICE("break outside a loop");
       jump(loops.back().exit);
       break;
    case nir_jump_continue:
       if (loops.empty())
-         throw CompileError("internal error: continue outside a loop");
+         VLG_ICE("continue outside a loop");
       jump(loops.back().head);
       break;
    default:
@@ -343,7 +343,7 @@ Isel::emit_instr(nir_instr *instr)
       break;
    case nir_instr_type_phi:
    case nir_instr_type_parallel_copy:
-      throw CompileError("internal error: phi or parallel copy left after out-of-SSA");
+      VLG_ICE("phi or parallel copy left after out-of-SSA");
    default:
       unsupported("a NIR instruction of this type (call/deref)");
    }

@@ -127,7 +127,8 @@ Isel::emit_gs_load_input(nir_intrinsic_instr *intr)
    unsigned comp = nir_intrinsic_component(intr);
    unsigned n = nir_dest_num_components(intr->dest);
    auto it = gs_slot.find(loc);
-   assert(it != gs_slot.end());
+   VLG_CHECK(it != gs_slot.end(), "geometry shader input slot " + std::to_string(loc) +
+                                     " missing from the input stride table");
    if (vtx >= nir->info.gs.vertices_in) {
       /* gl_in[] beyond the input primitive: undefined, 0 */
       Dst dd = dest(intr->dest, (1u << n) - 1);

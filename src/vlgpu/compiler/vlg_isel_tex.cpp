@@ -148,7 +148,7 @@ Isel::tex_group(nir_tex_instr *tex, unsigned op, const TexSources &t, uint8_t re
          read[0] = 0x1;
       } else {
          if (!coord)
-            throw CompileError("internal error: texture op without coordinates");
+            VLG_ICE("texture op without coordinates");
          b.mov(reg(g), cmask, get_src(*coord));
          read[0] = cmask;
          if (shadow) {
@@ -168,7 +168,7 @@ Isel::tex_group(nir_tex_instr *tex, unsigned op, const TexSources &t, uint8_t re
             read[1] = 0x1;
          } else if (op == VLG_OP_TXD) {
             if (!ddx || !ddy)
-               throw CompileError("internal error: txd without gradients");
+               VLG_ICE("txd without gradients");
             unsigned gm = (1u << nir_src_num_components(*ddx)) - 1;
             b.mov(reg(g, VLG_SWZ_IDENTITY, 1), gm, get_src(*ddx));
             b.mov(reg(g, VLG_SWZ_IDENTITY, 2), gm, get_src(*ddy));

@@ -53,7 +53,7 @@ legalize(Shader &S)
          for (unsigned s = 0; s < info->nsrc; s++) {
             Operand &o = I.src[s];
             if (o.file == File::Imm || o.file == File::Unif)
-               throw CompileError("internal error: operand not packed into the global buffer");
+               VLG_ICE("operand not packed into the global buffer");
             if (o.file == File::Const && o.index >= VLG_DIRECT_GLOBAL) {
                uint32_t t = S.new_vreg();
                Instr l;

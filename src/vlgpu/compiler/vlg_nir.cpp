@@ -111,7 +111,7 @@ lower_ms_tex(nir_builder *b, nir_instr *instr, void *data)
    case nir_texop_txf_ms: {
       int ci = nir_tex_instr_src_index(tex, nir_tex_src_coord);
       int si = nir_tex_instr_src_index(tex, nir_tex_src_ms_index);
-      assert(ci >= 0 && si >= 0);
+      VLG_CHECK(ci >= 0 && si >= 0, "txf_ms without a coordinate or sample index");
       nir_ssa_def *coord = tex->src[ci].src.ssa;
       nir_ssa_def *x = nir_iadd(b, nir_ishl_imm(b, nir_channel(b, coord, 0), 2),
                                 tex->src[si].src.ssa);

@@ -245,7 +245,7 @@ Packer::run()
             continue;
          if (I.op == VLG_OP_LDC) {
             if (I.src[0].file == File::Unif && block_of(I.src[0].index) < 0)
-               throw CompileError("internal error: LDC of a uniform outside an indirect range");
+               VLG_ICE("LDC of a uniform outside an indirect range");
             refs.push_back({&I, 0});
             continue;
          }
@@ -424,7 +424,7 @@ Packer::run()
          if (pos & (1u << n)) {
             auto it = uplace.find({o.index, c});
             if (it == uplace.end())
-               throw CompileError("internal error: uniform component not placed");
+               VLG_ICE("uniform component not placed");
             entry = it->second.first;
             s |= it->second.second << (2 * n);
          } else {

@@ -36,6 +36,50 @@ struct CompileError : public std::runtime_error {
    explicit CompileError(const std::string &m) : std::runtime_error(m) {}
 };
 
+/**
+ * An internal compiler error: an invariant of the compiler itself broke (a
+ * compiler bug, not something the shader did). what() is "FILE:LINE: what
+ * failed" (FILE without directories). Thrown only through VLG_ICE /
+ * VLG_CHECK (internal_error()); vlg_compile_nir turns it into a failed
+ * compile whose message adds the pass and the shader (docs/compiler.md
+ * "Internal errors"). Not a CompileError: tests and callers can tell a bug
+ * from an unsupported shader.
+ */
+struct InternalError : public std::logic_error {
+   InternalError(const char *file, int line, const std::string &what);
+   const char *file; /**< source file of the check, without directories */
+   int line;
+};
+
+/**
+ * Report an internal compiler error detected at @file:@line: throws
+ * InternalError, or, inside a vlg_compile_nir whose options set
+ * abort_on_internal_error (VLGPU_DEBUG=ice_abort), prints the full message
+ * (shader, pass, file:line) to stderr and calls abort() right here, so a
+ * debugger stops at the failing check.
+ */
+[[noreturn]] void internal_error(const char *file, int line, const std::string &what);
+
+/** Internal compiler error with message @msg (a std::string or C string). */
+#define VLG_ICE(msg) ::vlgpu::internal_error(__FILE__, __LINE__, (msg))
+/** The compiler's own assert: if @cond is false, an internal compiler error
+ *  "check 'COND' failed: MSG". Stays on in every build (unlike assert()). */
+#define VLG_CHECK(cond, msg)                                                                       \
+   do {                                                                                            \
+      if (!(cond))                                                                                 \
+         VLG_ICE(std::string("check '" #cond "' failed: ") + (msg));                               \
+   } while (0)
+
+/**
+ * Tests only: when set, vlg_compile_nir calls it after each pass with the
+ * pass's name ("nir", "isel", "pack", "legalize", "coalesce", "sched", "ra",
+ * "emit") and the backend IR (empty after "nir"), while that pass is the
+ * current one; a test throws from it to inject a failure into the pass.
+ * NULL in the driver and the tools. Not thread-safe: set it while no
+ * compile runs.
+ */
+extern void (*pass_hook_for_tests)(const char *pass, Shader &S);
+
 /** What the io variables said before nir_lower_io replaced them. */
 struct IoInfo {
    std::map<int, unsigned> fs_interp; /**< FS input varying slot -> enum vlg_interp */
@@ -121,8 +165,9 @@ struct Binary {
    std::vector<unsigned> block_address; /**< unit address of each block */
    unsigned instructions = 0, ops = 0, dual = 0;
 };
-/** Encode S (scheduled and allocated). Throws CompileError with the
- *  instruction's text if an instruction cannot be encoded (a compiler bug). */
+/** Encode S (scheduled and allocated). Throws CompileError when the program
+ *  exceeds the code address range, InternalError with the instruction's text
+ *  if an instruction cannot be encoded (a compiler bug). */
 Binary emit_program(const Shader &S);
 /** Canonicalise one op for the shortest encoding in phase @phase (commutative
  *  swaps, moving a negation, filling swizzle positions the op does not read). */
@@ -131,8 +176,9 @@ vlg_op lower_op(const Shader &S, const Instr &I, unsigned phase);
 /* vlg_validate.cpp: check the IR invariants the passes rely on (vlg_ir.h;
  * the rules in vlg_validate.cpp and docs/compiler.md "IR validation"), the
  * ones that hold at S's state (S.packed, S.legalized, S.scheduled,
- * S.allocated). Throws CompileError "IR validation failed after @pass: rule
- * (block B): instruction" on the first violation. */
+ * S.allocated). Throws InternalError (a broken invariant is a compiler bug)
+ * "vlg_validate.cpp:LINE: IR validation failed after @pass: rule (block B):
+ * instruction" on the first violation. */
 void validate(const Shader &S, const char *pass);
 
 /* vlg_stats.cpp: static cycle estimate of a scheduled shader: each block

@@ -322,7 +322,7 @@ struct Allocator : Coalescer {
    void run()
    {
       if (!S.scheduled)
-         throw CompileError("internal error: register allocation before scheduling");
+         VLG_ICE("register allocation before scheduling");
       build();
       do_coalesce();
       colour_graph();

@@ -243,7 +243,7 @@ struct BlockScheduler {
          if (B.instrs[nodes[k].instr].is_terminator())
             term = k;
       if (term >= 0 && term != (int)nodes.size() - 1)
-         throw CompileError("internal error: block terminator is not the last operation");
+         VLG_ICE("block terminator is not the last operation");
       for (unsigned j = 0; j < nodes.size(); j++)
          for (unsigned i = 0; i < j; i++) {
             Dep d = dependency(S, B.instrs[nodes[i].instr], B.instrs[nodes[j].instr]);

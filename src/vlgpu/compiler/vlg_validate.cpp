@@ -51,7 +51,7 @@ struct Validator {
          m += " (block " + std::to_string(block) + ")";
       if (I)
          m += ": " + print_instr(S, *I);
-      throw CompileError(m);
+      internal_error(__FILE__, __LINE__, m);
    }
 
    void check_blocks()

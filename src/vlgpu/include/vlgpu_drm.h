@@ -11,7 +11,12 @@
  * Conventions: every function returns 0 on success or a negative errno
  * (-EINVAL bad argument, -ENOMEM out of VRAM or host memory, -ENOENT unknown
  * handle, -ETIMEDOUT wait timed out, -EIO the GPU faulted: see
- * vlg_drm_get_fault). Addresses are VRAM byte addresses; sizes are bytes
+ * vlg_drm_get_fault). No call lets a C++ exception out: host memory
+ * running out inside a call is -ENOMEM, any other internal failure of the
+ * simulator -EIO, both with "FUNCTION: out of host memory" / "FUNCTION:
+ * internal error: WHAT" in vlg_drm_get_fault (vlg_drm_bo_map: NULL; the
+ * statistics: {"error": "FUNCTION: ..."}; vlg_drm_device_create: the text
+ * in @err). Addresses are VRAM byte addresses; sizes are bytes
  * unless a name says otherwise. The device is not thread-safe: the driver
  * serialises calls (Gallium contexts already are).
  */
@@ -132,12 +137,14 @@ int vlg_drm_wait(struct vlg_drm_device *dev, uint64_t fence, uint64_t timeout_ns
 /* ---- reports ------------------------------------------------------------ */
 
 /** The last fault, as readable text (module, draw, PC, disassembly of the
- * instruction, thread group); an empty string when there was none. The
- * string is owned by the device and valid until the next submit. */
+ * instruction, thread group), or the reason of the last -ENOMEM/-EIO an
+ * internal failure gave; an empty string when there was none. The
+ * string is owned by the device and valid until the next submit or failing call. */
 const char *vlg_drm_get_fault(struct vlg_drm_device *dev);
 /** Statistics of the last submit as JSON (per draw: cycles, per-module
- * busy/stalled/starved cycles, queue occupancy, dual-issue rate). Owned by
- * the device, valid until the next submit. */
+ * busy/stalled/starved cycles, queue occupancy, dual-issue rate);
+ * {"error": "..."} when they cannot be made. Owned by the device, valid
+ * until the next submit. */
 const char *vlg_drm_get_stats_json(struct vlg_drm_device *dev);
 /** The same JSON without what the driver's statistics tables do not read:
  * no per-queue statistics and no module counters (each draw's "modules"

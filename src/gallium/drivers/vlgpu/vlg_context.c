@@ -10,6 +10,7 @@
  */
 
 #include "util/u_blitter.h"
+#include "util/u_debug_cb.h"
 #include "util/u_inlines.h"
 #include "util/u_memory.h"
 #include "util/u_upload_mgr.h"
@@ -99,6 +100,9 @@ vlg_context_create(struct pipe_screen *pscreen, void *priv, unsigned flags)
    pctx->destroy = vlg_context_destroy;
    pctx->flush = vlg_flush;
    pctx->texture_barrier = vlg_texture_barrier;
+   /* GL_KHR_debug: st/mesa installs its callback while GL_DEBUG_OUTPUT is
+    * on; failed shader compiles are reported through it (vlg_program.c) */
+   pctx->set_debug_callback = u_default_set_debug_callback;
 
    /* Every other hook is installed by the file that implements it
     * (docs/driver.md has one row per file), as softpipe and llvmpipe do. */

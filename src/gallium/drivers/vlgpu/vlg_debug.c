@@ -38,6 +38,10 @@ static const struct debug_named_value vlg_debug_flags[] = {
     "report the OpenGL ES 2.0 configuration (GLSL 1.20, no transform "
     "feedback, no array textures) instead of ES 3.0, for comparisons; "
     "see docs/driver.md"},
+   {"ice_abort",  VLG_DEBUG_ICE_ABORT,
+    "an internal compiler error (a compiler bug) prints its message and "
+    "aborts where it is detected, for a debugger, instead of failing that "
+    "shader's compile; see docs/compiler.md \"Internal errors\""},
 };
 
 #define VLG_NUM_DEBUG_FLAGS (sizeof(vlg_debug_flags) / sizeof(vlg_debug_flags[0]))

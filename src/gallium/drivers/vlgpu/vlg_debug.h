@@ -21,6 +21,7 @@ enum vlg_debug_flag {
    VLG_DEBUG_FUNCTIONAL = 1 << 3, /* simulate in functional mode (no timing) */
    VLG_DEBUG_DUMP       = 1 << 4, /* per-draw dump into ./vlgpu-dump (VLGPU_DUMP) */
    VLG_DEBUG_ES2        = 1 << 5, /* report GL ES 2.0 / GLSL 1.20 caps only */
+   VLG_DEBUG_ICE_ABORT  = 1 << 6, /* internal compiler error: abort, not a failed compile */
 };
 
 /**

@@ -9,7 +9,9 @@
  * and etnaviv do the same TGSI -> NIR step).
  *
  * VLGPU_DEBUG=nir prints the NIR as it arrives, VLGPU_DEBUG=shaders the
- * disassembly and statistics line of each compiled shader.
+ * disassembly and statistics line of each compiled shader,
+ * VLGPU_DEBUG=ice_abort aborts on an internal compiler error instead of
+ * failing that shader's compile.
  */
 
 #include <stdio.h>
@@ -100,6 +102,7 @@ vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_stat
 
    struct vlg_compile_options opts = {
       .disasm = vlg_debug_enabled(VLG_DEBUG_SHADERS),
+      .abort_on_internal_error = vlg_debug_enabled(VLG_DEBUG_ICE_ABORT),
       .name = name,
    };
    vlg_debug_compile_options(&opts); /* VLGPU_DEBUG=no-dual,... (ablation) */
@@ -112,8 +115,16 @@ vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_stat
    ralloc_free(nir);
 
    if (!so->cs) {
+      /* Gallium's create_*_state cannot fail a GL link: st/mesa linked the
+       * program already, so the CSO stays, without code, and every draw
+       * (dispatch) with it is skipped (vlg_draw.c, vlg_compute.c). The
+       * reason goes to stderr and, with GL_DEBUG_OUTPUT on, to the
+       * application as a GL_DEBUG_TYPE_ERROR message (GL_KHR_debug). */
       mesa_loge("%s did not compile, draws with it are skipped: %s", name,
                 error ? error : "(no message)");
+      util_debug_message(&pctx->debug, ERROR,
+                         "%s did not compile, draws with it are skipped: %s",
+                         name, error ? error : "(no message)");
       free(error);
       return so;
    }

@@ -3,8 +3,12 @@
  * Gallium driver talks to, like v3d's v3d_simulator.c (brief §5).
  *
  * Every function of vlgpu_drm.h is implemented here in C++ behind
- * extern "C"; no C++ exception crosses the C boundary (std::bad_alloc
- * becomes -ENOMEM, anything else -EIO with the reason in vlg_drm_get_fault).
+ * extern "C"; no C++ exception crosses the C boundary: each entry point runs
+ * its body inside guarded() (vlg_drm_device_create, the statistics and
+ * vlg_drm_get_fault have their own equivalents), where std::bad_alloc
+ * becomes -ENOMEM, any other exception -EIO, with "ENTRY: out of host
+ * memory" / "ENTRY: internal error: WHAT" in vlg_drm_get_fault (pointer
+ * results: NULL). device_hooks.h lets tests throw from inside every entry.
  *
  * VRAM is one Vram of vram.size_bytes; buffer objects are carved out of it
  * by a best-fit VramAllocator (allocator.h). The first 4 KiB are never
@@ -25,6 +29,7 @@
 #include "vlgpu_stats_keys.h"
 
 #include "sim/device/allocator.h"
+#include "sim/device/device_hooks.h"
 #include "sim/device/draw_set.h"
 #include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
@@ -87,6 +92,24 @@ set_err(char *err, size_t size, const std::string &msg)
    if (err && size) {
       std::snprintf(err, size, "%s", msg.c_str());
    }
+}
+
+/* set_err without allocating: "@prefix@what" */
+void
+set_err(char *err, size_t size, const char *prefix, const char *what) noexcept
+{
+   if (err && size)
+      std::snprintf(err, size, "%s%s", prefix, what);
+}
+
+/* device_hooks.h */
+void (*g_entry_hook)(const char *entry) = nullptr;
+
+void
+entry_hook(const char *entry)
+{
+   if (g_entry_hook)
+      g_entry_hook(entry);
 }
 
 /** The device's GpuHost for one submit: displays, the dump, per-draw statistics. */
@@ -301,154 +324,172 @@ make_stats(vlg_drm_device &dev, bool full)
    made = true;
 }
 
+/** Set dev->fault to "@entry: @what" without letting an exception out. */
+void
+set_fault(vlg_drm_device *dev, const char *entry, const char *what) noexcept
+{
+   if (!dev)
+      return;
+   try {
+      dev->fault = fmt::format("{}: {}", entry, what);
+   } catch (...) {
+      dev->fault.clear(); /* out of memory for the text: no reason, still the code */
+   }
+}
+
+/** Run @f (the body of entry point @entry), turning every exception into
+ *  @nomem (std::bad_alloc) or @error (anything else) with the reason in
+ *  dev->fault: no exception crosses the C boundary. */
+template <typename R, typename F>
+R
+guarded(vlg_drm_device *dev, const char *entry, R nomem, R error, F &&f) noexcept
+{
+   try {
+      entry_hook(entry);
+      return f();
+   } catch (const std::bad_alloc &) {
+      set_fault(dev, entry, "out of host memory");
+      return nomem;
+   } catch (const std::exception &e) {
+      try {
+         set_fault(dev, entry, ("internal error: " + std::string(e.what())).c_str());
+      } catch (...) {
+         set_fault(dev, entry, "internal error");
+      }
+      return error;
+   } catch (...) {
+      set_fault(dev, entry, "internal error: unknown exception");
+      return error;
+   }
+}
+
+/** guarded() for the functions that return an errno value. */
+template <typename F>
+int
+guarded(vlg_drm_device *dev, const char *entry, F &&f) noexcept
+{
+   return guarded<int>(dev, entry, -ENOMEM, -EIO, std::forward<F>(f));
+}
+
 /** The text vlg_drm_get_stats_json (@full) or vlg_drm_get_draw_stats_json
  *  returns: make_stats(), "{}" without a device, {"error": what} when the
- *  statistics cannot be printed (the driver only reads this text). */
+ *  statistics cannot be made (the driver only reads this text). */
 const char *
-stats_text(vlg_drm_device *dev, bool full)
+stats_text(vlg_drm_device *dev, bool full) noexcept
 {
    if (!dev)
       return "{}";
+   const char *entry = full ? "vlg_drm_get_stats_json" : "vlg_drm_get_draw_stats_json";
    std::string &text = full ? dev->stats : dev->draw_stats;
+   std::string what = "out of host memory";
    try {
+      entry_hook(entry);
       make_stats(*dev, full);
+      return text.c_str();
+   } catch (const std::bad_alloc &) {
    } catch (const std::exception &e) {
-      (full ? dev->stats_made : dev->draw_stats_made) = true;
-      text = nlohmann::ordered_json{{"error", e.what()}}.dump(2);
+      try {
+         what = std::string("internal error: ") + e.what();
+      } catch (...) {
+      }
+   } catch (...) {
+      what = "internal error: unknown exception";
    }
-   return text.c_str();
+   (full ? dev->stats_made : dev->draw_stats_made) = true;
+   try {
+      text = nlohmann::ordered_json{{"error", fmt::format("{}: {}", entry, what)}}.dump(2);
+      return text.c_str();
+   } catch (...) {
+      return "{\"error\": \"out of host memory\"}";
+   }
 }
 
-/** Run @f, turning exceptions into errno values (never let them cross C). */
-template <typename F>
+/** vlg_drm_device_create without the exception guard: throws std::bad_alloc
+ *  (out of host memory) and whatever else fails unexpectedly. */
 int
-guarded(vlg_drm_device *dev, F &&f)
+create_device(const vlg_drm_create_args *args, vlg_drm_device **out, char *err, size_t err_size)
 {
+   auto dev = std::make_unique<vlg_drm_device>();
    try {
-      return f();
-   } catch (const std::bad_alloc &) {
-      if (dev)
-         dev->fault = "out of host memory";
-      return -ENOMEM;
-   } catch (const std::exception &e) {
-      if (dev)
-         dev->fault = fmt::format("internal error: {}", e.what());
-      return -EIO;
-   } catch (...) {
-      if (dev)
-         dev->fault = "internal error: unknown exception";
-      return -EIO;
+      dev->cfg =
+         args->config_path && *args->config_path ? Config::load(args->config_path) : Config{};
+      if (args->config_overrides && *args->config_overrides)
+         dev->cfg.apply_overrides(args->config_overrides);
+      dev->cfg.validate();
+   } catch (const ConfigError &e) {
+      set_err(err, err_size, e.what());
+      return -EINVAL;
    }
+   if (args->mode != VLG_DRM_MODE_CYCLE && args->mode != VLG_DRM_MODE_FUNCTIONAL) {
+      set_err(err, err_size,
+              fmt::format("unknown mode {} (VLG_DRM_MODE_CYCLE = 0, "
+                          "VLG_DRM_MODE_FUNCTIONAL = 1)",
+                          args->mode));
+      return -EINVAL;
+   }
+   dev->mode = GpuMode(args->mode);
+   if (dev->mode == GpuMode::Cycle && !cycle_gpu_available()) {
+      try {
+         make_gpu(GpuMode::Cycle, dev->cfg);
+      } catch (const ConfigError &e) {
+         set_err(err, err_size, e.what());
+      }
+      return -ENOTSUP;
+   }
+   try {
+      dev->gpu = make_gpu(dev->mode, dev->cfg);
+   } catch (const ConfigError &e) {
+      set_err(err, err_size, e.what());
+      return -EINVAL;
+   }
+   if (args->dump_draws) {
+      try {
+         dev->dump_draws = DrawSet::parse(args->dump_draws);
+      } catch (const std::invalid_argument &e) {
+         set_err(err, err_size, e.what());
+         return -EINVAL;
+      }
+   }
+   auto make_dir = [&](const char *what, const char *path, std::string &into) {
+      if (!path || !*path)
+         return true;
+      std::error_code ec;
+      std::filesystem::create_directories(path, ec);
+      if (ec) {
+         set_err(
+            err, err_size,
+            fmt::format("{} '{}': cannot create the directory: {}", what, path, ec.message()));
+         return false;
+      }
+      into = path;
+      return true;
+   };
+   if (!make_dir("dump_dir", args->dump_dir, dev->dump_dir) ||
+       !make_dir("stats_dir", args->stats_dir, dev->stats_dir))
+      return -EINVAL;
+   if (!dev->stats_dir.empty()) {
+      try {
+         dev->cfg.write_json((std::filesystem::path(dev->stats_dir) / "config.json").string());
+      } catch (const ConfigError &e) {
+         set_err(err, err_size, fmt::format("stats_dir: {}", e.what()));
+         return -EINVAL;
+      }
+   }
+   dev->vram = std::make_unique<Vram>(dev->cfg.vram_size_bytes);
+   dev->alloc =
+      std::make_unique<VramAllocator>(kReservedVram, dev->cfg.vram_size_bytes - kReservedVram);
+   *out = dev.release();
+   return 0;
 }
 
 } // namespace
 
-extern "C" {
+namespace {
 
+/** vlg_drm_get_param's answer (dev, value not NULL). */
 int
-vlg_drm_device_create(const struct vlg_drm_create_args *args, struct vlg_drm_device **out,
-                      char *err, size_t err_size)
+get_param(const vlg_drm_device *dev, uint32_t param, uint64_t *value)
 {
-   if (out)
-      *out = nullptr;
-   if (!args || !out) {
-      set_err(err, err_size, "vlg_drm_device_create: args and out must not be NULL");
-      return -EINVAL;
-   }
-   try {
-      auto dev = std::make_unique<vlg_drm_device>();
-      try {
-         dev->cfg =
-            args->config_path && *args->config_path ? Config::load(args->config_path) : Config{};
-         if (args->config_overrides && *args->config_overrides)
-            dev->cfg.apply_overrides(args->config_overrides);
-         dev->cfg.validate();
-      } catch (const ConfigError &e) {
-         set_err(err, err_size, e.what());
-         return -EINVAL;
-      }
-      if (args->mode != VLG_DRM_MODE_CYCLE && args->mode != VLG_DRM_MODE_FUNCTIONAL) {
-         set_err(err, err_size,
-                 fmt::format("unknown mode {} (VLG_DRM_MODE_CYCLE = 0, "
-                             "VLG_DRM_MODE_FUNCTIONAL = 1)",
-                             args->mode));
-         return -EINVAL;
-      }
-      dev->mode = GpuMode(args->mode);
-      if (dev->mode == GpuMode::Cycle && !cycle_gpu_available()) {
-         try {
-            make_gpu(GpuMode::Cycle, dev->cfg);
-         } catch (const ConfigError &e) {
-            set_err(err, err_size, e.what());
-         }
-         return -ENOTSUP;
-      }
-      try {
-         dev->gpu = make_gpu(dev->mode, dev->cfg);
-      } catch (const ConfigError &e) {
-         set_err(err, err_size, e.what());
-         return -EINVAL;
-      }
-      if (args->dump_draws) {
-         try {
-            dev->dump_draws = DrawSet::parse(args->dump_draws);
-         } catch (const std::invalid_argument &e) {
-            set_err(err, err_size, e.what());
-            return -EINVAL;
-         }
-      }
-      auto make_dir = [&](const char *what, const char *path, std::string &into) {
-         if (!path || !*path)
-            return true;
-         std::error_code ec;
-         std::filesystem::create_directories(path, ec);
-         if (ec) {
-            set_err(
-               err, err_size,
-               fmt::format("{} '{}': cannot create the directory: {}", what, path, ec.message()));
-            return false;
-         }
-         into = path;
-         return true;
-      };
-      if (!make_dir("dump_dir", args->dump_dir, dev->dump_dir) ||
-          !make_dir("stats_dir", args->stats_dir, dev->stats_dir))
-         return -EINVAL;
-      if (!dev->stats_dir.empty()) {
-         try {
-            dev->cfg.write_json((std::filesystem::path(dev->stats_dir) / "config.json").string());
-         } catch (const ConfigError &e) {
-            set_err(err, err_size, fmt::format("stats_dir: {}", e.what()));
-            return -EINVAL;
-         }
-      }
-      dev->vram = std::make_unique<Vram>(dev->cfg.vram_size_bytes);
-      dev->alloc =
-         std::make_unique<VramAllocator>(kReservedVram, dev->cfg.vram_size_bytes - kReservedVram);
-      *out = dev.release();
-      return 0;
-   } catch (const std::bad_alloc &) {
-      set_err(err, err_size,
-              "out of host memory (VRAM is allocated lazily; is vram.size_bytes "
-              "larger than the address space?)");
-      return -ENOMEM;
-   } catch (const std::exception &e) {
-      set_err(err, err_size, fmt::format("internal error: {}", e.what()));
-      return -EIO;
-   }
-}
-
-void
-vlg_drm_device_destroy(struct vlg_drm_device *dev)
-{
-   delete dev;
-}
-
-int
-vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value)
-{
-   if (!dev || !value)
-      return -EINVAL;
    switch (param) {
    case VLG_DRM_PARAM_VRAM_SIZE:
       *value = dev->cfg.vram_size_bytes;
@@ -482,12 +523,64 @@ vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value)
    }
 }
 
+} // namespace
+
+void
+vlgpu::sim::set_device_entry_hook_for_tests(void (*hook)(const char *entry))
+{
+   g_entry_hook = hook;
+}
+
+extern "C" {
+
+int
+vlg_drm_device_create(const struct vlg_drm_create_args *args, struct vlg_drm_device **out,
+                      char *err, size_t err_size)
+{
+   if (out)
+      *out = nullptr;
+   if (!args || !out) {
+      set_err(err, err_size, "vlg_drm_device_create: ", "args and out must not be NULL");
+      return -EINVAL;
+   }
+   try {
+      entry_hook("vlg_drm_device_create");
+      return create_device(args, out, err, err_size);
+   } catch (const std::bad_alloc &) {
+      set_err(err, err_size, "vlg_drm_device_create: ",
+              "out of host memory (VRAM is allocated lazily; is vram.size_bytes larger than the "
+              "address space?)");
+      return -ENOMEM;
+   } catch (const std::exception &e) {
+      set_err(err, err_size, "vlg_drm_device_create: internal error: ", e.what());
+      return -EIO;
+   } catch (...) {
+      set_err(err, err_size, "vlg_drm_device_create: ", "internal error: unknown exception");
+      return -EIO;
+   }
+}
+
+void
+vlg_drm_device_destroy(struct vlg_drm_device *dev)
+{
+   /* destructors do not throw (C++11: noexcept): no guard */
+   delete dev;
+}
+
+int
+vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value)
+{
+   if (!dev || !value)
+      return -EINVAL;
+   return guarded(dev, "vlg_drm_get_param", [&] { return get_param(dev, param, value); });
+}
+
 int
 vlg_drm_bo_create(struct vlg_drm_device *dev, struct vlg_drm_bo_create *args)
 {
    if (!dev || !args)
       return -EINVAL;
-   return guarded(dev, [&] {
+   return guarded(dev, "vlg_drm_bo_create", [&] {
       const uint64_t align = args->align ? args->align : 256;
       if (args->size == 0 || (align & (align - 1)) != 0)
          return -EINVAL;
@@ -511,10 +604,12 @@ vlg_drm_bo_map(struct vlg_drm_device *dev, uint32_t handle)
 {
    if (!dev)
       return nullptr;
-   auto it = dev->bos.find(handle);
-   if (it == dev->bos.end())
-      return nullptr;
-   return dev->vram->data() + it->second.address;
+   return guarded<void *>(dev, "vlg_drm_bo_map", nullptr, nullptr, [&]() -> void * {
+      auto it = dev->bos.find(handle);
+      if (it == dev->bos.end())
+         return nullptr;
+      return dev->vram->data() + it->second.address;
+   });
 }
 
 int
@@ -522,12 +617,14 @@ vlg_drm_bo_free(struct vlg_drm_device *dev, uint32_t handle)
 {
    if (!dev)
       return -EINVAL;
-   auto it = dev->bos.find(handle);
-   if (it == dev->bos.end())
-      return -ENOENT;
-   dev->alloc->free(it->second.address);
-   dev->bos.erase(it);
-   return 0;
+   return guarded(dev, "vlg_drm_bo_free", [&] {
+      auto it = dev->bos.find(handle);
+      if (it == dev->bos.end())
+         return -ENOENT;
+      dev->alloc->free(it->second.address);
+      dev->bos.erase(it);
+      return 0;
+   });
 }
 
 int
@@ -544,7 +641,7 @@ vlg_drm_display_set(struct vlg_drm_device *dev, uint32_t id, const struct vlg_dr
       if (uint64_t(display->stride) < uint64_t(display->width) * bpp)
          return -EINVAL;
    }
-   return guarded(dev, [&] {
+   return guarded(dev, "vlg_drm_display_set", [&] {
       Display d;
       d.data = static_cast<uint8_t *>(display->data);
       d.stride = display->stride;
@@ -561,7 +658,8 @@ vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id)
 {
    if (!dev)
       return -EINVAL;
-   return dev->displays.erase(id) ? 0 : -ENOENT;
+   return guarded(dev, "vlg_drm_display_remove",
+                  [&] { return dev->displays.erase(id) ? 0 : -ENOENT; });
 }
 
 int
@@ -572,7 +670,7 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
    if (args->flags != 0 || args->cmd_dwords == 0 || args->cmd_address % 4 != 0 ||
        !dev->vram->contains(args->cmd_address, uint64_t(args->cmd_dwords) * 4))
       return -EINVAL;
-   return guarded(dev, [&] {
+   return guarded(dev, "vlg_drm_submit", [&] {
       const uint64_t submit = ++dev->submits;
       const uint64_t first_draw = dev->draws;
       dev->fault.clear();
@@ -607,12 +705,13 @@ vlg_drm_wait(struct vlg_drm_device *dev, uint64_t fence, uint64_t timeout_ns)
    (void)timeout_ns; /* submits run synchronously: a fence is signalled once issued */
    if (!dev || fence == 0 || fence > dev->fence)
       return -EINVAL;
-   return 0;
+   return guarded(dev, "vlg_drm_wait", [] { return 0; });
 }
 
 const char *
 vlg_drm_get_fault(struct vlg_drm_device *dev)
 {
+   /* nothing here can throw: no guard */
    return dev ? dev->fault.c_str() : "";
 }
 

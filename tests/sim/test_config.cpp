@@ -198,6 +198,22 @@ TEST(Config, OverrideErrors)
    EXPECT_EQ(c.gpcs, 1u);
 }
 
+/* Found by the fuzz target "config" (tests/fuzz): an override accepted a queue
+ * name that is not UTF-8, and to_json() (a dump's config.json) then threw
+ * nlohmann's type_error instead of writing it. */
+TEST(Config, QueueNamesArePrintableAscii)
+{
+   Config c;
+   EXPECT_THAT(error_of([&] { c.apply_overrides("queues.cp\xd8\x90\x8a_draw.capacity=8"); }),
+               HasSubstr("a queue name is printable ASCII (a queue's or port's name), byte 0xd8"));
+   EXPECT_THAT(error_of([&] { c.apply_overrides("queues.cp out.capacity=8"); }),
+               HasSubstr("byte 0x20 is not"));
+   EXPECT_TRUE(c.queues.empty());
+   EXPECT_NO_THROW(c.to_json_string());
+   c.apply_overrides("queues.cp.out_draw->gts.in_draw.capacity=8");
+   EXPECT_EQ(c.queues["cp.out_draw->gts.in_draw"].capacity, 8u);
+}
+
 TEST(Config, ErrorsLeaveTheConfigurationUnchanged)
 {
    Config c;

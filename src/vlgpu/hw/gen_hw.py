@@ -1074,7 +1074,14 @@ vlg_hw_sext(uint32_t v, unsigned bits)
 
 % for e in desc.enum_list:
 ${c_doc(e.doc)}
-${e.c_type} {
+${e.c_type}
+#ifdef __cplusplus
+   /* Fixed underlying type: unpack() stores unnamed values too (reported as
+    * VLG_HW_INVALID_ENUM); outside a plain enum's value range that is
+    * undefined behaviour in C++ ([dcl.enum]/8, [expr.static.cast]/10). */
+   : uint32_t
+#endif
+{
 %   for v in e.values:
 ${c_doc(v.doc, 3)}
    ${e.const(v)} = ${v.value},

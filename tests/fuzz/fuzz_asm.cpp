@@ -2,7 +2,10 @@
  * Fuzz target "asm": the VL-IW assembler (src/vlgpu/isa/vlg_asm.c) on
  * arbitrary text (the input, NUL-terminated). Checks, besides ASan/UBSan:
  * a program vlg_assemble accepts disassembles (vlg_disasm_program), and the
- * disassembly assembles to the same units. docs/fuzzing.md.
+ * disassembly assembles to the same units. Exception: an absolute branch
+ * target past the program (BRC.JMP #12 alone) assembles, since instructions
+ * are assembled on their own too (tests/isa/golden.txt), but the program
+ * disassembler rejects it. docs/fuzzing.md.
  */
 #include "fuzz_isa_util.h"
 
@@ -19,8 +22,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
    const std::vector<uint32_t> units(p.units, p.units + p.count);
    vlg_program_free(&p);
    std::string dis;
-   if (!disassemble(units, dis))
+   if (!disassemble(units, dis) && !jumps_past_end(units))
       broken("an assembled program does not disassemble", dis + "\n--- source:\n" + text);
-   check_reassembles(dis, units, true);
+   if (!jumps_past_end(units))
+      check_reassembles(dis, units, true);
    return 0;
 }

@@ -42,6 +42,26 @@ disassemble(const std::vector<uint32_t> &units, std::string &text)
    return r == 0;
 }
 
+/** True if an instruction of @units (decoded from unit 0 on) is a BRC.JMP
+ *  to an address past the end of the program. */
+inline bool
+jumps_past_end(const std::vector<uint32_t> &units)
+{
+   for (unsigned pc = 0; pc < units.size();) {
+      vlg_instr in;
+      const unsigned n = vlg_decode(units.data() + pc, unsigned(units.size()) - pc, &in, nullptr);
+      if (n == 0)
+         return false;
+      for (const vlg_phase &ph : in.phase) {
+         if (ph.present && ph.main.opcode == VLG_OP_BRC && ph.main.kind == VLG_BRKIND_JMP &&
+             ph.main.target > units.size())
+            return true;
+      }
+      pc += n;
+   }
+   return false;
+}
+
 /**
  * The disassembler's promise (vlg_isa.h, vlg_disasm_program): @text, the
  * disassembly of @units, assembles, and (@exact) back to exactly @units.

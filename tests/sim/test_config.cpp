@@ -17,6 +17,7 @@
 
 using namespace vlgpu;
 using namespace vlgpu::sim;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 namespace {
@@ -167,6 +168,15 @@ TEST(Config, MalformedJsonReportsLineAndColumn)
    /* Unterminated object: the error is at the end of input, line 2 col 12
     * (one past the last character of `  "gpcs": 2`). */
    EXPECT_THAT(merge_error("{\n  \"gpcs\": 2"), HasSubstr("gpu.json:2:12: malformed JSON"));
+}
+
+/* Found by the fuzz target "config" (tests/fuzz): a number too large for a
+ * double is nlohmann's out_of_range (406), not a parse_error, and escaped
+ * merge_json_text as that instead of a ConfigError. */
+TEST(Config, NumberOverflowIsMalformedJson)
+{
+   EXPECT_THAT(merge_error("{\"gpcs\": 2778e2778}"),
+               AllOf(HasSubstr("gpu.json: malformed JSON"), HasSubstr("number overflow")));
 }
 
 TEST(Config, OverridesFromString)

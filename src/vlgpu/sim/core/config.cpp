@@ -264,6 +264,10 @@ Config::merge_json_text(std::string_view text, std::string_view origin)
       if (what.find("parse error") != std::string::npos && colon != std::string::npos)
          what = what.substr(colon + 2);
       throw ConfigError(fmt::format("{}:{}:{}: malformed JSON: {}", origin, line, col, what));
+   } catch (const json::exception &e) {
+      /* Not a syntax error, so without a position: a number too large for a
+       * double ("[json.exception.out_of_range.406] number overflow ..."). */
+      throw ConfigError(fmt::format("{}: malformed JSON: {}", origin, e.what()));
    }
    merge_json(j, origin);
 }

@@ -43,23 +43,28 @@ disassemble(const std::vector<uint32_t> &units, std::string &text)
 }
 
 /** True if an instruction of @units (decoded from unit 0 on) is a BRC.JMP
- *  to an address past the end of the program. */
+ *  to an address that is no instruction start of the program (past its end,
+ *  or inside an instruction). */
 inline bool
-jumps_past_end(const std::vector<uint32_t> &units)
+jumps_astray(const std::vector<uint32_t> &units)
 {
+   std::vector<bool> start(units.size() + 1, false);
+   std::vector<uint32_t> targets;
    for (unsigned pc = 0; pc < units.size();) {
       vlg_instr in;
       const unsigned n = vlg_decode(units.data() + pc, unsigned(units.size()) - pc, &in, nullptr);
       if (n == 0)
          return false;
+      start[pc] = true;
       for (const vlg_phase &ph : in.phase) {
-         if (ph.present && ph.main.opcode == VLG_OP_BRC && ph.main.kind == VLG_BRKIND_JMP &&
-             ph.main.target > units.size())
-            return true;
+         if (ph.present && ph.main.opcode == VLG_OP_BRC && ph.main.kind == VLG_BRKIND_JMP)
+            targets.push_back(ph.main.target);
       }
       pc += n;
    }
-   return false;
+   start[units.size()] = true; /* the end of the program */
+   return std::any_of(targets.begin(), targets.end(),
+                      [&](uint32_t t) { return t >= start.size() || !start[t]; });
 }
 
 /**

@@ -15,6 +15,8 @@
  *    fields.
  */
 
+#include <type_traits>
+
 #include "hw_test_util.h"
 
 using namespace vlgpu::hwtest;
@@ -274,3 +276,25 @@ TEST(HwEnums, NamesAndValuesRoundTrip)
 }
 
 } // namespace
+
+/* E{u} (direct-list-initialisation from an integer) is only well-formed for
+ * an enum with a fixed underlying type ([dcl.init.list]/3.8). */
+template <typename E, typename = void> struct HasFixedType : std::false_type {};
+template <typename E>
+struct HasFixedType<E, std::void_t<decltype(E{uint32_t{}})>> : std::true_type {};
+
+/* Found by the fuzz target "cp" under UBSan (tests/fuzz): VLG_CMD_HEADER_unpack
+ * of an unnamed opcode (95) stored a value outside enum vlg_cmd_opcode's range,
+ * undefined behaviour in C++ for an enum without a fixed underlying type. The
+ * generated enums have uint32_t as underlying type in C++, so every value an
+ * unpack() stores is representable and comes back unchanged. */
+TEST(HwEnums, UnnamedValuesAreRepresentable)
+{
+   EXPECT_TRUE(HasFixedType<vlg_cmd_opcode>::value);
+   EXPECT_TRUE(HasFixedType<vlg_format>::value);
+   const uint32_t dw = 95u | (3u << 16);
+   VLG_CMD_HEADER h;
+   EXPECT_EQ(VLG_CMD_HEADER_unpack(&dw, &h), unsigned(VLG_HW_INVALID_ENUM));
+   EXPECT_EQ(uint32_t(h.opcode), 95u);
+   EXPECT_EQ(h.length, 3u);
+}

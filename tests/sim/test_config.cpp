@@ -17,6 +17,7 @@
 
 using namespace vlgpu;
 using namespace vlgpu::sim;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 namespace {
@@ -169,6 +170,15 @@ TEST(Config, MalformedJsonReportsLineAndColumn)
    EXPECT_THAT(merge_error("{\n  \"gpcs\": 2"), HasSubstr("gpu.json:2:12: malformed JSON"));
 }
 
+/* Found by the fuzz target "config" (tests/fuzz): a number too large for a
+ * double is nlohmann's out_of_range (406), not a parse_error, and escaped
+ * merge_json_text as that instead of a ConfigError. */
+TEST(Config, NumberOverflowIsMalformedJson)
+{
+   EXPECT_THAT(merge_error("{\"gpcs\": 2778e2778}"),
+               AllOf(HasSubstr("gpu.json: malformed JSON"), HasSubstr("number overflow")));
+}
+
 TEST(Config, OverridesFromString)
 {
    Config c;
@@ -196,6 +206,22 @@ TEST(Config, OverrideErrors)
    EXPECT_THAT(error_of([&] { c.apply_overrides("spc_per_gpc=2"); }),
                HasSubstr("unknown key 'spc_per_gpc' (did you mean 'spcs_per_gpc'?)"));
    EXPECT_EQ(c.gpcs, 1u);
+}
+
+/* Found by the fuzz target "config" (tests/fuzz): an override accepted a queue
+ * name that is not UTF-8, and to_json() (a dump's config.json) then threw
+ * nlohmann's type_error instead of writing it. */
+TEST(Config, QueueNamesArePrintableAscii)
+{
+   Config c;
+   EXPECT_THAT(error_of([&] { c.apply_overrides("queues.cp\xd8\x90\x8a_draw.capacity=8"); }),
+               HasSubstr("a queue name is printable ASCII (a queue's or port's name), byte 0xd8"));
+   EXPECT_THAT(error_of([&] { c.apply_overrides("queues.cp out.capacity=8"); }),
+               HasSubstr("byte 0x20 is not"));
+   EXPECT_TRUE(c.queues.empty());
+   EXPECT_NO_THROW(c.to_json_string());
+   c.apply_overrides("queues.cp.out_draw->gts.in_draw.capacity=8");
+   EXPECT_EQ(c.queues["cp.out_draw->gts.in_draw"].capacity, 8u);
 }
 
 TEST(Config, ErrorsLeaveTheConfigurationUnchanged)

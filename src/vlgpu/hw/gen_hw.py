@@ -519,8 +519,9 @@ class Description:
                 value = parse_int(vnode.attrs['value'])
             except ValueError as err:
                 self.error(vnode.line, str(err))
-            if value < 0 or value > 0xffffffff:
-                self.error(vnode.line, f'enum value {value} is not a 32-bit unsigned value')
+            if value < 0 or value > 0x7fffffff:
+                # an int in C (C11 6.7.2.2) and the C++ enums' underlying int
+                self.error(vnode.line, f'enum value {value} is not in 0..2^31-1 (a C enum constant is an int)')
             if e.by_name(vname):
                 self.error(vnode.line, f'enum {name}: duplicate value name {vname}')
             for other in e.values:
@@ -1074,7 +1075,15 @@ vlg_hw_sext(uint32_t v, unsigned bits)
 
 % for e in desc.enum_list:
 ${c_doc(e.doc)}
-${e.c_type} {
+${e.c_type}
+#ifdef __cplusplus
+   /* Fixed underlying type: unpack() stores unnamed values too (reported as
+    * VLG_HW_INVALID_ENUM); outside a plain enum's value range that is
+    * undefined behaviour in C++ ([dcl.enum]/8, [expr.static.cast]/10).
+    * uint32_t: the field's raw bits, as the struct's fields are uint32_t. */
+   : uint32_t
+#endif
+{
 %   for v in e.values:
 ${c_doc(v.doc, 3)}
    ${e.const(v)} = ${v.value},

@@ -155,9 +155,14 @@ enum vlg_disasm_flags {
 
 /**
  * Disassemble a whole program of @count units. Branch targets get labels
- * LN (N = unit address), so the output reassembles to the same binary.
+ * LN (N = unit address), so the output reassembles to the same binary when
+ * every instruction is in the encoder's shortest form (vlg_decode also
+ * accepts longer legal forms, e.g. an ext Sub unit nothing needs; those
+ * reassemble shorter, with the labels moved along).
  * Returns 0, or -1 with the reason (and unit address) in @err if the program
- * contains an illegal instruction or a branch into the middle of one; what was
+ * contains an illegal instruction or a branch into the middle of one or past
+ * its end (which vlg_assemble accepts as #N: it also assembles single
+ * instructions); what was
  * decodable before the error has been printed.
  */
 int vlg_disasm_program(FILE *fp, const uint32_t *units, unsigned count, unsigned flags,

@@ -128,6 +128,16 @@ split_queue_key(std::string_view origin, std::string_view key, std::string *name
       unknown_key(origin, key);
    *name = std::string(rest.substr(0, dot));
    *field = rest.substr(dot + 1);
+   /* Queue and port names ("gpc0.spc1.in", "cp.out_draw->gts.in_draw") are
+    * printable ASCII; anything else could not be written back as JSON
+    * (to_json: a dump's config.json) and names no queue. */
+   for (char ch : *name) {
+      if (ch < '!' || ch > '~') {
+         throw ConfigError(fmt::format("{}: key '{}': a queue name is printable ASCII "
+                                       "(a queue's or port's name), byte 0x{:02x} is not",
+                                       origin, key, (unsigned)(unsigned char)ch));
+      }
+   }
    if (std::find(std::begin(kQueueFields), std::end(kQueueFields), *field) ==
        std::end(kQueueFields)) {
       std::vector<std::string> alts;
@@ -254,6 +264,10 @@ Config::merge_json_text(std::string_view text, std::string_view origin)
       if (what.find("parse error") != std::string::npos && colon != std::string::npos)
          what = what.substr(colon + 2);
       throw ConfigError(fmt::format("{}:{}:{}: malformed JSON: {}", origin, line, col, what));
+   } catch (const json::exception &e) {
+      /* Not a syntax error, so without a position: a number too large for a
+       * double ("[json.exception.out_of_range.406] number overflow ..."). */
+      throw ConfigError(fmt::format("{}: malformed JSON: {}", origin, e.what()));
    }
    merge_json(j, origin);
 }

@@ -99,6 +99,27 @@ TEST(HwParse, MissingFieldGetsDefault)
    EXPECT_EQ(p.dw[0], 0x7cc22631u); /* see test_hw_golden.cpp */
 }
 
+/* An enum field whose default names no value cannot be left out: it would
+ * pack a word vlg_hw_check() rejects (cmd_opcode has no value 0: docs/hw.md,
+ * "Values"; found by the hw-text fuzz target). Its neighbours still get
+ * their defaults with a warning. */
+TEST(HwParse, MissingEnumWithoutDefaultIsAnError)
+{
+   Parsed p = parse(&VLG_CMD_HEADER_info, "# no opcode\n", 5);
+   EXPECT_EQ(p.errors, 1u);
+   EXPECT_TRUE(has_message(p, "draw_0003/pipe_state.txt:5: error: field 'opcode' missing in "
+                              "cmd_header, which has no default (0 is no cmd_opcode value)"));
+   EXPECT_TRUE(has_message(p, "draw_0003/pipe_state.txt:5: warning: field 'length' missing in "
+                              "cmd_header, using default 0"));
+
+   /* Given, it parses clean and the words pass vlg_hw_check. */
+   Parsed q = parse(&VLG_CMD_HEADER_info, "opcode = HALT\nlength = 1\n");
+   EXPECT_EQ(q.errors, 0u);
+   EXPECT_TRUE(q.diags.messages.empty());
+   EXPECT_EQ(vlg_hw_check(&VLG_CMD_HEADER_info, q.dw.data(), nullptr, 0), 0u);
+   EXPECT_EQ(q.dw[0], (1u << 16) | 4u); /* length in bits 16..31, HALT = 4: vlgpu_hw.xml */
+}
+
 TEST(HwParse, ValueSyntax)
 {
    const vlg_hw_struct_info *s = &VLG_DRAW_INFO_info;

@@ -693,6 +693,18 @@ vlg_hw_parser_line(struct vlg_hw_parser *p, unsigned line_no, const char *text, 
    return true;
 }
 
+/*
+ * Whether a missing @f can take its XML default: not when the field is an
+ * enum without a default in vlgpu_hw.xml whose zero names no value
+ * (cmd_header.opcode: 0 is no command), which would pack a word
+ * vlg_hw_check() rejects. Such a field must be given in the text.
+ */
+static bool
+has_default(const struct vlg_hw_field_info *f)
+{
+   return f->type != VLG_HW_TYPE_ENUM || vlg_hw_enum_name(f->enum_info, (uint32_t)f->default_raw);
+}
+
 unsigned
 vlg_hw_parser_finish(struct vlg_hw_parser *p, unsigned line_no, uint32_t *dw,
                      unsigned *num_warnings)
@@ -705,8 +717,15 @@ vlg_hw_parser_finish(struct vlg_hw_parser *p, unsigned line_no, uint32_t *dw,
          i++;
          continue;
       }
+      const struct vlg_hw_field_info *f = &s->fields[i];
+      if (!has_default(f)) {
+         diag(p, line_no, true, "field '%s' missing in %s, which has no default (%u is no %s value)",
+              f->name, s->name, (unsigned)f->default_raw, f->enum_info->name);
+         i++;
+         continue;
+      }
       unsigned j = i;
-      while (j + 1 < s->num_fields && !p->seen_line[j + 1])
+      while (j + 1 < s->num_fields && !p->seen_line[j + 1] && has_default(&s->fields[j + 1]))
          j++;
       for (unsigned k = i; k <= j; k++)
          vlg_hw_set_raw(&s->fields[k], p->dw, s->fields[k].default_raw);

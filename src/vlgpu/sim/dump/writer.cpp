@@ -82,14 +82,13 @@ print_block(const vlg_hw_struct_info &info, const uint32_t *words)
 /**
  * print_block() of a block with 64-entry I/O arrays (shader_state inputs[]
  * and outputs[], stream_output outputs[]) without the entries beyond
- * @num_inputs / @num_outputs that hold only defaults (dump_common.h
+ * @io's num_inputs / num_outputs that hold only defaults (dump_common.h
  * shader_io_unused), and a comment naming how many were left out.
- * @has_inputs: the struct has an inputs[] array (for the comment).
  */
 std::string
-print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, unsigned num_inputs,
-                   unsigned num_outputs, bool has_inputs)
+print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, const ShaderIo &io)
 {
+   const auto [num_inputs, num_outputs, has_inputs] = io;
    std::map<std::string, bool> all_default; /* unused entry -> every field default */
    std::map<std::string, std::string> entry_of;
    for (unsigned i = 0; i < info.num_fields; i++) {
@@ -123,24 +122,6 @@ print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, unsign
                          "defaults and are not listed\n",
                          n, num_outputs);
    return out;
-}
-
-/** print_block_elided() of a shader_state. */
-std::string
-print_shader_state(const uint32_t *words)
-{
-   VLG_SHADER_STATE ss;
-   VLG_SHADER_STATE_unpack(words, &ss);
-   return print_block_elided(VLG_SHADER_STATE_info, words, ss.num_inputs, ss.num_outputs, true);
-}
-
-/** print_block_elided() of a stream_output block. */
-std::string
-print_stream_output(const uint32_t *words)
-{
-   VLG_STREAM_OUTPUT so;
-   VLG_STREAM_OUTPUT_unpack(words, &so);
-   return print_block_elided(VLG_STREAM_OUTPUT_info, words, 0, so.num_outputs, false);
 }
 
 const char *
@@ -603,9 +584,8 @@ struct DrawText {
                 const std::string &where)
    {
       text += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
-      text += &info == &VLG_SHADER_STATE_info    ? print_shader_state(words)
-              : &info == &VLG_STREAM_OUTPUT_info ? print_stream_output(words)
-                                                 : print_block(info, words);
+      const std::optional<ShaderIo> io = shader_io(info, words);
+      text += io ? print_block_elided(info, words, *io) : print_block(info, words);
    }
    /** A comment and a note for a block that is outside VRAM or misaligned. */
    void missing(const std::string &name, const vlg_hw_struct_info &info, uint64_t addr)

@@ -157,21 +157,21 @@ TEST(FormatTable, EveryUsableFormatUnpacksPacksAndFetches)
 
 TEST(FormatTable, Queries)
 {
-   EXPECT_TRUE(format_is_integer(VLG_FORMAT_R8G8B8A8_UINT));
-   EXPECT_TRUE(format_is_integer(VLG_FORMAT_S8_UINT));
-   EXPECT_FALSE(format_is_integer(VLG_FORMAT_R8G8B8A8_USCALED));
-   EXPECT_TRUE(format_is_signed(VLG_FORMAT_R16_SINT));
-   EXPECT_FALSE(format_is_signed(VLG_FORMAT_R16_UINT));
-   EXPECT_TRUE(format_is_signed(VLG_FORMAT_R8_SNORM));
-   EXPECT_TRUE(format_is_depth(VLG_FORMAT_Z24_UNORM_S8_UINT));
-   EXPECT_FALSE(format_is_depth(VLG_FORMAT_S8_UINT));
-   EXPECT_TRUE(format_has_stencil(VLG_FORMAT_S8_UINT_Z24_UNORM));
-   EXPECT_FALSE(format_has_stencil(VLG_FORMAT_Z24X8_UNORM));
-   EXPECT_TRUE(format_is_srgb(VLG_FORMAT_B8G8R8A8_SRGB));
-   EXPECT_FALSE(format_is_srgb(VLG_FORMAT_B8G8R8A8_UNORM));
-   EXPECT_EQ(format_channels(VLG_FORMAT_L8A8_UNORM), 2u);
-   EXPECT_EQ(format_channels(VLG_FORMAT_B8G8R8X8_UNORM), 3u);
-   EXPECT_EQ(format_channels(VLG_FORMAT_R32G32B32A32_FLOAT), 4u);
+   EXPECT_TRUE(format_info(VLG_FORMAT_R8G8B8A8_UINT).is_integer);
+   EXPECT_TRUE(format_info(VLG_FORMAT_S8_UINT).is_integer);
+   EXPECT_FALSE(format_info(VLG_FORMAT_R8G8B8A8_USCALED).is_integer);
+   EXPECT_TRUE(format_info(VLG_FORMAT_R16_SINT).is_signed);
+   EXPECT_FALSE(format_info(VLG_FORMAT_R16_UINT).is_signed);
+   EXPECT_TRUE(format_info(VLG_FORMAT_R8_SNORM).is_signed);
+   EXPECT_TRUE(format_info(VLG_FORMAT_Z24_UNORM_S8_UINT).is_depth);
+   EXPECT_FALSE(format_info(VLG_FORMAT_S8_UINT).is_depth);
+   EXPECT_TRUE(format_info(VLG_FORMAT_S8_UINT_Z24_UNORM).has_stencil);
+   EXPECT_FALSE(format_info(VLG_FORMAT_Z24X8_UNORM).has_stencil);
+   EXPECT_TRUE(format_info(VLG_FORMAT_B8G8R8A8_SRGB).is_srgb);
+   EXPECT_FALSE(format_info(VLG_FORMAT_B8G8R8A8_UNORM).is_srgb);
+   EXPECT_EQ(format_info(VLG_FORMAT_L8A8_UNORM).channels, 2u);
+   EXPECT_EQ(format_info(VLG_FORMAT_B8G8R8X8_UNORM).channels, 3u);
+   EXPECT_EQ(format_info(VLG_FORMAT_R32G32B32A32_FLOAT).channels, 4u);
    EXPECT_EQ(format_info(VLG_FORMAT_R8G8B8A8_SRGB).linear, VLG_FORMAT_R8G8B8A8_UNORM);
    EXPECT_EQ(format_info(VLG_FORMAT_R8G8_UNORM).linear, VLG_FORMAT_R8G8_UNORM);
    EXPECT_EQ(format_info(VLG_FORMAT_R8G8B8A8_UNORM).border_clamp, BorderClamp::Unorm);

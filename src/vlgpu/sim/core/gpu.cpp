@@ -30,6 +30,19 @@ gpu_mode_name(GpuMode m)
    return m == GpuMode::Cycle ? "cycle" : "functional";
 }
 
+/** Appends a shader stage's issue counts to its object @j: instructions
+ *  (issued), lane_instructions, dual_issued and dual_issue_rate
+ *  (dual_issued / instructions, 0 without instructions). */
+static void
+add_issue_json(nlohmann::ordered_json &j, uint64_t instructions, uint64_t lane_instructions,
+               uint64_t dual_issued)
+{
+   j[K::instructions] = instructions;
+   j["lane_instructions"] = lane_instructions;
+   j[K::dual_issued] = dual_issued;
+   j["dual_issue_rate"] = instructions ? double(dual_issued) / double(instructions) : 0.0;
+}
+
 nlohmann::ordered_json
 draw_stats_json(const DrawStats &s)
 {
@@ -53,13 +66,8 @@ draw_stats_json(const DrawStats &s)
               {"points_setup", s.pe.points_setup},
               {"quads", s.pe.quads},
               {K::fragments, s.pe.fragments}};
-   j[K::vs] = {{K::invocations, s.vs_invocations},
-              {"groups", s.vs_groups},
-              {K::instructions, s.vs_instructions},
-              {"lane_instructions", s.vs_lane_instructions},
-              {K::dual_issued, s.vs_dual_issued},
-              {"dual_issue_rate",
-               s.vs_instructions ? double(s.vs_dual_issued) / double(s.vs_instructions) : 0.0}};
+   j[K::vs] = {{K::invocations, s.vs_invocations}, {"groups", s.vs_groups}};
+   add_issue_json(j[K::vs], s.vs_instructions, s.vs_lane_instructions, s.vs_dual_issued);
    /* geometry shader (docs/hw.md "Geometry shaders"); zeros without one */
    j[K::gs] = {{K::invocations, s.gs_invocations},
               {"groups", s.gs_groups},
@@ -72,12 +80,8 @@ draw_stats_json(const DrawStats &s)
    j[K::fs] = {{"groups", s.fs_groups},
               {"quads", s.fs_quads},
               {K::invocations, s.fs_invocations},
-              {"helper_lanes", s.fs_helper_lanes},
-              {K::instructions, s.fs_instructions},
-              {"lane_instructions", s.fs_lane_instructions},
-              {K::dual_issued, s.fs_dual_issued},
-              {"dual_issue_rate",
-               s.fs_instructions ? double(s.fs_dual_issued) / double(s.fs_instructions) : 0.0}};
+              {"helper_lanes", s.fs_helper_lanes}};
+   add_issue_json(j[K::fs], s.fs_instructions, s.fs_lane_instructions, s.fs_dual_issued);
    j[K::omu] = {{"early_z_quads", s.early_z_quads},
                {"fragments_early_rejected", s.fragments_early_rejected},
                {K::fragments_killed, s.fragments_killed},

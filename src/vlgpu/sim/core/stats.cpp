@@ -73,6 +73,39 @@ new_object(size_t keys)
    return o;
 }
 
+/** The key of a member of object_of(): a snapshot's name, a pair's first. */
+template <class T>
+static const std::string &
+key_of(const T &e)
+{
+   return e.name;
+}
+
+static const std::string &
+key_of(const std::pair<std::string, uint64_t> &e)
+{
+   return e.first;
+}
+
+static uint64_t
+second(const std::pair<std::string, uint64_t> &e)
+{
+   return e.second;
+}
+
+/** An object with one member per element e of @v, in order: key_of(e) =
+ *  @value_of(e) (the keys are unique: append_new). */
+template <class T, class F>
+static nlohmann::ordered_json
+object_of(const std::vector<T> &v, F &&value_of)
+{
+   nlohmann::ordered_json j = new_object(v.size());
+   auto &o = j.get_ref<nlohmann::ordered_json::object_t &>();
+   for (const T &e : v)
+      append_new(o, key_of(e), value_of(e));
+   return j;
+}
+
 nlohmann::ordered_json
 Stats::to_json() const
 {
@@ -98,50 +131,34 @@ Stats::to_json() const
    append_new(co, k_count, cycles());
    append_new(jo, k_cycles, std::move(cyc));
 
-   nlohmann::ordered_json mods = new_object(modules.size());
-   object_t &mo = mods.get_ref<object_t &>();
-   for (const ModuleStatsSnapshot &m : modules) {
-      nlohmann::ordered_json o = new_object(6);
-      object_t &oo = o.get_ref<object_t &>();
-      append_new(oo, k_ticks, m.ticks);
-      append_new(oo, k_busy, m.busy);
-      append_new(oo, k_stalled, m.stalled);
-      append_new(oo, k_starved, m.starved);
-      append_new(oo, k_idle, m.idle);
-      nlohmann::ordered_json c = new_object(m.counters.size());
-      object_t &cc = c.get_ref<object_t &>();
-      for (const auto &[k, v] : m.counters)
-         append_new(cc, k, v);
-      append_new(oo, k_counters, std::move(c));
-      append_new(mo, m.name, std::move(o));
-   }
-   append_new(jo, k_modules, std::move(mods));
-
-   nlohmann::ordered_json qs = new_object(queues.size());
-   object_t &qo = qs.get_ref<object_t &>();
-   for (const QueueStatsSnapshot &q : queues) {
-      nlohmann::ordered_json o = new_object(10);
-      object_t &oo = o.get_ref<object_t &>();
-      append_new(oo, k_capacity, q.params.capacity);
-      append_new(oo, k_latency, q.params.latency);
-      append_new(oo, k_bandwidth, q.params.bandwidth);
-      append_new(oo, k_pushes, q.stats.pushes);
-      append_new(oo, k_pops, q.stats.pops);
-      append_new(oo, k_avg, q.stats.avg_occupancy());
-      append_new(oo, k_max, q.stats.max_occupancy);
-      append_new(oo, k_full, q.stats.full_cycles);
-      append_new(oo, k_empty, q.stats.empty_cycles);
-      append_new(oo, k_viol, q.stats.violations);
-      append_new(qo, q.name, std::move(o));
-   }
-   append_new(jo, k_queues, std::move(qs));
-   if (!causes.empty()) {
-      nlohmann::ordered_json bn = new_object(causes.size());
-      object_t &bo = bn.get_ref<object_t &>();
-      for (const auto &[k, v] : causes)
-         append_new(bo, k, v);
-      append_new(jo, k_bottleneck, std::move(bn));
-   }
+   append_new(jo, k_modules, object_of(modules, [&](const ModuleStatsSnapshot &m) {
+                 nlohmann::ordered_json o = new_object(6);
+                 object_t &oo = o.get_ref<object_t &>();
+                 append_new(oo, k_ticks, m.ticks);
+                 append_new(oo, k_busy, m.busy);
+                 append_new(oo, k_stalled, m.stalled);
+                 append_new(oo, k_starved, m.starved);
+                 append_new(oo, k_idle, m.idle);
+                 append_new(oo, k_counters, object_of(m.counters, second));
+                 return o;
+              }));
+   append_new(jo, k_queues, object_of(queues, [&](const QueueStatsSnapshot &q) {
+                 nlohmann::ordered_json o = new_object(10);
+                 object_t &oo = o.get_ref<object_t &>();
+                 append_new(oo, k_capacity, q.params.capacity);
+                 append_new(oo, k_latency, q.params.latency);
+                 append_new(oo, k_bandwidth, q.params.bandwidth);
+                 append_new(oo, k_pushes, q.stats.pushes);
+                 append_new(oo, k_pops, q.stats.pops);
+                 append_new(oo, k_avg, q.stats.avg_occupancy());
+                 append_new(oo, k_max, q.stats.max_occupancy);
+                 append_new(oo, k_full, q.stats.full_cycles);
+                 append_new(oo, k_empty, q.stats.empty_cycles);
+                 append_new(oo, k_viol, q.stats.violations);
+                 return o;
+              }));
+   if (!causes.empty())
+      append_new(jo, k_bottleneck, object_of(causes, second));
    return j;
 }
 

@@ -97,6 +97,22 @@ shader_io_unused(const vlg_hw_field_info &f, unsigned num_inputs, unsigned num_o
    return true;
 }
 
+std::optional<ShaderIo>
+shader_io(const vlg_hw_struct_info &info, const uint32_t *words)
+{
+   if (&info == &VLG_SHADER_STATE_info) {
+      VLG_SHADER_STATE ss;
+      VLG_SHADER_STATE_unpack(words, &ss);
+      return ShaderIo{ss.num_inputs, ss.num_outputs, true};
+   }
+   if (&info == &VLG_STREAM_OUTPUT_info) {
+      VLG_STREAM_OUTPUT so;
+      VLG_STREAM_OUTPUT_unpack(words, &so);
+      return ShaderIo{0, so.num_outputs, false};
+   }
+   return std::nullopt;
+}
+
 std::string
 array_section(const char *array, unsigned i)
 {

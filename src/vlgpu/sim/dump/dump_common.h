@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,19 @@ rows_extent(uint64_t pitch, uint64_t row_bytes, uint64_t h)
  */
 bool shader_io_unused(const vlg_hw_field_info &f, unsigned num_inputs, unsigned num_outputs,
                       std::string *entry = nullptr);
+
+/** The used entries of the 64-entry I/O arrays of a block (shader_io_unused). */
+struct ShaderIo {
+   unsigned num_inputs = 0, num_outputs = 0;
+   bool has_inputs = false; /**< the struct has an inputs[] array */
+};
+
+/**
+ * The used I/O entries of the block @words of @info if draw.txt elides its
+ * unused ones: a shader_state (num_inputs, num_outputs) or a stream_output
+ * (num_outputs; no inputs[] array); std::nullopt for every other struct.
+ */
+std::optional<ShaderIo> shader_io(const vlg_hw_struct_info &info, const uint32_t *words);
 
 constexpr const char *kCommandFile = "command.txt";
 constexpr const char *kDrawFile = "draw.txt";

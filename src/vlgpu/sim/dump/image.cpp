@@ -108,6 +108,19 @@ preview_pixel(const ImageCodec &c, const uint8_t *src, uint8_t *dst)
    }
 }
 
+/** The @bpp bytes of one pixel of an exact format from VRAM to PNG channels
+ *  or back (the same mapping both ways): B8G8R8A8 swaps B and R, the other
+ *  exact formats keep their bytes (R8G8's third PNG channel, blue, is the
+ *  caller's). */
+void
+exact_pixel(uint32_t format, const uint8_t *src, uint8_t *dst, unsigned bpp)
+{
+   if (format == VLG_FORMAT_B8G8R8A8_UNORM || format == VLG_FORMAT_B8G8R8A8_SRGB)
+      dst[0] = src[2], dst[1] = src[1], dst[2] = src[0], dst[3] = src[3];
+   else
+      std::memcpy(dst, src, bpp);
+}
+
 } // namespace
 
 std::vector<uint8_t>
@@ -122,18 +135,9 @@ image_to_png_pixels(const ImageCodec &c, const uint8_t *src, uint64_t pitch, uns
             preview_pixel(c, s, d);
             continue;
          }
-         switch (c.format) {
-         case VLG_FORMAT_B8G8R8A8_UNORM:
-         case VLG_FORMAT_B8G8R8A8_SRGB:
-            d[0] = s[2], d[1] = s[1], d[2] = s[0], d[3] = s[3];
-            break;
-         case VLG_FORMAT_R8G8_UNORM:
-            d[0] = s[0], d[1] = s[1], d[2] = 0;
-            break;
-         default:
-            std::memcpy(d, s, c.channels);
-            break;
-         }
+         exact_pixel(c.format, s, d, c.bpp);
+         if (c.format == VLG_FORMAT_R8G8_UNORM)
+            d[2] = 0; /* PNG blue */
       }
    }
    return px;
@@ -146,18 +150,7 @@ png_pixels_to_image(const ImageCodec &c, const std::vector<uint8_t> &px, unsigne
    const uint8_t *s = px.data();
    uint8_t *d = out.data();
    for (size_t i = 0; i < size_t(w) * h; i++, s += c.channels, d += c.bpp) {
-      switch (c.format) {
-      case VLG_FORMAT_B8G8R8A8_UNORM:
-      case VLG_FORMAT_B8G8R8A8_SRGB:
-         d[0] = s[2], d[1] = s[1], d[2] = s[0], d[3] = s[3];
-         break;
-      case VLG_FORMAT_R8G8_UNORM:
-         d[0] = s[0], d[1] = s[1];
-         break;
-      default:
-         std::memcpy(d, s, c.bpp);
-         break;
-      }
+      exact_pixel(c.format, s, d, c.bpp);
    }
    return out;
 }

@@ -158,23 +158,22 @@ line_field(const std::string &line)
 }
 
 /**
- * Parse a section of a block with 64-entry I/O arrays (shader_state,
- * stream_output): unused entries that draw.txt leaves out (dump_common.h
- * shader_io_unused; @counts gives num_inputs and num_outputs of the block
- * as written) get their defaults without warnings; every other missing
- * field is still reported.
+ * Parse a section of a block with 64-entry I/O arrays (@info: shader_state
+ * or stream_output, dump_common.h shader_io): unused entries that draw.txt
+ * leaves out (dump_common.h shader_io_unused, beyond num_inputs and
+ * num_outputs of the block as written) get their defaults without
+ * warnings; every other missing field is still reported.
  */
-template <typename Counts>
 void
 parse_elided_section(const Section &s, const vlg_hw_struct_info &info, const std::string &file,
                      uint32_t *words, std::vector<std::string> &errors,
-                     std::vector<std::string> &notes, Counts &&counts)
+                     std::vector<std::string> &notes)
 {
    /* first pass: num_inputs / num_outputs as written (diagnostics dropped) */
    std::vector<std::string> e0, n0;
    std::vector<uint32_t> tmp(info.length);
    parse_section(s, info, file, tmp.data(), e0, n0);
-   const auto [num_inputs, num_outputs] = counts(tmp.data());
+   const ShaderIo io = shader_io(info, tmp.data()).value();
    std::set<std::string> present;
    for (const auto &l : s.lines)
       present.insert(line_field(l.second));
@@ -182,37 +181,13 @@ parse_elided_section(const Section &s, const vlg_hw_struct_info &info, const std
    const unsigned at = s.end_line ? s.end_line : s.header_line;
    for (unsigned i = 0; i < info.num_fields; i++) {
       const vlg_hw_field_info &f = info.fields[i];
-      if (present.count(f.name) || !shader_io_unused(f, num_inputs, num_outputs))
+      if (present.count(f.name) || !shader_io_unused(f, io.num_inputs, io.num_outputs))
          continue;
       char value[64];
       vlg_hw_format_value(&f, f.default_raw, value, sizeof(value));
       full.lines.emplace_back(at, fmt::format("{} = {}", f.name, value));
    }
    parse_section(full, info, file, words, errors, notes);
-}
-
-void
-parse_shader_section(const Section &s, const std::string &file, uint32_t *words,
-                     std::vector<std::string> &errors, std::vector<std::string> &notes)
-{
-   parse_elided_section(s, VLG_SHADER_STATE_info, file, words, errors, notes,
-                        [](const uint32_t *w) {
-                           VLG_SHADER_STATE ss;
-                           VLG_SHADER_STATE_unpack(w, &ss);
-                           return std::pair<unsigned, unsigned>(ss.num_inputs, ss.num_outputs);
-                        });
-}
-
-void
-parse_stream_output_section(const Section &s, const std::string &file, uint32_t *words,
-                            std::vector<std::string> &errors, std::vector<std::string> &notes)
-{
-   parse_elided_section(s, VLG_STREAM_OUTPUT_info, file, words, errors, notes,
-                        [](const uint32_t *w) {
-                           VLG_STREAM_OUTPUT so;
-                           VLG_STREAM_OUTPUT_unpack(w, &so);
-                           return std::pair<unsigned, unsigned>(0, so.num_outputs);
-                        });
 }
 
 /** A run of bytes to write into the replay VRAM, with its origin. */
@@ -627,7 +602,7 @@ load_pipeline_sections(Loader &L, DrawSections &D, const VLG_DRAW_INFO &d,
    for (unsigned s = 0; s < nstages; s++) {
       uint32_t w[VLG_SHADER_STATE_LENGTH] = {};
       if (const Section *sec = need(kStage[s])) {
-         parse_shader_section(*sec, file, w, errors, L.notes);
+         parse_elided_section(*sec, VLG_SHADER_STATE_info, file, w, errors, L.notes);
          VLG_SHADER_STATE_unpack(w, &sh[s].ss);
          sh[s].present = true;
          sh[s].addr = s == 0 ? d.vs : s == 1 ? d.fs : d.gs;
@@ -643,7 +618,7 @@ load_pipeline_sections(Loader &L, DrawSections &D, const VLG_DRAW_INFO &d,
    if (d.stream_output) {
       uint32_t w[VLG_STREAM_OUTPUT_LENGTH] = {};
       if (const Section *sec = need("stream_output")) {
-         parse_stream_output_section(*sec, file, w, errors, L.notes);
+         parse_elided_section(*sec, VLG_STREAM_OUTPUT_info, file, w, errors, L.notes);
          VLG_STREAM_OUTPUT_unpack(w, &r.so);
          r.have_so = true;
          L.add(d.stream_output, w, sizeof(w), "draw.txt [stream_output]");

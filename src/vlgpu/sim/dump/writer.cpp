@@ -22,6 +22,7 @@
 #include "sim/dump/hexdump.h"
 #include "sim/dump/image.h"
 #include "sim/dump/shader_text.h"
+#include "sim/func/cp/func_cp.h"
 #include "vlg_limits.h"
 
 namespace vlgpu::sim {
@@ -82,14 +83,13 @@ print_block(const vlg_hw_struct_info &info, const uint32_t *words)
 /**
  * print_block() of a block with 64-entry I/O arrays (shader_state inputs[]
  * and outputs[], stream_output outputs[]) without the entries beyond
- * @num_inputs / @num_outputs that hold only defaults (dump_common.h
+ * @io's num_inputs / num_outputs that hold only defaults (dump_common.h
  * shader_io_unused), and a comment naming how many were left out.
- * @has_inputs: the struct has an inputs[] array (for the comment).
  */
 std::string
-print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, unsigned num_inputs,
-                   unsigned num_outputs, bool has_inputs)
+print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, const ShaderIo &io)
 {
+   const auto [num_inputs, num_outputs, has_inputs] = io;
    std::map<std::string, bool> all_default; /* unused entry -> every field default */
    std::map<std::string, std::string> entry_of;
    for (unsigned i = 0; i < info.num_fields; i++) {
@@ -125,24 +125,6 @@ print_block_elided(const vlg_hw_struct_info &info, const uint32_t *words, unsign
    return out;
 }
 
-/** print_block_elided() of a shader_state. */
-std::string
-print_shader_state(const uint32_t *words)
-{
-   VLG_SHADER_STATE ss;
-   VLG_SHADER_STATE_unpack(words, &ss);
-   return print_block_elided(VLG_SHADER_STATE_info, words, ss.num_inputs, ss.num_outputs, true);
-}
-
-/** print_block_elided() of a stream_output block. */
-std::string
-print_stream_output(const uint32_t *words)
-{
-   VLG_STREAM_OUTPUT so;
-   VLG_STREAM_OUTPUT_unpack(words, &so);
-   return print_block_elided(VLG_STREAM_OUTPUT_info, words, 0, so.num_outputs, false);
-}
-
 const char *
 name_or(const char *n, const char *fallback = "?")
 {
@@ -161,49 +143,32 @@ describe_command(const uint32_t *w, uint32_t avail, uint32_t &length)
       return fmt::format("header 0x{:08x}: not a command", w[0]);
    if (h.length > avail)
       return fmt::format("{} of length {}: runs past the end of the queue", op, h.length);
-   switch (h.opcode) {
-   case VLG_CMD_OPCODE_DRAW:
-      if (h.length >= VLG_CMD_DRAW_LENGTH) {
-         VLG_CMD_DRAW c;
-         VLG_CMD_DRAW_unpack(w, &c);
-         return fmt::format("DRAW draw_info = 0x{:x}", c.draw_info);
-      }
-      break;
-   case VLG_CMD_OPCODE_SYNC:
-      if (h.length >= VLG_CMD_SYNC_LENGTH) {
-         VLG_CMD_SYNC c;
-         VLG_CMD_SYNC_unpack(w, &c);
-         return fmt::format("SYNC fence_address = 0x{:x}, fence_value = {}", c.fence_address,
-                            c.fence_value);
-      }
-      break;
-   case VLG_CMD_OPCODE_DUMP:
-      if (h.length >= VLG_CMD_DUMP_LENGTH) {
-         VLG_CMD_DUMP c;
-         VLG_CMD_DUMP_unpack(w, &c);
-         return fmt::format("DUMP surface = 0x{:x} to display {}, rect ({}, {})-({}, {})",
-                            c.surface, c.display_id, c.rect.minx, c.rect.miny, c.rect.maxx,
-                            c.rect.maxy);
-      }
-      break;
-   case VLG_CMD_OPCODE_DISPATCH:
-      if (h.length >= VLG_CMD_DISPATCH_LENGTH) {
-         VLG_CMD_DISPATCH c;
-         VLG_CMD_DISPATCH_unpack(w, &c);
-         return fmt::format("DISPATCH compute_info = 0x{:x} (not dumped)", c.compute_info);
-      }
-      break;
-   case VLG_CMD_OPCODE_COPY:
-      if (h.length >= VLG_CMD_COPY_LENGTH) {
-         VLG_CMD_COPY c;
-         VLG_CMD_COPY_unpack(w, &c);
-         return fmt::format("COPY copy_info = 0x{:x}", c.copy_info);
-      }
-      break;
-   case VLG_CMD_OPCODE_HALT:
+   if (h.opcode == VLG_CMD_OPCODE_HALT)
       return "HALT";
+   Command c;
+   c.opcode = h.opcode;
+   const unsigned need = cp_command_info(c.opcode).length;
+   if (h.length < need)
+      return fmt::format("{} with length {}", op, h.length);
+   std::memcpy(c.words, w, need * 4);
+   cp_unpack_command(c);
+   switch (c.opcode) {
+   case VLG_CMD_OPCODE_DRAW:
+      return fmt::format("DRAW draw_info = 0x{:x}", c.draw.draw_info);
+   case VLG_CMD_OPCODE_SYNC:
+      return fmt::format("SYNC fence_address = 0x{:x}, fence_value = {}", c.sync.fence_address,
+                         c.sync.fence_value);
+   case VLG_CMD_OPCODE_DUMP:
+      return fmt::format("DUMP surface = 0x{:x} to display {}, rect ({}, {})-({}, {})",
+                         c.dump.surface, c.dump.display_id, c.dump.rect.minx, c.dump.rect.miny,
+                         c.dump.rect.maxx, c.dump.rect.maxy);
+   case VLG_CMD_OPCODE_DISPATCH:
+      return fmt::format("DISPATCH compute_info = 0x{:x} (not dumped)", c.dispatch.compute_info);
+   case VLG_CMD_OPCODE_COPY:
+      return fmt::format("COPY copy_info = 0x{:x}", c.copy.copy_info);
+   default: /* HALT, above */
+      return op;
    }
-   return fmt::format("{} with length {}", op, h.length);
 }
 
 /** One block of the package as read from VRAM: its address, its
@@ -603,9 +568,8 @@ struct DrawText {
                 const std::string &where)
    {
       text += fmt::format("\n[{}]  # {} ({} dwords) {}\n", name, info.name, info.length, where);
-      text += &info == &VLG_SHADER_STATE_info    ? print_shader_state(words)
-              : &info == &VLG_STREAM_OUTPUT_info ? print_stream_output(words)
-                                                 : print_block(info, words);
+      const std::optional<ShaderIo> io = shader_io(info, words);
+      text += io ? print_block_elided(info, words, *io) : print_block(info, words);
    }
    /** A comment and a note for a block that is outside VRAM or misaligned. */
    void missing(const std::string &name, const vlg_hw_struct_info &info, uint64_t addr)
@@ -617,6 +581,24 @@ struct DrawText {
       notes.push_back(n);
    }
 };
+
+/** For each block i of @blocks (struct @info), the section "<@array>[i]"
+ *  with the comment @where_of(i, block), or its `missing` comment where
+ *  the block could not be read. */
+template <typename Block, typename Where>
+void
+block_sections(DrawText &t, const std::vector<Block> &blocks, const std::string &array,
+               const vlg_hw_struct_info &info, Where &&where_of)
+{
+   for (unsigned i = 0; i < blocks.size(); i++) {
+      const Block &b = blocks[i];
+      const std::string n = array_section(array.c_str(), i);
+      if (b.ok)
+         t.section(n, info, b.words, where_of(i, b));
+      else
+         t.missing(n, info, b.addr);
+   }
+}
 
 /* draw_info (with its occlusion counter and indirect command files), the
  * pipe_state sub-blocks, the framebuffer and a RESOLVE's destination */
@@ -686,19 +668,46 @@ draw_info_sections(DrawText &t, const RawPackage &p, const Vram &vram, uint64_t 
    }
 }
 
+/* The section comment of vertex_buffers[@i] (@b), with the bytes @used of
+ * it the draw fetches written to vb<i>.hex */
+std::string
+vertex_buffer_where(DrawText &t, const Vram &vram, unsigned i, const RawPackage::Buf &b,
+                    const Range &used)
+{
+   const VLG_VERTEX_BUFFER &vb = b.v;
+   std::string where = fmt::format("at VRAM 0x{:x}", b.addr);
+   const std::string file = fmt::format("vb{}.hex", i);
+   if (!used.valid)
+      return where + "; no byte of it is fetched by this draw";
+   const uint64_t a = vb.address + uint64_t(used.begin);
+   const uint64_t n_bytes = uint64_t(used.end - used.begin);
+   if (vram.contains(a, n_bytes) && n_bytes <= kMaxDumpBytes) {
+      std::string text =
+         fmt::format("# vertex_buffers[{}] of draw {}: VRAM 0x{:x}, size {} bytes, stride {}.\n"
+                     "# The bytes this draw fetches, [0x{:x}, 0x{:x}); other bytes are not "
+                     "dumped (replay leaves them 0).\n"
+                     "# Each line: VRAM address: bytes (edit them); '#' comments show the "
+                     "dwords as fp32.\n",
+                     i, t.draw_number, vb.address, vb.size, vb.stride, a, a + n_bytes);
+      text += hexdump(a, vram.data() + a, n_bytes, HexComment::Float32);
+      write_text(path_in(t.dir, file), text);
+      return where + fmt::format("; data: {} (bytes [0x{:x}, 0x{:x}))", file, a, a + n_bytes);
+   }
+   const std::string why = fmt::format("{}: the {} bytes at 0x{:x} this draw fetches are outside "
+                                       "VRAM or too large, not dumped",
+                                       file, n_bytes, a);
+   t.notes.push_back(why);
+   return where + "; " + why;
+}
+
 /* vertex elements, vertex buffers with the bytes the draw fetches, index data */
 void
 vertex_sections(DrawText &t, const RawPackage &p, const Vram &vram)
 {
    const VLG_DRAW_INFO &d = p.d;
-   for (unsigned i = 0; i < p.elems.size(); i++) {
-      const std::string n = array_section("vertex_elements", i);
-      if (p.elems[i].ok)
-         t.section(n, VLG_VERTEX_ELEMENT_info, p.elems[i].words,
-                   fmt::format("at VRAM 0x{:x}", p.elems[i].addr));
-      else
-         t.missing(n, VLG_VERTEX_ELEMENT_info, p.elems[i].addr);
-   }
+   block_sections(
+      t, p.elems, "vertex_elements", VLG_VERTEX_ELEMENT_info,
+      [](unsigned, const RawPackage::Elem &e) { return fmt::format("at VRAM 0x{:x}", e.addr); });
 
    /* vertex data: the bytes of each buffer the draw's vertex ids and
     * instances fetch (geometry.cpp: element * stride + src_offset) */
@@ -728,42 +737,10 @@ vertex_sections(DrawText &t, const RawPackage &p, const Vram &vram)
       en = std::min<int64_t>(en, int64_t(vb.size));
       used[e.v.vertex_buffer_index].add(b, en);
    }
-   for (unsigned i = 0; i < p.bufs.size(); i++) {
-      const std::string n = array_section("vertex_buffers", i);
-      if (!p.bufs[i].ok) {
-         t.missing(n, VLG_VERTEX_BUFFER_info, p.bufs[i].addr);
-         continue;
-      }
-      const VLG_VERTEX_BUFFER &vb = p.bufs[i].v;
-      std::string where = fmt::format("at VRAM 0x{:x}", p.bufs[i].addr);
-      const std::string file = fmt::format("vb{}.hex", i);
-      if (used[i].valid) {
-         const uint64_t a = vb.address + uint64_t(used[i].begin);
-         const uint64_t n_bytes = uint64_t(used[i].end - used[i].begin);
-         if (vram.contains(a, n_bytes) && n_bytes <= kMaxDumpBytes) {
-            std::string text = fmt::format(
-               "# vertex_buffers[{}] of draw {}: VRAM 0x{:x}, size {} bytes, stride {}.\n"
-               "# The bytes this draw fetches, [0x{:x}, 0x{:x}); other bytes are not "
-               "dumped (replay leaves them 0).\n"
-               "# Each line: VRAM address: bytes (edit them); '#' comments show the "
-               "dwords as fp32.\n",
-               i, t.draw_number, vb.address, vb.size, vb.stride, a, a + n_bytes);
-            text += hexdump(a, vram.data() + a, n_bytes, HexComment::Float32);
-            write_text(path_in(t.dir, file), text);
-            where += fmt::format("; data: {} (bytes [0x{:x}, 0x{:x}))", file, a, a + n_bytes);
-         } else {
-            const std::string why =
-               fmt::format("{}: the {} bytes at 0x{:x} this draw fetches are outside VRAM or "
-                           "too large, not dumped",
-                           file, n_bytes, a);
-            t.notes.push_back(why);
-            where += "; " + why;
-         }
-      } else {
-         where += "; no byte of it is fetched by this draw";
-      }
-      t.section(n, VLG_VERTEX_BUFFER_info, p.bufs[i].words, where);
-   }
+   block_sections(t, p.bufs, "vertex_buffers", VLG_VERTEX_BUFFER_info,
+                  [&](unsigned i, const RawPackage::Buf &b) {
+                     return vertex_buffer_where(t, vram, i, b, used[i]);
+                  });
 
    /* index data */
    if (d.index_size != VLG_INDEX_SIZE_NONE && use.index_bytes.valid) {
@@ -786,41 +763,37 @@ vertex_sections(DrawText &t, const RawPackage &p, const Vram &vram)
    }
 }
 
+/* The section comment of texture @i (@tx) of stage @s, with its texels
+ * written as images (one per level and layer) */
+std::string
+texture_where(DrawText &t, const Vram &vram, unsigned s, unsigned i, const RawPackage::Tex &tx)
+{
+   std::string where = fmt::format("at VRAM 0x{:x}; texels:", tx.addr);
+   const unsigned levels = std::min(unsigned(tx.v.num_levels), 15u);
+   for (unsigned l = 0; l < levels; l++) {
+      const TexLevel lv = texture_level_size(tx.v, l);
+      for (unsigned z = 0; z < lv.layers; z++) {
+         const uint64_t addr =
+            tx.v.address + tx.v.level[l].offset + uint64_t(z) * tx.v.level[l].layer_stride;
+         where += "\n#   " + dump_image(t.dir, texture_file_base(kStage[s], i, l, z), vram, addr,
+                                        tx.v.level[l].row_pitch, tx.v.format, lv.width, lv.height,
+                                        t.notes);
+      }
+   }
+   return where;
+}
+
 /* texture descriptors with their texels (PNG), sampler descriptors */
 void
 texture_sections(DrawText &t, const RawPackage &p, const Vram &vram)
 {
-   /* textures and samplers */
    for (unsigned s = 0; s < p.stages(); s++) {
-      for (unsigned i = 0; i < p.tex[s].size(); i++) {
-         const auto &tx = p.tex[s][i];
-         const std::string n = array_section(fmt::format("{}_textures", kStage[s]).c_str(), i);
-         if (!tx.ok) {
-            t.missing(n, VLG_TEXTURE_info, tx.addr);
-            continue;
-         }
-         std::string where = fmt::format("at VRAM 0x{:x}; texels:", tx.addr);
-         const unsigned levels = std::min(unsigned(tx.v.num_levels), 15u);
-         for (unsigned l = 0; l < levels; l++) {
-            const TexLevel lv = texture_level_size(tx.v, l);
-            for (unsigned z = 0; z < lv.layers; z++) {
-               const uint64_t addr =
-                  tx.v.address + tx.v.level[l].offset + uint64_t(z) * tx.v.level[l].layer_stride;
-               where += "\n#   " + dump_image(t.dir, texture_file_base(kStage[s], i, l, z), vram,
-                                              addr, tx.v.level[l].row_pitch, tx.v.format, lv.width,
-                                              lv.height, t.notes);
-            }
-         }
-         t.section(n, VLG_TEXTURE_info, tx.words, where);
-      }
-      for (unsigned i = 0; i < p.smp[s].size(); i++) {
-         const auto &m = p.smp[s][i];
-         const std::string n = array_section(fmt::format("{}_samplers", kStage[s]).c_str(), i);
-         if (m.ok)
-            t.section(n, VLG_SAMPLER_info, m.words, fmt::format("at VRAM 0x{:x}", m.addr));
-         else
-            t.missing(n, VLG_SAMPLER_info, m.addr);
-      }
+      block_sections(
+         t, p.tex[s], fmt::format("{}_textures", kStage[s]), VLG_TEXTURE_info,
+         [&](unsigned i, const RawPackage::Tex &tx) { return texture_where(t, vram, s, i, tx); });
+      block_sections(
+         t, p.smp[s], fmt::format("{}_samplers", kStage[s]), VLG_SAMPLER_info,
+         [](unsigned, const RawPackage::Smp &m) { return fmt::format("at VRAM 0x{:x}", m.addr); });
    }
 }
 
@@ -914,26 +887,20 @@ void
 buffer_sections(DrawText &t, const RawPackage &p, const Vram &vram)
 {
    for (unsigned s = 0; s < p.stages(); s++) {
-      for (unsigned i = 0; i < p.ubos[s].size(); i++) {
-         const auto &u = p.ubos[s][i];
-         const std::string n = array_section(fmt::format("{}_buffers", kStage[s]).c_str(), i);
-         if (!u.ok) {
-            t.missing(n, VLG_BUFFER_info, u.addr);
-            continue;
-         }
-         std::string where = fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s], i);
-         const std::string file = fmt::format("{}-buffer{}.hex", kStage[s], i);
-         const std::string data = write_hex_ranges(
-            t.dir, file,
-            fmt::format("# {}_buffers[{}] of draw {}: the bytes LDB slot B{} of the {} "
-                        "shader reads.\n"
-                        "# Each line: VRAM address: bytes (edit them); '#' comments show "
-                        "the dwords as fp32.\n",
-                        kStage[s], i, t.draw_number, i, kStageName[s]),
-            {HexRange{u.v.address, u.v.size, "buffer bytes"}}, vram, t.notes);
-         where += data.empty() ? "; unbound or empty" : "; data: " + data;
-         t.section(n, VLG_BUFFER_info, u.words, where);
-      }
+      block_sections(
+         t, p.ubos[s], fmt::format("{}_buffers", kStage[s]), VLG_BUFFER_info,
+         [&](unsigned i, const RawPackage::Ubo &u) {
+            const std::string data = write_hex_ranges(
+               t.dir, fmt::format("{}-buffer{}.hex", kStage[s], i),
+               fmt::format("# {}_buffers[{}] of draw {}: the bytes LDB slot B{} of the {} "
+                           "shader reads.\n"
+                           "# Each line: VRAM address: bytes (edit them); '#' comments show "
+                           "the dwords as fp32.\n",
+                           kStage[s], i, t.draw_number, i, kStageName[s]),
+               {HexRange{u.v.address, u.v.size, "buffer bytes"}}, vram, t.notes);
+            return fmt::format("at VRAM 0x{:x} ({}.buffers + {})", u.addr, kStage[s], i) +
+                   (data.empty() ? "; unbound or empty" : "; data: " + data);
+         });
    }
 }
 

@@ -25,29 +25,10 @@ malformed(uint64_t queue_address, uint32_t offset_dw, const std::string &why)
                               queue_address + uint64_t(offset_dw) * 4, why));
 }
 
-/** Expected length of @op in dwords. */
-unsigned
-command_length(vlg_cmd_opcode op)
-{
-   switch (op) {
-   case VLG_CMD_OPCODE_DRAW:
-      return VLG_CMD_DRAW_LENGTH;
-   case VLG_CMD_OPCODE_SYNC:
-      return VLG_CMD_SYNC_LENGTH;
-   case VLG_CMD_OPCODE_DUMP:
-      return VLG_CMD_DUMP_LENGTH;
-   case VLG_CMD_OPCODE_HALT:
-      return VLG_CMD_HALT_LENGTH;
-   case VLG_CMD_OPCODE_DISPATCH:
-      return VLG_CMD_DISPATCH_LENGTH;
-   case VLG_CMD_OPCODE_COPY:
-      return VLG_CMD_COPY_LENGTH;
-   }
-   return 0;
-}
+} // namespace
 
 const vlg_hw_struct_info &
-command_info(vlg_cmd_opcode op)
+cp_command_info(vlg_cmd_opcode op)
 {
    switch (op) {
    case VLG_CMD_OPCODE_DRAW:
@@ -65,7 +46,27 @@ command_info(vlg_cmd_opcode op)
    }
 }
 
-} // namespace
+unsigned
+cp_unpack_command(Command &c)
+{
+   switch (c.opcode) {
+   case VLG_CMD_OPCODE_DRAW:
+      return VLG_CMD_DRAW_unpack(c.words, &c.draw);
+   case VLG_CMD_OPCODE_SYNC:
+      return VLG_CMD_SYNC_unpack(c.words, &c.sync);
+   case VLG_CMD_OPCODE_DUMP:
+      return VLG_CMD_DUMP_unpack(c.words, &c.dump);
+   case VLG_CMD_OPCODE_DISPATCH:
+      return VLG_CMD_DISPATCH_unpack(c.words, &c.dispatch);
+   case VLG_CMD_OPCODE_COPY:
+      return VLG_CMD_COPY_unpack(c.words, &c.copy);
+   case VLG_CMD_OPCODE_HALT: {
+      VLG_CMD_HALT halt;
+      return VLG_CMD_HALT_unpack(c.words, &halt);
+   }
+   }
+   return 0;
+}
 
 void
 cp_check_queue(const Vram &vram, uint64_t queue_address, uint32_t queue_dwords)
@@ -114,7 +115,7 @@ cp_decode_command(const Vram &vram, uint64_t queue_address, uint32_t queue_dword
    c.offset_dw = offset_dw;
    c.length = h.length;
    const char *name = vlg_cmd_opcode_name(h.opcode);
-   const unsigned expect = command_length(h.opcode);
+   const unsigned expect = cp_command_info(h.opcode).length;
    if (h.length == 0)
       malformed(queue_address, offset_dw,
                 fmt::format("header 0x{:08x}: {} with length 0 (a {} is {} dwords)", header, name,
@@ -130,32 +131,10 @@ cp_decode_command(const Vram &vram, uint64_t queue_address, uint32_t queue_dword
                             name, h.length, name, expect));
 
    vram.read(addr, c.words, uint64_t(expect) * 4, kCP);
-   unsigned bad = 0;
-   switch (h.opcode) {
-   case VLG_CMD_OPCODE_DRAW:
-      bad = VLG_CMD_DRAW_unpack(c.words, &c.draw);
-      break;
-   case VLG_CMD_OPCODE_SYNC:
-      bad = VLG_CMD_SYNC_unpack(c.words, &c.sync);
-      break;
-   case VLG_CMD_OPCODE_DUMP:
-      bad = VLG_CMD_DUMP_unpack(c.words, &c.dump);
-      break;
-   case VLG_CMD_OPCODE_DISPATCH:
-      bad = VLG_CMD_DISPATCH_unpack(c.words, &c.dispatch);
-      break;
-   case VLG_CMD_OPCODE_COPY:
-      bad = VLG_CMD_COPY_unpack(c.words, &c.copy);
-      break;
-   case VLG_CMD_OPCODE_HALT: {
-      VLG_CMD_HALT halt;
-      bad = VLG_CMD_HALT_unpack(c.words, &halt);
-      break;
-   }
-   }
+   const unsigned bad = cp_unpack_command(c);
    if (bad) {
       char why[512];
-      vlg_hw_describe_problems(&command_info(h.opcode), c.words, why, sizeof(why));
+      vlg_hw_describe_problems(&cp_command_info(h.opcode), c.words, why, sizeof(why));
       std::string w = why;
       while (!w.empty() && w.back() == '\n')
          w.pop_back();

@@ -30,6 +30,18 @@ struct Command {
    VLG_CMD_COPY copy = {};         /**< valid for COPY */
 };
 
+/** The struct of command @op in vlgpu_hw.xml (its name, fields and length
+ *  in dwords, VLG_CMD_<OP>_LENGTH); HALT's for a value that is no opcode. */
+const vlg_hw_struct_info &cp_command_info(vlg_cmd_opcode op);
+
+/**
+ * Unpack @c.words, the cp_command_info(@c.opcode).length dwords of a command,
+ * into the member of @c its opcode names (draw, sync, dump, dispatch, copy;
+ * HALT has none). Returns the generated unpack's problem bits (VLG_HW_*:
+ * reserved bits set, a value no enum names), 0 for a well-formed command.
+ */
+unsigned cp_unpack_command(Command &c);
+
 /**
  * Decode the command at dword @offset_dw of the queue of @queue_dwords dwords
  * at VRAM byte address @queue_address.

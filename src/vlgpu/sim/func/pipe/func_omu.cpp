@@ -97,70 +97,56 @@ is_src1_factor(vlg_blend_factor f)
           f == VLG_BLEND_FACTOR_INV_SRC1_COLOR || f == VLG_BLEND_FACTOR_INV_SRC1_ALPHA;
 }
 
+/* The vector a blend factor reads, by bits 3..0 of the factor (vlgpu_hw.xml
+ * blend_factor: bit 4 is "one minus"), and whether its RGB part is that
+ * vector's RGB (the *_COLOR factors) rather than its alpha; nullptr for ONE,
+ * SRC_ALPHA_SATURATE and values that are no factor (bits above 4 set
+ * included). */
+[[gnu::always_inline]] inline const float *
+factor_vector(unsigned f, const float s[4], const float s1[4], const float d[4], const float k[4],
+              bool &per_channel)
+{
+   per_channel = f == VLG_BLEND_FACTOR_SRC_COLOR || f == VLG_BLEND_FACTOR_DST_COLOR ||
+                 f == VLG_BLEND_FACTOR_CONST_COLOR || f == VLG_BLEND_FACTOR_SRC1_COLOR;
+   switch (f) {
+   case VLG_BLEND_FACTOR_SRC_COLOR:
+   case VLG_BLEND_FACTOR_SRC_ALPHA:
+      return s;
+   case VLG_BLEND_FACTOR_DST_COLOR:
+   case VLG_BLEND_FACTOR_DST_ALPHA:
+      return d;
+   case VLG_BLEND_FACTOR_CONST_COLOR:
+   case VLG_BLEND_FACTOR_CONST_ALPHA:
+      return k;
+   case VLG_BLEND_FACTOR_SRC1_COLOR:
+   case VLG_BLEND_FACTOR_SRC1_ALPHA:
+      return s1;
+   default:
+      return nullptr;
+   }
+}
+
+/* bit 4 of a blend factor: one minus the factor of bits 3..0 */
+constexpr unsigned kInvFactor = 0x10;
+
 [[gnu::always_inline]] inline uint8_t
 rgb_factor(vlg_blend_factor f, const float s[4], const float s1[4], const float d[4],
            const float k[4], float out[3])
 {
-   switch (f) {
-   case VLG_BLEND_FACTOR_ONE:
+   if (f == VLG_BLEND_FACTOR_ONE)
       return kOne;
-   case VLG_BLEND_FACTOR_ZERO:
-      return kZero;
-   case VLG_BLEND_FACTOR_SRC_COLOR:
-      out[0] = s[0], out[1] = s[1], out[2] = s[2];
-      break;
-   case VLG_BLEND_FACTOR_SRC_ALPHA:
-      out[0] = out[1] = out[2] = s[3];
-      break;
-   case VLG_BLEND_FACTOR_DST_ALPHA:
-      out[0] = out[1] = out[2] = d[3];
-      break;
-   case VLG_BLEND_FACTOR_DST_COLOR:
-      out[0] = d[0], out[1] = d[1], out[2] = d[2];
-      break;
-   case VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE: {
+   if (f == VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE) {
       const float diff = 1.0f - d[3];
       out[0] = out[1] = out[2] = s[3] < diff ? s[3] : diff; /* VEC4_MIN */
-      break;
+      return kMul;
    }
-   case VLG_BLEND_FACTOR_CONST_COLOR:
-      out[0] = k[0], out[1] = k[1], out[2] = k[2];
-      break;
-   case VLG_BLEND_FACTOR_CONST_ALPHA:
-      out[0] = out[1] = out[2] = k[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_SRC_COLOR:
-      out[0] = 1.0f - s[0], out[1] = 1.0f - s[1], out[2] = 1.0f - s[2];
-      break;
-   case VLG_BLEND_FACTOR_INV_SRC_ALPHA:
-      out[0] = out[1] = out[2] = 1.0f - s[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_DST_ALPHA:
-      out[0] = out[1] = out[2] = 1.0f - d[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_DST_COLOR:
-      out[0] = 1.0f - d[0], out[1] = 1.0f - d[1], out[2] = 1.0f - d[2];
-      break;
-   case VLG_BLEND_FACTOR_INV_CONST_COLOR:
-      out[0] = 1.0f - k[0], out[1] = 1.0f - k[1], out[2] = 1.0f - k[2];
-      break;
-   case VLG_BLEND_FACTOR_INV_CONST_ALPHA:
-      out[0] = out[1] = out[2] = 1.0f - k[3];
-      break;
-   case VLG_BLEND_FACTOR_SRC1_COLOR:
-      out[0] = s1[0], out[1] = s1[1], out[2] = s1[2];
-      break;
-   case VLG_BLEND_FACTOR_SRC1_ALPHA:
-      out[0] = out[1] = out[2] = s1[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_SRC1_COLOR:
-      out[0] = 1.0f - s1[0], out[1] = 1.0f - s1[1], out[2] = 1.0f - s1[2];
-      break;
-   case VLG_BLEND_FACTOR_INV_SRC1_ALPHA:
-      out[0] = out[1] = out[2] = 1.0f - s1[3];
-      break;
-   default: /* no other values pass load_draw_package */
+   bool per_channel;
+   const float *v = factor_vector(f & ~kInvFactor, s, s1, d, k, per_channel);
+   if (!v) /* ZERO (one minus ONE); no other values pass load_draw_package */
       return kZero;
+   for (unsigned c = 0; c < 3; c++) {
+      const float x = per_channel ? v[c] : v[3];
+      out[c] = f & kInvFactor ? 1.0f - x : x;
    }
    return kMul;
 }
@@ -169,47 +155,13 @@ rgb_factor(vlg_blend_factor f, const float s[4], const float s1[4], const float 
 alpha_factor(vlg_blend_factor f, const float s[4], const float s1[4], const float d[4],
              const float k[4], float &out)
 {
-   switch (f) {
-   case VLG_BLEND_FACTOR_ONE:
-   case VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+   if (f == VLG_BLEND_FACTOR_ONE || f == VLG_BLEND_FACTOR_SRC_ALPHA_SATURATE)
       return kOne;
-   case VLG_BLEND_FACTOR_ZERO:
+   bool per_channel;
+   const float *v = factor_vector(f & ~kInvFactor, s, s1, d, k, per_channel);
+   if (!v) /* ZERO (one minus ONE); no other values pass load_draw_package */
       return kZero;
-   case VLG_BLEND_FACTOR_SRC_COLOR:
-   case VLG_BLEND_FACTOR_SRC_ALPHA:
-      out = s[3];
-      break;
-   case VLG_BLEND_FACTOR_DST_COLOR:
-   case VLG_BLEND_FACTOR_DST_ALPHA:
-      out = d[3];
-      break;
-   case VLG_BLEND_FACTOR_CONST_COLOR:
-   case VLG_BLEND_FACTOR_CONST_ALPHA:
-      out = k[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_SRC_COLOR:
-   case VLG_BLEND_FACTOR_INV_SRC_ALPHA:
-      out = 1.0f - s[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_DST_COLOR:
-   case VLG_BLEND_FACTOR_INV_DST_ALPHA:
-      out = 1.0f - d[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_CONST_COLOR:
-   case VLG_BLEND_FACTOR_INV_CONST_ALPHA:
-      out = 1.0f - k[3];
-      break;
-   case VLG_BLEND_FACTOR_SRC1_COLOR:
-   case VLG_BLEND_FACTOR_SRC1_ALPHA:
-      out = s1[3];
-      break;
-   case VLG_BLEND_FACTOR_INV_SRC1_COLOR:
-   case VLG_BLEND_FACTOR_INV_SRC1_ALPHA:
-      out = 1.0f - s1[3];
-      break;
-   default:
-      return kZero;
-   }
+   out = f & kInvFactor ? 1.0f - v[3] : v[3];
    return kMul;
 }
 

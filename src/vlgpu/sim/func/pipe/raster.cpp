@@ -396,6 +396,20 @@ subtriangle(const Cliprect &clip, Spans &sp, QuadOut &out, Edge &eleft, Edge &er
    eright.sy += float(lines);
 }
 
+/** setup_sort_vertices: vmin, vmid, vmax of the triangle by window y (word
+ *  5), for vertices @a, @b, @c with y(a) <= y(b); ties keep softpipe's order
+ *  (its two branches are this with (v0, v1) and with (v1, v0)). */
+void
+sort_vertices(TriSetup &t, const float *a, const float *b, const float *c)
+{
+   if (b[5] <= c[5])
+      t.vmin = a, t.vmid = b, t.vmax = c;
+   else if (c[5] <= a[5])
+      t.vmin = c, t.vmid = a, t.vmax = b;
+   else
+      t.vmin = a, t.vmid = c, t.vmax = b;
+}
+
 /** setup_tri_edges */
 void
 setup_tri_edges(TriSetup &t)
@@ -633,27 +647,10 @@ pe_setup_triangle(const PeState &s, const float *v0, const float *v1, const floa
    TriSetup t;
    t.pixel_offset = s.pixel_offset;
    t.vprovoke = provoking == 0 ? v0 : v2;
-   /* setup_sort_vertices */
-   {
-      const float y0 = v0[5], y1 = v1[5], y2 = v2[5];
-      if (y0 <= y1) {
-         if (y1 <= y2) {
-            t.vmin = v0, t.vmid = v1, t.vmax = v2;
-         } else if (y2 <= y0) {
-            t.vmin = v2, t.vmid = v0, t.vmax = v1;
-         } else {
-            t.vmin = v0, t.vmid = v2, t.vmax = v1;
-         }
-      } else {
-         if (y0 <= y2) {
-            t.vmin = v1, t.vmid = v0, t.vmax = v2;
-         } else if (y2 <= y1) {
-            t.vmin = v2, t.vmid = v1, t.vmax = v0;
-         } else {
-            t.vmin = v1, t.vmid = v2, t.vmax = v0;
-         }
-      }
-   }
+   if (v0[5] <= v1[5])
+      sort_vertices(t, v0, v1, v2);
+   else
+      sort_vertices(t, v1, v0, v2);
    t.ebot.dx = t.vmid[4] - t.vmin[4];
    t.ebot.dy = t.vmid[5] - t.vmin[5];
    t.emaj.dx = t.vmax[4] - t.vmin[4];
@@ -864,16 +861,28 @@ pe_sample_depth(const PrimSetup &ps, const Quad &q, float z[4][kMsaaSamples])
    }
 }
 
+namespace {
+
+/** Component @j of the plane @c (a0 + dadx * x + dady * y, sp_setup.c) at
+ *  the four lanes of the quad whose top-left pixel is (@fx, @fy), in lane
+ *  order (x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1). */
+void
+quad_plane(const InterpCoef &c, unsigned j, float fx, float fy, float v[4])
+{
+   const float dadx = c.dadx[j], dady = c.dady[j];
+   const float a0 = c.a0[j] + dadx * fx + dady * fy;
+   v[0] = a0;
+   v[1] = a0 + dadx;
+   v[2] = a0 + dady;
+   v[3] = a0 + dadx + dady;
+}
+
+} // namespace
+
 void
 pe_quad_depth(const PrimSetup &ps, const Quad &q, float z[4])
 {
-   const float fx = float(q.x), fy = float(q.y);
-   const float dzdx = ps.pos.dadx[2], dzdy = ps.pos.dady[2];
-   const float z0 = ps.pos.a0[2] + dzdx * fx + dzdy * fy;
-   z[0] = z0;
-   z[1] = z0 + dzdx;
-   z[2] = z0 + dzdy;
-   z[3] = z0 + dzdx + dzdy;
+   quad_plane(ps.pos, 2, float(q.x), float(q.y), z);
 }
 
 void
@@ -882,14 +891,7 @@ pe_interpolate_quad(const PeState &s, const PrimSetup &ps, const Quad &q, uint32
    const float fx = float(q.x), fy = float(q.y);
    /* setup_pos_vector: z and w of the 4 lanes */
    float pz[4], pw[4];
-   {
-      const float dadx = ps.pos.dadx[3], dady = ps.pos.dady[3];
-      const float a0 = ps.pos.a0[3] + dadx * fx + dady * fy;
-      pw[0] = a0;
-      pw[1] = a0 + dadx;
-      pw[2] = a0 + dady;
-      pw[3] = a0 + dadx + dady;
-   }
+   quad_plane(ps.pos, 3, fx, fy, pw);
    bool have_z = false;
    for (unsigned i = 0; i < s.num_inputs; i++) {
       const FsInput &in = s.inputs[i];
@@ -927,12 +929,7 @@ pe_interpolate_quad(const PeState &s, const PrimSetup &ps, const Quad &q, uint32
             if (mode == kModeConst) {
                v[0] = v[1] = v[2] = v[3] = c.a0[j];
             } else {
-               const float dadx = c.dadx[j], dady = c.dady[j];
-               const float a0 = c.a0[j] + dadx * fx + dady * fy;
-               v[0] = a0;
-               v[1] = a0 + dadx;
-               v[2] = a0 + dady;
-               v[3] = a0 + dadx + dady;
+               quad_plane(c, j, fx, fy, v);
                if (mode == kModePersp)
                   for (unsigned l = 0; l < 4; l++)
                      v[l] = v[l] / pw[l];

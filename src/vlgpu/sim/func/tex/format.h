@@ -75,37 +75,6 @@ struct FormatInfo {
  *  entry with supported = false). O(1). */
 const FormatInfo &format_info(uint32_t f);
 
-inline bool
-format_is_integer(vlg_format f)
-{
-   return format_info(f).is_integer;
-}
-inline bool
-format_is_signed(vlg_format f)
-{
-   return format_info(f).is_signed;
-}
-inline bool
-format_is_depth(vlg_format f)
-{
-   return format_info(f).is_depth;
-}
-inline bool
-format_has_stencil(vlg_format f)
-{
-   return format_info(f).has_stencil;
-}
-inline bool
-format_is_srgb(vlg_format f)
-{
-   return format_info(f).is_srgb;
-}
-inline unsigned
-format_channels(vlg_format f)
-{
-   return format_info(f).channels;
-}
-
 /* ------------------------------------------------------------------------
  * Colour conversions. A call with a format that has no such conversion
  * (NONE, unknown values) throws GpuFault("FMT", ...): callers validate the

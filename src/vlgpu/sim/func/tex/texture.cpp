@@ -716,6 +716,17 @@ struct Sampler {
       }
    }
 
+   /* The 2x2 texels (x0|x1, y0|y1) of slice or layer @z into tx[0..3], in
+    * footprint()'s order. */
+   inline void quad(const LevelView &l, int x0, int x1, int y0, int y1, int z,
+                    uint32_t tx[][4]) const
+   {
+      texel(l, x0, y0, z, tx[0]);
+      texel(l, x1, y0, z, tx[1]);
+      texel(l, x0, y1, z, tx[2]);
+      texel(l, x1, y1, z, tx[3]);
+   }
+
    /* seamless cube fetch: a texel off the face edge comes from the
     * neighbouring face (softpipe's corner handling: the coordinate that
     * did not fall off is clamped). */
@@ -781,14 +792,8 @@ struct Sampler {
          wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
          wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
          wrap_linear(u.wl[2], p, l.d, z0, z1, zw);
-         texel(l, x0, y0, z0, tx[0]);
-         texel(l, x1, y0, z0, tx[1]);
-         texel(l, x0, y1, z0, tx[2]);
-         texel(l, x1, y1, z0, tx[3]);
-         texel(l, x0, y0, z1, tx[4]);
-         texel(l, x1, y0, z1, tx[5]);
-         texel(l, x0, y1, z1, tx[6]);
-         texel(l, x1, y1, z1, tx[7]);
+         quad(l, x0, x1, y0, y1, z0, tx);
+         quad(l, x0, x1, y0, y1, z1, tx + 4);
          for (unsigned c = 0; c < 4; c++)
             out[c] = as_uint(lerp_3d(xw, yw, zw, as_float(tx[0][c]), as_float(tx[1][c]), as_float(tx[2][c]),
                                    as_float(tx[3][c]), as_float(tx[4][c]), as_float(tx[5][c]),
@@ -823,10 +828,7 @@ struct Sampler {
       }
       wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
       wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
-      texel(l, x0, y0, layer, tx[0]);
-      texel(l, x1, y0, layer, tx[1]);
-      texel(l, x0, y1, layer, tx[2]);
-      texel(l, x1, y1, layer, tx[3]);
+      quad(l, x0, x1, y0, y1, layer, tx);
    }
 
    /* Mip level choice and filtering (sp_tex_sample.c mip_filter_none /

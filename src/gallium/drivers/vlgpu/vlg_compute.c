@@ -177,7 +177,7 @@ vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
       return;
    }
 
-   vlg_emit_dispatch_command(ctx, ci_address);
+   vlg_batch_emit_cmd(&ctx->batch, DISPATCH, compute_info, ci_address);
 }
 
 void

@@ -399,30 +399,6 @@ vlg_emit_framebuffer_bos(struct vlg_context *ctx,
 }
 
 void
-vlg_emit_draw_command(struct vlg_context *ctx, uint64_t draw_info)
-{
-   struct VLG_CMD_DRAW cmd;
-   uint32_t dw[VLG_CMD_DRAW_LENGTH];
-
-   VLG_CMD_DRAW_init(&cmd);
-   cmd.draw_info = draw_info;
-   VLG_CMD_DRAW_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DRAW_LENGTH);
-}
-
-void
-vlg_emit_dispatch_command(struct vlg_context *ctx, uint64_t compute_info)
-{
-   struct VLG_CMD_DISPATCH cmd;
-   uint32_t dw[VLG_CMD_DISPATCH_LENGTH];
-
-   VLG_CMD_DISPATCH_init(&cmd);
-   cmd.compute_info = compute_info;
-   VLG_CMD_DISPATCH_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DISPATCH_LENGTH);
-}
-
-void
 vlg_fixed_draw_info(struct VLG_DRAW_INFO *di, enum vlg_draw_kind kind)
 {
    VLG_DRAW_INFO_init(di);
@@ -460,7 +436,7 @@ vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
 }
 
 bool
-vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
+vlg_emit_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
 {
    uint64_t address;
    uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,
@@ -468,8 +444,15 @@ vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
    if (!w)
       return false;
    VLG_DRAW_INFO_pack(w, di);
-   vlg_emit_draw_command(ctx, address);
+   vlg_batch_emit_cmd(&ctx->batch, DRAW, draw_info, address);
+   return true;
+}
 
+bool
+vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
+{
+   if (!vlg_emit_draw(ctx, di))
+      return false;
    struct vlg_draw_record rec = {.kind = di->kind};
    vlg_batch_record_draw(&ctx->batch, &rec);
    return true;

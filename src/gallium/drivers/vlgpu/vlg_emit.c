@@ -178,9 +178,12 @@ vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
                 const uint32_t *driver_uniforms, uint64_t *address)
 {
    const struct vlg_compiled_shader *cs = so->cs;
-   struct VLG_SHADER_STATE ss = so->state;
+   /* the compiler's shader_state, with the binary's, the global buffer's
+    * and the uniform blocks' VRAM addresses */
+   struct VLG_SHADER_STATE ss = cs->state;
    uint64_t consts;
 
+   ss.code = so->code_bo->address;
    if (!vlg_emit_consts(ctx, cs, &ctx->stage[so->stage].constbuf,
                         driver_uniforms, &consts))
       return false;
@@ -247,7 +250,7 @@ vlg_emit_stage_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
                         uint64_t *textures, uint64_t *samplers, unsigned *num)
 {
    const struct vlg_stage_state *stage = &ctx->stage[so->stage];
-   const unsigned n = so->cs->num_samplers;
+   const unsigned n = so->cs->state.num_samplers;
 
    *num = n;
    *textures = *samplers = 0;

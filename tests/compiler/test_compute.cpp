@@ -72,10 +72,10 @@ struct ComputeRun {
          }
       }
       std::vector<uint32_t> shared(cs->shared_size / 4 + 1, 0);
-      sim::ThreadGroup tg(16, cs->num_regs, VLG_SHADER_STAGE_COMPUTE);
+      sim::ThreadGroup tg(16, cs->state.num_regs, VLG_SHADER_STAGE_COMPUTE);
       tg.set_live_mask((1ull << n) - 1);
       tg.set_local_base(0);
-      sim::Program prog(cs->code, cs->code_size, cs->entry);
+      sim::Program prog(cs->code, cs->state.code_size, cs->state.entry);
       sim::ShaderResources res;
       res.stage = VLG_SHADER_STAGE_COMPUTE;
       res.consts = cs->num_consts ? reinterpret_cast<uint32_t(*)[4]>(image.data()) : nullptr;
@@ -461,7 +461,7 @@ TEST(ComputeExec, NvImageFormatsStoreAndLoad)
              "}\n";
       CompiledCompute c = compile_compute(src);
       ASSERT_TRUE(c.cs) << c.error;
-      EXPECT_TRUE(c.cs->writes_memory);
+      EXPECT_TRUE(c.cs->state.writes_memory);
       const unsigned bpp = f.bits == 0 ? 4 : f.n * f.bits / 8; /* packed formats: 32 bits */
       ComputeRun r;
       const uint32_t base[2] = {0x20000, 0x21000}, pitch = 4 * bpp + 4;

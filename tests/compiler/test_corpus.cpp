@@ -461,7 +461,7 @@ TEST(Corpus, ShaderTestAddsDesktopVersionAndCompilesGeometryShaders)
       vlg_compiled_shader *cs = vlg_compile_nir(n, nullptr, &err);
       EXPECT_TRUE(cs) << (err ? err : "");
       if (cs && cs->stage == MESA_SHADER_GEOMETRY)
-         EXPECT_EQ(cs->gs_vertices_in, 3u);
+         EXPECT_EQ(cs->state.gs_vertices_in, 3u);
       vlg_compiled_shader_free(cs);
       free(err);
       ralloc_free(n);

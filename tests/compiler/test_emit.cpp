@@ -152,7 +152,7 @@ TEST(Emit, EveryGlslShaderDisassembles)
       EXPECT_EQ(d.find("error"), std::string::npos) << d;
       EXPECT_NE(d.find("BRC.END"), std::string::npos) << d;
    }
-   EXPECT_TRUE(p.fs->uses_discard);
-   EXPECT_TRUE(p.fs->uses_derivatives);
-   EXPECT_EQ(p.fs->num_samplers, 1u);
+   EXPECT_TRUE(p.fs->state.uses_discard);
+   EXPECT_TRUE(p.fs->state.uses_derivatives);
+   EXPECT_EQ(p.fs->state.num_samplers, 1u);
 }

@@ -67,7 +67,7 @@ run(const vlg_compiled_shader *cs, unsigned lanes, const Inputs &in, const Machi
    Result r;
    bool fs = cs->stage == MESA_SHADER_FRAGMENT;
    unsigned width = fs ? (lanes + 3) / 4 * 4 : lanes;
-   sim::ThreadGroup tg(width, cs->num_regs, (vlg_shader_stage)cs->stage);
+   sim::ThreadGroup tg(width, cs->state.num_regs, (vlg_shader_stage)cs->stage);
    tg.set_live_mask(lanes >= 64 ? ~0ull : (1ull << lanes) - 1);
 
    /* the global-buffer image the driver builds */
@@ -84,8 +84,8 @@ run(const vlg_compiled_shader *cs, unsigned lanes, const Inputs &in, const Machi
       }
    }
 
-   for (unsigned k = 0; k < cs->num_inputs; k++) {
-      const VLG_SHADER_INPUT &d = cs->inputs[k];
+   for (unsigned k = 0; k < cs->state.num_inputs; k++) {
+      const VLG_SHADER_INPUT &d = cs->state.inputs[k];
       for (unsigned l = 0; l < lanes; l++) {
          Vec v = {0, 0, 0, 0};
          switch (d.semantic) {
@@ -112,7 +112,7 @@ run(const vlg_compiled_shader *cs, unsigned lanes, const Inputs &in, const Machi
       }
    }
 
-   sim::Program prog(cs->code, cs->code_size, cs->entry);
+   sim::Program prog(cs->code, cs->state.code_size, cs->state.entry);
    sim::ShaderResources res;
    res.stage = (vlg_shader_stage)cs->stage;
    res.consts = cs->num_consts ? image : nullptr;
@@ -131,8 +131,8 @@ run(const vlg_compiled_shader *cs, unsigned lanes, const Inputs &in, const Machi
       return r;
    }
    r.killed = tg.killed_mask();
-   for (unsigned k = 0; k < cs->num_outputs; k++) {
-      const VLG_SHADER_OUTPUT &d = cs->outputs[k];
+   for (unsigned k = 0; k < cs->state.num_outputs; k++) {
+      const VLG_SHADER_OUTPUT &d = cs->state.outputs[k];
       std::vector<Vec> vals(lanes);
       for (unsigned l = 0; l < lanes; l++)
          for (unsigned c = 0; c < 4; c++)
@@ -717,7 +717,7 @@ TEST(Exec, DiscardKillsTheRightLanes)
    )";
    CompiledProgram p = compile_glsl("", fs);
    ASSERT_TRUE(p.fs) << p.error;
-   EXPECT_TRUE(p.fs->uses_discard);
+   EXPECT_TRUE(p.fs->state.uses_discard);
    Inputs in;
    for (unsigned l = 0; l < kLanes; l++)
       in.varyings[p.fs_in.at("c")].push_back(fvec((l % 3) * 0.4f, l, 1, 2));
@@ -809,8 +809,8 @@ TEST(Exec, HighRegisterPressure)
          EXPECT_EQ(bitsf(r.out.at(p.vs_out.at("r"))[l][c]), (float)s) << "lane " << l << " " << c;
       }
    }
-   EXPECT_GT(p.vs->num_regs, 32u) << "the test should need the high bank";
-   printf("high pressure VS: %u registers, max pressure %u\n", p.vs->num_regs,
+   EXPECT_GT(p.vs->state.num_regs, 32u) << "the test should need the high bank";
+   printf("high pressure VS: %u registers, max pressure %u\n", p.vs->state.num_regs,
           p.vs->stats.max_pressure);
 }
 
@@ -841,7 +841,7 @@ TEST(Exec, TextureSampleFetchAndSize)
    )";
    CompiledProgram p = compile_glsl("", fs);
    ASSERT_TRUE(p.fs) << p.error;
-   EXPECT_EQ(p.fs->num_samplers, 1u);
+   EXPECT_EQ(p.fs->state.num_samplers, 1u);
    Inputs in;
    /* each quad samples the same texel with all four lanes (uniform LOD 0) */
    for (unsigned l = 0; l < kLanes; l++) {

@@ -148,34 +148,35 @@ TEST(Geometry, PrimitiveTypesTemplateCompilesForEveryInputLayout)
       ASSERT_TRUE(s.vs && s.gs) << s.error;
       const vlg_compiled_shader *gs = s.gs.get();
       EXPECT_EQ(gs->stage, MESA_SHADER_GEOMETRY);
-      EXPECT_EQ(gs->gs_vertices_in, c.n);
-      EXPECT_EQ(gs->gs_output_prim, VLG_PRIM_POINTS);
-      EXPECT_EQ(gs->gs_max_vertices, c.n);
+      EXPECT_EQ(gs->state.gs_vertices_in, c.n);
+      EXPECT_EQ(gs->state.gs_output_prim, VLG_PRIM_POINTS);
+      EXPECT_EQ(gs->state.gs_max_vertices, c.n);
       /* one per-vertex input (vertex_id), so the copies are one register apart */
-      ASSERT_EQ(gs->num_inputs, 1u);
-      EXPECT_EQ(gs->gs_input_stride, 1u);
-      EXPECT_EQ(gs->inputs[0].semantic, VLG_INPUT_SEMANTIC_VARYING);
-      EXPECT_EQ(gs->inputs[0].mask, 0x1u);
+      ASSERT_EQ(gs->state.num_inputs, 1u);
+      EXPECT_EQ(gs->state.gs_input_stride, 1u);
+      EXPECT_EQ(gs->state.inputs[0].semantic, VLG_INPUT_SEMANTIC_VARYING);
+      EXPECT_EQ(gs->state.inputs[0].mask, 0x1u);
       /* the GS reads the VS output of the same VARYING index */
-      EXPECT_EQ((int)gs->inputs[0].index, vlg_varying_index(gs->input_locations[0]));
+      EXPECT_EQ((int)gs->state.inputs[0].index, vlg_varying_index(gs->input_locations[0]));
       bool vs_writes_it = false;
-      for (unsigned i = 0; i < s.vs->num_outputs; i++)
-         vs_writes_it |= s.vs->outputs[i].semantic == VLG_OUTPUT_SEMANTIC_VARYING &&
-                         s.vs->outputs[i].index == gs->inputs[0].index;
+      for (unsigned i = 0; i < s.vs->state.num_outputs; i++)
+         vs_writes_it |= s.vs->state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_VARYING &&
+                         s.vs->state.outputs[i].index == gs->state.inputs[0].index;
       EXPECT_TRUE(vs_writes_it);
       /* the whole block R[reg] .. R[reg + (n-1)*stride] is inside the register file */
-      EXPECT_LE(gs->inputs[0].reg + (c.n - 1) * gs->gs_input_stride + 1, gs->num_regs);
+      EXPECT_LE(gs->state.inputs[0].reg + (c.n - 1) * gs->state.gs_input_stride + 1,
+                gs->state.num_regs);
       /* n scalar outputs vertex_out[i] (the linker may pack the captured
        * ints into the components of fewer VARYING slots) */
       unsigned comps = 0;
       std::set<unsigned> idx;
-      for (unsigned i = 0; i < gs->num_outputs; i++) {
-         EXPECT_EQ(gs->outputs[i].semantic, VLG_OUTPUT_SEMANTIC_VARYING);
-         comps += util_bitcount(gs->outputs[i].mask);
-         idx.insert(gs->outputs[i].index);
+      for (unsigned i = 0; i < gs->state.num_outputs; i++) {
+         EXPECT_EQ(gs->state.outputs[i].semantic, VLG_OUTPUT_SEMANTIC_VARYING);
+         comps += util_bitcount(gs->state.outputs[i].mask);
+         idx.insert(gs->state.outputs[i].index);
       }
       EXPECT_EQ(comps, c.n);
-      EXPECT_EQ(idx.size(), gs->num_outputs);
+      EXPECT_EQ(idx.size(), gs->state.num_outputs);
       /* one EmitVertex, no EndPrimitive */
       std::string code = disasm_code(gs);
       EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 1u) << code;
@@ -190,36 +191,36 @@ TEST(Geometry, PassthroughTriangleStrip)
    Stages s = compile_stages(kPassVs, kPassGs, kPassFs);
    ASSERT_TRUE(s.vs && s.gs && s.fs) << s.error;
    const vlg_compiled_shader *gs = s.gs.get();
-   EXPECT_EQ(gs->gs_vertices_in, 3u);
-   EXPECT_EQ(gs->gs_output_prim, VLG_PRIM_TRIANGLE_STRIP);
-   EXPECT_EQ(gs->gs_max_vertices, 3u);
+   EXPECT_EQ(gs->state.gs_vertices_in, 3u);
+   EXPECT_EQ(gs->state.gs_output_prim, VLG_PRIM_TRIANGLE_STRIP);
+   EXPECT_EQ(gs->state.gs_max_vertices, 3u);
    /* gl_in[].gl_Position and color[]: two slots per vertex */
-   ASSERT_EQ(gs->num_inputs, 2u);
-   EXPECT_EQ(gs->gs_input_stride, 2u);
+   ASSERT_EQ(gs->state.num_inputs, 2u);
+   EXPECT_EQ(gs->state.gs_input_stride, 2u);
    const VLG_SHADER_INPUT *pos = nullptr, *col = nullptr;
-   for (unsigned i = 0; i < gs->num_inputs; i++) {
-      if (gs->inputs[i].semantic == VLG_INPUT_SEMANTIC_POSITION)
-         pos = &gs->inputs[i];
-      if (gs->inputs[i].semantic == VLG_INPUT_SEMANTIC_VARYING)
-         col = &gs->inputs[i];
+   for (unsigned i = 0; i < gs->state.num_inputs; i++) {
+      if (gs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_POSITION)
+         pos = &gs->state.inputs[i];
+      if (gs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_VARYING)
+         col = &gs->state.inputs[i];
    }
    ASSERT_TRUE(pos && col);
    EXPECT_EQ(pos->mask, 0xfu);
    EXPECT_EQ(col->mask, 0xfu);
    /* slots j = 0, 1 of one block: B and B + 1 */
    EXPECT_EQ(std::max(pos->reg, col->reg) - std::min(pos->reg, col->reg), 1u);
-   EXPECT_LE(std::min(pos->reg, col->reg) + 3 * 2, gs->num_regs);
+   EXPECT_LE(std::min(pos->reg, col->reg) + 3 * 2, gs->state.num_regs);
    /* outputs: POSITION and the VARYING the FS reads */
    const VLG_SHADER_OUTPUT *opos = nullptr, *ocol = nullptr;
-   for (unsigned i = 0; i < gs->num_outputs; i++) {
-      if (gs->outputs[i].semantic == VLG_OUTPUT_SEMANTIC_POSITION)
-         opos = &gs->outputs[i];
-      if (gs->outputs[i].semantic == VLG_OUTPUT_SEMANTIC_VARYING)
-         ocol = &gs->outputs[i];
+   for (unsigned i = 0; i < gs->state.num_outputs; i++) {
+      if (gs->state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_POSITION)
+         opos = &gs->state.outputs[i];
+      if (gs->state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_VARYING)
+         ocol = &gs->state.outputs[i];
    }
    ASSERT_TRUE(opos && ocol);
-   ASSERT_EQ(s.fs->num_inputs, 1u);
-   EXPECT_EQ(s.fs->inputs[0].index, ocol->index);
+   ASSERT_EQ(s.fs->state.num_inputs, 1u);
+   EXPECT_EQ(s.fs->state.inputs[0].index, ocol->index);
    EXPECT_NE(opos->reg, ocol->reg);
    std::string code = disasm_code(gs);
    EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 3u) << code;
@@ -267,19 +268,19 @@ TEST(Geometry, PrimitiveIdInAndIntegerOutput)
    Stages s = compile_stages("#version 150\nvoid main() { gl_Position = vec4(0.0); }\n", gs, "",
                              nullptr, {"primitive_id"});
    ASSERT_TRUE(s.gs) << s.error;
-   ASSERT_EQ(s.gs->num_inputs, 1u);
-   EXPECT_EQ(s.gs->inputs[0].semantic, VLG_INPUT_SEMANTIC_PRIMITIVE_ID);
-   EXPECT_EQ(s.gs->inputs[0].mask, 0x1u);
+   ASSERT_EQ(s.gs->state.num_inputs, 1u);
+   EXPECT_EQ(s.gs->state.inputs[0].semantic, VLG_INPUT_SEMANTIC_PRIMITIVE_ID);
+   EXPECT_EQ(s.gs->state.inputs[0].mask, 0x1u);
    EXPECT_EQ(s.gs->input_locations[0], (int)SYSTEM_VALUE_PRIMITIVE_ID);
-   EXPECT_EQ(s.gs->gs_input_stride, 0u); /* no per-vertex inputs */
-   ASSERT_EQ(s.gs->num_outputs, 1u);
-   EXPECT_EQ(s.gs->outputs[0].semantic, VLG_OUTPUT_SEMANTIC_VARYING);
+   EXPECT_EQ(s.gs->state.gs_input_stride, 0u); /* no per-vertex inputs */
+   ASSERT_EQ(s.gs->state.num_outputs, 1u);
+   EXPECT_EQ(s.gs->state.outputs[0].semantic, VLG_OUTPUT_SEMANTIC_VARYING);
    /* the value is copied unchanged: either a MOV from the input register or
     * the output register is the input register */
    std::string code = disasm_code(s.gs.get());
-   EXPECT_TRUE(s.gs->outputs[0].reg == s.gs->inputs[0].reg ||
-               code.find("MOV R" + std::to_string(s.gs->outputs[0].reg) + ".x, R" +
-                         std::to_string(s.gs->inputs[0].reg)) != std::string::npos)
+   EXPECT_TRUE(s.gs->state.outputs[0].reg == s.gs->state.inputs[0].reg ||
+               code.find("MOV R" + std::to_string(s.gs->state.outputs[0].reg) + ".x, R" +
+                         std::to_string(s.gs->state.inputs[0].reg)) != std::string::npos)
       << code;
 }
 
@@ -302,15 +303,15 @@ TEST(Geometry, IndirectVertexIndexAndLineStrip)
                     "void main() { gl_Position = p; gl_PointSize = 2.0; }\n";
    Stages s = compile_stages(vs, gs, "");
    ASSERT_TRUE(s.gs) << s.error;
-   EXPECT_EQ(s.gs->gs_vertices_in, 2u);
-   EXPECT_EQ(s.gs->gs_output_prim, VLG_PRIM_LINE_STRIP);
-   EXPECT_EQ(s.gs->gs_max_vertices, 4u);
-   EXPECT_EQ(s.gs->gs_input_stride, 2u); /* POSITION and POINT_SIZE */
+   EXPECT_EQ(s.gs->state.gs_vertices_in, 2u);
+   EXPECT_EQ(s.gs->state.gs_output_prim, VLG_PRIM_LINE_STRIP);
+   EXPECT_EQ(s.gs->state.gs_max_vertices, 4u);
+   EXPECT_EQ(s.gs->state.gs_input_stride, 2u); /* POSITION and POINT_SIZE */
    bool psize = false;
-   for (unsigned i = 0; i < s.gs->num_inputs; i++)
-      if (s.gs->inputs[i].semantic == VLG_INPUT_SEMANTIC_POINT_SIZE) {
+   for (unsigned i = 0; i < s.gs->state.num_inputs; i++)
+      if (s.gs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_POINT_SIZE) {
          psize = true;
-         EXPECT_EQ(s.gs->inputs[i].mask, 0x1u);
+         EXPECT_EQ(s.gs->state.inputs[i].mask, 0x1u);
       }
    EXPECT_TRUE(psize);
    std::string code = disasm_code(s.gs.get());
@@ -339,7 +340,7 @@ TEST(Geometry, EmitInALoopAndUnderACondition)
    std::string code = disasm_code(s.gs.get());
    EXPECT_EQ(count_lines_with(code, "MEM.EMIT"), 1u) << code;
    EXPECT_EQ(count_lines_with(code, "MEM.CUT"), 1u) << code;
-   EXPECT_EQ(s.gs->gs_max_vertices, 64u);
+   EXPECT_EQ(s.gs->state.gs_max_vertices, 64u);
 }
 
 TEST(Geometry, StreamsAndInvocationsAreRefused)
@@ -472,9 +473,9 @@ class RecordingSink final : public sim::GsEmitSink {
       for (unsigned l = 0; l < 64; l++)
          if (mask >> l & 1) {
             std::vector<float> v;
-            for (unsigned o = 0; o < cs_->num_outputs; o++)
+            for (unsigned o = 0; o < cs_->state.num_outputs; o++)
                for (unsigned c = 0; c < 4; c++)
-                  v.push_back(tg.get_f(l, cs_->outputs[o].reg, c));
+                  v.push_back(tg.get_f(l, cs_->state.outputs[o].reg, c));
             lanes[l].vertices.push_back(v);
          }
    }
@@ -507,19 +508,19 @@ bool
 run_gs(const vlg_compiled_shader *gs, unsigned n, RecordingSink &sink, std::string &fault,
        const std::vector<uint32_t> &unif = {})
 {
-   sim::ThreadGroup tg(16, gs->num_regs, VLG_SHADER_STAGE_GEOMETRY);
+   sim::ThreadGroup tg(16, gs->state.num_regs, VLG_SHADER_STAGE_GEOMETRY);
    tg.set_live_mask((1ull << n) - 1);
    for (unsigned l = 0; l < n; l++)
-      for (unsigned i = 0; i < gs->num_inputs; i++) {
-         const VLG_SHADER_INPUT &in = gs->inputs[i];
+      for (unsigned i = 0; i < gs->state.num_inputs; i++) {
+         const VLG_SHADER_INPUT &in = gs->state.inputs[i];
          if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID) {
             tg.set(l, in.reg, 0, 7 + l);
             continue;
          }
-         for (unsigned v = 0; v < gs->gs_vertices_in; v++)
+         for (unsigned v = 0; v < gs->state.gs_vertices_in; v++)
             for (unsigned c = 0; c < 4; c++)
                if (in.mask >> c & 1)
-                  tg.set_f(l, in.reg + v * gs->gs_input_stride, c,
+                  tg.set_f(l, in.reg + v * gs->state.gs_input_stride, c,
                            in.semantic == VLG_INPUT_SEMANTIC_POSITION ? in_pos(l, v, c)
                                                                       : in_var(l, v, c));
       }
@@ -532,7 +533,7 @@ run_gs(const vlg_compiled_shader *gs, unsigned n, RecordingSink &sink, std::stri
       for (unsigned k = 0; k < u.count; k++)
          image[u.dst + k] = u.src + k < unif.size() ? unif[u.src + k] : 0;
    }
-   sim::Program prog(gs->code, gs->code_size, gs->entry);
+   sim::Program prog(gs->code, gs->state.code_size, gs->state.entry);
    sim::ShaderResources res;
    res.stage = VLG_SHADER_STAGE_GEOMETRY;
    res.consts = gs->num_consts ? reinterpret_cast<uint32_t(*)[4]>(image.data()) : nullptr;
@@ -551,8 +552,8 @@ run_gs(const vlg_compiled_shader *gs, unsigned n, RecordingSink &sink, std::stri
 int
 output_of(const vlg_compiled_shader *cs, unsigned semantic)
 {
-   for (unsigned o = 0; o < cs->num_outputs; o++)
-      if (cs->outputs[o].semantic == semantic)
+   for (unsigned o = 0; o < cs->state.num_outputs; o++)
+      if (cs->state.outputs[o].semantic == semantic)
          return o;
    return -1;
 }
@@ -647,7 +648,7 @@ TEST(GeometryExec, LaneDependentEmitCountsAndCuts)
                              "");
    ASSERT_TRUE(s.gs) << s.error;
    const vlg_compiled_shader *cs = s.gs.get();
-   EXPECT_EQ(cs->gs_output_prim, VLG_PRIM_LINE_STRIP);
+   EXPECT_EQ(cs->state.gs_output_prim, VLG_PRIM_LINE_STRIP);
    RecordingSink sink(cs);
    std::string fault;
    const float scale = 0.5f;
@@ -692,7 +693,7 @@ TEST(Geometry, TexturesUseExplicitLodAndMaxVerticesZeroEmitsNothing)
    ASSERT_TRUE(s.gs) << s.error;
    std::string code = disasm_code(s.gs.get());
    EXPECT_EQ(count_lines_with(code, "TXL"), 1u) << code;
-   EXPECT_FALSE(s.gs->uses_derivatives);
+   EXPECT_FALSE(s.gs->state.uses_derivatives);
    EXPECT_EQ(s.gs->samplers_used, 0x1u);
 
    /* layout(max_vertices = 0) is legal GLSL: nothing is emitted; the
@@ -707,7 +708,7 @@ TEST(Geometry, TexturesUseExplicitLodAndMaxVerticesZeroEmitsNothing)
                      "}\n";
    Stages z = compile_stages(kPassVs, gs0, "");
    ASSERT_TRUE(z.gs) << z.error;
-   EXPECT_EQ(z.gs->gs_max_vertices, 1u);
+   EXPECT_EQ(z.gs->state.gs_max_vertices, 1u);
    std::string zc = disasm_code(z.gs.get());
    EXPECT_EQ(count_lines_with(zc, "MEM."), 0u) << zc;
 }

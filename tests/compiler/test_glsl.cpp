@@ -36,16 +36,16 @@ TEST(Glsl, PassThroughFragmentShaderIsOneInstruction)
                                         "void main() { gl_FragColor = c; }\n");
    ASSERT_TRUE(p.fs) << p.error;
    EXPECT_EQ(disasm_code(p.fs.get()), "BRC.END\n");
-   ASSERT_EQ(p.fs->num_inputs, 1u);
-   ASSERT_EQ(p.fs->num_outputs, 1u);
-   EXPECT_EQ(p.fs->inputs[0].semantic, VLG_INPUT_SEMANTIC_VARYING);
-   EXPECT_EQ(p.fs->inputs[0].index, 0u);
-   EXPECT_EQ(p.fs->inputs[0].mask, 0xfu);
-   EXPECT_EQ(p.fs->inputs[0].interp, VLG_INTERP_PERSPECTIVE);
-   EXPECT_EQ(p.fs->outputs[0].semantic, VLG_OUTPUT_SEMANTIC_COLOR);
-   EXPECT_EQ(p.fs->outputs[0].reg, p.fs->inputs[0].reg);
+   ASSERT_EQ(p.fs->state.num_inputs, 1u);
+   ASSERT_EQ(p.fs->state.num_outputs, 1u);
+   EXPECT_EQ(p.fs->state.inputs[0].semantic, VLG_INPUT_SEMANTIC_VARYING);
+   EXPECT_EQ(p.fs->state.inputs[0].index, 0u);
+   EXPECT_EQ(p.fs->state.inputs[0].mask, 0xfu);
+   EXPECT_EQ(p.fs->state.inputs[0].interp, VLG_INTERP_PERSPECTIVE);
+   EXPECT_EQ(p.fs->state.outputs[0].semantic, VLG_OUTPUT_SEMANTIC_COLOR);
+   EXPECT_EQ(p.fs->state.outputs[0].reg, p.fs->state.inputs[0].reg);
    EXPECT_TRUE(p.fs->color_broadcast);
-   EXPECT_EQ(p.fs->num_regs, 1u);
+   EXPECT_EQ(p.fs->state.num_regs, 1u);
    EXPECT_EQ(p.fs->stats.instructions, 1u);
    EXPECT_EQ(p.fs->stats.units, 1u);
 }
@@ -63,7 +63,7 @@ TEST(Glsl, ConstantColour)
    EXPECT_EQ(bitsf(p.fs->consts[0][2]), 0.25f);
    EXPECT_EQ(bitsf(p.fs->consts[0][3]), 1.0f);
    EXPECT_EQ(p.fs->num_uniform_copies, 0u);
-   EXPECT_EQ(p.fs->num_inputs, 0u);
+   EXPECT_EQ(p.fs->state.num_inputs, 0u);
 }
 
 TEST(Glsl, UniformTimesVarying)
@@ -88,19 +88,19 @@ TEST(Glsl, FlatAndIntegerVaryingsAreFlat)
           "void main() { o = a + b + vec4(i, 0, 0) + n; }\n");
    ASSERT_TRUE(p.fs) << p.error;
    unsigned seen = 0;
-   for (unsigned k = 0; k < p.fs->num_inputs; k++) {
+   for (unsigned k = 0; k < p.fs->state.num_inputs; k++) {
       int loc = p.fs->input_locations[k];
       (void)loc;
-      if (p.fs->inputs[k].mask == 0x3) { /* ivec2 */
-         EXPECT_EQ(p.fs->inputs[k].interp, VLG_INTERP_FLAT);
+      if (p.fs->state.inputs[k].mask == 0x3) { /* ivec2 */
+         EXPECT_EQ(p.fs->state.inputs[k].interp, VLG_INTERP_FLAT);
          seen |= 1;
       }
    }
    unsigned flat = 0, linear = 0, persp = 0;
-   for (unsigned k = 0; k < p.fs->num_inputs; k++) {
-      flat += p.fs->inputs[k].interp == VLG_INTERP_FLAT;
-      linear += p.fs->inputs[k].interp == VLG_INTERP_LINEAR;
-      persp += p.fs->inputs[k].interp == VLG_INTERP_PERSPECTIVE;
+   for (unsigned k = 0; k < p.fs->state.num_inputs; k++) {
+      flat += p.fs->state.inputs[k].interp == VLG_INTERP_FLAT;
+      linear += p.fs->state.inputs[k].interp == VLG_INTERP_LINEAR;
+      persp += p.fs->state.inputs[k].interp == VLG_INTERP_PERSPECTIVE;
    }
    EXPECT_EQ(seen, 1u);
    EXPECT_EQ(flat, 2u);
@@ -133,21 +133,21 @@ TEST(Glsl, DualSourceOutputs)
       CompiledProgram p = compile_glsl("", c.fs);
       ASSERT_TRUE(p.fs) << p.error;
       int color = -1, dual = -1;
-      for (unsigned k = 0; k < p.fs->num_outputs; k++) {
-         const auto &o = p.fs->outputs[k];
+      for (unsigned k = 0; k < p.fs->state.num_outputs; k++) {
+         const auto &o = p.fs->state.outputs[k];
          if (o.semantic == VLG_OUTPUT_SEMANTIC_COLOR)
             color = int(k);
          if (o.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR)
             dual = int(k);
       }
-      ASSERT_EQ(p.fs->num_outputs, 2u) << c.fs;
+      ASSERT_EQ(p.fs->state.num_outputs, 2u) << c.fs;
       ASSERT_GE(color, 0) << c.fs;
       ASSERT_GE(dual, 0) << c.fs;
-      EXPECT_EQ(p.fs->outputs[color].index, 0u);
-      EXPECT_EQ(p.fs->outputs[dual].index, 0u);
-      EXPECT_EQ(p.fs->outputs[color].mask, 0xfu);
-      EXPECT_EQ(p.fs->outputs[dual].mask, 0xfu);
-      EXPECT_NE(p.fs->outputs[color].reg, p.fs->outputs[dual].reg);
+      EXPECT_EQ(p.fs->state.outputs[color].index, 0u);
+      EXPECT_EQ(p.fs->state.outputs[dual].index, 0u);
+      EXPECT_EQ(p.fs->state.outputs[color].mask, 0xfu);
+      EXPECT_EQ(p.fs->state.outputs[dual].mask, 0xfu);
+      EXPECT_NE(p.fs->state.outputs[color].reg, p.fs->state.outputs[dual].reg);
       EXPECT_EQ(p.fs->color_broadcast, c.broadcast);
    }
 }
@@ -159,10 +159,10 @@ TEST(Glsl, VertexShaderIoMaps)
                                     "");
    ASSERT_TRUE(p.vs) << p.error;
    unsigned attr = 0, pos = 0, psize = 0, vary = 0;
-   for (unsigned k = 0; k < p.vs->num_inputs; k++)
-      attr += p.vs->inputs[k].semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE;
-   for (unsigned k = 0; k < p.vs->num_outputs; k++) {
-      const auto &o = p.vs->outputs[k];
+   for (unsigned k = 0; k < p.vs->state.num_inputs; k++)
+      attr += p.vs->state.inputs[k].semantic == VLG_INPUT_SEMANTIC_ATTRIBUTE;
+   for (unsigned k = 0; k < p.vs->state.num_outputs; k++) {
+      const auto &o = p.vs->state.outputs[k];
       pos += o.semantic == VLG_OUTPUT_SEMANTIC_POSITION && o.mask == 0xf;
       psize += o.semantic == VLG_OUTPUT_SEMANTIC_POINT_SIZE && o.mask == 0x1;
       vary += o.semantic == VLG_OUTPUT_SEMANTIC_VARYING && o.mask == 0x3;

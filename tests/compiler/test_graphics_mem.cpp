@@ -51,9 +51,9 @@ TEST(GraphicsMem, FragmentImageCopyCompilesForEveryNvImageFormat)
       CompiledProgram c = compile_glsl(kPassVs, fs);
       ASSERT_TRUE(c.fs) << c.error;
       EXPECT_EQ(c.fs->images_used, 0x3u);
-      EXPECT_TRUE(c.fs->writes_memory);
-      EXPECT_FALSE(c.fs->early_fragment_tests);
-      EXPECT_FALSE(c.vs->writes_memory);
+      EXPECT_TRUE(c.fs->state.writes_memory);
+      EXPECT_FALSE(c.fs->state.early_fragment_tests);
+      EXPECT_FALSE(c.vs->state.writes_memory);
       const std::string d = disasm_code(c.fs.get());
       EXPECT_TRUE(has(d, "MEM.LD")) << d;
       EXPECT_TRUE(has(d, "MEM.ST") || has(d, "MEM.ATOM_CMPXCHG")) << d;
@@ -69,8 +69,8 @@ out highp vec4 color;
 void main() { color = vec4(imageLoad(img, ivec2(gl_FragCoord)).x); }
 )");
    ASSERT_TRUE(c.fs) << c.error;
-   EXPECT_TRUE(c.fs->early_fragment_tests);
-   EXPECT_FALSE(c.fs->writes_memory); /* loads only */
+   EXPECT_TRUE(c.fs->state.early_fragment_tests);
+   EXPECT_FALSE(c.fs->state.writes_memory); /* loads only */
    EXPECT_EQ(c.fs->images_used, 0x1u); /* slot = the shader's image index, not the binding */
 }
 
@@ -102,10 +102,10 @@ void main() {
 }
 )");
    ASSERT_TRUE(c.vs && c.fs) << c.error;
-   EXPECT_TRUE(c.vs->writes_memory);
+   EXPECT_TRUE(c.vs->state.writes_memory);
    EXPECT_NE(c.vs->ssbos_used, 0u);
    EXPECT_TRUE(has(disasm_code(c.vs.get()), "MEM.ATOM_ADD"));
-   EXPECT_TRUE(c.fs->writes_memory);
+   EXPECT_TRUE(c.fs->state.writes_memory);
    EXPECT_EQ(c.fs->ssbos_used, 0x1u); /* slot = the shader's block index, not the binding */
    const std::string d = disasm_code(c.fs.get());
    EXPECT_TRUE(has(d, "MEM.ATOM_ADD")) << d;

@@ -168,11 +168,11 @@ TEST_F(Tgsi, DepthBlitWritesDepthAndStencilExportIsRefused)
 {
    Captured *z = (Captured *)util_make_fs_blit_zs(&ctx, PIPE_MASK_Z, TGSI_TEXTURE_2D, false, false);
    ASSERT_TRUE(z->cs) << z->error;
-   EXPECT_TRUE(z->cs->writes_depth);
+   EXPECT_TRUE(z->cs->state.writes_depth);
    bool depth = false;
-   for (unsigned k = 0; k < z->cs->num_outputs; k++)
-      depth |=
-         z->cs->outputs[k].semantic == VLG_OUTPUT_SEMANTIC_DEPTH && z->cs->outputs[k].mask == 0x1;
+   for (unsigned k = 0; k < z->cs->state.num_outputs; k++)
+      depth |= z->cs->state.outputs[k].semantic == VLG_OUTPUT_SEMANTIC_DEPTH &&
+               z->cs->state.outputs[k].mask == 0x1;
    EXPECT_TRUE(depth);
    /* shader stencil export has no output semantic in shader_state */
    Captured *s = (Captured *)util_make_fs_blit_zs(&ctx, PIPE_MASK_S, TGSI_TEXTURE_2D, false, false);
@@ -226,7 +226,7 @@ TEST_F(Tgsi, HudShaders)
    /* run the color VS on the simulator: values computed here by hand */
    const vlg_compiled_shader *cs = vs->cs;
    const unsigned lanes = 4;
-   sim::ThreadGroup tg(lanes, cs->num_regs, VLG_SHADER_STAGE_VERTEX);
+   sim::ThreadGroup tg(lanes, cs->state.num_regs, VLG_SHADER_STAGE_VERTEX);
    const float cb0[12] = {0.1f,  0.2f,  0.3f, 0.4f,  /* color */
                           0.01f, 0.02f, 5.0f, 7.0f,  /* 2/w, 2/h, xoff, yoff */
                           3.0f,  4.0f,  0.0f, 0.0f}; /* xscale, yscale */
@@ -236,22 +236,22 @@ TEST_F(Tgsi, HudShaders)
    for (unsigned i = 0; i < cs->num_uniform_copies; i++)
       for (unsigned k = 0; k < cs->uniform_copies[i].count; k++)
          memcpy(&image[cs->uniform_copies[i].dst + k], &cb0[cs->uniform_copies[i].src + k], 4);
-   for (unsigned k = 0; k < cs->num_inputs; k++)
+   for (unsigned k = 0; k < cs->state.num_inputs; k++)
       for (unsigned l = 0; l < lanes; l++) {
-         float v[4] = {cs->inputs[k].index == 0 ? 10.0f * l : 0.5f,
-                       cs->inputs[k].index == 0 ? 2.0f : 0.25f, 0, 1};
+         float v[4] = {cs->state.inputs[k].index == 0 ? 10.0f * l : 0.5f,
+                       cs->state.inputs[k].index == 0 ? 2.0f : 0.25f, 0, 1};
          for (unsigned c = 0; c < 4; c++)
-            if (cs->inputs[k].mask & (1u << c))
-               tg.set_f(l, cs->inputs[k].reg, c, v[c]);
+            if (cs->state.inputs[k].mask & (1u << c))
+               tg.set_f(l, cs->state.inputs[k].reg, c, v[c]);
       }
-   sim::Program prog(cs->code, cs->code_size, cs->entry);
+   sim::Program prog(cs->code, cs->state.code_size, cs->state.entry);
    sim::ShaderResources res;
    res.stage = VLG_SHADER_STAGE_VERTEX;
    res.consts = reinterpret_cast<const uint32_t(*)[4]>(image.data());
    res.num_consts = cs->num_consts;
    sim::run(tg, prog, res);
-   for (unsigned k = 0; k < cs->num_outputs; k++) {
-      const auto &o = cs->outputs[k];
+   for (unsigned k = 0; k < cs->state.num_outputs; k++) {
+      const auto &o = cs->state.outputs[k];
       for (unsigned l = 0; l < lanes; l++) {
          if (o.semantic == VLG_OUTPUT_SEMANTIC_POSITION) {
             float vx = 10.0f * l * 3.0f + 5.0f, vy = 2.0f * 4.0f + 7.0f;

@@ -182,7 +182,7 @@ disasm_code(const vlg_compiled_shader *cs)
    size_t size = 0;
    FILE *fp = open_memstream(&buf, &size);
    vlg_isa_error err;
-   int rc = vlg_disasm_program(fp, cs->code, cs->code_size, 0, &err);
+   int rc = vlg_disasm_program(fp, cs->code, cs->state.code_size, 0, &err);
    fclose(fp);
    std::string s(buf, size);
    free(buf);

@@ -20,6 +20,13 @@
 #include "vlg_compiler.h"
 #include "vlg_passes.h"
 
+/* shader_state.stage takes gl_shader_stage's numbers (MESA_SHADER_*, which
+ * Gallium's PIPE_SHADER_* keep too: vlg_program.c). */
+static_assert((int)VLG_SHADER_STAGE_VERTEX == (int)MESA_SHADER_VERTEX, "shader_stage");
+static_assert((int)VLG_SHADER_STAGE_FRAGMENT == (int)MESA_SHADER_FRAGMENT, "shader_stage");
+static_assert((int)VLG_SHADER_STAGE_COMPUTE == (int)MESA_SHADER_COMPUTE, "shader_stage");
+static_assert((int)VLG_SHADER_STAGE_GEOMETRY == (int)MESA_SHADER_GEOMETRY, "shader_stage");
+
 using namespace vlgpu;
 
 extern "C" int
@@ -107,21 +114,21 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
    fprintf(fp, "; %s (%s)\n", name, stage_abbrev(cs->stage));
    if (cs->stage == MESA_SHADER_GEOMETRY)
       fprintf(fp, "; gs vertices_in %u, output_prim %s, max_vertices %u, input_stride %u\n",
-              cs->gs_vertices_in,
-              cs->gs_output_prim == VLG_PRIM_POINTS       ? "POINTS"
-              : cs->gs_output_prim == VLG_PRIM_LINE_STRIP ? "LINE_STRIP"
-                                                           : "TRIANGLE_STRIP",
-              cs->gs_max_vertices, cs->gs_input_stride);
-   for (unsigned i = 0; i < cs->num_inputs; i++) {
-      const struct VLG_SHADER_INPUT &in = cs->inputs[i];
+              cs->state.gs_vertices_in,
+              cs->state.gs_output_prim == VLG_PRIM_POINTS       ? "POINTS"
+              : cs->state.gs_output_prim == VLG_PRIM_LINE_STRIP ? "LINE_STRIP"
+                                                                : "TRIANGLE_STRIP",
+              cs->state.gs_max_vertices, cs->state.gs_input_stride);
+   for (unsigned i = 0; i < cs->state.num_inputs; i++) {
+      const struct VLG_SHADER_INPUT &in = cs->state.inputs[i];
       fprintf(fp, "; input  R%u.%s%s%s%s <- %s %u%s%s\n", in.reg, in.mask & 1 ? "x" : "",
               in.mask & 2 ? "y" : "", in.mask & 4 ? "z" : "", in.mask & 8 ? "w" : "",
               in.semantic < 10 ? in_sem_names[in.semantic] : "?", in.index,
               cs->stage == MESA_SHADER_FRAGMENT ? " " : "",
               cs->stage == MESA_SHADER_FRAGMENT ? interp_names[in.interp & 3] : "");
    }
-   for (unsigned i = 0; i < cs->num_outputs; i++) {
-      const struct VLG_SHADER_OUTPUT &o = cs->outputs[i];
+   for (unsigned i = 0; i < cs->state.num_outputs; i++) {
+      const struct VLG_SHADER_OUTPUT &o = cs->state.outputs[i];
       fprintf(fp, "; output R%u.%s%s%s%s -> %s %u\n", o.reg, o.mask & 1 ? "x" : "",
               o.mask & 2 ? "y" : "", o.mask & 4 ? "z" : "", o.mask & 8 ? "w" : "",
               o.semantic < 6 ? out_sem_names[o.semantic] : "?", o.index);
@@ -153,7 +160,7 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
       fprintf(fp, ")\n");
    }
    struct vlg_isa_error err;
-   if (vlg_disasm_program(fp, cs->code, cs->code_size, VLG_DISASM_ADDRESS, &err) < 0)
+   if (vlg_disasm_program(fp, cs->code, cs->state.code_size, VLG_DISASM_ADDRESS, &err) < 0)
       fprintf(fp, "; disassembly error: %s\n", err.msg);
    char *line = vlg_shader_stats_line(name, &cs->stats);
    fprintf(fp, "; %s\n", line);
@@ -358,18 +365,18 @@ fill_io_maps(vlg_compiled_shader *cs, const Shader &S)
    for (const InputDesc &in : S.inputs) {
       if (!in.mask)
          continue;
-      struct VLG_SHADER_INPUT &h = cs->inputs[cs->num_inputs];
+      struct VLG_SHADER_INPUT &h = cs->state.inputs[cs->state.num_inputs];
       VLG_SHADER_INPUT_init(&h);
       set_map_entry(h, in);
       h.interp =
          S.stage == MESA_SHADER_FRAGMENT ? (enum vlg_interp)in.interp : VLG_INTERP_PERSPECTIVE;
-      cs->input_locations[cs->num_inputs++] = in.location;
+      cs->input_locations[cs->state.num_inputs++] = in.location;
    }
    for (const OutputDesc &o : S.outputs) {
       if (o.mask) {
-         VLG_SHADER_OUTPUT_init(&cs->outputs[cs->num_outputs]);
-         set_map_entry(cs->outputs[cs->num_outputs], o);
-         cs->output_locations[cs->num_outputs++] = o.location;
+         VLG_SHADER_OUTPUT_init(&cs->state.outputs[cs->state.num_outputs]);
+         set_map_entry(cs->state.outputs[cs->state.num_outputs], o);
+         cs->output_locations[cs->state.num_outputs++] = o.location;
       }
    }
 }
@@ -407,30 +414,32 @@ fill_shader_facts(vlg_compiled_shader *cs, const Shader &S, const IoInfo &io, co
    cs->images_used = io.images_used;
    for (const Block &blk : S.blocks)
       for (const Instr &I : blk.instrs)
-         cs->writes_memory |= !I.dead && I.op == VLG_OP_MEM && !I.shared &&
-                              (I.kind == VLG_MEMKIND_ST || (I.kind >= VLG_MEMKIND_ATOM_ADD &&
-                                                            I.kind <= VLG_MEMKIND_ATOM_CMPXCHG));
-   cs->early_fragment_tests = f.early_fragment_tests;
+         cs->state.writes_memory |=
+            !I.dead && I.op == VLG_OP_MEM && !I.shared &&
+            (I.kind == VLG_MEMKIND_ST ||
+             (I.kind >= VLG_MEMKIND_ATOM_ADD && I.kind <= VLG_MEMKIND_ATOM_CMPXCHG));
+   cs->state.early_fragment_tests = f.early_fragment_tests;
    if (S.stage == MESA_SHADER_GEOMETRY) {
       if (f.gs_max_vertices > 256)
          throw CompileError("geometry shader max_vertices " + std::to_string(f.gs_max_vertices) +
                             " above 256");
-      cs->gs_vertices_in = f.gs_vertices_in;
-      cs->gs_output_prim = f.gs_output_prim == SHADER_PRIM_POINTS       ? VLG_PRIM_POINTS
-                           : f.gs_output_prim == SHADER_PRIM_LINE_STRIP ? VLG_PRIM_LINE_STRIP
-                                                                        : VLG_PRIM_TRIANGLE_STRIP;
+      cs->state.gs_vertices_in = f.gs_vertices_in;
+      cs->state.gs_output_prim = f.gs_output_prim == SHADER_PRIM_POINTS ? VLG_PRIM_POINTS
+                                 : f.gs_output_prim == SHADER_PRIM_LINE_STRIP
+                                    ? VLG_PRIM_LINE_STRIP
+                                    : VLG_PRIM_TRIANGLE_STRIP;
       /* max_vertices = 0: isel left out every EMIT/CUT */
-      cs->gs_max_vertices = MAX2(1u, f.gs_max_vertices);
-      cs->gs_input_stride = S.gs_input_stride;
+      cs->state.gs_max_vertices = MAX2(1u, f.gs_max_vertices);
+      cs->state.gs_input_stride = S.gs_input_stride;
    }
    cs->samplers_used = S.samplers_used;
    cs->buffers_used = S.buffers_used;
    for (unsigned i = 0; i < 32; i++)
       if (S.samplers_used & (1u << i))
-         cs->num_samplers = i + 1;
-   cs->uses_discard = S.uses_discard;
-   cs->writes_depth = S.writes_depth;
-   cs->uses_derivatives = S.uses_derivatives;
+         cs->state.num_samplers = i + 1;
+   cs->state.uses_discard = S.uses_discard;
+   cs->state.writes_depth = S.writes_depth;
+   cs->state.uses_derivatives = S.uses_derivatives;
    cs->color_broadcast = S.color_broadcast;
 }
 
@@ -441,11 +450,13 @@ make_result(Compilation &c, const Shader &S, const Binary &bin, const IoInfo &io
 {
    CompiledPtr cs(checked_calloc<vlg_compiled_shader>(1, sizeof(vlg_compiled_shader)));
    cs->stage = (gl_shader_stage)S.stage;
-   cs->code_size = bin.units.size();
+   VLG_SHADER_STATE_init(&cs->state);
+   cs->state.stage = (enum vlg_shader_stage)S.stage;
+   cs->state.code_size = bin.units.size();
    cs->code = checked_calloc<uint32_t>(bin.units.size(), 4);
    memcpy(cs->code, bin.units.data(), bin.units.size() * 4);
-   cs->entry = 0;
-   cs->num_regs = MAX2(1u, S.num_regs);
+   cs->state.entry = 0;
+   cs->state.num_regs = MAX2(1u, S.num_regs);
    fill_io_maps(cs.get(), S);
    fill_global_buffer(cs.get(), S);
    fill_shader_facts(cs.get(), S, io, f);
@@ -456,7 +467,7 @@ make_result(Compilation &c, const Shader &S, const Binary &bin, const IoInfo &io
    st.dual = bin.dual;
    st.units = bin.units.size();
    st.bytes = st.units * 4;
-   st.registers = cs->num_regs;
+   st.registers = cs->state.num_regs;
    st.gb_entries = cs->num_consts;
    st.cycles = estimate_cycles(S);
    st.tput_cycles = estimate_throughput(S, VLG_STATS_RESIDENT_GROUPS);

@@ -19,8 +19,8 @@
  *       if (!cs) { fprintf(stderr, "%s\n", err); free(err); ... }
  *    draw: write cs->code, then the global-buffer image: copy cs->consts, then
  *       for each cs->uniform_copies[i] copy `count` dwords from constant buffer
- *       0 (dword `src`) to the image (dword `dst`); pack cs->inputs/outputs
- *       into shader_state.
+ *       0 (dword `src`) to the image (dword `dst`); pack cs->state (the
+ *       shader_state block) with the code's VRAM address.
  *
  * Thread safety: vlg_compile_nir may run on several threads at once (it keeps
  * no global state; the NIR options table is constant).
@@ -164,21 +164,22 @@ struct vlg_shader_stats {
 struct vlg_compiled_shader {
    gl_shader_stage stage;
 
-   uint32_t *code;     /**< VL-IW binary, code_size units */
-   unsigned code_size; /**< units (one unit = 4 bytes) */
-   unsigned entry;     /**< first instruction, units from code (0) */
-   unsigned num_regs;  /**< registers R0..R(num_regs-1), 1..128 */
+   /** The shader_state block of this shader (docs/hw.md; the fields' meaning is vlgpu_hw.xml's)
+    *  as far as the compiler knows it: stage, num_regs, num_inputs/inputs and num_outputs/outputs
+    *  (the input and output maps), num_samplers, code_size (units of code), entry (0),
+    *  uses_discard, writes_depth, uses_derivatives, writes_memory, early_fragment_tests and, for
+    *  a geometry shader, gs_vertices_in, gs_output_prim, gs_input_stride, gs_max_vertices. The
+    *  driver fills in the VRAM addresses (code, consts, buffers) and num_consts/num_buffers. */
+   struct VLG_SHADER_STATE state;
+   uint32_t *code; /**< VL-IW binary, state.code_size units (one unit = 4 bytes) */
 
-   unsigned num_inputs;
-   struct VLG_SHADER_INPUT inputs[VLG_HW_MAX_SHADER_IO]; /**< hw input map, ready to pack */
-   int input_locations[VLG_HW_MAX_SHADER_IO];            /**< NIR slot of each input: gl_vert_attrib
-                                                           (ATTRIBUTE), gl_varying_slot (VARYING, FRAG_COORD,
-                                                           FACE, POINT_COORD; GS: POSITION, POINT_SIZE,
-                                                           VARYING) or gl_system_value (VERTEX_ID,
-                                                           INSTANCE_ID, PRIMITIVE_ID) */
-   unsigned num_outputs;
-   struct VLG_SHADER_OUTPUT outputs[VLG_HW_MAX_SHADER_IO]; /**< hw output map */
-   int output_locations[VLG_HW_MAX_SHADER_IO]; /**< gl_varying_slot (VS, GS) or gl_frag_result (FS) */
+   int input_locations[VLG_HW_MAX_SHADER_IO];  /**< NIR slot of each input of state.inputs:
+                                                  gl_vert_attrib (ATTRIBUTE), gl_varying_slot
+                                                  (VARYING, FRAG_COORD, FACE, POINT_COORD; GS:
+                                                  POSITION, POINT_SIZE, VARYING) or gl_system_value
+                                                  (VERTEX_ID, INSTANCE_ID, PRIMITIVE_ID) */
+   int output_locations[VLG_HW_MAX_SHADER_IO]; /**< of each output of state.outputs:
+                                                  gl_varying_slot (VS, GS) or gl_frag_result (FS) */
 
    uint32_t (*consts)[4]; /**< global-buffer image, num_consts entries: compiler constants; uniform
                              dwords 0 */
@@ -197,29 +198,9 @@ struct vlg_compiled_shader {
    uint32_t ssbos_used;        /**< bit i: shader buffer i is accessed */
    uint32_t images_used;       /**< bit i: image unit i is accessed */
 
-   /* Geometry shaders (stage MESA_SHADER_GEOMETRY; shader_state.gs_*, docs/hw.md "Geometry
-    * shaders", docs/compiler.md "Geometry shaders"); 0 for other stages */
-   unsigned gs_vertices_in;      /**< vertices per input primitive (info.gs.vertices_in): 1 points,
-                                    2 lines, 3 triangles, 4 lines_adjacency, 6 triangles_adjacency */
-   enum vlg_prim gs_output_prim; /**< VLG_PRIM_POINTS, VLG_PRIM_LINE_STRIP or
-                                    VLG_PRIM_TRIANGLE_STRIP (info.gs.output_primitive) */
-   unsigned gs_max_vertices;     /**< layout(max_vertices) (info.gs.vertices_out), 1..256 */
-   unsigned gs_input_stride;     /**< registers between the copies of one per-vertex input
-                                    (semantics POSITION, POINT_SIZE, VARYING) of input vertex v
-                                    and v + 1: the input-map entry's reg is vertex 0's copy, vertex
-                                    v's is reg + v * gs_input_stride */
-
-   unsigned num_samplers;  /**< texture units T0..T(num_samplers-1) the shader may sample */
-   uint32_t samplers_used; /**< bit i: unit i is sampled */
+   uint32_t samplers_used; /**< bit i: unit i (of state.num_samplers) is sampled */
    uint32_t buffers_used;  /**< bit n: LDB reads buffer slot Bn, which is to hold Gallium constant
                                 buffer n (uniform block n - 1; n >= 1) */
-   bool uses_discard;      /**< BRC.KILL present */
-   bool writes_depth;      /**< DEPTH output */
-   bool uses_derivatives;  /**< DDX/DDY or implicit-LOD TEX/TXB */
-   bool writes_memory;     /**< global MEM.ST or MEM.ATOM_* (image/SSBO stores, atomics, atomic
-                              counters): shader_state.writes_memory */
-   bool early_fragment_tests; /**< FS layout(early_fragment_tests) (info.fs.early_fragment_tests):
-                                 shader_state.early_fragment_tests */
    bool color_broadcast;   /**< FS wrote FRAG_RESULT_COLOR: output COLOR 0 is meant for every colour
                               buffer */
 

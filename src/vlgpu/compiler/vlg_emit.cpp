@@ -62,6 +62,21 @@ to_src(const Operand &o)
    return s;
 }
 
+/* The coordinate unit's register operands (PRED A and B, ADDR A): register
+ * and component. */
+static void
+lower_coord_operands(vlg_op &op, const Instr &I)
+{
+   if (I.a_is_reg()) {
+      op.src[0].index = I.src[0].index;
+      op.acomp = I.acomp;
+   }
+   if (I.b_is_reg()) {
+      op.src[1].index = I.src[1].index;
+      op.bcomp = I.bcomp;
+   }
+}
+
 static vlg_op
 lower_plain(const Instr &I)
 {
@@ -89,27 +104,17 @@ lower_plain(const Instr &I)
       op.cond = I.cond;
       op.pred = I.pred;
       op.asel = I.asel;
-      if (I.asel == VLG_ASEL_R) {
-         op.src[0].index = I.src[0].index;
-         op.acomp = I.acomp;
-      }
       op.bimm = I.bimm;
-      if (I.bimm) {
+      if (I.bimm)
          op.imm = I.imm;
-      } else {
-         op.src[1].index = I.src[1].index;
-         op.bcomp = I.bcomp;
-      }
+      lower_coord_operands(op, I);
       break;
    case VLG_FMT_ADDR:
       op.wmask = 0;
       op.adst = I.adst;
       op.akind = I.akind;
-      if (I.akind == VLG_AKIND_INT || I.akind == VLG_AKIND_FLOOR) {
-         op.src[0].index = I.src[0].index;
-         op.acomp = I.acomp;
-      }
       op.imm = I.imm;
+      lower_coord_operands(op, I);
       break;
    case VLG_FMT_BRC:
       op.wmask = 0;

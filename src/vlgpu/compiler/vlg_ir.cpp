@@ -134,7 +134,7 @@ Instr::nsrc() const
    case VLG_FMT_PRED:
       return bimm ? 1 : 2;
    case VLG_FMT_ADDR:
-      return (akind == VLG_AKIND_INT || akind == VLG_AKIND_FLOOR) ? 1 : 0;
+      return a_is_reg() ? 1 : 0;
    case VLG_FMT_TEX:
       return 1;
    default:
@@ -173,14 +173,11 @@ src_read_positions(const Instr &I, unsigned s)
          return 0xf;
       return I.wmask;
    case VLG_FMT_PRED:
-      if (s == 0 && I.asel == VLG_ASEL_R)
-         return 1u << I.acomp;
-      if (s == 1 && !I.bimm)
-         return 1u << I.bcomp;
-      return 0;
    case VLG_FMT_ADDR:
-      if (s == 0 && (I.akind == VLG_AKIND_INT || I.akind == VLG_AKIND_FLOOR))
+      if (s == 0 && I.a_is_reg())
          return 1u << I.acomp;
+      if (s == 1 && I.b_is_reg())
+         return 1u << I.bcomp;
       return 0;
    case VLG_FMT_MEM:
       if (I.is_mem_no_operands())

@@ -113,6 +113,15 @@ struct Instr {
       return op == VLG_OP_MEM && (kind == VLG_MEMKIND_BAR || kind == VLG_MEMKIND_FENCE ||
                                   kind == VLG_MEMKIND_EMIT || kind == VLG_MEMKIND_CUT);
    }
+   /** PRED/ADDR: operand A is component acomp of register src[0] (PRED asel R, ADDR akind INT
+    *  or FLOOR; docs/isa.md); otherwise A is a counter or not read. */
+   bool a_is_reg() const
+   {
+      return (op == VLG_OP_PRED && asel == VLG_ASEL_R) ||
+             (op == VLG_OP_ADDR && (akind == VLG_AKIND_INT || akind == VLG_AKIND_FLOOR));
+   }
+   /** PRED: operand B is component bcomp of register src[1], not the immediate. */
+   bool b_is_reg() const { return op == VLG_OP_PRED && !bimm; }
    /** Geometry-shader MEM.EMIT: reads every register of the output map. */
    bool is_emit() const { return op == VLG_OP_MEM && kind == VLG_MEMKIND_EMIT; }
    /** Geometry-shader MEM.EMIT or MEM.CUT. */

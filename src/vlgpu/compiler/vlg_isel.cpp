@@ -288,23 +288,16 @@ Isel::emit_loop(nir_loop *loop)
    bind(l.exit);
 }
 
+/* break leaves the innermost loop, continue goes back to its head. */
 void
 Isel::emit_jump(nir_jump_instr *jump_instr)
 {
-   switch (jump_instr->type) {
-   case nir_jump_break:
-      if (loops.empty())
-         VLG_ICE("break outside a loop");
-      jump(loops.back().exit);
-      break;
-   case nir_jump_continue:
-      if (loops.empty())
-         VLG_ICE("continue outside a loop");
-      jump(loops.back().head);
-      break;
-   default:
+   const bool brk = jump_instr->type == nir_jump_break;
+   if (!brk && jump_instr->type != nir_jump_continue)
       unsupported("a return/halt jump");
-   }
+   if (loops.empty())
+      VLG_ICE(brk ? "break outside a loop" : "continue outside a loop");
+   jump(brk ? loops.back().exit : loops.back().head);
 }
 
 void

@@ -175,13 +175,22 @@ vectorize_filter(const nir_instr *instr, const void *data)
       this_progress;                                                                               \
    })
 
+/* Run @round (a round of passes; true when one of them made progress) again
+ * until a round makes none, at most 1000 rounds: the cap stops passes that
+ * keep undoing each other. */
+template <typename Round>
+static void
+until_no_progress(Round round)
+{
+   for (unsigned rounds = 0; round() && ++rounds < 1000;)
+      ;
+}
+
 static void
 optimize_loop(nir_shader *nir)
 {
-   bool progress;
-   unsigned iterations = 0;
-   do {
-      progress = false;
+   until_no_progress([nir] {
+      bool progress = false;
       NIR_PASS_V(nir, nir_lower_vars_to_ssa);
       progress |= OPT(nir_opt_copy_prop_vars);
       progress |= OPT(nir_opt_dead_write_vars);
@@ -203,7 +212,8 @@ optimize_loop(nir_shader *nir)
       progress |= OPT(nir_opt_if, nir_opt_if_optimize_phi_true_false);
       progress |= OPT(nir_opt_loop_unroll);
       progress |= OPT(nir_opt_shrink_vectors);
-   } while (progress && ++iterations < 1000);
+      return progress;
+   });
 }
 
 /* Without the optimisation loop: only what the lowering options need
@@ -211,15 +221,14 @@ optimize_loop(nir_shader *nir)
 static void
 mandatory_lowering(nir_shader *nir)
 {
-   bool progress;
-   unsigned iterations = 0;
-   do {
-      progress = false;
+   until_no_progress([nir] {
+      bool progress = false;
       NIR_PASS_V(nir, nir_lower_vars_to_ssa);
       progress |= OPT(nir_opt_algebraic);
       progress |= OPT(nir_copy_prop);
       progress |= OPT(nir_opt_dce);
-   } while (progress && ++iterations < 1000);
+      return progress;
+   });
 }
 
 void
@@ -319,10 +328,8 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
       NIR_PASS_V(nir, nir_opt_dce);
    }
 
-   bool progress;
-   unsigned iterations = 0;
-   do {
-      progress = false;
+   until_no_progress([nir, optimize, &o] {
+      bool progress = false;
       progress |= OPT(nir_opt_algebraic_late);
       progress |= OPT(nir_opt_constant_folding);
       progress |= OPT(nir_copy_prop);
@@ -333,7 +340,8 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
        * MUL merged early would no longer fuse with its two different ADDs) */
       if (optimize && o.vectorize)
          progress |= OPT(nir_opt_vectorize, vectorize_filter, nullptr);
-   } while (progress && ++iterations < 1000);
+      return progress;
+   });
 
    NIR_PASS_V(nir, nir_lower_bool_to_int32);
    NIR_PASS_V(nir, nir_opt_constant_folding);

@@ -19,28 +19,17 @@
 #include <string>
 #include <vector>
 
+#include "common/read_file.h"
 #include "vlg_isa.h"
 
 namespace {
 
-bool
-read_file(const std::string &path, std::string &out)
-{
-   std::ifstream f(path, std::ios::binary);
-   if (!f)
-      return false;
-   std::ostringstream ss;
-   ss << f.rdbuf();
-   out = ss.str();
-   return true;
-}
-
 int
 assemble(const std::string &path, const std::string &out_path, bool stats)
 {
-   std::string text;
-   if (!read_file(path, text)) {
-      std::fprintf(stderr, "vlgpu-asm: cannot read %s\n", path.c_str());
+   std::string text, why;
+   if (!vlgpu::read_file(path, text, &why)) {
+      std::fprintf(stderr, "vlgpu-asm: cannot read %s: %s\n", path.c_str(), why.c_str());
       return 2;
    }
    vlg_program prog;
@@ -76,9 +65,9 @@ assemble(const std::string &path, const std::string &out_path, bool stats)
 int
 disassemble(const std::string &path, bool hex_input, unsigned flags)
 {
-   std::string data;
-   if (!read_file(path, data)) {
-      std::fprintf(stderr, "vlgpu-asm: cannot read %s\n", path.c_str());
+   std::string data, why;
+   if (!vlgpu::read_file(path, data, &why)) {
+      std::fprintf(stderr, "vlgpu-asm: cannot read %s: %s\n", path.c_str(), why.c_str());
       return 2;
    }
    std::vector<uint32_t> units;

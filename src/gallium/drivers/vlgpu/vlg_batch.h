@@ -76,6 +76,22 @@ vlg_batch_uses_bo(const struct vlg_batch *batch, const struct vlg_bo *bo);
 /** Append @n packed command dwords. */
 void vlg_batch_emit(struct vlg_batch *batch, const uint32_t *dw, unsigned n);
 
+/**
+ * Append command VLG_CMD_<NAME> (a cmd_* struct of vlgpu_hw.xml) with its
+ * defaults and @field = @value: the commands that point at one block, DRAW
+ * (draw_info), DISPATCH (compute_info) and COPY (copy_info), whose @value is
+ * that block's VRAM address.  The caller includes the generated vlg_hw.h.
+ */
+#define vlg_batch_emit_cmd(batch, NAME, field, value)                          \
+   do {                                                                        \
+      struct VLG_CMD_##NAME cmd_;                                              \
+      uint32_t dw_[VLG_CMD_##NAME##_LENGTH];                                   \
+      VLG_CMD_##NAME##_init(&cmd_);                                            \
+      cmd_.field = (value);                                                    \
+      VLG_CMD_##NAME##_pack(dw_, &cmd_);                                       \
+      vlg_batch_emit((batch), dw_, VLG_CMD_##NAME##_LENGTH);                   \
+   } while (0)
+
 /** Record a DRAW (after emitting it) for the statistics. */
 void vlg_batch_record_draw(struct vlg_batch *batch,
                            const struct vlg_draw_record *rec);

@@ -124,11 +124,11 @@ vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
    }
    const struct vlg_compiled_shader *cs = so->cs;
    const struct vlg_screen *screen = vlg_screen(pctx->screen);
-   if (cs->num_regs > screen->max_compute_regs) {
+   if (cs->state.num_regs > screen->max_compute_regs) {
       /* the workgroup would not fit in one SPC (a GPU fault at dispatch) */
       mesa_loge("vlgpu: compute shader %u uses %u registers, the GPU runs "
                 "workgroups of shaders of up to %u: dispatch skipped",
-                so->id, cs->num_regs, screen->max_compute_regs);
+                so->id, cs->state.num_regs, screen->max_compute_regs);
       return;
    }
 
@@ -177,7 +177,7 @@ vlg_launch_grid(struct pipe_context *pctx, const struct pipe_grid_info *info)
       return;
    }
 
-   vlg_emit_dispatch_command(ctx, ci_address);
+   vlg_batch_emit_cmd(&ctx->batch, DISPATCH, compute_info, ci_address);
 }
 
 void

@@ -78,13 +78,7 @@ vlg_emit_copy(struct vlg_context *ctx, const struct VLG_COPY_INFO *ci,
    if (src)
       vlg_batch_add_bo(&ctx->batch, src);
    vlg_batch_add_bo(&ctx->batch, dst);
-
-   struct VLG_CMD_COPY cmd;
-   uint32_t dw[VLG_CMD_COPY_LENGTH];
-   VLG_CMD_COPY_init(&cmd);
-   cmd.copy_info = address;
-   VLG_CMD_COPY_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_COPY_LENGTH);
+   vlg_batch_emit_cmd(&ctx->batch, COPY, copy_info, address);
    return true;
 }
 

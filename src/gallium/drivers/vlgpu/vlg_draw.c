@@ -314,13 +314,8 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       di.gs_samplers = blocks.samplers[2];
       di.gs_num_textures = di.gs_num_samplers = blocks.num_textures[2];
 
-      uint64_t address;
-      uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,
-                                    &address);
-      if (!w)
+      if (!vlg_emit_draw(ctx, &di))
          goto oom;
-      VLG_DRAW_INFO_pack(w, &di);
-      vlg_emit_draw_command(ctx, address);
       if (di.stream_output)
          vlg_so_draw_done(ctx);
 

@@ -178,9 +178,12 @@ vlg_emit_shader(struct vlg_context *ctx, struct vlg_shader_state *so,
                 const uint32_t *driver_uniforms, uint64_t *address)
 {
    const struct vlg_compiled_shader *cs = so->cs;
-   struct VLG_SHADER_STATE ss = so->state;
+   /* the compiler's shader_state, with the binary's, the global buffer's
+    * and the uniform blocks' VRAM addresses */
+   struct VLG_SHADER_STATE ss = cs->state;
    uint64_t consts;
 
+   ss.code = so->code_bo->address;
    if (!vlg_emit_consts(ctx, cs, &ctx->stage[so->stage].constbuf,
                         driver_uniforms, &consts))
       return false;
@@ -247,7 +250,7 @@ vlg_emit_stage_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
                         uint64_t *textures, uint64_t *samplers, unsigned *num)
 {
    const struct vlg_stage_state *stage = &ctx->stage[so->stage];
-   const unsigned n = so->cs->num_samplers;
+   const unsigned n = so->cs->state.num_samplers;
 
    *num = n;
    *textures = *samplers = 0;
@@ -292,43 +295,47 @@ vlg_emit_stage_textures(struct vlg_context *ctx, struct vlg_shader_state *so,
    return true;
 }
 
-/* Driver uniforms of shader buffer @i of @stage: (address, size, 0, 0). */
-static void
-vlg_ssbo_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
-                  unsigned i, uint32_t *du)
+/* MEM takes 32-bit byte addresses (docs/isa.md): *@mem = @address when the
+ * @size bytes from there lie below 4 GiB; false, with @what logged, when
+ * not. */
+static bool
+vlg_mem_address(uint64_t address, uint64_t size, const char *what,
+                uint32_t *mem)
 {
-   const struct pipe_shader_buffer *sb = &ctx->ssbo[stage][i];
-
-   if (!(ctx->ssbo_mask[stage] & BITFIELD_BIT(i)) || !sb->buffer)
-      return;
-   struct vlg_resource *rsc = vlg_resource(sb->buffer);
-   if (sb->buffer_offset >= rsc->size)
-      return;
-   const uint64_t address = rsc->bo->address + sb->buffer_offset;
-   /* MEM takes 32-bit byte addresses (docs/isa.md) */
-   if (address + sb->buffer_size > UINT32_MAX) {
-      mesa_loge("vlgpu: shader buffer above 4 GiB of VRAM (MEM addresses are "
-                "32-bit)");
-      return;
+   if (address + size > UINT32_MAX) {
+      mesa_loge("vlgpu: %s above 4 GiB of VRAM (MEM addresses are 32-bit)",
+                what);
+      return false;
    }
-   du[0] = (uint32_t)address;
+   *mem = (uint32_t)address;
+   return true;
+}
+
+/* Driver uniforms of the bound shader buffer @sb: (address, size, 0, 0). */
+static void
+vlg_ssbo_uniforms(struct vlg_context *ctx, const struct pipe_shader_buffer *sb,
+                  uint32_t *du)
+{
+   struct vlg_resource *rsc = vlg_resource(sb->buffer);
+
+   if (sb->buffer_offset >= rsc->size ||
+       !vlg_mem_address(rsc->bo->address + sb->buffer_offset,
+                        sb->buffer_size, "shader buffer", &du[0]))
+      return;
    du[1] = MIN2(sb->buffer_size, rsc->size - sb->buffer_offset);
    vlg_batch_add_bo(&ctx->batch, rsc->bo);
 }
 
-/* Driver uniforms of image unit @i: (address of texel (0,0) of the first
- * layer of the bound level, row pitch, layer stride, 0), (width, height,
- * depth or layers, 0) -- docs/compiler.md "Compute shaders". */
+/* Driver uniforms of the bound image @view: (address of texel (0,0) of the
+ * first layer of the bound level, row pitch, layer stride, 0), (width,
+ * height, depth or layers, 0) -- docs/compiler.md "Compute shaders". */
 static void
-vlg_image_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
-                   unsigned i, uint32_t *du)
+vlg_image_uniforms(struct vlg_context *ctx, const struct pipe_image_view *view,
+                   uint32_t *du)
 {
-   const struct pipe_image_view *view = &ctx->images[stage][i];
-
-   if (!(ctx->image_mask[stage] & BITFIELD_BIT(i)) || !view->resource)
-      return;
    struct pipe_resource *prsc = view->resource;
    struct vlg_resource *rsc = vlg_resource(prsc);
+
    if (prsc->target == PIPE_BUFFER || prsc->nr_samples > 1) {
       /* image buffers and multisample images are not in GL ES 3.1 */
       mesa_logw_once("vlgpu: buffer and multisample images are not "
@@ -340,13 +347,12 @@ vlg_image_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
     * the distance of all three (docs/hw.md "struct texture_level") */
    const unsigned level = view->u.tex.level;
    const unsigned layers = view->u.tex.last_layer - view->u.tex.first_layer + 1;
-   const uint64_t address =
-      rsc->bo->address +
-      vlg_resource_offset(rsc, level, view->u.tex.first_layer);
-   if (address + (uint64_t)layers * rsc->layer_stride[level] > UINT32_MAX) {
-      mesa_loge("vlgpu: image above 4 GiB of VRAM (MEM addresses are 32-bit)");
+   if (!vlg_mem_address(rsc->bo->address +
+                           vlg_resource_offset(rsc, level,
+                                               view->u.tex.first_layer),
+                        (uint64_t)layers * rsc->layer_stride[level], "image",
+                        &du[0]))
       return;
-   }
    /* the shader lays texels out by the view's format (its layout
     * qualifier); GL ES 3.1 §8.22 requires the same texel size as the
     * texture's (format compatibility by size) */
@@ -356,7 +362,6 @@ vlg_image_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
                      "differ, image access reads and writes the wrong bytes",
                      util_format_short_name(view->format),
                      util_format_short_name(prsc->format));
-   du[0] = (uint32_t)address;
    du[1] = rsc->stride[level];
    du[2] = rsc->layer_stride[level];
    du[4] = u_minify(prsc->width0, level);
@@ -365,15 +370,18 @@ vlg_image_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
    vlg_batch_add_bo(&ctx->batch, rsc->bo);
 }
 
-/* Driver uniforms of the shader buffers and images @cs reads, for @stage. */
+/* Driver uniforms of the shader buffers and images @cs reads that are bound
+ * for @stage (a mask bit is set exactly when its slot holds a resource:
+ * util_set_shader_buffers_mask, vlg_set_shader_images); the others stay 0. */
 void
 vlg_memory_uniforms(struct vlg_context *ctx, enum pipe_shader_type stage,
                     const struct vlg_compiled_shader *cs, uint32_t *du)
 {
-   u_foreach_bit (i, cs->ssbos_used & BITFIELD_MASK(VLG_MAX_SHADER_BUFFERS))
-      vlg_ssbo_uniforms(ctx, stage, i, &du[(VLG_DU_SSBO + i) * 4]);
-   u_foreach_bit (i, cs->images_used & BITFIELD_MASK(VLG_MAX_SHADER_IMAGES))
-      vlg_image_uniforms(ctx, stage, i, &du[(VLG_DU_IMAGE + 2 * i) * 4]);
+   u_foreach_bit (i, cs->ssbos_used & ctx->ssbo_mask[stage])
+      vlg_ssbo_uniforms(ctx, &ctx->ssbo[stage][i], &du[(VLG_DU_SSBO + i) * 4]);
+   u_foreach_bit (i, cs->images_used & ctx->image_mask[stage])
+      vlg_image_uniforms(ctx, &ctx->images[stage][i],
+                         &du[(VLG_DU_IMAGE + 2 * i) * 4]);
 }
 
 const uint32_t *
@@ -396,30 +404,6 @@ vlg_emit_framebuffer_bos(struct vlg_context *ctx,
          vlg_batch_add_bo(&ctx->batch,
                           vlg_resource(surfaces[i]->texture)->bo);
    }
-}
-
-void
-vlg_emit_draw_command(struct vlg_context *ctx, uint64_t draw_info)
-{
-   struct VLG_CMD_DRAW cmd;
-   uint32_t dw[VLG_CMD_DRAW_LENGTH];
-
-   VLG_CMD_DRAW_init(&cmd);
-   cmd.draw_info = draw_info;
-   VLG_CMD_DRAW_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DRAW_LENGTH);
-}
-
-void
-vlg_emit_dispatch_command(struct vlg_context *ctx, uint64_t compute_info)
-{
-   struct VLG_CMD_DISPATCH cmd;
-   uint32_t dw[VLG_CMD_DISPATCH_LENGTH];
-
-   VLG_CMD_DISPATCH_init(&cmd);
-   cmd.compute_info = compute_info;
-   VLG_CMD_DISPATCH_pack(dw, &cmd);
-   vlg_batch_emit(&ctx->batch, dw, VLG_CMD_DISPATCH_LENGTH);
 }
 
 void
@@ -460,7 +444,7 @@ vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
 }
 
 bool
-vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
+vlg_emit_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
 {
    uint64_t address;
    uint32_t *w = vlg_batch_alloc(&ctx->batch, VLG_DRAW_INFO_LENGTH * 4, 64,
@@ -468,8 +452,15 @@ vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
    if (!w)
       return false;
    VLG_DRAW_INFO_pack(w, di);
-   vlg_emit_draw_command(ctx, address);
+   vlg_batch_emit_cmd(&ctx->batch, DRAW, draw_info, address);
+   return true;
+}
 
+bool
+vlg_emit_fixed_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di)
+{
+   if (!vlg_emit_draw(ctx, di))
+      return false;
    struct vlg_draw_record rec = {.kind = di->kind};
    vlg_batch_record_draw(&ctx->batch, &rec);
    return true;

@@ -52,13 +52,6 @@ const uint32_t *vlg_graphics_driver_uniforms(struct vlg_context *ctx,
 void vlg_emit_framebuffer_bos(struct vlg_context *ctx,
                               struct pipe_surface *const *surfaces, unsigned n);
 
-/** Append a DRAW command for the draw_info at VRAM address @draw_info. */
-void vlg_emit_draw_command(struct vlg_context *ctx, uint64_t draw_info);
-
-/** Append a DISPATCH command for the compute_info at VRAM address
- *  @compute_info. */
-void vlg_emit_dispatch_command(struct vlg_context *ctx, uint64_t compute_info);
-
 /** Initialise @di for a draw without the vertex/fragment pipeline (CLEAR,
  *  RESOLVE: docs/hw.md "draw_info"): VLG_DRAW_INFO_init, @kind, one
  *  point-list "vertex" per primitive; the caller fills the kind's fields. */
@@ -75,6 +68,13 @@ bool vlg_emit_clear(struct vlg_context *ctx, const uint32_t *fb_words,
                     unsigned buffers, const struct VLG_SCISSOR *rect,
                     const union pipe_color_union *color, double depth,
                     unsigned stencil);
+
+/**
+ * Queue a draw: \p di packed into the batch (64-byte aligned) and a DRAW
+ * command for it.  The caller records the draw for the statistics and adds
+ * the buffer objects it touches.  \return false when VRAM is full.
+ */
+bool vlg_emit_draw(struct vlg_context *ctx, const struct VLG_DRAW_INFO *di);
 
 /**
  * Queue a draw without the vertex/fragment pipeline (CLEAR, RESOLVE):

@@ -131,45 +131,14 @@ vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_stat
    if (so->cs->disasm)
       fprintf(stderr, "vlgpu: %s:\n%s\n", name, so->cs->disasm);
 
-   so->code_bo = vlg_bo_create(screen, so->cs->code_size * 4, 256,
+   so->code_bo = vlg_bo_create(screen, so->cs->state.code_size * 4, 256,
                                "shader binary");
    if (!so->code_bo) {
       vlg_compiled_shader_free(so->cs);
       so->cs = NULL;
       return so;
    }
-   memcpy(so->code_bo->map, so->cs->code, so->cs->code_size * 4);
-
-   /* shader_state (docs/hw.md): everything but the global buffer. */
-   const struct vlg_compiled_shader *cs = so->cs;
-   struct VLG_SHADER_STATE *ss = &so->state;
-   VLG_SHADER_STATE_init(ss);
-   ss->stage = (enum vlg_shader_stage)stage;
-   ss->uses_discard = cs->uses_discard;
-   ss->writes_depth = cs->writes_depth;
-   ss->uses_derivatives = cs->uses_derivatives;
-   /* image/SSBO stores and atomics: the OMU tests depth after such an FS
-    * unless it has early_fragment_tests (GL ES 3.1 §15.2.4) */
-   ss->writes_memory = cs->writes_memory;
-   ss->early_fragment_tests = cs->early_fragment_tests;
-   ss->num_regs = cs->num_regs;
-   ss->num_inputs = cs->num_inputs;
-   ss->num_outputs = cs->num_outputs;
-   ss->num_samplers = cs->num_samplers;
-   ss->code = so->code_bo->address;
-   ss->code_size = cs->code_size;
-   ss->entry = cs->entry;
-   /* Geometry shaders: input primitive size, output strips (docs/hw.md
-    * "Geometry shaders"). */
-   ss->gs_vertices_in = cs->gs_vertices_in;
-   ss->gs_output_prim = cs->gs_output_prim;
-   ss->gs_input_stride = cs->gs_input_stride;
-   ss->gs_max_vertices = cs->gs_max_vertices;
-   memcpy(ss->inputs, cs->inputs, cs->num_inputs * sizeof(cs->inputs[0]));
-   memcpy(ss->outputs, cs->outputs, cs->num_outputs * sizeof(cs->outputs[0]));
-
-   /* Uniform blocks: LDB slots, shader_state.num_buffers/buffers are
-    * filled per draw (vlg_draw.c vlg_emit_buffers). */
+   memcpy(so->code_bo->map, so->cs->code, so->cs->state.code_size * 4);
    return so;
 }
 

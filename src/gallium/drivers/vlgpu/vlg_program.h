@@ -36,11 +36,10 @@ struct vlg_shader_state {
    /** The compiler's result, NULL when compilation failed (draws with
     *  this shader are skipped, with the compiler's message logged once). */
    struct vlg_compiled_shader *cs;
-   /** The binary in VRAM (docs/hw.md shader_state.code). */
+   /** The binary in VRAM (docs/hw.md shader_state.code); the rest of
+    *  shader_state is cs->state and, per draw, vlg_emit.c's
+    *  vlg_emit_shader. */
    struct vlg_bo *code_bo;
-   /** shader_state with everything but the global-buffer image (consts,
-    *  num_consts: per draw, vlg_draw.c). */
-   struct VLG_SHADER_STATE state;
    /** VS stream output (vlg_so.c): the captured outputs resolved to VS
     *  output registers, and pipe_stream_output_info.stride (dwords). */
    struct VLG_SO_OUTPUT so_outputs[VLG_SO_MAX_OUTPUTS];

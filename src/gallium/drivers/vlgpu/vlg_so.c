@@ -85,11 +85,11 @@ vlg_so_pack_shader(struct vlg_shader_state *so,
          index = vlg_varying_index(slot);
       }
       int reg = -1;
-      for (unsigned k = 0; k < cs->num_outputs; k++) {
-         if (cs->outputs[k].semantic == sem &&
+      for (unsigned k = 0; k < cs->state.num_outputs; k++) {
+         if (cs->state.outputs[k].semantic == sem &&
              (sem != VLG_OUTPUT_SEMANTIC_VARYING ||
-              (int)cs->outputs[k].index == index))
-            reg = cs->outputs[k].reg;
+              (int)cs->state.outputs[k].index == index))
+            reg = cs->state.outputs[k].reg;
       }
       if (reg < 0) {
          /* The VS never writes it: GL leaves the captured value undefined;

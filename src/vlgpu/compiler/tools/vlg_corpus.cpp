@@ -22,6 +22,7 @@
 
 #include "compiler/nir/nir.h"
 
+#include "common/read_file.h"
 #include "vlg_corpus.h"
 #include "vlg_glsl.h"
 
@@ -30,18 +31,6 @@ namespace fs = std::filesystem;
 namespace vlgpu {
 
 namespace {
-
-bool
-read_text(const std::string &path, std::string &out)
-{
-   std::ifstream f(path, std::ios::binary);
-   if (!f)
-      return false;
-   std::stringstream ss;
-   ss << f.rdbuf();
-   out = ss.str();
-   return true;
-}
 
 bool
 ends_with(const std::string &s, const std::string &suffix)
@@ -225,9 +214,9 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
    for (size_t i = 0; i < todo.size(); i++) {
       const std::string &p = todo[i];
       if (starts_with(p, "@")) {
-         std::string list;
-         if (!read_text(p.substr(1), list)) {
-            err += p.substr(1) + ": cannot read the list: " + strerror(errno) + "\n";
+         std::string list, why;
+         if (!read_file(p.substr(1), list, &why)) {
+            err += p.substr(1) + ": cannot read the list: " + why + "\n";
             ok = false;
             continue;
          }
@@ -276,9 +265,9 @@ collect_programs(const std::vector<std::string> &paths, const CollectOptions &o,
    /* .vert/.geom/.frag files: group by stem, in order of first appearance */
    std::vector<CorpusSource> loose;
    for (auto &[path, name] : files) {
-      std::string text;
-      if (!read_text(path, text)) {
-         err += path + ": cannot read: " + strerror(errno) + "\n";
+      std::string text, why;
+      if (!read_file(path, text, &why)) {
+         err += path + ": cannot read: " + why + "\n";
          ok = false;
          continue;
       }
@@ -966,7 +955,7 @@ write_report(const std::string &path, const std::string &section, std::string &e
    static const std::string begin = "<!-- BEGIN vlgpu-cc report -->",
                             end = "<!-- END vlgpu-cc report -->";
    std::string old, text;
-   if (read_text(path, old)) {
+   if (read_file(path, old)) {
       size_t b = old.find(begin), e = old.find(end);
       if (b != std::string::npos && e != std::string::npos && e > b)
          text = old.substr(0, b + begin.size()) + "\n" + section + old.substr(e);

@@ -8,10 +8,8 @@
  * src/mesa/state_tracker/st_glsl_to_ir.cpp and st_glsl_to_nir.cpp.
  */
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 
 #include "compiler/nir/nir.h"
 #include "compiler/nir_types.h"
@@ -28,6 +26,7 @@
 #include "compiler/glsl/string_to_uint_map.h"
 #include "main/mtypes.h"
 
+#include "common/read_file.h"
 #include "vlg_compiler.h"
 #include "vlg_glsl.h"
 
@@ -411,13 +410,14 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
    return good;
 }
 
+/* A glmark2 step file of @dir; "" when it cannot be read (the scene is then
+ * compiled without that step). */
 static std::string
 read_step_file(const std::string &dir, const std::string &name)
 {
-   std::ifstream f(dir + "/" + name);
-   std::stringstream ss;
-   ss << f.rdbuf();
-   return ss.str();
+   std::string text;
+   read_file(dir + "/" + name, text);
+   return text;
 }
 
 static void

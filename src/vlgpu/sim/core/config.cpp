@@ -9,10 +9,11 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "common/read_file.h"
 
 namespace vlgpu::sim {
 
@@ -275,13 +276,11 @@ Config::merge_json_text(std::string_view text, std::string_view origin)
 Config
 Config::load(const std::string &path)
 {
-   std::ifstream f(path, std::ios::binary);
-   if (!f)
-      throw ConfigError(fmt::format("cannot read configuration file '{}'", path));
-   std::stringstream ss;
-   ss << f.rdbuf();
+   std::string text, why;
+   if (!read_file(path, text, &why))
+      throw ConfigError(fmt::format("cannot read configuration file '{}': {}", path, why));
    Config c;
-   c.merge_json_text(ss.str(), path);
+   c.merge_json_text(text, path);
    try {
       c.validate();
    } catch (const ConfigError &e) {

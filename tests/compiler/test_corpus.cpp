@@ -326,8 +326,9 @@ TEST(Corpus, RunSeparatesFrontEndAndCompilerFailures)
       if (cfg[k].label != "--no-dual")
          continue;
       for (const ShaderRecord &r : out[k]) {
-         if (r.status == ShaderRecord::Ok)
+         if (r.status == ShaderRecord::Ok) {
             EXPECT_EQ(r.stats.dual, 0u);
+         }
       }
    }
 }
@@ -422,8 +423,9 @@ TEST(Corpus, EveryGlslEsFeatureProbeTheFrontEndAcceptsCompiles)
       bool extension =
          r.name.find("-ext-") != std::string::npos || r.name.find("-oes-") != std::string::npos;
       EXPECT_NE(r.status, ShaderRecord::Failed) << r.key() << ": " << r.error;
-      if (!extension)
+      if (!extension) {
          EXPECT_EQ(r.status, ShaderRecord::Ok) << r.key() << ": " << r.error;
+      }
       compiled += r.status == ShaderRecord::Ok;
    }
    EXPECT_GE(compiled, 70u);
@@ -460,8 +462,9 @@ TEST(Corpus, ShaderTestAddsDesktopVersionAndCompilesGeometryShaders)
       char *err = nullptr;
       vlg_compiled_shader *cs = vlg_compile_nir(n, nullptr, &err);
       EXPECT_TRUE(cs) << (err ? err : "");
-      if (cs && cs->stage == MESA_SHADER_GEOMETRY)
+      if (cs && cs->stage == MESA_SHADER_GEOMETRY) {
          EXPECT_EQ(cs->state.gs_vertices_in, 3u);
+      }
       vlg_compiled_shader_free(cs);
       free(err);
       ralloc_free(n);

@@ -185,8 +185,9 @@ TEST(Pack, HighEntriesAreLoadedWithLdc)
       }
       if (I.is_alu())
          for (unsigned s = 0; s < I.info()->nsrc; s++)
-            if (I.src[s].file == File::Const)
+            if (I.src[s].file == File::Const) {
                EXPECT_LT(I.src[s].index, 128u);
+            }
    }
    EXPECT_EQ(ldc, 12u);
 }

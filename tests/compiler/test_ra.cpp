@@ -193,8 +193,9 @@ TEST(RA, LowBankGoesToOpsThatCostNothingThere)
          adds++;
          EXPECT_LT(I.dst.index, 32u);
          for (unsigned k = 0; k < 2; k++)
-            if (I.src[k].is_reg())
+            if (I.src[k].is_reg()) {
                EXPECT_LT(I.src[k].index, 32u);
+            }
       }
       if (I.op == VLG_OP_MAD && I.dst.index >= 32)
          high_mads++;

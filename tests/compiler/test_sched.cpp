@@ -185,8 +185,9 @@ TEST(Sched, WritesToTheSameComponentNeverPair)
    const Block &B = S.blocks[0];
    for (const Bundle &bu : B.bundles)
       if (bu.ph[0] >= 0 && bu.ph[1] >= 0 && B.instrs[bu.ph[0]].dst.is_reg() &&
-          B.instrs[bu.ph[1]].dst.is_reg())
+          B.instrs[bu.ph[1]].dst.is_reg()) {
          EXPECT_EQ(B.instrs[bu.ph[0]].wmask & B.instrs[bu.ph[1]].wmask, 0);
+      }
 }
 
 TEST(Sched, TerminatorStaysLast)
@@ -206,8 +207,9 @@ TEST(Sched, TerminatorStaysLast)
    EXPECT_TRUE(B.instrs[last.ph[1]].is_jump());
    for (unsigned i = 0; i + 1 < B.bundles.size(); i++)
       for (unsigned p = 0; p < 2; p++)
-         if (B.bundles[i].ph[p] >= 0)
+         if (B.bundles[i].ph[p] >= 0) {
             EXPECT_FALSE(B.instrs[B.bundles[i].ph[p]].is_jump());
+         }
 }
 
 TEST(Sched, DualOffGivesOneOpPerInstruction)

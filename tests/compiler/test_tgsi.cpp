@@ -259,7 +259,7 @@ TEST_F(Tgsi, HudShaders)
             EXPECT_FLOAT_EQ(tg.get_f(l, o.reg, 1), vy * 0.02f - 1.0f);
             EXPECT_EQ(tg.get_f(l, o.reg, 2), 0.0f);
             EXPECT_EQ(tg.get_f(l, o.reg, 3), 1.0f);
-         } else if (o.index == vlg_varying_index(VARYING_SLOT_COL0)) {
+         } else if ((int)o.index == vlg_varying_index(VARYING_SLOT_COL0)) {
             for (unsigned c = 0; c < 4; c++)
                EXPECT_EQ(tg.get_f(l, o.reg, c), cb0[c]);
          } else {

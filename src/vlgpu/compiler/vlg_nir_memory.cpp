@@ -53,7 +53,7 @@ nir_ssa_def *
 driver_uniform(nir_builder *b, State &st, unsigned slot, nir_ssa_def *indirect, unsigned range)
 {
    return nir_load_uniform(b, 4, 32, indirect ? indirect : nir_imm_int(b, 0),
-                           .base = (int)(st.driver_base + slot), .range = (int)range,
+                           .base = (int)(st.driver_base + slot), .range = range,
                            .dest_type = nir_type_uint32);
 }
 

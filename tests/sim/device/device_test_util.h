@@ -16,9 +16,14 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../cmd_test_util.h"
 #include "vlg_hw.h"
@@ -433,5 +438,63 @@ struct Square {
 
    std::vector<uint32_t> fs_code;
 };
+
+/** Bytes of address space the process maps now (/proc/self/statm). */
+inline uint64_t
+address_space_bytes()
+{
+   std::ifstream f("/proc/self/statm");
+   uint64_t pages = 0;
+   f >> pages;
+   return pages * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
+/**
+ * @fn() run in a child process whose address space may grow by at most
+ * @headroom bytes (RLIMIT_AS); returns its string, "bad_alloc" when it asked
+ * for more, "exception: WHAT" for another exception and "crash (signal N)"
+ * when it crashed; the parent never dies. Under AddressSanitizer, which
+ * reserves terabytes of shadow memory, the limit is not set (ASan's own
+ * allocation limits apply) and only the result is checked.
+ */
+template <typename Fn>
+std::string
+bounded_child(uint64_t headroom, Fn fn)
+{
+   int fds[2];
+   if (pipe(fds) != 0)
+      return "pipe failed";
+   std::fflush(nullptr);
+   const pid_t pid = fork();
+   if (pid == 0) {
+      close(fds[0]);
+#if !defined(__SANITIZE_ADDRESS__)
+      const rlimit rl{address_space_bytes() + headroom, RLIM_INFINITY};
+      setrlimit(RLIMIT_AS, &rl);
+#endif
+      std::string msg;
+      try {
+         msg = fn();
+      } catch (const std::bad_alloc &) {
+         msg = "bad_alloc";
+      } catch (const std::exception &e) {
+         msg = std::string("exception: ") + e.what();
+      }
+      const ssize_t n = write(fds[1], msg.data(), msg.size());
+      _exit(n == ssize_t(msg.size()) ? 0 : 1);
+   }
+   close(fds[1]);
+   std::string out;
+   char buf[4096];
+   ssize_t n;
+   while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+      out.append(buf, size_t(n));
+   close(fds[0]);
+   int st = 0;
+   waitpid(pid, &st, 0);
+   if (WIFSIGNALED(st))
+      return "crash (signal " + std::to_string(WTERMSIG(st)) + ")";
+   return out;
+}
 
 } // namespace vlgpu::test

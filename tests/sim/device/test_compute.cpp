@@ -158,8 +158,9 @@ done:
    EXPECT_EQ(c["barriers"], kWg * 7);
    EXPECT_EQ(c["mem_ops"], kWg * 58);
    EXPECT_TRUE(j["dispatches"][0]["fault"].is_null());
-   if (GetParam() == VLG_DRM_MODE_CYCLE)
+   if (GetParam() == VLG_DRM_MODE_CYCLE) {
       EXPECT_GE(j["dispatches"][0]["cycles"].get<uint64_t>(), 1u);
+   }
 }
 
 /* Every invocation of a 4x3x2 grid of 5x3x1 workgroups adds 1 to one

@@ -243,6 +243,42 @@ TEST_P(Copy, BoxesAndFillsMatchTheReference)
    }
 }
 
+/* An overlapping COPY whose rows overlap each other (row stride 0) holds far
+ * more bytes than VRAM: 16384 rows of 64 KiB, 1 GiB, over a 128 KiB span. It
+ * copies the same source row 16384 times, as the reference says (every
+ * source byte read before any is written: the destination row is the
+ * original source row), in a child whose address space may grow by 256 MiB:
+ * the copy must not need a buffer of the box's size (found by the cp fuzz
+ * target: 37 GB for a 206-byte input). Functional mode: cycle mode runs the
+ * same cp_run_copy and would time 1 GiB of DMA. */
+TEST(CopyBounded, OverlappingBoxLargerThanVramNeedsNoBufferOfItsSize)
+{
+   const std::string result = bounded_child(256u << 20, [] {
+      Device d(nullptr, nullptr, nullptr, "vram.size_bytes=16M", VLG_DRM_MODE_FUNCTIONAL);
+      const uint32_t kRow = 64 * 1024;
+      auto bo = d.bo(2 * kRow, 4096);
+      std::vector<uint8_t> ref(2 * kRow);
+      for (size_t i = 0; i < ref.size(); i++)
+         ref[i] = uint8_t(i * 7 + (i >> 9));
+      std::memcpy(bo.ptr, ref.data(), ref.size());
+      Box b;
+      b.src = bo.address;
+      b.dst = bo.address + 4; /* overlaps the source */
+      b.width = kRow;
+      b.height = 16384;
+      std::vector<uint32_t> q;
+      cmd_copy(q, put_copy_info(d, b));
+      cmd_halt(q);
+      if (d.submit(q) != 0)
+         return std::string("submit failed: ") + vlg_drm_get_fault(d.dev);
+      std::vector<uint8_t> want = ref;
+      std::memcpy(want.data() + 4, ref.data(), kRow);
+      return std::memcmp(bo.ptr, want.data(), want.size()) == 0 ? std::string("ok")
+                                                                : std::string("wrong bytes");
+   });
+   EXPECT_EQ(result, "ok");
+}
+
 /* Bad copy_info blocks: each COPY faults with a readable report naming the
  * field, and only that COPY is skipped: the COPY after it and the SYNC run. */
 TEST_P(Copy, FaultsSkipOnlyTheFaultingCopy)

@@ -185,60 +185,12 @@ run(const std::string &cmd)
 
 const uint8_t kBg[4] = {60, 70, 80, 255};
 
-/** Bytes of address space the process maps now (/proc/self/statm). */
-uint64_t
-address_space_bytes()
-{
-   std::ifstream f("/proc/self/statm");
-   uint64_t pages = 0;
-   f >> pages;
-   return pages * uint64_t(sysconf(_SC_PAGESIZE));
-}
-
-/**
- * replay_error(@dir) run in a child process whose address space may grow by
- * at most @headroom bytes (RLIMIT_AS): "bad_alloc" when the reader asked for
- * more, "crash (signal N)" when it crashed; the parent never dies. Under
- * AddressSanitizer, which reserves terabytes of shadow memory, the limit is
- * not set and only the message is checked.
- */
+/** replay_error(@dir) in a child that may grow by at most @headroom bytes
+ *  (bounded_child: "bad_alloc" when the reader asked for more). */
 std::string
 bounded_replay_error(const std::string &dir, uint64_t headroom)
 {
-   int fds[2];
-   if (pipe(fds) != 0)
-      return "pipe failed";
-   std::fflush(nullptr);
-   const pid_t pid = fork();
-   if (pid == 0) {
-      close(fds[0]);
-#if !defined(__SANITIZE_ADDRESS__)
-      const rlimit rl{address_space_bytes() + headroom, RLIM_INFINITY};
-      setrlimit(RLIMIT_AS, &rl);
-#endif
-      std::string msg;
-      try {
-         msg = replay_error(dir);
-      } catch (const std::bad_alloc &) {
-         msg = "bad_alloc";
-      } catch (const std::exception &e) {
-         msg = std::string("exception: ") + e.what();
-      }
-      const ssize_t n = write(fds[1], msg.data(), msg.size());
-      _exit(n == ssize_t(msg.size()) ? 0 : 1);
-   }
-   close(fds[1]);
-   std::string out;
-   char buf[4096];
-   ssize_t n;
-   while ((n = read(fds[0], buf, sizeof(buf))) > 0)
-      out.append(buf, size_t(n));
-   close(fds[0]);
-   int st = 0;
-   waitpid(pid, &st, 0);
-   if (WIFSIGNALED(st))
-      return fmt::format("crash (signal {})", WTERMSIG(st));
-   return out;
+   return bounded_child(headroom, [&] { return replay_error(dir); });
 }
 
 /** @png (a PNG file's bytes) with its IHDR saying @w x @h (CRC fixed). */

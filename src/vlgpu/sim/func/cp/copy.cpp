@@ -127,17 +127,17 @@ cp_run_copy(Vram &vram, const VLG_COPY_INFO &ci)
       });
       return copy_box_bytes(ci);
    }
-   /* overlapping boxes: read the whole source box, then write */
-   std::vector<uint8_t> tmp(copy_box_bytes(ci));
-   uint64_t o = 0;
-   copy_for_each_row(ci, [&](uint64_t s, uint64_t) {
-      vram.read(s, tmp.data() + o, w, kCP);
-      o += w;
-   });
-   o = 0;
-   copy_for_each_row(ci, [&](uint64_t, uint64_t d) {
-      vram.write(d, tmp.data() + o, w, kCP);
-      o += w;
+   /* Overlapping boxes: every source byte is read before any is written
+    * (vlgpu_hw.xml copy_info). A snapshot of the source's span, not of the
+    * box: rows may overlap each other (a stride below the width, 0 included),
+    * so the box can hold many times more bytes than VRAM (a 37 GB buffer
+    * for a 206-byte input of the cp fuzz target), while the span lies inside
+    * VRAM (cp_load_copy_info checked it). */
+   const uint64_t span = uint64_t(s_end - ci.src);
+   std::vector<uint8_t> snapshot(span);
+   vram.read(ci.src, snapshot.data(), span, kCP);
+   copy_for_each_row(ci, [&](uint64_t s, uint64_t d) {
+      vram.write(d, snapshot.data() + (s - ci.src), w, kCP);
    });
    return copy_box_bytes(ci);
 }

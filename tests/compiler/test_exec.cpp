@@ -547,10 +547,26 @@ TEST(Exec, RoundAndRoundEven)
    CompiledProgram p = compile_glsl(vs, "");
    ASSERT_TRUE(p.vs) << p.error;
    const float two23 = 8388608.0f;
-   const std::vector<float> X = {-9644825.0f, two23 + 1.0f, 16777219.0f, -0.5f, 0.5f, 1.5f,
-                                 2.5f, -2.5f, -(two23 + 1.0f), two23 - 0.5f, two23 - 1.5f,
-                                 0.49999997f, -3.5f, 4.75f, -4.25f, 1e30f, -0.25f, 0.0f,
-                                 16777216.0f + 2.0f, -(two23 + 3.0f)};
+   const std::vector<float> X = {-9644825.0f,
+                                 two23 + 1.0f,
+                                 16777219.0f,
+                                 -0.5f,
+                                 0.5f,
+                                 1.5f,
+                                 2.5f,
+                                 -2.5f,
+                                 -(two23 + 1.0f),
+                                 two23 - 0.5f,
+                                 two23 - 1.5f,
+                                 0.49999997f,
+                                 -3.5f,
+                                 4.75f,
+                                 -4.25f,
+                                 1e30f,
+                                 -0.25f,
+                                 0.0f,
+                                 16777216.0f + 2.0f,
+                                 -(two23 + 3.0f)};
    /* 2^24 + 3 is not a float: the literal is 2^24 + 4 (ties to even) */
    ASSERT_EQ(X[2], 16777220.0f);
    const unsigned lanes = (unsigned)(X.size() + 3) / 4;
@@ -586,15 +602,15 @@ TEST(Exec, RoundAndRoundEven)
          ASSERT_EQ(std::floor(x), x) << x << ": not an integer";
       bool tie = false, tie_neg = false;
       const double even = nearest(x, &tie), even_neg = nearest(-x, &tie_neg);
-      EXPECT_EQ(got(1), (float)even) << std::setprecision(10) << "roundEven(" << x << ") = "
-                                     << got(1) << ", want " << even;
-      EXPECT_EQ(got(2), (float)even_neg) << std::setprecision(10) << "roundEven(" << -x << ") = "
-                                         << got(2) << ", want " << even_neg;
+      EXPECT_EQ(got(1), (float)even)
+         << std::setprecision(10) << "roundEven(" << x << ") = " << got(1) << ", want " << even;
+      EXPECT_EQ(got(2), (float)even_neg) << std::setprecision(10) << "roundEven(" << -x
+                                         << ") = " << got(2) << ", want " << even_neg;
       /* IEEE 754 roundToIntegral keeps the sign: roundEven(-0.25) = -0 */
       EXPECT_EQ(std::signbit(got(1)), std::signbit(x)) << "sign of roundEven(" << x << ")";
       if (!tie) {
-         EXPECT_EQ(got(0), (float)even) << std::setprecision(10) << "round(" << x << ") = "
-                                        << got(0) << ", want " << even;
+         EXPECT_EQ(got(0), (float)even)
+            << std::setprecision(10) << "round(" << x << ") = " << got(0) << ", want " << even;
          continue;
       }
       ties++;
@@ -606,8 +622,7 @@ TEST(Exec, RoundAndRoundEven)
       rule_holds[DOWN] &= g == lo;
    }
    EXPECT_EQ(ties, 8u); /* +-0.5, 1.5, +-2.5, -3.5, 2^23 - 0.5, 2^23 - 1.5 */
-   EXPECT_TRUE(rule_holds[EVEN] || rule_holds[AWAY_FROM_ZERO] || rule_holds[UP] ||
-               rule_holds[DOWN])
+   EXPECT_TRUE(rule_holds[EVEN] || rule_holds[AWAY_FROM_ZERO] || rule_holds[UP] || rule_holds[DOWN])
       << "round() sends halves in no single direction";
 }
 

@@ -755,8 +755,7 @@ TEST(FormatVertex, TwoTenTenTenInRgbaAndBgraOrder)
       /* bit offset of R, G, B, A */
       const unsigned shift[4] = {bgra ? 20u : 0u, 10u, bgra ? 0u : 20u, 30u};
       for (unsigned t = 0; t < 4; t++) {
-         const std::string name =
-            std::string(bgra ? "B10G10R10A2_" : "R10G10B10A2_") + types[t];
+         const std::string name = std::string(bgra ? "B10G10R10A2_" : "R10G10B10A2_") + types[t];
          const vlg_format f = format_named(name);
          ASSERT_NE(f, VLG_FORMAT_NONE) << name << " is not a vlgpu_hw.xml format";
          EXPECT_TRUE(format_info(f).usage & VLG_FORMAT_USAGE_VERTEX) << name;
@@ -767,8 +766,8 @@ TEST(FormatVertex, TwoTenTenTenInRgbaAndBgraOrder)
             for (unsigned c = 0; c < 4; c++) {
                const unsigned b = c == 3 ? 2 : 10;
                const uint32_t u = (word >> shift[c]) & ((1u << b) - 1);
-               const int32_t s =
-                  u >= (1u << (b - 1)) ? static_cast<int32_t>(u) - (1 << b) : static_cast<int32_t>(u);
+               const int32_t s = u >= (1u << (b - 1)) ? static_cast<int32_t>(u) - (1 << b)
+                                                      : static_cast<int32_t>(u);
                const double want = t == 0   ? u / double((1u << b) - 1)
                                    : t == 1 ? std::max(s / double((1 << (b - 1)) - 1), -1.0)
                                    : t == 2 ? double(u)

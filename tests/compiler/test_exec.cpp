@@ -13,6 +13,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 
 #include "sim/func/shader/executor.h"
 #include "vlg_corpus.h"
@@ -522,6 +523,107 @@ TEST(Exec, IntegerOps)
                << "lane " << l << " r[" << i << "]."
                << "xyzw"[c];
    }
+}
+
+TEST(Exec, RoundAndRoundEven)
+{
+   /* GLSL ES 3.00 section 8.3: roundEven(x) is the nearest integer, a
+    * fractional part of 0.5 going to the nearest even integer; round(x) is
+    * the nearest integer with the direction of 0.5 left to the
+    * implementation (here it must be one rule for every tie). Every float
+    * with |x| >= 2^23 is an integer already, so both return x
+    * (dEQP-GLES3 builtin_functions.common.round: round(-9644825.0) came back
+    * -9644824.0). r[2] = roundEven(-x) passes a negated operand. */
+   const char *vs = R"(#version 300 es
+      in vec4 a;
+      out vec4 r[3];
+      void main() {
+         r[0] = round(a);
+         r[1] = roundEven(a);
+         r[2] = roundEven(-a);
+         gl_Position = vec4(0.0);
+      }
+   )";
+   CompiledProgram p = compile_glsl(vs, "");
+   ASSERT_TRUE(p.vs) << p.error;
+   const float two23 = 8388608.0f;
+   const std::vector<float> X = {-9644825.0f,
+                                 two23 + 1.0f,
+                                 16777219.0f,
+                                 -0.5f,
+                                 0.5f,
+                                 1.5f,
+                                 2.5f,
+                                 -2.5f,
+                                 -(two23 + 1.0f),
+                                 two23 - 0.5f,
+                                 two23 - 1.5f,
+                                 0.49999997f,
+                                 -3.5f,
+                                 4.75f,
+                                 -4.25f,
+                                 1e30f,
+                                 -0.25f,
+                                 0.0f,
+                                 16777216.0f + 2.0f,
+                                 -(two23 + 3.0f)};
+   /* 2^24 + 3 is not a float: the literal is 2^24 + 4 (ties to even) */
+   ASSERT_EQ(X[2], 16777220.0f);
+   const unsigned lanes = (unsigned)(X.size() + 3) / 4;
+   Inputs in;
+   for (unsigned l = 0; l < lanes; l++) {
+      float v[4];
+      for (unsigned c = 0; c < 4; c++)
+         v[c] = 4 * l + c < X.size() ? X[4 * l + c] : 0.0f;
+      in.attrs[p.attribute.at("a")].push_back(fvec(v[0], v[1], v[2], v[3]));
+   }
+   Result r = run(p.vs.get(), lanes, in, Machine());
+   ASSERT_TRUE(r.ok) << r.fault;
+
+   /* The rules, in double (exact for these floats): floor, the fraction, and
+    * the tie. */
+   auto nearest = [](double x, bool *tie) {
+      const double f = std::floor(x), frac = x - f;
+      *tie = frac == 0.5;
+      if (frac < 0.5)
+         return f;
+      if (frac > 0.5)
+         return f + 1.0;
+      return std::fmod(f, 2.0) == 0.0 ? f : f + 1.0; /* to even */
+   };
+   enum { EVEN, AWAY_FROM_ZERO, UP, DOWN, RULES };
+   bool rule_holds[RULES] = {true, true, true, true};
+   unsigned ties = 0;
+   for (unsigned i = 0; i < X.size(); i++) {
+      const unsigned l = i / 4, c = i % 4;
+      auto got = [&](unsigned k) { return bitsf(r.out.at(out_slot(p, "r", k))[l][c]); };
+      const double x = X[i];
+      if (std::fabs(x) >= 8388608.0)
+         ASSERT_EQ(std::floor(x), x) << x << ": not an integer";
+      bool tie = false, tie_neg = false;
+      const double even = nearest(x, &tie), even_neg = nearest(-x, &tie_neg);
+      EXPECT_EQ(got(1), (float)even)
+         << std::setprecision(10) << "roundEven(" << x << ") = " << got(1) << ", want " << even;
+      EXPECT_EQ(got(2), (float)even_neg) << std::setprecision(10) << "roundEven(" << -x
+                                         << ") = " << got(2) << ", want " << even_neg;
+      /* IEEE 754 roundToIntegral keeps the sign: roundEven(-0.25) = -0 */
+      EXPECT_EQ(std::signbit(got(1)), std::signbit(x)) << "sign of roundEven(" << x << ")";
+      if (!tie) {
+         EXPECT_EQ(got(0), (float)even)
+            << std::setprecision(10) << "round(" << x << ") = " << got(0) << ", want " << even;
+         continue;
+      }
+      ties++;
+      const double lo = std::floor(x), hi = lo + 1.0, g = got(0);
+      EXPECT_TRUE(g == lo || g == hi) << "round(" << x << ") = " << g;
+      rule_holds[EVEN] &= g == even;
+      rule_holds[AWAY_FROM_ZERO] &= g == (x < 0 ? lo : hi);
+      rule_holds[UP] &= g == hi;
+      rule_holds[DOWN] &= g == lo;
+   }
+   EXPECT_EQ(ties, 8u); /* +-0.5, 1.5, +-2.5, -3.5, 2^23 - 0.5, 2^23 - 1.5 */
+   EXPECT_TRUE(rule_holds[EVEN] || rule_holds[AWAY_FROM_ZERO] || rule_holds[UP] || rule_holds[DOWN])
+      << "round() sends halves in no single direction";
 }
 
 TEST(Exec, ControlFlowWithNestedLoops)

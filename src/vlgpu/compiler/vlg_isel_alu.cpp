@@ -118,8 +118,8 @@ simple_op(nir_op op)
 }
 
 static const uint32_t F_ONE = 0x3f800000u;
-static const uint32_t F_HALF = 0x3f000000u;
-static const uint32_t F_MINUS_ONE = 0xbf800000u;
+static const uint32_t F_TWO_23 = 0x4b000000u;       /* 2^23 */
+static const uint32_t F_MINUS_TWO_23 = 0xcb000000u; /* -2^23 */
 
 void
 Isel::emit_alu(nir_alu_instr *alu)
@@ -253,21 +253,26 @@ Isel::emit_alu_float_sequence(nir_alu_instr *alu)
 {
    switch (alu->op) {
    case nir_op_fround_even: {
-      /* f = floor(x + 0.5); if f - x == 0.5 exactly (a tie) and f is odd, f - 1. */
+      /* GLSL roundEven (and round, which Mesa lowers to it). For |x| < 2^23,
+       * (|x| + 2^23) - 2^23 is |x| rounded to the nearest integer, ties to
+       * even: the sum lies in [2^23, 2^24), where floats are the integers,
+       * and ADD rounds to nearest even (2^23 + n and n have the same parity);
+       * the subtraction is exact. Every float with |x| >= 2^23 (and inf) is
+       * already an integer and stays as it is; NaN stays NaN. The sign of x
+       * is put back last, so roundEven(-0.25) = -0. (The former floor(x + 0.5)
+       * sequence was off by one for odd |x| in [2^23, 2^24), where x + 0.5
+       * itself rounds: dEQP-GLES3 builtin_functions.common.round.) */
       Dst d = alu_dest(alu);
       unsigned m = d.wmask;
-      Operand x = alu_src(alu, 0);
-      uint32_t t = S.new_vreg(), f = S.new_vreg(), tie = S.new_vreg(), h = S.new_vreg(),
-               odd = S.new_vreg(), fm1 = S.new_vreg();
-      b.alu(VLG_OP_ADD, reg(t), m, x, imm_u(F_HALF));
-      b.alu(VLG_OP_FLR, reg(f), m, reg(t));
-      b.alu(VLG_OP_CMP_EQ, reg(tie), m, reg(f), reg(t));
-      b.alu(VLG_OP_MUL, reg(h), m, reg(f), imm_u(F_HALF));
-      b.alu(VLG_OP_FRC, reg(h), m, reg(h));
-      b.alu(VLG_OP_CMP_NE, reg(odd), m, reg(h), imm_u(0));
-      b.alu(VLG_OP_AND, reg(tie), m, reg(tie), reg(odd));
-      b.alu(VLG_OP_ADD, reg(fm1), m, reg(f), imm_u(F_MINUS_ONE));
-      b.alu(VLG_OP_SEL, d.op, m, reg(fm1), reg(f), reg(tie));
+      /* in a register without modifiers: SEL and AND take raw bits */
+      Operand x = as_reg(alu_src(alu, 0), m);
+      uint32_t t = S.new_vreg(), big = S.new_vreg(), sign = S.new_vreg();
+      b.alu(VLG_OP_ADD, reg(t), m, abs(x), imm_u(F_TWO_23));
+      b.alu(VLG_OP_ADD, reg(t), m, reg(t), imm_u(F_MINUS_TWO_23));
+      b.alu(VLG_OP_CMP_GE, reg(big), m, abs(x), imm_u(F_TWO_23));
+      b.alu(VLG_OP_SEL, reg(t), m, x, reg(t), reg(big));
+      b.alu(VLG_OP_AND, reg(sign), m, x, imm_u(0x80000000u));
+      b.alu(VLG_OP_OR, d.op, m, reg(t), reg(sign));
       return true;
    }
    case nir_op_fdot2:

@@ -5,7 +5,8 @@ samples; images, an SSBO and atomic counters in the vertex and fragment shaders 
 (read back by mapping and by sampling the image); an indirect dispatch (gl_NumWorkGroups
 from the buffer); texelFetch of every
 sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
-program. Every expected value is computed by vlg_es31.c on the host. Everything runs in
+program; the 2_10_10_10 vertex types (their size check, and their fetch read back with
+transform feedback). Every expected value is computed by vlg_es31.c on the host. Everything runs in
 both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
 
 import unittest
@@ -89,6 +90,15 @@ class Es31Test(unittest.TestCase):
         self.assertEqual(written, expected, json.dumps(copies, indent=1)[:3000])
         for c in copies:
             self.assertGreater(c["cycles"], 0, c)
+
+    def test_vertex_2_10_10_10_functional(self):
+        """The 2_10_10_10 vertex types: size 3 is INVALID_OPERATION (dEQP-GLES31
+        vertex_attrib_format hit a Mesa assertion instead), and the four conversions
+        read back with transform feedback match the spec's formulas."""
+        self.run_tests(["vertex2101010"], functional=True)
+
+    def test_vertex_2_10_10_10_cycle(self):
+        self.run_tests(["vertex2101010"], functional=False)
 
     def test_es2_flag_turns_es31_off(self):
         r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})

@@ -20,6 +20,8 @@
  *   copies   glCopyBufferSubData, a same-format glBlitFramebuffer and a
  *            glBufferSubData into a buffer a queued draw reads: GPU COPY
  *            commands (test_copies)
+ *   vertex2101010  the (UNSIGNED_)INT_2_10_10_10_REV vertex types: their
+ *            size check, and their fetch read back with transform feedback
  *
  *    vlg_es31 [TEST...]      (default: every test)
  *
@@ -666,6 +668,140 @@ test_copies(void)
    free(want);
 }
 
+/*
+ * vertex2101010: GL_UNSIGNED_INT_2_10_10_10_REV and GL_INT_2_10_10_10_REV
+ * vertex attributes (GL ES 3.0.6 section 2.9, table 2.5).
+ *  - The size check (ES 3.0.6 section 2.9, ES 3.1 section 10.3.2): size 3 is
+ *    INVALID_OPERATION for glVertexAttribPointer and glVertexAttribFormat
+ *    (dEQP-GLES31 debug.negative_coverage.get_error.vertex_array.
+ *    vertex_attrib_format, which hit an assertion in Mesa's varray.c while
+ *    vlgpu did not report the formats that ARB_vertex_type_2_10_10_10_rev
+ *    needs); size 4 is no error.
+ *  - The fetch: N points, each word read as four attributes (unsigned and
+ *    signed, normalized and not), captured with transform feedback and
+ *    compared with the spec's conversion (ES 3.0.6 section 2.1.6.1 and table
+ *    2.9): unsigned normalized c / (2^b - 1), signed normalized
+ *    max(c / (2^(b-1) - 1), -1), otherwise c; R in bits 0-9, G 10-19,
+ *    B 20-29, A 30-31.
+ */
+static const char *v2101010_vs =
+   "#version 300 es\n"
+   "in vec4 a0; in vec4 a1; in vec4 a2; in vec4 a3;\n"
+   "out vec4 v0; out vec4 v1; out vec4 v2; out vec4 v3;\n"
+   "void main() {\n"
+   "   v0 = a0; v1 = a1; v2 = a2; v3 = a3;\n"
+   "   gl_Position = vec4(0.0, 0.0, 0.0, 1.0);\n"
+   "   gl_PointSize = 1.0;\n"
+   "}\n";
+static const char *v2101010_fs =
+   "#version 300 es\n"
+   "precision mediump float;\n"
+   "out vec4 color;\n"
+   "void main() { color = vec4(1.0); }\n";
+
+static void
+test_vertex2101010(void)
+{
+   static const GLenum types[2] = {GL_UNSIGNED_INT_2_10_10_10_REV, GL_INT_2_10_10_10_REV};
+   GLuint vao, vbo, xfb;
+   glGenVertexArrays(1, &vao);
+   glBindVertexArray(vao);
+   glGenBuffers(1, &vbo);
+   glBindBuffer(GL_ARRAY_BUFFER, vbo);
+
+   /* the size check */
+   for (int t = 0; t < 2; t++) {
+      glVertexAttribPointer(0, 3, types[t], GL_TRUE, 0, 0);
+      GLenum e = glGetError();
+      if (e != GL_INVALID_OPERATION)
+         FAIL("vertex2101010: glVertexAttribPointer(size 3, 0x%04x): error 0x%04x, want "
+              "GL_INVALID_OPERATION",
+              types[t], e);
+      glVertexAttribFormat(0, 3, types[t], GL_FALSE, 0);
+      e = glGetError();
+      if (e != GL_INVALID_OPERATION)
+         FAIL("vertex2101010: glVertexAttribFormat(size 3, 0x%04x): error 0x%04x, want "
+              "GL_INVALID_OPERATION",
+              types[t], e);
+      glVertexAttribFormat(0, 4, types[t], GL_FALSE, 0);
+      glVertexAttribPointer(0, 4, types[t], GL_TRUE, 0, 0);
+      check_gl("vertex2101010: size 4");
+   }
+
+   /* the fetch */
+   enum { N = 64, FLOATS = 16 };
+   uint32_t words[N], seed = 2101010;
+   words[0] = 0;
+   words[1] = 0xffffffffu;
+   words[2] = 0x200u | 0x1ffu << 10 | 0x3ffu << 20 | 2u << 30; /* -512, 511, -1, -2 */
+   words[3] = 0x1ffu | 0x200u << 10 | 0x001u << 20 | 1u << 30; /* 511, -512, 1, 1 */
+   for (int i = 4; i < N; i++) {
+      const uint32_t hi = lcg(&seed) << 8;
+      words[i] = hi ^ lcg(&seed);
+   }
+   glBufferData(GL_ARRAY_BUFFER, sizeof(words), words, GL_STATIC_DRAW);
+
+   GLuint prog = glCreateProgram();
+   glAttachShader(prog, shader(GL_VERTEX_SHADER, v2101010_vs));
+   glAttachShader(prog, shader(GL_FRAGMENT_SHADER, v2101010_fs));
+   static const char *const varyings[] = {"v0", "v1", "v2", "v3"};
+   glTransformFeedbackVaryings(prog, 4, varyings, GL_INTERLEAVED_ATTRIBS);
+   glLinkProgram(prog);
+   GLint ok = 0;
+   glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      FAIL("vertex2101010: program does not link");
+      return;
+   }
+   glUseProgram(prog);
+   /* a0 unsigned normalized, a1 signed normalized, a2 unsigned, a3 signed */
+   for (int k = 0; k < 4; k++) {
+      char name[4] = {'a', (char)('0' + k), 0};
+      GLint loc = glGetAttribLocation(prog, name);
+      glVertexAttribPointer(loc, 4, types[k & 1], k < 2 ? GL_TRUE : GL_FALSE, 4, 0);
+      glEnableVertexAttribArray(loc);
+   }
+   glGenBuffers(1, &xfb);
+   glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, xfb);
+   glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, N * FLOATS * sizeof(float), NULL, GL_STREAM_READ);
+   glEnable(GL_RASTERIZER_DISCARD);
+   glBeginTransformFeedback(GL_POINTS);
+   glDrawArrays(GL_POINTS, 0, N);
+   glEndTransformFeedback();
+   glDisable(GL_RASTERIZER_DISCARD);
+   check_gl("vertex2101010: draw");
+
+   const float *got = glMapBufferRange(GL_TRANSFORM_FEEDBACK_BUFFER, 0,
+                                       N * FLOATS * sizeof(float), GL_MAP_READ_BIT);
+   if (!got) {
+      FAIL("vertex2101010: cannot map the transform feedback buffer");
+      return;
+   }
+   int bad = 0;
+   for (int i = 0; i < N; i++)
+      for (int k = 0; k < 4; k++)
+         for (int c = 0; c < 4; c++) {
+            const int b = c == 3 ? 2 : 10;
+            const uint32_t u = words[i] >> (10 * c) & ((1u << b) - 1);
+            const int32_t s = u >= 1u << (b - 1) ? (int32_t)u - (1 << b) : (int32_t)u;
+            const double want = k == 0   ? u / (double)((1u << b) - 1)
+                                : k == 1 ? fmax(s / (double)((1 << (b - 1)) - 1), -1.0)
+                                : k == 2 ? (double)u
+                                         : (double)s;
+            const double g = got[i * FLOATS + 4 * k + c];
+            /* normalized: within one float ulp of the exact quotient */
+            if (fabs(g - want) > (k < 2 ? 1.2e-7 : 0.0) && bad++ < 10)
+               FAIL("vertex2101010: word 0x%08x, a%d.%c = %.9g, want %.9g", words[i], k,
+                    "xyzw"[c], g, want);
+         }
+   glUnmapBuffer(GL_TRANSFORM_FEEDBACK_BUFFER);
+   check_gl("vertex2101010: read back");
+   glDeleteBuffers(1, &xfb);
+   glDeleteBuffers(1, &vbo);
+   glDeleteVertexArrays(1, &vao);
+   glDeleteProgram(prog);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -684,6 +820,7 @@ main(int argc, char **argv)
       {"msaa", test_msaa},
       {"fragmem", test_fragmem},
       {"copies", test_copies},
+      {"vertex2101010", test_vertex2101010},
    };
    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
       int wanted = argc == 1;

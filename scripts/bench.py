@@ -313,7 +313,8 @@ def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir
         env.pop("VLGPU_DEBUG", None)
     if driver == "vlgpu":
         env["VLGPU_STATS"] = str(stats)
-    env.update({"LD_PRELOAD": str(shim), "VLG_GRAB_AT_FINISH": "1",
+    env["LD_PRELOAD"] = " ".join(env.get("LD_PRELOAD", "").split() + [str(shim)])
+    env.update({"VLG_GRAB_AT_FINISH": "1",
                 "VLG_GRAB_FRAMES": str(frames + 1), "VLG_GRAB_TIMES": str(times)})
     cmd = [shutil.which("glmark2-es2") or "glmark2-es2", "--off-screen", "-s", size,
            "-b", scene]
@@ -830,7 +831,8 @@ def capture_dump(launcher, display, shim, scene, dumpdir, size):
     env["DISPLAY"] = display
     for k in ("VLGPU_STATS", "VLGPU_DUMP_DRAWS", "VLG_GRAB_DIR", "VLG_GRAB_TIMES"):
         env.pop(k, None)
-    env.update({"VLGPU_DEBUG": "functional", "VLGPU_DUMP": str(dumpdir), "LD_PRELOAD": str(shim),
+    env["LD_PRELOAD"] = " ".join(env.get("LD_PRELOAD", "").split() + [str(shim)])
+    env.update({"VLGPU_DEBUG": "functional", "VLGPU_DUMP": str(dumpdir),
                 "VLG_GRAB_AT_FINISH": "1", "VLG_GRAB_FRAMES": "2"})
     subprocess.run([shutil.which("glmark2-es2") or "glmark2-es2", "--off-screen", "-s", size,
                     "-b", scene], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -4,7 +4,7 @@ the repository's own inputs; nothing here is committed.
 
     fuzz_seeds.py BUILD_DIR OUT_DIR
 
-BUILD_DIR is the fuzz build (build/fuzz: vlgpu-asm and vlgpu-fuzz-cp-seeds);
+BUILD_DIR is the fuzz build (build/sanitize: vlgpu-asm and vlgpu-fuzz-cp-seeds);
 OUT_DIR/<target>/ receives one file per seed (OUT_DIR is emptied first):
 
   asm      every .s file under tests/ and the text of every golden case

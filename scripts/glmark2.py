@@ -206,7 +206,10 @@ def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=Tru
             env["VLGPU_DUMP"] = str(dump)
             if dump_draws:
                 env["VLGPU_DUMP_DRAWS"] = dump_draws
-    env.update({"LD_PRELOAD": str(driverlib.framegrab_shim()), "VLG_GRAB_DIR": str(outdir),
+    # After gl_env's own preloads (the ASan runtime on a sanitized Mesa).
+    env["LD_PRELOAD"] = " ".join(env.get("LD_PRELOAD", "").split() +
+                                 [str(driverlib.framegrab_shim())])
+    env.update({"VLG_GRAB_DIR": str(outdir),
                 "VLG_GRAB_STEP_MS": str(step_ms), "VLG_GRAB_TIMES": str(times),
                 "VLG_GRAB_FRAMES": str(frames)})
     if at_finish:

@@ -1,6 +1,8 @@
 """The launcher itself: exit codes pass through, tool subcommands that are not
 built yet fail clearly, every subcommand has --help."""
 
+import json
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -28,6 +30,34 @@ class LauncherTest(unittest.TestCase):
         self.assertEqual((driver, platform, sw, vendor), ("vlgpu", "surfaceless", "true", "mesa"))
         self.assertEqual(Path(dri), ROOT / "build/mesa/src/gallium/targets/dri")
         self.assertTrue((Path(dri) / "swrast_dri.so").exists())
+
+    def test_sanitized_mesa_build_preloads_the_asan_runtime(self):
+        """VLGPU_MESA_BUILD points the launcher at another Mesa build; when that build has
+        ASan (meson's b_sanitize), the program gets the ASan runtime preloaded first and the
+        sanitizer options of docs/sanitizers.md; without it, neither."""
+        for sanitize in ("address,undefined", "none"):
+            with tempfile.TemporaryDirectory() as d:
+                b = Path(d)
+                for f in ("src/gallium/targets/dri/swrast_dri.so", "src/egl/50_mesa.json",
+                          "meson-info/intro-buildoptions.json"):
+                    (b / f).parent.mkdir(parents=True, exist_ok=True)
+                    (b / f).touch()
+                (b / "meson-info/intro-buildoptions.json").write_text(
+                    json.dumps([{"name": "b_sanitize", "value": sanitize}]))
+                r = launch(["run", "--headless", "--", "sh", "-c",
+                            'echo "$LIBGL_DRIVERS_PATH|$LD_PRELOAD|$ASAN_OPTIONS"'],
+                           env_update={"VLGPU_MESA_BUILD": d, "LD_PRELOAD": "",
+                                       "ASAN_OPTIONS": ""})
+                self.assertEqual(r.returncode, 0, r.stderr)
+                dri, preload, options = r.stdout.strip().split("|")
+                self.assertEqual(Path(dri), b / "src/gallium/targets/dri")
+                if sanitize == "none":
+                    self.assertEqual((preload, options), ("", ""))
+                    continue
+                self.assertRegex(Path(preload.split()[0]).name, r"^libasan\.so")
+                self.assertTrue(Path(preload.split()[0]).exists(), preload)
+                self.assertIn("detect_leaks=0", options.split(":"))
+                self.assertIn(f"log_path={ROOT}/out/sanitize/report", options.split(":"))
 
     def test_every_subcommand_has_help(self):
         r = launch(["--help"])

@@ -50,6 +50,13 @@ def scenes_program():
     return build_helper("vlg_scenes.c", "vlg_scenes", ["-lEGL", "-lGLESv2", "-lpng", "-lm"])
 
 
+def framegrab_preload():
+    """LD_PRELOAD value for a program that runs on the launcher's Mesa under the frame
+    grabber: the ASan runtime first when that Mesa is sanitized ($VLGPU_MESA_BUILD,
+    ./vlgpu test --sanitize; the launcher's sanitizer_preload()), then the shim."""
+    return " ".join(_launcher().sanitizer_preload() + [str(framegrab_shim())])
+
+
 def framegrab_shim():
     """The LD_PRELOAD frame grabber (vlg_framegrab.c)."""
     return build_helper("vlg_framegrab.c", "vlg_framegrab.so", ["-shared", "-fPIC", "-ldl"])
@@ -109,10 +116,8 @@ def run_on(driver, args, env=None, headless=True, timeout=300, env_remove=("GALL
 _LAUNCHER = None
 
 
-def PrivateX(size="640x480x24"):
-    """A private Xvfb for a `with` block (display chosen by Xvfb through
-    -displayfd), so a test can look at the windows its programs present: the
-    launcher's PrivateX (./vlgpu), loaded as a module."""
+def _launcher():
+    """The launcher (./vlgpu), loaded as a module once."""
     global _LAUNCHER
     if _LAUNCHER is None:
         import importlib.machinery
@@ -121,7 +126,14 @@ def PrivateX(size="640x480x24"):
         _LAUNCHER = importlib.util.module_from_spec(
             importlib.util.spec_from_loader("vlgpu_launcher", loader))
         loader.exec_module(_LAUNCHER)
-    return _LAUNCHER.PrivateX(size)
+    return _LAUNCHER
+
+
+def PrivateX(size="640x480x24"):
+    """A private Xvfb for a `with` block (display chosen by Xvfb through
+    -displayfd), so a test can look at the windows its programs present: the
+    launcher's PrivateX (./vlgpu)."""
+    return _launcher().PrivateX(size)
 
 
 def tempdir(prefix):

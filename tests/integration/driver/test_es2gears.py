@@ -25,7 +25,7 @@ MIN_PSNR_DB = 60.0
 class Es2gearsTest(unittest.TestCase):
     def grab(self, driver, outdir, frames=FRAMES, step_ms=40):
         outdir.mkdir()
-        env = {"LD_PRELOAD": str(driverlib.framegrab_shim()), "VLG_GRAB_DIR": str(outdir),
+        env = {"LD_PRELOAD": driverlib.framegrab_preload(), "VLG_GRAB_DIR": str(outdir),
                "VLG_GRAB_FRAMES": str(frames), "VLG_GRAB_STEP_MS": str(step_ms)}
         # `env` applies the shim to es2gears only, not to the launcher or Xvfb.
         args = ["env"] + [f"{k}={v}" for k, v in env.items()] + [ES2GEARS]
@@ -58,7 +58,7 @@ class Es2gearsTest(unittest.TestCase):
                 # Time frozen (step 0): every frame is frame 0; many frames so
                 # the program is still presenting when the screen is grabbed.
                 out = driverlib.tempdir(f"es2gears-present-{driver}")
-                env = {"LD_PRELOAD": str(driverlib.framegrab_shim()),
+                env = {"LD_PRELOAD": driverlib.framegrab_preload(),
                        "VLG_GRAB_FRAMES": "1000000", "VLG_GRAB_STEP_MS": "0"}
                 args = ["env"] + [f"{k}={v}" for k, v in env.items()] + [ES2GEARS]
                 proc = driverlib.launch_async(driver, args, {"DISPLAY": x.display}, out)

@@ -63,7 +63,7 @@ MIN_PSNR_DB = 40.0
 class Glmark2ReferencelessTest(unittest.TestCase):
     def grab(self, driver, outdir, env=None, validate=True, scenes=REFERENCELESS, frames=0):
         outdir.mkdir()
-        shim = {"LD_PRELOAD": str(driverlib.framegrab_shim()), "VLG_GRAB_DIR": str(outdir),
+        shim = {"LD_PRELOAD": driverlib.framegrab_preload(), "VLG_GRAB_DIR": str(outdir),
                 "VLG_GRAB_AT_FINISH": "1", "VLG_GRAB_FRAMES": str(frames),
                 "VLG_GRAB_STEP_MS": "1500"}
         args = ["env"] + [f"{k}={v}" for k, v in shim.items()] + \

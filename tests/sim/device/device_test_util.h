@@ -439,6 +439,17 @@ struct Square {
    std::vector<uint32_t> fs_code;
 };
 
+#if defined(__SANITIZE_ADDRESS__)
+#define VLG_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VLG_TEST_ASAN 1
+#endif
+#endif
+#ifndef VLG_TEST_ASAN
+#define VLG_TEST_ASAN 0
+#endif
+
 /** Bytes of address space the process maps now (/proc/self/statm). */
 inline uint64_t
 address_space_bytes()
@@ -455,7 +466,9 @@ address_space_bytes()
  * for more, "exception: WHAT" for another exception and "crash (signal N)"
  * when it crashed; the parent never dies. Under AddressSanitizer, which
  * reserves terabytes of shadow memory, the limit is not set (ASan's own
- * allocation limits apply) and only the result is checked.
+ * allocation limits apply) and only the result is checked: GCC says so with
+ * __SANITIZE_ADDRESS__, clang 14 (build/sanitize) only with
+ * __has_feature(address_sanitizer).
  */
 template <typename Fn>
 std::string
@@ -468,7 +481,7 @@ bounded_child(uint64_t headroom, Fn fn)
    const pid_t pid = fork();
    if (pid == 0) {
       close(fds[0]);
-#if !defined(__SANITIZE_ADDRESS__)
+#if !VLG_TEST_ASAN
       const rlimit rl{address_space_bytes() + headroom, RLIM_INFINITY};
       setrlimit(RLIMIT_AS, &rl);
 #endif

@@ -259,8 +259,14 @@ build_gs_shapes(GsScene &x)
    /* 300 points -> quads */
    s.next_draw();
    std::vector<float> pts;
-   for (int i = 0; i < 300; i++)
-      vert(pts, r.uniform(-0.9f, 0.9f), r.uniform(-0.9f, 0.9f));
+   for (int i = 0; i < 300; i++) {
+      /* Two draws of r in one call's arguments would come in the compiler's order
+       * (unspecified: GCC took y first, clang x), moving the points and the cycles the
+       * corpus pins; y first keeps the points cycles.json was recorded with. */
+      const float py = r.uniform(-0.9f, 0.9f);
+      const float px = r.uniform(-0.9f, 0.9f);
+      vert(pts, px, py);
+   }
    t.draw.prim = VLG_PRIM_POINTS;
    t.draw.vertices_per_prim = 1;
    color_pipeline(t, pts);

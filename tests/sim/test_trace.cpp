@@ -135,6 +135,59 @@ TEST(Trace, WindowKeepsOnlyItsCycles)
    EXPECT_EQ(counters, (std::vector<std::pair<int, int>>{{3, 2}, {4, 1}}));
 }
 
+std::vector<std::tuple<int, std::string, int, int>>
+sorted_spans(const json &t)
+{
+   std::vector<std::tuple<int, std::string, int, int>> spans;
+   for (const json &e : events(t, "X"))
+      spans.emplace_back(e["tid"].get<int>(), e["name"].get<std::string>(), e["ts"].get<int>(),
+                         e["dur"].get<int>());
+   std::sort(spans.begin(), spans.end());
+   return spans;
+}
+
+/* The run of SpansCountersAndMetadata with a checkpoint after cycle 2 (now
+ * = 3): the file read while the engine still lives is complete up to cycle
+ * 3 (p busy 0..2 -> ts 0 dur 3; c starved 0..1, busy 2 -> ts 2 dur 1;
+ * occupancy (0, 0), (0, 1), (1, 2)); after the run the open spans go on
+ * from 3 as new spans (p busy 3 -> ts 3 dur 1; c busy 3..5 -> ts 3 dur 3)
+ * and the counters are those of the whole run. This is what a process that
+ * exits with its GPU alive leaves (CycleGpu checkpoints after each submit). */
+TEST(Trace, CheckpointLeavesACompleteFileAndGoesOn)
+{
+   const std::string path = ::testing::TempDir() + "vlgpu_trace_checkpoint_test.json";
+   using S = std::tuple<int, std::string, int, int>;
+   using C = std::vector<std::pair<int, int>>;
+   const auto counters = [](const json &t) {
+      C v;
+      for (const json &e : events(t, "C"))
+         v.emplace_back(e["ts"].get<int>(), e["args"]["occupancy"].get<int>());
+      return v;
+   };
+   Engine eng;
+   eng.add<Producer>("p", 4);
+   eng.add<Consumer>("c", 4);
+   eng.connect("p.out", "c.in", QueueParams{3, 2, 1});
+   eng.start_trace(path);
+   eng.run(3);
+   ASSERT_EQ(eng.now(), 3u);
+   eng.checkpoint_trace();
+   json t = read_json(path);
+   EXPECT_EQ(sorted_spans(t),
+             (std::vector<S>{S{1, "busy", 0, 3}, S{2, "busy", 2, 1}, S{2, "starved", 0, 2}}));
+   EXPECT_EQ(counters(t), (C{{0, 0}, {0, 1}, {1, 2}}));
+   EXPECT_EQ(events(t, "M").size(), 8u); /* 2 processes x 2 + 2 threads x 2 */
+
+   eng.run();
+   eng.checkpoint_trace(); /* twice: the second overwrites the first end */
+   eng.stop_trace();
+   t = read_json(path);
+   EXPECT_EQ(sorted_spans(t), (std::vector<S>{S{1, "busy", 0, 3}, S{1, "busy", 3, 1},
+                                              S{2, "busy", 2, 1}, S{2, "busy", 3, 3},
+                                              S{2, "starved", 0, 2}}));
+   EXPECT_EQ(counters(t), (C{{0, 0}, {0, 1}, {1, 2}, {4, 1}, {5, 0}}));
+}
+
 TEST(Trace, InstantEventsAndSameResultsAsUntraced)
 {
    class Marker : public Module {

@@ -691,6 +691,16 @@ Engine::start_trace(const std::string &path, const TraceOptions &opts)
 }
 
 void
+Engine::checkpoint_trace()
+{
+   if (!tracer_)
+      return;
+   for (QueueBase *q : queue_ptrs_)
+      q->trace_flush();
+   tracer_->checkpoint(ctx_.now);
+}
+
+void
 Engine::stop_trace()
 {
    if (!tracer_)

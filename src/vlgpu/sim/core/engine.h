@@ -184,6 +184,11 @@ class Engine {
    void start_trace(const std::string &path, const TraceOptions &opts = {});
    /** Finish and close the trace file (also done by the destructor). */
    void stop_trace();
+   /** Make the trace file a complete trace up to now and go on tracing
+    *  (Tracer::checkpoint): the owner calls it when the simulated GPU goes
+    *  idle (CycleGpu: at the end of every submit), so a process that exits
+    *  without destroying the GPU still leaves a valid file. */
+   void checkpoint_trace();
    bool tracing() const { return tracer_ != nullptr; }
 
  private:

@@ -19,6 +19,8 @@ namespace vlgpu::sim {
 
 static constexpr int kModulePid = 1;
 static constexpr int kQueuePid = 2;
+/* what ends the file: the traceEvents array and the top-level object */
+static constexpr std::string_view kFileEnd = "\n]}\n";
 
 static std::string
 json_quoted(std::string_view s)
@@ -32,6 +34,7 @@ Tracer::Tracer(const std::string &path, const TraceOptions &opts) : path_(path),
    if (!f_)
       throw ConfigError(
          fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
+   seekable_ = std::fseek(f_, 0, SEEK_CUR) == 0;
    buf_ = "{\"otherData\":{\"vlgpu_time_unit\":\"ts and dur are simulated GPU cycles: 1 us in "
           "the viewer = 1 cycle\"},\n\"traceEvents\":[\n";
 }
@@ -39,7 +42,7 @@ Tracer::Tracer(const std::string &path, const TraceOptions &opts) : path_(path),
 Tracer::~Tracer()
 {
    if (f_) {
-      buf_ += "\n]}\n";
+      buf_ += kFileEnd;
       flush(true);
       std::fclose(f_);
    }
@@ -176,18 +179,44 @@ Tracer::instant(const Module &m, Cycle ts, std::string_view name)
 }
 
 void
+Tracer::close_all(Cycle now)
+{
+   for (uint32_t i = 0; i < spans_.size(); i++)
+      close_span(i + 1, spans_[i], now);
+   for (uint32_t q = 0; q < before_window_.size(); q++) /* unchanged in the window */
+      if (before_window_[q] >= 0 && opts_.window_begin < now) {
+         write_counter(q, opts_.window_begin, uint64_t(before_window_[q]));
+         before_window_[q] = -1;
+      }
+}
+
+void
+Tracer::checkpoint(Cycle now)
+{
+   if (!f_)
+      return;
+   close_all(now);
+   for (Span &s : spans_) /* the open spans go on from now */
+      s.start = now;
+   if (seekable_)
+      buf_ += kFileEnd;
+   flush(true);
+   /* the next event (or finish) writes over the end of the file; finish()
+    * reports an error. A pipe cannot be rewound: it only gets flushed. */
+   if (std::fflush(f_) != 0 ||
+       (seekable_ && std::fseek(f_, -long(kFileEnd.size()), SEEK_CUR) != 0))
+      failed_ = true;
+}
+
+void
 Tracer::finish(Cycle now)
 {
    if (!f_)
       return;
-   for (uint32_t i = 0; i < spans_.size(); i++)
-      close_span(i + 1, spans_[i], now);
-   for (uint32_t q = 0; q < before_window_.size(); q++) /* unchanged in the window */
-      if (before_window_[q] >= 0 && opts_.window_begin < now)
-         write_counter(q, opts_.window_begin, uint64_t(before_window_[q]));
-   buf_ += "\n]}\n";
+   close_all(now);
+   buf_ += kFileEnd;
    flush(true);
-   const bool failed = std::ferror(f_) != 0;
+   const bool failed = failed_ || std::ferror(f_) != 0;
    std::fclose(f_);
    f_ = nullptr;
    if (failed)

@@ -68,6 +68,14 @@ class Tracer {
    void instant(const Module &m, Cycle ts, std::string_view name);
    /** Close open spans at `now`, write the end of the file, close it. */
    void finish(Cycle now);
+   /** Make the file a complete trace of the cycles before `now` and go on:
+    *  open spans are written up to `now` (and continue from `now` as new
+    *  spans), the end of the file is written and flushed to the OS, and the
+    *  next event overwrites it. A process that ends without finish() (exit()
+    *  while its GPU is still alive, as st/mesa and EGL leave it) then leaves
+    *  a valid file up to the last checkpoint. Output that cannot be rewound
+    *  (a pipe) is only flushed. A write error is reported by finish(). */
+   void checkpoint(Cycle now);
 
    const std::string &path() const { return path_; }
 
@@ -81,10 +89,15 @@ class Tracer {
    void close_span(uint32_t tid, Span &s, Cycle end);
    void event_prefix();
    void flush(bool force);
+   /** Close every open span at `now` and write the counters still held
+    *  back for the window (finish and checkpoint). */
+   void close_all(Cycle now);
 
    std::string path_;
    TraceOptions opts_;
    FILE *f_ = nullptr;
+   bool seekable_ = false; /* a file checkpoint() can rewind (not a pipe) */
+   bool failed_ = false;   /* a checkpoint could not flush or rewind */
    std::string buf_;
    bool first_ = true;
    std::vector<Span> spans_;

@@ -566,6 +566,10 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
    res.cycles = cycles_before + (eng_->now() - c0);
    res.stats = stats_delta(s0, snapshot()).to_json();
    dirty.armed = false;
+   /* the GPU is idle until the next submit, and the process may exit
+    * without destroying it (st/mesa and EGL keep the screen at exit()):
+    * leave a complete trace file now */
+   eng_->checkpoint_trace();
    return res;
 }
 

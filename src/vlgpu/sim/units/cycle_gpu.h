@@ -26,8 +26,10 @@
  * next command (a command other than DRAW that deadlocks is skipped).
  *
  * Trace: VLGPU_TRACE=file.json (or set_trace) writes the Perfetto trace of
- * the engine (docs/simulator.md "Trace"); it is complete when the CycleGpu
- * is destroyed (or set_trace("") is called). VLGPU_TRACE_CYCLES=BEGIN-END
+ * the engine (docs/simulator.md "Trace"); it is complete after every
+ * execute() (Engine::checkpoint_trace), so a program that exits without
+ * destroying its GPU leaves a valid file, and finished when the CycleGpu is
+ * destroyed (or set_trace("") is called). VLGPU_TRACE_CYCLES=BEGIN-END
  * (or set_trace_window) keeps only those cycles.
  */
 #pragma once

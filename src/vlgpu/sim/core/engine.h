@@ -190,6 +190,9 @@ class Engine {
     *  without destroying the GPU still leaves a valid file. */
    void checkpoint_trace();
    bool tracing() const { return tracer_ != nullptr; }
+   /** The trace being written, nullptr when none: for owners that add
+    *  their own events (CycleGpu: the render-stages spans). */
+   Tracer *tracer() { return tracer_.get(); }
 
  private:
    friend class Module;

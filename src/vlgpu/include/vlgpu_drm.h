@@ -133,6 +133,11 @@ struct vlg_drm_submit {
 int vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args);
 /** Wait for a fence; 0 when signalled. */
 int vlg_drm_wait(struct vlg_drm_device *dev, uint64_t fence, uint64_t timeout_ns);
+/** The driver's frame ended (a present, or glFinish in a program that
+ * never presents: docs/driver.md "Statistics"); frames count from 0. Cycle
+ * mode: VLGPU_TRACE_FRAMES=FIRST-LAST traces only those frames
+ * (docs/simulator.md "Trace"). */
+int vlg_drm_end_frame(struct vlg_drm_device *dev);
 
 /* ---- reports ------------------------------------------------------------ */
 

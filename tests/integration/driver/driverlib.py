@@ -57,6 +57,13 @@ def framegrab_preload():
     return " ".join(_launcher().sanitizer_preload() + [str(framegrab_shim())])
 
 
+def exit_program(glx=False):
+    """The program that ends in a chosen way (vlg_exit.c): EGL surfaceless, or GLX."""
+    if glx:
+        return build_helper("vlg_exit.c", "vlg_exit_glx", ["-DVLG_GLX", "-lGL", "-lX11"])
+    return build_helper("vlg_exit.c", "vlg_exit", ["-lEGL", "-lGLESv2"])
+
+
 def framegrab_shim():
     """The LD_PRELOAD frame grabber (vlg_framegrab.c)."""
     return build_helper("vlg_framegrab.c", "vlg_framegrab.so", ["-shared", "-fPIC", "-ldl"])

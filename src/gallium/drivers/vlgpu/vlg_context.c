@@ -31,11 +31,10 @@ vlg_context_flush(struct vlg_context *ctx, struct pipe_fence_handle **fence,
    struct vlg_screen *screen = vlg_screen(ctx->base.screen);
    uint64_t seqno = vlg_batch_submit(&ctx->batch);
 
-   /* glFinish ends a statistics frame for programs that never present
-    * (off-screen rendering, e.g. glmark2 --off-screen). */
-   if ((flags & PIPE_FLUSH_HINT_FINISH) && screen->stats &&
-       !p_atomic_read(&screen->frames_presented))
-      vlg_stats_end_frame(screen->stats);
+   /* glFinish ends a frame (statistics, trace frames) for programs that
+    * never present (off-screen rendering, e.g. glmark2 --off-screen). */
+   if ((flags & PIPE_FLUSH_HINT_FINISH) && !p_atomic_read(&screen->frames_presented))
+      vlg_screen_end_frame(screen);
 
    if (fence) {
       ctx->base.screen->fence_reference(ctx->base.screen, fence, NULL);

@@ -720,8 +720,20 @@ vlg_screen_flush_frontbuffer(struct pipe_screen *pscreen,
    winsys->displaytarget_display(winsys, rsc->dt, context_private, sub_box);
 
    p_atomic_inc(&screen->frames_presented);
+   vlg_screen_end_frame(screen);
+}
+
+void
+vlg_screen_end_frame(struct vlg_screen *screen)
+{
    if (screen->stats)
       vlg_stats_end_frame(screen->stats);
+   simple_mtx_lock(&screen->device_lock);
+   int ret = vlg_drm_end_frame(screen->dev);
+   if (ret)
+      mesa_loge("ending a frame failed: %s",
+                ret == -EIO ? vlg_drm_get_fault(screen->dev) : strerror(-ret));
+   simple_mtx_unlock(&screen->device_lock);
 }
 
 static void
@@ -760,6 +772,9 @@ vlg_stats_path_is_dir(const char *path)
  *   VLGPU_STATS=DIR         the device writes each submit's statistics there
  *   VLGPU_DUMP=DIR          per-draw readable dump (docs/dump.md)
  *   VLGPU_DUMP_DRAWS=LIST   which draws to dump ("0,5,10-20")
+ * The cycle-mode GPU itself reads VLGPU_TRACE=FILE.json (Perfetto/Chrome
+ * JSON trace), VLGPU_TRACE_CYCLES=BEGIN-END and VLGPU_TRACE_FRAMES=
+ * FIRST-LAST (frames as vlg_screen_end_frame counts them).
  */
 static bool
 vlg_screen_create_device(struct vlg_screen *screen)

@@ -93,4 +93,10 @@ vlg_screen(struct pipe_screen *pscreen)
 /** Next unique batch id. */
 uint64_t vlg_screen_next_batch_id(struct vlg_screen *screen);
 
+/** A frame ended: at flush_frontbuffer, or at glFinish for programs that
+ *  never present (docs/driver.md "Statistics"). The statistics write the
+ *  frame's rows and the device moves its trace to the next frame
+ *  (vlg_drm_end_frame: VLGPU_TRACE_FRAMES). */
+void vlg_screen_end_frame(struct vlg_screen *screen);
+
 #endif /* VLG_SCREEN_H */

@@ -690,13 +690,28 @@ Engine::start_trace(const std::string &path, const TraceOptions &opts)
    ctx_.tracer = tracer_.get();
 }
 
+bool
+Engine::flush_queue_traces()
+{
+   if (!tracer_)
+      return false;
+   for (QueueBase *q : queue_ptrs_)
+      q->trace_flush();
+   return true;
+}
+
+void
+Engine::checkpoint_trace()
+{
+   if (flush_queue_traces())
+      tracer_->checkpoint(ctx_.now);
+}
+
 void
 Engine::stop_trace()
 {
-   if (!tracer_)
+   if (!flush_queue_traces())
       return;
-   for (QueueBase *q : queue_ptrs_)
-      q->trace_flush();
    tracer_->finish(ctx_.now);
    ctx_.tracer = nullptr;
    tracer_.reset();

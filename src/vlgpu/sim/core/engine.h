@@ -184,9 +184,19 @@ class Engine {
    void start_trace(const std::string &path, const TraceOptions &opts = {});
    /** Finish and close the trace file (also done by the destructor). */
    void stop_trace();
+   /** Make the trace file a complete trace up to now and go on tracing
+    *  (Tracer::checkpoint): the owner calls it when the simulated GPU goes
+    *  idle (CycleGpu: at the end of every submit), so a process that exits
+    *  without destroying the GPU still leaves a valid file. */
+   void checkpoint_trace();
    bool tracing() const { return tracer_ != nullptr; }
+   /** The trace being written, nullptr when none: for owners that add
+    *  their own events (CycleGpu: the render-stages spans). */
+   Tracer *tracer() { return tracer_.get(); }
 
  private:
+   /** trace_flush() every queue; false when no trace is being written. */
+   bool flush_queue_traces();
    friend class Module;
    friend class QueueBase;
 

@@ -277,6 +277,10 @@ class Gpu {
     */
    virtual SubmitResult execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords,
                                 GpuHost &host) = 0;
+   /** The host's frame ended (the driver: a present, or glFinish in a
+    *  program that never presents; frames count from 0). Cycle mode: the
+    *  trace's frame range (VLGPU_TRACE_FRAMES). Default: nothing. */
+   virtual void end_frame() {}
 };
 
 /**

@@ -14,11 +14,16 @@
 
 #include "sim/core/error.h"
 #include "sim/core/queue.h"
+#include "sim/core/stats.h"
 
 namespace vlgpu::sim {
 
 static constexpr int kModulePid = 1;
 static constexpr int kQueuePid = 2;
+static constexpr int kCommandPid = 3;
+static constexpr int kCounterPid = 4;
+/* what ends the file: the traceEvents array and the top-level object */
+static constexpr std::string_view kFileEnd = "\n]}\n";
 
 static std::string
 json_quoted(std::string_view s)
@@ -32,6 +37,7 @@ Tracer::Tracer(const std::string &path, const TraceOptions &opts) : path_(path),
    if (!f_)
       throw ConfigError(
          fmt::format("cannot write trace file '{}': {}", path, std::strerror(errno)));
+   seekable_ = std::fseek(f_, 0, SEEK_CUR) == 0;
    buf_ = "{\"otherData\":{\"vlgpu_time_unit\":\"ts and dur are simulated GPU cycles: 1 us in "
           "the viewer = 1 cycle\"},\n\"traceEvents\":[\n";
 }
@@ -39,7 +45,7 @@ Tracer::Tracer(const std::string &path, const TraceOptions &opts) : path_(path),
 Tracer::~Tracer()
 {
    if (f_) {
-      buf_ += "\n]}\n";
+      buf_ += kFileEnd;
       flush(true);
       std::fclose(f_);
    }
@@ -78,6 +84,18 @@ Tracer::begin(const std::vector<Module *> &modules, const std::vector<QueueBase 
                   "{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{},\"args\":{{"
                   "\"sort_index\":2}}}}",
                   kModulePid, kModulePid, kQueuePid, kQueuePid);
+   for (const auto &[pid, name] :
+        {std::pair<int, const char *>{kCommandPid, "vlgpu GPU render stages"},
+         {kCounterPid, "vlgpu module counters (totals)"}}) {
+      event_prefix();
+      fmt::format_to(out,
+                     "{{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":{},\"args\":{{\"name\":"
+                     "\"{}\"}}}},\n"
+                     "{{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":{},\"args\":{{"
+                     "\"sort_index\":{}}}}}",
+                     pid, name, pid, pid == kCommandPid ? 0 : pid);
+   }
+   lane_end_.clear();
    module_names_.clear();
    spans_.assign(modules.size(), Span{});
    for (const Module *m : modules) {
@@ -176,18 +194,92 @@ Tracer::instant(const Module &m, Cycle ts, std::string_view name)
 }
 
 void
+Tracer::command(std::string_view name, Cycle begin, Cycle end, std::string_view args_json)
+{
+   begin = std::max(begin, opts_.window_begin);
+   end = std::min(end, opts_.window_end);
+   if (end <= begin)
+      return;
+   size_t lane = 0;
+   while (lane < lane_end_.size() && lane_end_[lane] > begin)
+      lane++;
+   auto out = std::back_inserter(buf_);
+   if (lane == lane_end_.size()) {
+      lane_end_.push_back(0);
+      event_prefix();
+      fmt::format_to(out,
+                     "{{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":{},\"tid\":{},\"args\":{{"
+                     "\"name\":\"commands {}\"}}}}",
+                     kCommandPid, lane + 1, lane);
+   }
+   lane_end_[lane] = end;
+   event_prefix();
+   fmt::format_to(out, "{{\"name\":{},\"ph\":\"X\",\"pid\":{},\"tid\":{},\"ts\":{},\"dur\":{}",
+                  json_quoted(name), kCommandPid, lane + 1, begin, end - begin);
+   if (!args_json.empty())
+      fmt::format_to(out, ",\"args\":{}", args_json);
+   buf_ += '}';
+   flush(false);
+}
+
+void
+Tracer::module_counters(const Stats &stats, Cycle ts)
+{
+   if (ts < opts_.window_begin || ts >= opts_.window_end)
+      return;
+   auto out = std::back_inserter(buf_);
+   for (const ModuleStatsSnapshot &m : stats.modules) {
+      if (m.counters.empty())
+         continue;
+      event_prefix();
+      fmt::format_to(out, "{{\"name\":{},\"ph\":\"C\",\"pid\":{},\"ts\":{},\"args\":{{",
+                     json_quoted(m.name), kCounterPid, ts);
+      for (size_t i = 0; i < m.counters.size(); i++)
+         fmt::format_to(out, "{}{}:{}", i ? "," : "", json_quoted(m.counters[i].first),
+                        m.counters[i].second);
+      buf_ += "}}";
+   }
+   flush(false);
+}
+
+void
+Tracer::close_all(Cycle now)
+{
+   for (uint32_t i = 0; i < spans_.size(); i++)
+      close_span(i + 1, spans_[i], now);
+   for (uint32_t q = 0; q < before_window_.size(); q++) /* unchanged in the window */
+      if (before_window_[q] >= 0 && opts_.window_begin < now) {
+         write_counter(q, opts_.window_begin, uint64_t(before_window_[q]));
+         before_window_[q] = -1;
+      }
+}
+
+void
+Tracer::checkpoint(Cycle now)
+{
+   if (!f_)
+      return;
+   close_all(now);
+   for (Span &s : spans_) /* the open spans go on from now */
+      s.start = now;
+   if (seekable_)
+      buf_ += kFileEnd;
+   flush(true);
+   /* the next event (or finish) writes over the end of the file; finish()
+    * reports an error. A pipe cannot be rewound: it only gets flushed. */
+   if (std::fflush(f_) != 0 || (seekable_ && std::fseek(f_, -long(kFileEnd.size()), SEEK_CUR) != 0))
+      failed_ = true;
+}
+
+void
 Tracer::finish(Cycle now)
 {
    if (!f_)
       return;
-   for (uint32_t i = 0; i < spans_.size(); i++)
-      close_span(i + 1, spans_[i], now);
-   for (uint32_t q = 0; q < before_window_.size(); q++) /* unchanged in the window */
-      if (before_window_[q] >= 0 && opts_.window_begin < now)
-         write_counter(q, opts_.window_begin, uint64_t(before_window_[q]));
-   buf_ += "\n]}\n";
+   close_all(now);
+   buf_ += kFileEnd;
    flush(true);
-   const bool failed = std::ferror(f_) != 0;
+   const bool failed = failed_ || std::ferror(f_) != 0;
    std::fclose(f_);
    f_ = nullptr;
    if (failed)

@@ -700,6 +700,17 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
 }
 
 int
+vlg_drm_end_frame(struct vlg_drm_device *dev)
+{
+   if (!dev)
+      return -EINVAL;
+   return guarded(dev, "vlg_drm_end_frame", [&] {
+      dev->gpu->end_frame();
+      return 0;
+   });
+}
+
+int
 vlg_drm_wait(struct vlg_drm_device *dev, uint64_t fence, uint64_t timeout_ns)
 {
    (void)timeout_ns; /* submits run synchronously: a fence is signalled once issued */

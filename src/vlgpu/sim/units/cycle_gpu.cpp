@@ -3,9 +3,13 @@
  */
 #include "sim/units/cycle_gpu.h"
 
+#include <cctype>
 #include <cstdlib>
+#include <tuple>
 
 #include <fmt/format.h>
+
+#include "vlgpu_stats_keys.h"
 
 #include "sim/func/cp/func_cp.h"
 #include "sim/units/common/bottleneck.h"
@@ -23,6 +27,8 @@
 #include "sim/units/mc/mc.h"
 
 namespace vlgpu::sim {
+
+namespace K = vlgpu::stats_key;
 
 namespace {
 
@@ -114,24 +120,56 @@ CycleGpu::CycleGpu(const Config &p) : p_(p)
       trace_path_ = t;
    if (const char *w = std::getenv("VLGPU_TRACE_CYCLES"))
       set_trace_window(w);
+   if (const char *f = std::getenv("VLGPU_TRACE_FRAMES"))
+      set_trace_frames(f);
+}
+
+/* "LO-HI" or "LO-" (HI = kNever) of decimal numbers, and "N" (N-N) when
+ * @single; HI > LO, or HI >= LO when @single (an inclusive range). A
+ * ConfigError "WHAT 'RANGE': expected EXPECTED" when malformed. */
+static std::pair<uint64_t, uint64_t>
+parse_range(const std::string &range, bool single, const char *what, const char *expected)
+{
+   const size_t dash = range.find('-');
+   char *e1 = nullptr, *e2 = nullptr;
+   const std::string a = range.substr(0, dash);
+   const std::string b = dash == std::string::npos ? a : range.substr(dash + 1);
+   const unsigned long long lo = std::strtoull(a.c_str(), &e1, 10);
+   const unsigned long long hi = b.empty() ? kNever : std::strtoull(b.c_str(), &e2, 10);
+   if ((dash == std::string::npos && !single) || a.empty() || !std::isdigit((unsigned char)a[0]) ||
+       *e1 || (!b.empty() && (!std::isdigit((unsigned char)b[0]) || *e2)) ||
+       (single ? hi < lo : hi <= lo))
+      throw ConfigError(fmt::format("{} '{}': expected {}", what, range, expected));
+   return {lo, hi};
 }
 
 void
 CycleGpu::set_trace_window(const std::string &range)
 {
-   /* "BEGIN-END" or "BEGIN-" (cycles) */
-   const size_t dash = range.find('-');
-   char *e1 = nullptr, *e2 = nullptr;
-   const std::string a = range.substr(0, dash), b = dash == std::string::npos ? "" : range.substr(dash + 1);
-   const unsigned long long lo = std::strtoull(a.c_str(), &e1, 10);
-   const unsigned long long hi = b.empty() ? 0 : std::strtoull(b.c_str(), &e2, 10);
-   if (dash == std::string::npos || a.empty() || *e1 || (!b.empty() && *e2) ||
-       (!b.empty() && hi <= lo))
-      throw ConfigError(fmt::format("trace window '{}': expected BEGIN-END or BEGIN- in cycles "
-                                    "(VLGPU_TRACE_CYCLES), END > BEGIN",
-                                    range));
-   trace_opts_.window_begin = lo;
-   trace_opts_.window_end = b.empty() ? kNever : Cycle(hi);
+   std::tie(trace_opts_.window_begin, trace_opts_.window_end) =
+      parse_range(range, false, "trace window",
+                  "BEGIN-END or BEGIN- in cycles (VLGPU_TRACE_CYCLES), END > BEGIN");
+}
+
+void
+CycleGpu::set_trace_frames(const std::string &range)
+{
+   std::tie(trace_first_frame_, trace_last_frame_) =
+      parse_range(range, true, "trace frames",
+                  "FIRST-LAST, FIRST- or N, frames from 0 (VLGPU_TRACE_FRAMES), LAST >= FIRST");
+}
+
+void
+CycleGpu::end_frame()
+{
+   const bool was = in_trace_frames();
+   frame_++;
+   if (trace_path_.empty() || !eng_ || rebuild_ || was == in_trace_frames())
+      return; /* (build() starts the trace if the frame is one to trace) */
+   if (was)
+      eng_->stop_trace(); /* frame LAST ended: the file is finished */
+   else
+      eng_->start_trace(trace_path_, trace_opts_);
 }
 
 CycleGpu::~CycleGpu()
@@ -154,7 +192,7 @@ CycleGpu::set_trace(const std::string &path)
    if (eng_ && eng_->tracing())
       eng_->stop_trace();
    trace_path_ = path;
-   if (eng_ && !rebuild_ && !path.empty())
+   if (eng_ && !rebuild_ && !path.empty() && in_trace_frames())
       eng_->start_trace(path, trace_opts_);
 }
 
@@ -280,7 +318,7 @@ CycleGpu::build()
    eng_ = std::move(eng);
    rebuild_ = false;
    begin_stats_.clear();
-   if (!trace_path_.empty())
+   if (!trace_path_.empty() && in_trace_frames())
       eng_->start_trace(trace_path_, trace_opts_);
 }
 
@@ -316,6 +354,38 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
       begin_stats_.erase(it);
    } else {
       rep.begin_cycle = rep.end_cycle = now.end;
+   }
+   if (Tracer *t = eng_->tracer()) {
+      const uint64_t n = draws_ + d.ctx.index_in_queue;
+      nlohmann::ordered_json args = draw_report_json(rep);
+      args.erase(K::modules);
+      std::string name = fmt::format("draw {} ", n);
+      args["draw"] = n;
+      if (!d.loaded) {
+         name += "(package fault)";
+      } else {
+         const VLG_DRAW_INFO &di = d.pkg.draw;
+         const char *kind =
+            d.pkg.is_primitives() ? vlg_prim_name(di.prim) : vlg_draw_kind_name(di.kind);
+         args["kind"] = kind ? kind : "?";
+         name += kind ? kind : "?";
+         if (d.pkg.is_primitives()) {
+            args["count"] = di.count;
+            args["instances"] = di.instance_count;
+            /* a shader is named by its shader_state block's VRAM address */
+            for (const auto &[stage, sh] :
+                 {std::pair<const char *, const ShaderPackage *>{"vs", &d.pkg.vs},
+                  {"gs", &d.pkg.gs},
+                  {"fs", &d.pkg.fs}}) {
+               if (!sh->address)
+                  continue;
+               args[stage] = fmt::format("0x{:x}", sh->address);
+               name += fmt::format(" {} 0x{:x}", stage, sh->address);
+            }
+         }
+      }
+      t->command(name, rep.begin_cycle, rep.end_cycle, args.dump());
+      t->module_counters(now, now.end);
    }
    ss.host->after_draw(d.ctx, *ss.vram, rep);
    ss.result->draws.push_back(std::move(rep));
@@ -447,6 +517,14 @@ CycleGpu::end_dispatch_call(SubmitState &ss, SubmitResult &res)
    rep.cycles = rep.end_cycle - rep.begin_cycle;
    rep.modules = stats_delta(dispatch_begin_, now).to_json();
    ss.dispatch_mem_ops = rep.counters.mem_ops;
+   if (Tracer *t = eng_->tracer()) {
+      nlohmann::ordered_json args = dispatch_report_json(rep);
+      args.erase(K::modules);
+      args["dispatch"] = dispatches_ + rep.index_in_queue;
+      t->command(fmt::format("dispatch {}", dispatches_ + rep.index_in_queue), rep.begin_cycle,
+                 rep.end_cycle, args.dump());
+      t->module_counters(now, now.end);
+   }
    res.dispatches.push_back(std::move(rep));
 }
 
@@ -473,6 +551,7 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
       }
    } dirty{rebuild_};
 
+   const uint64_t resets_before = resets_;
    SubmitState ss;
    ss.vram = &vram;
    ss.host = &host;
@@ -566,6 +645,24 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
    res.cycles = cycles_before + (eng_->now() - c0);
    res.stats = stats_delta(s0, snapshot()).to_json();
    dirty.armed = false;
+   if (Tracer *t = eng_->tracer(); t && resets_ == resets_before) {
+      /* (after a reset the copies before it ran on the old engine's trace) */
+      for (const CopyReport &c : res.copies) {
+         const nlohmann::ordered_json args = copy_report_json(c);
+         t->command(fmt::format("copy {} {} {} bytes", copies_ + c.index_in_queue,
+                                args.value("mode", "?"), c.bytes),
+                    c.begin_cycle, c.end_cycle, args.dump());
+      }
+      if (!res.copies.empty())
+         t->module_counters(snapshot(), eng_->now());
+   }
+   draws_ += res.draws.size();
+   dispatches_ += res.dispatches.size();
+   copies_ += res.copies.size();
+   /* the GPU is idle until the next submit, and the process may exit
+    * without destroying it (st/mesa and EGL keep the screen at exit()):
+    * leave a complete trace file now */
+   eng_->checkpoint_trace();
    return res;
 }
 

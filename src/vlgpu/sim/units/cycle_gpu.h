@@ -26,9 +26,15 @@
  * next command (a command other than DRAW that deadlocks is skipped).
  *
  * Trace: VLGPU_TRACE=file.json (or set_trace) writes the Perfetto trace of
- * the engine (docs/simulator.md "Trace"); it is complete when the CycleGpu
- * is destroyed (or set_trace("") is called). VLGPU_TRACE_CYCLES=BEGIN-END
- * (or set_trace_window) keeps only those cycles.
+ * the engine (docs/simulator.md "Trace"); it is complete after every
+ * execute() (Engine::checkpoint_trace), so a program that exits without
+ * destroying its GPU leaves a valid file, and finished when the CycleGpu is
+ * destroyed (or set_trace("") is called). VLGPU_TRACE_CYCLES=BEGIN-END
+ * (or set_trace_window) keeps only those cycles, VLGPU_TRACE_FRAMES=
+ * FIRST-LAST (or set_trace_frames) only those frames (end_frame()). Besides
+ * the modules' activity and the queues, the trace has one span per DRAW,
+ * DISPATCH and COPY (render stages, named "draw N KIND vs ADDR fs ADDR",
+ * N counted over the GPU's life) and the module counters at each one's end.
  */
 #pragma once
 
@@ -67,6 +73,14 @@ class CycleGpu final : public Gpu {
     *  "BEGIN-" (engine cycles; also VLGPU_TRACE_CYCLES). Takes effect when
     *  the trace starts. @throws ConfigError for a malformed range. */
    void set_trace_window(const std::string &range);
+   /** Trace only frames FIRST..LAST (end_frame() ends a frame; frames
+    *  count from 0): @range "FIRST-LAST", "FIRST-" or "N" (also
+    *  VLGPU_TRACE_FRAMES). The trace starts when frame FIRST begins and is
+    *  finished when frame LAST ends; a cycle window applies inside it.
+    *  Takes effect at the next frame boundary or trace start. @throws
+    *  ConfigError for a malformed range. */
+   void set_trace_frames(const std::string &range);
+   void end_frame() override;
    /** Fault injection for tests: make module @name (e.g. "gpc0.omu") hang
     *  from now on, until the pipeline is rebuilt. @throws ConfigError. */
    void wedge(const std::string &name);
@@ -100,8 +114,17 @@ class CycleGpu final : public Gpu {
    Cp *cp_ = nullptr;
    std::string trace_path_;
    TraceOptions trace_opts_;
+   /* frames ended so far, and the frames to trace [first, last] */
+   uint64_t frame_ = 0, trace_first_frame_ = 0, trace_last_frame_ = kNever;
+   bool in_trace_frames() const
+   {
+      return frame_ >= trace_first_frame_ && frame_ <= trace_last_frame_;
+   }
    bool rebuild_ = true;
    uint64_t resets_ = 0;
+   /* DRAW, DISPATCH and COPY commands run before the current submit (the
+    * device-wide numbers of the trace's spans, as the device counts draws) */
+   uint64_t draws_ = 0, dispatches_ = 0, copies_ = 0;
    std::map<uint32_t, Stats> begin_stats_;
 };
 

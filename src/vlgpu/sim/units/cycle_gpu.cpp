@@ -322,6 +322,44 @@ CycleGpu::build()
       eng_->start_trace(trace_path_, trace_opts_);
 }
 
+/* The render-stages span of a finished draw (named with its number, kind
+ * and shaders; its report without the module breakdown as args) and the
+ * module counters at its end. */
+void
+CycleGpu::trace_draw(Tracer &t, const DrawState &d, const DrawReport &rep, const Stats &now)
+{
+   const uint64_t n = draws_ + d.ctx.index_in_queue;
+   nlohmann::ordered_json args = draw_report_json(rep);
+   args.erase(K::modules);
+   std::string name = fmt::format("draw {} ", n);
+   args["draw"] = n;
+   if (!d.loaded) {
+      name += "(package fault)";
+   } else {
+      const VLG_DRAW_INFO &di = d.pkg.draw;
+      const char *kind =
+         d.pkg.is_primitives() ? vlg_prim_name(di.prim) : vlg_draw_kind_name(di.kind);
+      args["kind"] = kind ? kind : "?";
+      name += kind ? kind : "?";
+      if (d.pkg.is_primitives()) {
+         args["count"] = di.count;
+         args["instances"] = di.instance_count;
+         /* a shader is named by its shader_state block's VRAM address */
+         for (const auto &[stage, sh] :
+              {std::pair<const char *, const ShaderPackage *>{"vs", &d.pkg.vs},
+               {"gs", &d.pkg.gs},
+               {"fs", &d.pkg.fs}}) {
+            if (!sh->address)
+               continue;
+            args[stage] = fmt::format("0x{:x}", sh->address);
+            name += fmt::format(" {} 0x{:x}", stage, sh->address);
+         }
+      }
+   }
+   t.command(name, rep.begin_cycle, rep.end_cycle, args.dump());
+   t.module_counters(now, now.end);
+}
+
 void
 CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
 {
@@ -355,38 +393,8 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
    } else {
       rep.begin_cycle = rep.end_cycle = now.end;
    }
-   if (Tracer *t = eng_->tracer()) {
-      const uint64_t n = draws_ + d.ctx.index_in_queue;
-      nlohmann::ordered_json args = draw_report_json(rep);
-      args.erase(K::modules);
-      std::string name = fmt::format("draw {} ", n);
-      args["draw"] = n;
-      if (!d.loaded) {
-         name += "(package fault)";
-      } else {
-         const VLG_DRAW_INFO &di = d.pkg.draw;
-         const char *kind =
-            d.pkg.is_primitives() ? vlg_prim_name(di.prim) : vlg_draw_kind_name(di.kind);
-         args["kind"] = kind ? kind : "?";
-         name += kind ? kind : "?";
-         if (d.pkg.is_primitives()) {
-            args["count"] = di.count;
-            args["instances"] = di.instance_count;
-            /* a shader is named by its shader_state block's VRAM address */
-            for (const auto &[stage, sh] :
-                 {std::pair<const char *, const ShaderPackage *>{"vs", &d.pkg.vs},
-                  {"gs", &d.pkg.gs},
-                  {"fs", &d.pkg.fs}}) {
-               if (!sh->address)
-                  continue;
-               args[stage] = fmt::format("0x{:x}", sh->address);
-               name += fmt::format(" {} 0x{:x}", stage, sh->address);
-            }
-         }
-      }
-      t->command(name, rep.begin_cycle, rep.end_cycle, args.dump());
-      t->module_counters(now, now.end);
-   }
+   if (Tracer *t = eng_->tracer())
+      trace_draw(*t, d, rep, now);
    ss.host->after_draw(d.ctx, *ss.vram, rep);
    ss.result->draws.push_back(std::move(rep));
 }

@@ -95,6 +95,7 @@ class CycleGpu final : public Gpu {
    /** Engine::stats() with every module's cycle counters charged up to now. */
    Stats snapshot();
    void finish_draw(SubmitState &ss, const DrawRef &d);
+   void trace_draw(Tracer &t, const DrawState &d, const DrawReport &rep, const Stats &now);
    void recover(SubmitState &ss, const std::string &summary, const std::string &text);
    bool fail_running_copy(SubmitState &ss, const GpuFault &f);
 

@@ -1122,6 +1122,114 @@ TEST(Exec, StencilTexturing)
    }
 }
 
+TEST(Exec, CubeMapArray)
+{
+   /* ARB_texture_cube_map_array: samplerCubeArray and samplerCubeArrayShadow
+    * (texture, textureLod, textureGather, textureSize) on 3 cubes of 2x2
+    * R32F faces, layer-face 6c + f texel (x, y) = 1000c + 100f + 10y + x.
+    * Expected texels from GL 4.0 section 3.8.9: the face and (s, t) from
+    * the major axis (Table 3.21), the cube clamp(floor(q + 0.5), 0, 2). */
+   sim::Vram vram(1 << 16);
+   const uint64_t base = 0x1000;
+   const unsigned cubes = 3;
+   auto texel = [](unsigned c, unsigned f, unsigned x, unsigned y) {
+      return float(1000 * c + 100 * f + 10 * y + x);
+   };
+   for (unsigned c = 0; c < cubes; c++)
+      for (unsigned f = 0; f < 6; f++)
+         for (unsigned y = 0; y < 2; y++)
+            for (unsigned x = 0; x < 2; x++) {
+               const float v = texel(c, f, x, y);
+               vram.write(base + (6 * c + f) * 16 + y * 8 + x * 4, &v, 4, "test");
+            }
+   Machine m;
+   sim::TextureUnit &u = bind_2d_texture(m, vram, VLG_FORMAT_R32_FLOAT, 2, 2, base, 4);
+   u.tex.target = VLG_TEXTURE_TARGET_CUBE_ARRAY;
+   u.tex.array_size = 6 * cubes;
+   u.samp.seamless_cube_map = true;
+
+   /* directions with minor components +-0.5: s, t = 0.25 or 0.75 */
+   struct Dir {
+      float rx, ry, rz;
+      unsigned face, x, y;
+   };
+   const Dir dirs[6] = {
+      {1.0f, -0.5f, 0.5f, 0, 0, 1},  /* +X: sc = -rz, tc = -ry */
+      {-1.0f, -0.5f, 0.5f, 1, 1, 1}, /* -X: sc = +rz, tc = -ry */
+      {0.5f, 1.0f, -0.5f, 2, 1, 0},  /* +Y: sc = +rx, tc = +rz */
+      {0.5f, -1.0f, -0.5f, 3, 1, 1}, /* -Y: sc = +rx, tc = -rz */
+      {-0.5f, 0.5f, 1.0f, 4, 0, 0},  /* +Z: sc = +rx, tc = -ry */
+      {-0.5f, 0.5f, -1.0f, 5, 1, 0}, /* -Z: sc = -rx, tc = -ry */
+   };
+   const float qs[5] = {0.2f, 0.8f, 1.6f, 3.0f, -1.0f};
+   const unsigned cube_of_q[5] = {0, 1, 2, 2, 0};
+
+   const char *fs = R"(#version 130
+      #extension GL_ARB_texture_cube_map_array : require
+      #extension GL_ARB_texture_gather : require
+      uniform samplerCubeArray t;
+      in vec4 p;
+      out vec4 o[4];
+      void main() {
+         o[0] = texture(t, p);
+         o[1] = textureLod(t, p, 0.0);
+         o[2] = textureGather(t, vec4(0.0, 0.0, 1.0, p.w));
+         o[3] = vec4(textureSize(t, 0), 0.0);
+      }
+   )";
+   CompiledProgram prog = compile_glsl("", fs);
+   ASSERT_TRUE(prog.fs) << prog.error;
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const Dir &d = dirs[l % 6];
+      in.varyings[prog.fs_in.at("p")].push_back(fvec(d.rx, d.ry, d.rz, qs[l % 5]));
+   }
+   Result r = run(prog.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const Dir &d = dirs[l % 6];
+      const unsigned c = cube_of_q[l % 5];
+      const float want = texel(c, d.face, d.x, d.y);
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][0]), want) << "lane " << l;
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][0]), want) << "lane " << l;
+      /* gather at the centre of +Z (s = t = 0.5): texels (0,1), (1,1), (1,0), (0,0) */
+      const float g[4] = {texel(c, 4, 0, 1), texel(c, 4, 1, 1), texel(c, 4, 1, 0),
+                          texel(c, 4, 0, 0)};
+      for (unsigned k = 0; k < 4; k++)
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][k]), g[k]) << "lane " << l;
+      /* textureSize: (2, 2, cubes) */
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 3)[l][0]), 2.0f);
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 3)[l][1]), 2.0f);
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 3)[l][2]), float(cubes));
+   }
+
+   /* samplerCubeArrayShadow: texture(t, p, ref) with LEQUAL, ref = the
+    * texel's value -/+ 0.5: passes (1) below it, fails (0) above it */
+   const char *shadow_fs = R"(#version 130
+      #extension GL_ARB_texture_cube_map_array : require
+      uniform samplerCubeArrayShadow t;
+      in vec4 p;
+      in float ref;
+      out vec4 o;
+      void main() { o = vec4(texture(t, p, ref)); }
+   )";
+   CompiledProgram sp = compile_glsl("", shadow_fs);
+   ASSERT_TRUE(sp.fs) << sp.error;
+   u.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   u.samp.compare_func = VLG_COMPARE_FUNC_LEQUAL;
+   Inputs sin;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const Dir &d = dirs[l % 6];
+      const float want = texel(cube_of_q[l % 5], d.face, d.x, d.y);
+      sin.varyings[sp.fs_in.at("p")].push_back(fvec(d.rx, d.ry, d.rz, qs[l % 5]));
+      sin.varyings[sp.fs_in.at("ref")].push_back(fvec(want + (l & 1 ? 0.5f : -0.5f), 0, 0, 0));
+   }
+   Result sr = run(sp.fs.get(), kLanes, sin, m);
+   ASSERT_TRUE(sr.ok) << sr.fault;
+   for (unsigned l = 0; l < kLanes; l++)
+      EXPECT_EQ(bitsf(sr.out.at(FRAG_RESULT_DATA0)[l][0]), l & 1 ? 0.0f : 1.0f) << "lane " << l;
+}
+
 TEST(Exec, Es2gearsVertexShader)
 {
    std::string dir = VLG_COMPILER_TESTS_DIR "/data/";

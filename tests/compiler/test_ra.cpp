@@ -220,7 +220,7 @@ TEST(RA, TextureGroupsAreConsecutive)
    b.mov(reg(g), 0x3, reg(0));
    b.mov(reg(g, VLG_SWZ_IDENTITY, 1), 0x3, reg(0, VLG_SWZ(2, 3, 2, 3)));
    b.mov(reg(g, VLG_SWZ_IDENTITY, 2), 0x3, reg(0, VLG_SWZ(3, 2, 3, 2)));
-   b.tex(VLG_OP_TXD, reg(1), 0xf, reg(g), 0, false, 0x3, 0x3, 0x3);
+   b.tex(VLG_OP_TXD, reg(1), 0xf, reg(g), 0, false, false, 0x3, 0x3, 0x3);
    b.end();
    schedule(S, true, true);
    register_allocate(S, true, true);

@@ -152,7 +152,7 @@ TEST(Sched, NoForwardingForAluResults)
    Shader S = make_shader(3);
    Builder b(S);
    b.mov(reg(1), 0x3, reg(0));
-   b.tex(VLG_OP_TEX, reg(2), 0xf, reg(1), 0, false, 0x3);
+   b.tex(VLG_OP_TEX, reg(2), 0xf, reg(1), 0, false, false, 0x3);
    b.end();
    schedule(S, true, true);
    auto ops = bundle_ops(S);
@@ -230,7 +230,7 @@ TEST(Sched, DependencyFacts)
 {
    Shader S = make_shader(4);
    Builder b(S);
-   Instr tex = b.tex(VLG_OP_TEX, reg(1), 0xf, reg(0), 0, false, 0x3);
+   Instr tex = b.tex(VLG_OP_TEX, reg(1), 0xf, reg(0), 0, false, false, 0x3);
    Instr use = b.alu(VLG_OP_ADD, reg(2), 0xf, reg(1), reg(0));
    Instr waw = b.mov(reg(1), 0x1, reg(0));
    Dep d = dependency(S, tex, use);

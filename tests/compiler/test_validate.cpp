@@ -290,7 +290,7 @@ TEST(Validate, TextureGroupFitsItsVirtualRegister)
 {
    Shader S = make_shader(3);
    Builder b(S);
-   b.tex(VLG_OP_TXL, reg(1), 0xf, reg(0), 0, false, 0x3, 0x1, 0);
+   b.tex(VLG_OP_TXL, reg(1), 0xf, reg(0), 0, false, false, 0x3, 0x1, 0);
    b.end();
    compute_cfg(S);
    EXPECT_RULE(S, "texture coordinate group wider");

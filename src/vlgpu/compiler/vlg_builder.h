@@ -99,12 +99,13 @@ class Builder {
 
    /** TEX-family op: dst.wmask = sample of unit with the coordinate group @group. */
    Instr &tex(unsigned op, Operand dst, unsigned wmask, Operand group, unsigned unit, bool shadow,
-              uint8_t read0, uint8_t read1 = 0, uint8_t read2 = 0)
+              bool cube_array, uint8_t read0, uint8_t read1 = 0, uint8_t read2 = 0)
    {
       Instr I = make(op, dst, wmask);
       I.src[0] = group;
       I.slot = unit;
       I.shadow = shadow;
+      I.cube_array = cube_array;
       I.grp_read[0] = read0;
       I.grp_read[1] = read1;
       I.grp_read[2] = read2;

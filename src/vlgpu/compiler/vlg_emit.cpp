@@ -142,6 +142,7 @@ lower_plain(const Instr &I)
       op.src[0].index = I.src[0].index;
       op.slot = I.slot;
       op.shadow = I.shadow;
+      op.cube_array = I.cube_array;
       break;
    case VLG_FMT_MEM:
       op.kind = I.kind;

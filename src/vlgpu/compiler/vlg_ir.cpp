@@ -143,7 +143,7 @@ Instr::nsrc() const
 }
 
 unsigned
-tex_group_width(unsigned op)
+tex_group_width(unsigned op, bool cube_array)
 {
    switch (op) {
    case VLG_OP_TXB:
@@ -152,7 +152,8 @@ tex_group_width(unsigned op)
    case VLG_OP_TXD:
       return 3;
    default:
-      return 1;
+      /* .CUBEARRAY: the reference or gather component in R[coord+1].w */
+      return cube_array ? 2 : 1;
    }
 }
 

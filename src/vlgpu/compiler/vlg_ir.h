@@ -93,6 +93,8 @@ struct Instr {
    uint8_t slot = 0;        /**< TEX unit / LDB buffer slot */
    uint16_t ldb_offset = 0; /**< LDB vec4 offset */
    bool shadow = false;     /**< TEX depth compare */
+   bool cube_array = false; /**< TEX .CUBEARRAY operands (cube index in .w, reference or gather
+                                 component in the next register's .w) */
    /** TEX family: components read from each register of the coordinate
     *  group (src[0]); set by isel from the sampler dimension. */
    uint8_t grp_read[3] = {0xf, 0, 0};
@@ -142,7 +144,7 @@ bool swz_is_identity(uint8_t s, unsigned pos);
 /** Swizzle @s is the identity or reads one component at every position in @pos. */
 bool swz_is_bcast_or_identity(uint8_t s, unsigned pos);
 /** Registers of a TEX-family coordinate group the op reads (1..3). */
-unsigned tex_group_width(unsigned op);
+unsigned tex_group_width(unsigned op, bool cube_array = false);
 
 /** A bundle: the ops of one VL-IW instruction (indices into Block::instrs, -1 = phase empty). */
 struct Bundle {

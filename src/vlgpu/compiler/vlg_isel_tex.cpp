@@ -12,6 +12,24 @@
 
 namespace vlgpu {
 
+namespace {
+
+/* samplerCubeArray(Shadow): the texture unit's CUBE_ARRAY target, sampled
+ * with the .CUBEARRAY operands */
+bool
+is_cube_array(const nir_tex_instr *tex)
+{
+   return tex->sampler_dim == GLSL_SAMPLER_DIM_CUBE && tex->is_array;
+}
+
+bool
+tex_instr_has_comparator(const nir_tex_instr *tex)
+{
+   return nir_tex_instr_src_index(tex, nir_tex_src_comparator) >= 0;
+}
+
+} // namespace
+
 /* The VL-IW op of @tex (TEX, TXB, TXL, TXD, TXF, TXQ, TG4). */
 unsigned
 Isel::tex_opcode(nir_tex_instr *tex)
@@ -62,8 +80,10 @@ Isel::check_sampler_dim(nir_tex_instr *tex, unsigned op)
          unsupported("unnormalised sampling of a rectangle texture");
       break;
    case GLSL_SAMPLER_DIM_CUBE:
-      if (tex->is_array)
-         unsupported("cube map arrays");
+      /* cube arrays: the .CUBEARRAY operands; GLSL has no texelFetch of
+       * cubes, and no gradients with a cube-array depth compare */
+      if (tex->is_array && op == VLG_OP_TXD && tex_instr_has_comparator(tex))
+         unsupported("textureGrad on a samplerCubeArrayShadow");
       break;
    case GLSL_SAMPLER_DIM_BUF:
       /* samplerBuffer (GL 3.1): texelFetch and textureSize only, on the
@@ -123,11 +143,15 @@ Isel::tex_group(nir_tex_instr *tex, unsigned op, const TexSources &t, uint8_t re
                  *ddx = t.ddx, *ddy = t.ddy;
    unsigned ncoord = tex->coord_components;
    uint8_t cmask = (1u << ncoord) - 1;
-   unsigned width = tex_group_width(op);
+   const bool cube_array = is_cube_array(tex) && op != VLG_OP_TXF && op != VLG_OP_TXQ;
+   unsigned width = tex_group_width(op, cube_array);
    bool shadow = comparator != nullptr;
    Operand group;
+   /* where the shadow reference / gather component goes: R[c].w, or
+    * R[c+1].w behind a cube array's cube index (docs/isa.md TEX) */
+   const unsigned ref_reg = cube_array ? 1 : 0;
 
-   bool direct = op == VLG_OP_TEX && !shadow && coord;
+   bool direct = op == VLG_OP_TEX && !shadow && !cube_array && coord;
    if (direct) {
       Operand c = get_src(*coord);
       if (c.file == File::Reg && c.swz == VLG_SWZ_IDENTITY && !c.neg && !c.abs) {
@@ -152,12 +176,13 @@ Isel::tex_group(nir_tex_instr *tex, unsigned op, const TexSources &t, uint8_t re
          b.mov(reg(g), cmask, get_src(*coord));
          read[0] = cmask;
          if (shadow) {
-            b.mov(reg(g), 0x8, swz(get_src(*comparator), VLG_SWZ_BCAST(0)));
-            read[0] |= 0x8;
+            b.mov(reg(g, VLG_SWZ_IDENTITY, ref_reg), 0x8,
+                  swz(get_src(*comparator), VLG_SWZ_BCAST(0)));
+            read[ref_reg] |= 0x8;
          } else if (op == VLG_OP_TG4) {
             /* the gathered component (textureGather's comp) */
-            b.mov(reg(g), 0x8, imm_u(tex->component));
-            read[0] |= 0x8;
+            b.mov(reg(g, VLG_SWZ_IDENTITY, ref_reg), 0x8, imm_u(tex->component));
+            read[ref_reg] |= 0x8;
          }
          if (op == VLG_OP_TXF) {
             b.mov(reg(g), 0x8, lod ? swz(get_src(*lod), VLG_SWZ_BCAST(0)) : imm_u(0));
@@ -165,14 +190,15 @@ Isel::tex_group(nir_tex_instr *tex, unsigned op, const TexSources &t, uint8_t re
          } else if (op == VLG_OP_TXB || op == VLG_OP_TXL) {
             const nir_src *l = op == VLG_OP_TXB ? bias : lod;
             b.mov(reg(g, VLG_SWZ_IDENTITY, 1), 0x1, l ? get_src(*l) : imm_u(0));
-            read[1] = 0x1;
+            read[1] |= 0x1;
          } else if (op == VLG_OP_TXD) {
             if (!ddx || !ddy)
                VLG_ICE("txd without gradients");
             unsigned gm = (1u << nir_src_num_components(*ddx)) - 1;
             b.mov(reg(g, VLG_SWZ_IDENTITY, 1), gm, get_src(*ddx));
             b.mov(reg(g, VLG_SWZ_IDENTITY, 2), gm, get_src(*ddy));
-            read[1] = read[2] = gm;
+            read[1] |= gm;
+            read[2] = gm;
          }
       }
    }
@@ -199,13 +225,14 @@ Isel::emit_tex(nir_tex_instr *tex)
    unsigned n = nir_tex_instr_dest_size(tex);
    if (tex->op == nir_texop_query_levels) {
       uint32_t t = S.new_vreg();
-      b.tex(op, reg(t), 0x8, group, unit, false, read[0], read[1], read[2]);
+      b.tex(op, reg(t), 0x8, group, unit, false, false, read[0], read[1], read[2]);
       Dst d = dest(tex->dest, 0x1);
       b.mov(d.op, d.wmask, reg(t, VLG_SWZ_BCAST(3)));
       return;
    }
    Dst d = dest(tex->dest, (1u << n) - 1);
-   b.tex(op, d.op, d.wmask, group, unit, shadow && op != VLG_OP_TXF && op != VLG_OP_TXQ, read[0],
+   const bool fetch = op == VLG_OP_TXF || op == VLG_OP_TXQ;
+   b.tex(op, d.op, d.wmask, group, unit, shadow && !fetch, is_cube_array(tex) && !fetch, read[0],
          read[1], read[2]);
 }
 

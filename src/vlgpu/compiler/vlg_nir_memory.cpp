@@ -351,16 +351,19 @@ lower_image(nir_builder *b, nir_intrinsic_instr *intr, State &st)
    const bool array = nir_intrinsic_image_array(intr);
    if (dim != GLSL_SAMPLER_DIM_2D && dim != GLSL_SAMPLER_DIM_3D && dim != GLSL_SAMPLER_DIM_CUBE)
       throw CompileError("image dimension " + std::to_string((int)dim) +
-                         " is not supported (2D, 3D, cube and 2D arrays only)");
+                         " is not supported (2D, 3D, cube, and 2D and cube arrays only)");
 
    nir_ssa_def *d0 = driver_uniform(b, st, VLG_DU_IMAGE + 2 * index, nullptr, 1);
    nir_ssa_def *d1 = driver_uniform(b, st, VLG_DU_IMAGE + 2 * index + 1, nullptr, 1);
 
    if (intr->intrinsic == nir_intrinsic_image_size) {
       /* (width, height, depth or layers); cube: (width, height); cube
-       * arrays are not in ES 3.1 */
+       * arrays (OES_texture_cube_map_array): the view's layer-faces / 6 */
       unsigned n = nir_dest_num_components(intr->dest);
       nir_ssa_def *size = nir_channels(b, d1, (1u << n) - 1);
+      if (dim == GLSL_SAMPLER_DIM_CUBE && array && n == 3)
+         size = nir_vec3(b, nir_channel(b, d1, 0), nir_channel(b, d1, 1),
+                         nir_udiv_imm(b, nir_channel(b, d1, 2), 6));
       nir_ssa_def_rewrite_uses(&intr->dest.ssa, size);
       nir_instr_remove(&intr->instr);
       return true;

@@ -218,6 +218,8 @@ print_instr(const Shader &S, const Instr &I)
    case VLG_FMT_TEX:
       if (I.shadow)
          s += ".SHADOW";
+      if (I.cube_array)
+         s += ".CUBEARRAY";
       snprintf(buf, sizeof(buf), ", T%u", I.slot);
       s += " " + fmt_reg(S, I.dst.index, I.dst.offset) + fmt_mask(I.wmask) + ", " +
            fmt_reg(S, I.src[0].index, I.src[0].offset) + buf;

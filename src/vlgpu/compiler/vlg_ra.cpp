@@ -279,7 +279,7 @@ struct Allocator : Coalescer {
             if (I.dead)
                continue;
             unsigned width = I.info() && I.info()->format == VLG_FMT_TEX && I.src[0].is_reg()
-                                ? tex_group_width(I.op)
+                                ? tex_group_width(I.op, I.cube_array)
                                 : 1;
             fix(I.dst);
             for (unsigned s = 0; s < 3; s++)

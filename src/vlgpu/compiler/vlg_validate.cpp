@@ -146,7 +146,8 @@ struct Validator {
          if (!I.src[0].is_reg() || !I.dst.is_reg())
             fail("texture op without coordinate or destination register", b, &I);
          if (!S.allocated &&
-             I.src[0].offset + tex_group_width(I.op) > S.vregs[I.src[0].index].width)
+             I.src[0].offset + tex_group_width(I.op, I.cube_array) >
+                S.vregs[I.src[0].index].width)
             fail("texture coordinate group wider than its virtual register", b, &I);
       } else if (I.op == VLG_OP_MEM) {
          const bool none = I.is_mem_no_operands();

@@ -237,8 +237,8 @@ _format("tex", "main", "Process unit, texture: dst = sample of texture unit "
     ("coord", 16, 10, "reg", "first coordinate register R0..R127"),
     ("wmask", 9, 6, "mask", "write mask"),
     ("unit", 5, 2, "uimm", "texture unit T0..T15"),
-    ("shadow", 1, 1, "flag", "depth compare against the reference in R[coord].w (sampler's compare function)"),
-    ("rsv", 0, 0, "zero", "reserved"),
+    ("shadow", 1, 1, "flag", "depth compare against the reference in R[coord].w (sampler's compare function), R[coord+1].w with cube_array"),
+    ("cube_array", 0, 0, "flag", "cube-map-array operands (.CUBEARRAY; a CUBE_ARRAY texture needs it, any other refuses it): R[coord].w is the cube index, the shadow reference or TG4 component moves to R[coord+1].w (TEX, TXB, TXL, TXD, TG4)"),
 ])
 
 _format("mem", "main", "Process unit, memory access of shaders: "
@@ -567,7 +567,8 @@ op("LDB", 0x36, "ldb", 0, ["mem"], 20, P1, "-", "MEM",
    "words past the buffer's size read as 0 (word by word). Latency is the minimum; the memory system adds more.")
 op("TEX", 0x37, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "dst = texture(T[unit], R[coord].xyz); LOD from quad derivatives in fragment shaders, 0 elsewhere. "
-   "Shadow: reference in R[coord].w.")
+   "Shadow: reference in R[coord].w. Cube-map arrays (.CUBEARRAY): direction R[coord].xyz, "
+   "cube index R[coord].w, shadow reference R[coord+1].w.")
 op("TXB", 0x38, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "As TEX with LOD bias R[coord+1].x.")
 op("TXL", 0x39, "tex", 0, ["mem"], 20, P1, "-", "MEM",
@@ -579,7 +580,8 @@ op("TXF", 0x3B, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "out-of-range texels read as (0, 0, 0, 0) before the descriptor's swizzle.")
 op("TXQ", 0x3C, "tex", 0, ["mem"], 4, P1, "-", "MEM",
    "Size query: dst = (width, height, depth or layers, levels) of level int R[coord].x as int32; "
-   "components a target lacks are 0 (1D arrays report the layer count in y).")
+   "components a target lacks are 0 (1D arrays report the layer count in y; cube-map arrays "
+   "the number of cubes, layers / 6, in z).")
 # Bit scan (GLSL ES 3.10 findMSB/findLSB, MESA_shader_integer_functions):
 # NIR has no lowering of ufind_msb; find_lsb and ifind_msb lower to it
 # (nir_shader_compiler_options lower_find_lsb, lower_ifind_msb).
@@ -591,7 +593,8 @@ op("TG4", 0x3D, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "R[coord].xyz in level first_level (whatever the sampler's filters), one component each: "
    "dst = (T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)) of component int R[coord].w (0..3, through the "
    "descriptor's swizzle). Shadow: the reference is in R[coord].w instead and each texel's "
-   "comparison result (0 or 1) is returned. 2D, 2D-array and cube textures only.")
+   "comparison result (0 or 1) is returned. 2D, 2D-array, cube and cube-array textures only "
+   "(.CUBEARRAY: cube index in R[coord].w, component or reference in R[coord+1].w).")
 op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
    "Memory op of kind K (enum memkind) for the active lanes in lane order: "
    "LD/ST/ATOM_* on global memory (R[addr].x = VRAM byte address; every stage) or, with .S, "

@@ -444,6 +444,8 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
          op->sat = true;
       else if (!strcasecmp(parts[mod], "SHADOW") && info->format == VLG_FMT_TEX)
          op->shadow = true;
+      else if (!strcasecmp(parts[mod], "CUBEARRAY") && info->format == VLG_FMT_TEX)
+         op->cube_array = true;
       else
          return perr_at(ps, mstart, "unknown modifier '.%s' for %s", parts[mod], info->name);
    }

@@ -81,6 +81,7 @@ struct vlg_op {
    uint16_t index; /**< LDC: global-buffer entry 0..511; LDB: offset in vec4 units 0..255 */
    uint8_t slot;   /**< LDB: buffer slot 0..15; TEX: texture unit 0..15 */
    bool shadow;    /**< TEX: depth compare */
+   bool cube_array; /**< TEX: cube-map-array operands (.CUBEARRAY) */
    /* MEM: @kind = enum vlg_memkind, @dst = data register, src[0].index =
     * address register, @wmask, and: */
    bool shared;    /**< MEM: shared memory (.S) instead of global memory */

@@ -184,6 +184,15 @@ tex_extra_regs(unsigned opcode)
    }
 }
 
+/* Registers after R[coord] a texture op reads: its own operands, and
+ * R[coord+1].w for the shadow reference / gather component of .CUBEARRAY. */
+static unsigned
+tex_op_extra_regs(const struct vlg_op *op)
+{
+   const unsigned n = tex_extra_regs(op->opcode);
+   return op->cube_array && n == 0 ? 1 : n;
+}
+
 /* Does an ALU op (one- or two-source) need an EXT Sub unit? */
 static bool
 alu_needs_ext(const struct vlg_op *op)
@@ -332,13 +341,16 @@ check_op(const struct vlg_op *op, unsigned phase, bool is_pair, struct vlg_isa_e
          return fail(err, "%s: destination R%u does not exist", info->name, op->dst);
       if (op->wmask == 0 || op->wmask > 0xF)
          return fail(err, "%s: write mask must name 1 to 4 components", info->name);
-      if (op->src[0].index + tex_extra_regs(op->opcode) >= VLG_NUM_REGS)
+      if (op->src[0].index + tex_op_extra_regs(op) >= VLG_NUM_REGS)
          return fail(err, "%s: coordinate registers R%u.. run past R%u", info->name,
                      op->src[0].index, VLG_NUM_REGS - 1);
       if (op->slot >= VLG_NUM_TEX_UNITS)
          return fail(err, "%s: texture unit T%u does not exist", info->name, op->slot);
       if (op->shadow && (op->opcode == VLG_OP_TXF || op->opcode == VLG_OP_TXQ))
          return fail(err, "%s: no depth compare on texel fetches and size queries", info->name);
+      if (op->cube_array && (op->opcode == VLG_OP_TXF || op->opcode == VLG_OP_TXQ))
+         return fail(err, "%s: no cube-map-array operands on texel fetches and size queries",
+                     info->name);
       return true;
    case VLG_FMT_MEM:
       if (op->kind >= VLG_MEMKIND_COUNT || !vlg_memkind_names[op->kind])
@@ -553,7 +565,7 @@ encode_main(const struct vlg_op *op, uint32_t *sub, bool *has_sub)
    case VLG_FMT_TEX:
       return u | VLG_PUT(TEX_DST, op->dst) | VLG_PUT(TEX_COORD, a->index) |
              VLG_PUT(TEX_WMASK, op->wmask) | VLG_PUT(TEX_UNIT, op->slot) |
-             VLG_PUT(TEX_SHADOW, op->shadow);
+             VLG_PUT(TEX_SHADOW, op->shadow) | VLG_PUT(TEX_CUBE_ARRAY, op->cube_array);
    case VLG_FMT_MEM:
       return u | VLG_PUT(MEM_KIND, op->kind) | VLG_PUT(MEM_SHARED, op->shared) |
              VLG_PUT(MEM_DATA, op->dst) | VLG_PUT(MEM_ADDR, a->index) |
@@ -834,6 +846,7 @@ decode_main(uint32_t u, const uint32_t *sub, unsigned phase, struct vlg_op *op,
       op->wmask = (uint8_t)VLG_GET(u, TEX_WMASK);
       op->slot = (uint8_t)VLG_GET(u, TEX_UNIT);
       op->shadow = VLG_GET(u, TEX_SHADOW);
+      op->cube_array = VLG_GET(u, TEX_CUBE_ARRAY);
       return true;
    case VLG_FMT_MEM:
       op->kind = (uint8_t)VLG_GET(u, MEM_KIND);
@@ -1007,7 +1020,7 @@ op_equal(const struct vlg_op *a, const struct vlg_op *b, bool is_pair)
              a->index == b->index && a->slot == b->slot;
    case VLG_FMT_TEX:
       return a->dst == b->dst && a->wmask == b->wmask && a->src[0].index == b->src[0].index &&
-             a->slot == b->slot && a->shadow == b->shadow;
+             a->slot == b->slot && a->shadow == b->shadow && a->cube_array == b->cube_array;
    case VLG_FMT_MEM:
       return a->kind == b->kind && a->shared == b->shared && a->dst == b->dst &&
              a->src[0].index == b->src[0].index && a->wmask == b->wmask;
@@ -1159,7 +1172,8 @@ print_op(FILE *fp, const struct vlg_op *op, bool label_targets)
          fprintf(fp, ", B%u[%u]", op->slot, op->index);
       return;
    case VLG_FMT_TEX:
-      fprintf(fp, "%s%s R%u", info->name, op->shadow ? ".SHADOW" : "", op->dst);
+      fprintf(fp, "%s%s%s R%u", info->name, op->shadow ? ".SHADOW" : "",
+              op->cube_array ? ".CUBEARRAY" : "", op->dst);
       print_mask(fp, op->wmask);
       fprintf(fp, ", R%u, T%u", op->src[0].index, op->slot);
       return;

@@ -218,6 +218,47 @@ TEST_F(ShaderTexDouble, OperandsOpsMasksAndWriteMasks)
    }
 }
 
+TEST_F(ShaderTexDouble, CubeArrayOperandsReadTheNextRegister)
+{
+   /* .CUBEARRAY: R[coord+1] is read (its .w holds the reference or the
+    * gather component) for TEX and TG4 too; the descriptor must be
+    * CUBE_ARRAY, and a CUBE_ARRAY texture refuses the plain operands. */
+   units[0].tex.target = VLG_TEXTURE_TARGET_CUBE_ARRAY;
+   units[0].tex.array_size = 12;
+   Shader s("TEX.SHADOW.CUBEARRAY R10.x, R1, T0\nTG4.CUBEARRAY R11, R1, T0\nBRC.END\n", 4, 12,
+            VLG_SHADER_STAGE_FRAGMENT);
+   bind(s);
+   s.go();
+   ASSERT_EQ(g_calls.size(), 2u);
+   EXPECT_TRUE(g_calls[0].shadow);
+   EXPECT_EQ(g_calls[1].op, TexOp::Tg4);
+   for (const TexCall &c : g_calls)
+      for (unsigned l = 0; l < 4; l++)
+         for (unsigned k = 0; k < 4; k++) {
+            EXPECT_EQ(c.in[l].coord[k], 10 * l + k);
+            EXPECT_EQ(c.in[l].extra[k], 1 + k);
+            EXPECT_EQ(c.in[l].extra2[k], 0u);
+         }
+
+   Shader plain("TEX R10, R1, T0\nBRC.END\n", 4, 12);
+   bind(plain);
+   std::string what = expect_fault(plain);
+   EXPECT_NE(what.find("cube-map-array operands do not match"), std::string::npos) << what;
+   EXPECT_NE(what.find("CUBE_ARRAY texture, the op lacks .CUBEARRAY"), std::string::npos) << what;
+
+   Shader wrong("TEX.CUBEARRAY R10, R1, T1\nBRC.END\n", 4, 12);
+   bind(wrong);
+   what = expect_fault(wrong);
+   EXPECT_NE(what.find("the op has .CUBEARRAY"), std::string::npos) << what;
+
+   /* size queries and fetches take no .CUBEARRAY */
+   g_calls.clear();
+   Shader q("TXQ R10, R1, T0\nBRC.END\n", 4, 12);
+   bind(q);
+   q.go();
+   EXPECT_EQ(g_calls.size(), 1u);
+}
+
 TEST_F(ShaderTexDouble, DivergentLanesSampleWithTheirMask)
 {
    Shader s(R"(

@@ -531,6 +531,117 @@ TEST(TexCube, ImplicitLod)
       EXPECT_EQ(as_float(out[j][0]), 11.0f) << j;
 }
 
+/* ------------------------------------------------ cube-map arrays -- */
+
+namespace {
+
+/* 3 cubes of 2x2 faces (18 layers), texel (x, y) of face f of cube c =
+ * 1000 c + 100 f + 10 y + x */
+Tex
+cube_array3()
+{
+   Tex t(VLG_TEXTURE_TARGET_CUBE_ARRAY, VLG_FORMAT_R32_FLOAT, 2, 2, 18, 1);
+   for (unsigned c = 0; c < 3; c++)
+      for (unsigned f = 0; f < 6; f++)
+         for (unsigned y = 0; y < 2; y++)
+            for (unsigned x = 0; x < 2; x++)
+               t.set(0, x, y, 6 * c + f, {float(1000 * c + 100 * f + 10 * y + x), 0, 0, 1});
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   return t;
+}
+
+} // namespace
+
+TEST(TexCubeArray, FaceFromTheDirectionCubeFromTheFourthCoordinate)
+{
+   Tex t = cube_array3();
+   /* GL 4.0 section 3.8.9 / ARB_texture_cube_map_array: (s, t, r) picks the
+    * face as for a cube map (Table 3.21), q the cube: layer = clamp(floor(q
+    * + 0.5), 0, cubes - 1), texel layer 6 x cube + face. Direction (-0.5,
+    * 0.5, 1): +Z (face 4), sc = +rx = -0.5, tc = -ry = -0.5 -> s = t = 0.25:
+    * texel (0, 0). */
+   const struct {
+      float q;
+      unsigned cube;
+   } cases[] = {{0.0f, 0}, {0.4f, 0}, {0.6f, 1}, {1.49f, 1}, {1.5f, 2}, {2.0f, 2},
+                {-3.0f, 0}, {7.0f, 2}};
+   for (const auto &c : cases)
+      EXPECT_EQ(t.sample(-0.5f, 0.5f, 1.0f, c.q)[0], float(1000 * c.cube + 100 * 4))
+         << "q = " << c.q;
+   /* -Y (face 3) of cube 2: (0.5, -1, -0.5): sc = +rx = 0.5, tc = -rz = 0.5:
+    * s = t = 0.75, texel (1, 1) */
+   EXPECT_EQ(t.sample(0.5f, -1.0f, -0.5f, 2.0f)[0], 2000.0f + 300 + 11);
+}
+
+TEST(TexCubeArray, SeamlessLinearStaysInTheCube)
+{
+   /* As TexCube.SeamlessLinearCrossesTheEdge, in cube 1: +X texel (1, 1)
+    * and, beyond its right edge, -Z texel (0, 1) of the same cube, 0.5 each. */
+   Tex t = cube_array3();
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.samp.seamless_cube_map = true;
+   const float v = t.sample(1.0f, -0.5f, -1.0f, 1.0f)[0];
+   EXPECT_NEAR(v, 0.5 * (1000 + 100 * 0 + 10 * 1 + 1) + 0.5 * (1000 + 100 * 5 + 10 * 1 + 0), 1e-3);
+   /* the last cube's -Z neighbour is its own, not past the array */
+   const float w = t.sample(1.0f, -0.5f, -1.0f, 2.0f)[0];
+   EXPECT_NEAR(w, 0.5 * (2000 + 11) + 0.5 * (2000 + 510), 1e-3);
+}
+
+TEST(TexCubeArray, ShadowReferenceAndGatherComponentInExtraW)
+{
+   /* R32_FLOAT depth-like values; the reference comes from extra[3]
+    * (R[coord+1].w), coord[3] is the cube index. Face +Z of cube 1 texel
+    * (0, 0) = 1400: LEQUAL 1500 <= 1400 fails -> 0, 1300 <= 1400 -> 1. */
+   Tex t = cube_array3();
+   t.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   t.samp.compare_func = VLG_COMPARE_FUNC_LEQUAL;
+   const std::array<uint32_t, 4> dir = {as_uint(-0.5f), as_uint(0.5f), as_uint(1.0f),
+                                        as_uint(1.0f)};
+   EXPECT_EQ(as_float(t.raw(TexOp::Tex, dir, {0, 0, 0, as_uint(1500.0f)}, true)[0]), 0.0f);
+   EXPECT_EQ(as_float(t.raw(TexOp::Tex, dir, {0, 0, 0, as_uint(1300.0f)}, true)[0]), 1.0f);
+
+   /* TG4 of component 0 (R) in extra[3]: the 2x2 footprint of face +Z of
+    * cube 2 at its centre (direction (0, 0, 1): s = t = 0.5), GL order
+    * (i0,j1), (i1,j1), (i1,j0), (i0,j0) = texels 10, 11, 1, 0 */
+   Tex g = cube_array3();
+   const auto o =
+      g.raw(TexOp::Tg4, {as_uint(0.0f), as_uint(0.0f), as_uint(1.0f), as_uint(2.0f)}, {0, 0, 0, 0});
+   EXPECT_EQ(as_float(o[0]), 2410.0f);
+   EXPECT_EQ(as_float(o[1]), 2411.0f);
+   EXPECT_EQ(as_float(o[2]), 2401.0f);
+   EXPECT_EQ(as_float(o[3]), 2400.0f);
+   /* the component index comes from extra[3], not from the cube index
+    * coord[3] = 7 (which clamps to cube 2) */
+   EXPECT_THROW(g.raw(TexOp::Tg4, {as_uint(0.0f), as_uint(0.0f), as_uint(1.0f), as_uint(7.0f)},
+                      {0, 0, 0, 4}),
+                GpuFault);
+   EXPECT_EQ(as_float(g.raw(TexOp::Tg4,
+                            {as_uint(0.0f), as_uint(0.0f), as_uint(1.0f), as_uint(7.0f)},
+                            {0, 0, 0, 0})[0]),
+             2410.0f);
+}
+
+TEST(TexCubeArray, SizeQueryFetchAndDescriptorChecks)
+{
+   Tex t = cube_array3();
+   /* textureSize(samplerCubeArray): (w, h, cubes) = (2, 2, 18 / 6) */
+   const auto q = t.raw(TexOp::Txq, {0, 0, 0, 0});
+   EXPECT_EQ(q[0], 2u);
+   EXPECT_EQ(q[1], 2u);
+   EXPECT_EQ(q[2], 3u);
+   EXPECT_EQ(q[3], 1u);
+   /* TXF addresses layer-faces: z = 6 x 2 + 5, texel (1, 0) */
+   EXPECT_EQ(as_float(t.raw(TexOp::Txf, {1, 0, 17, 0})[0]), 2000.0f + 500 + 1);
+   /* a layer count that is not whole cubes, or non-square faces */
+   Tex bad = cube_array3();
+   bad.tex.array_size = 16;
+   EXPECT_THROW(bad.sample(0, 0, 1, 0), GpuFault);
+   Tex rect = cube_array3();
+   rect.tex.height = 1;
+   EXPECT_THROW(rect.sample(0, 0, 1, 0), GpuFault);
+}
+
 /* ------------------------------------------------- arrays and 3D -- */
 
 TEST(TexArray, LayerIsRoundedAndClamped)

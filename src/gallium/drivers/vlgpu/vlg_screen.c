@@ -231,6 +231,12 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_TEXTURE_HALF_FLOAT_LINEAR:
    case PIPE_CAP_TEXTURE_FLOAT_LINEAR:
       return 1;
+   /* The texture unit's CUBE_ARRAY target: the face from the direction,
+    * the cube from the fourth coordinate, seamless within the cube; the
+    * compiler's .CUBEARRAY operands (docs/isa.md TEX). ARB_ and (with
+    * OES_geometry_shader) OES_texture_cube_map_array. */
+   case PIPE_CAP_CUBE_MAP_ARRAY:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
    case PIPE_CAP_TEXTURE_SWIZZLE:
    case PIPE_CAP_TEXTURE_MIRROR_CLAMP:
    case PIPE_CAP_TEXTURE_MIRROR_CLAMP_TO_EDGE:
@@ -589,12 +595,10 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
       return bind == PIPE_BIND_RENDER_TARGET &&
              !vlg_debug_enabled(VLG_DEBUG_ES2);
 
-   /* 1D/2D/3D/cube/rect textures, 1D/2D arrays unless
-    * PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0 (VLGPU_DEBUG=es2); no cube
-    * arrays, no texture buffers. */
-   if (target == PIPE_TEXTURE_CUBE_ARRAY)
-      return false;
-   if ((target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY) &&
+   /* 1D/2D/3D/cube/rect textures, 1D/2D/cube arrays unless
+    * PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS is 0 (VLGPU_DEBUG=es2). */
+   if ((target == PIPE_TEXTURE_1D_ARRAY || target == PIPE_TEXTURE_2D_ARRAY ||
+        target == PIPE_TEXTURE_CUBE_ARRAY) &&
        !pscreen->get_param(pscreen, PIPE_CAP_MAX_TEXTURE_ARRAY_LAYERS))
       return false;
 

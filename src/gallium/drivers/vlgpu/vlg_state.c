@@ -55,7 +55,9 @@ static_assert(VLG_SAME(VLG_COMPARE_MODE_R_TO_TEXTURE, PIPE_TEX_COMPARE_R_TO_TEXT
               "compare_mode");
 static_assert(VLG_SAME(VLG_SWIZZLE_ONE, PIPE_SWIZZLE_1), "swizzle");
 static_assert(VLG_SAME(VLG_TEXTURE_TARGET_2D_ARRAY, PIPE_TEXTURE_2D_ARRAY) &&
-              VLG_SAME(VLG_TEXTURE_TARGET_CUBE, PIPE_TEXTURE_CUBE), "texture_target");
+              VLG_SAME(VLG_TEXTURE_TARGET_CUBE, PIPE_TEXTURE_CUBE) &&
+              VLG_SAME(VLG_TEXTURE_TARGET_CUBE_ARRAY, PIPE_TEXTURE_CUBE_ARRAY),
+              "texture_target");
 static_assert(PIPE_CLEAR_DEPTH == 1 && PIPE_CLEAR_STENCIL == 2 &&
               PIPE_CLEAR_COLOR0 == 4, "draw_info.clear_buffers layout");
 
@@ -372,7 +374,9 @@ vlg_texture_target(enum pipe_texture_target target, bool *ok)
       return VLG_TEXTURE_TARGET_1D_ARRAY;
    case PIPE_TEXTURE_2D_ARRAY:
       return VLG_TEXTURE_TARGET_2D_ARRAY;
-   default: /* BUFFER, CUBE_ARRAY: not in the hardware words */
+   case PIPE_TEXTURE_CUBE_ARRAY:
+      return VLG_TEXTURE_TARGET_CUBE_ARRAY;
+   default: /* BUFFER: handled by the caller */
       *ok = false;
       return VLG_TEXTURE_TARGET_2D;
    }
@@ -517,6 +521,7 @@ vlg_create_sampler_view(struct pipe_context *pctx, struct pipe_resource *prsc,
       break;
    case PIPE_TEXTURE_1D_ARRAY:
    case PIPE_TEXTURE_2D_ARRAY:
+   case PIPE_TEXTURE_CUBE_ARRAY: /* 6 x cubes layer-faces (st/mesa) */
       t.array_size = tmpl->u.tex.last_layer - tmpl->u.tex.first_layer + 1;
       first_layer = tmpl->u.tex.first_layer;
       break;

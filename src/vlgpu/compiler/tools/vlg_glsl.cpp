@@ -75,6 +75,10 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Const.MaxProgramTextureGatherComponents = 4;
    ctx->Const.MinProgramTextureGatherOffset = -8;
    ctx->Const.MaxProgramTextureGatherOffset = 7;
+   /* PIPE_CAP_CUBE_MAP_ARRAY: samplerCubeArray(Shadow) (the desktop
+    * extension; ES gets OES_texture_cube_map_array only with geometry
+    * shaders, st_extensions.c) */
+   ctx->Extensions.ARB_texture_cube_map_array = true;
    /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
    ctx->Extensions.ARB_blend_func_extended = true;
    ctx->Const.MaxDualSourceDrawBuffers = 1;

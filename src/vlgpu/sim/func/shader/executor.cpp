@@ -701,8 +701,22 @@ Exec::tex(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
       throw std::invalid_argument("ShaderResources::vram is null but a texture op executes");
    const TextureUnit &unit = res.textures[op.slot];
    const unsigned coord = op.src[0].index;
-   const unsigned extra =
-      (op.opcode == VLG_OP_TXB || op.opcode == VLG_OP_TXL || op.opcode == VLG_OP_TXD) ? 1 : 0;
+   /* .CUBEARRAY (the cube index in R[coord].w, the reference or gather
+    * component in R[coord+1].w) on exactly the CUBE_ARRAY textures: the
+    * operands of one cannot be read as the other's */
+   const bool sampling = op.opcode != VLG_OP_TXF && op.opcode != VLG_OP_TXQ;
+   if (sampling && bool(op.cube_array) != (unit.tex.target == VLG_TEXTURE_TARGET_CUBE_ARRAY)) {
+      char buf[128];
+      std::snprintf(buf, sizeof(buf), "texture unit T%u holds a %s texture, the op %s .CUBEARRAY",
+                    op.slot,
+                    unit.tex.target == VLG_TEXTURE_TARGET_CUBE_ARRAY ? "CUBE_ARRAY" : "non-array-cube",
+                    op.cube_array ? "has" : "lacks");
+      fault("cube-map-array operands do not match the texture", buf);
+   }
+   const unsigned extra = (op.opcode == VLG_OP_TXB || op.opcode == VLG_OP_TXL ||
+                           op.opcode == VLG_OP_TXD || op.cube_array)
+                             ? 1
+                             : 0;
    const bool extra2 = op.opcode == VLG_OP_TXD;
    TexLaneIn lin[kMaxLanes];
    uint32_t out[kMaxLanes][4];

@@ -117,6 +117,7 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
    op.rel = src.rel;
    op.slot = src.slot;
    op.shadow = src.shadow;
+   op.cube_array = src.cube_array;
    op.memkind = info->format == VLG_FMT_MEM ? src.kind : 0;
    op.shared = src.shared;
    op.imm = src.imm;
@@ -202,16 +203,20 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
          cm = 0x1;
          break;
       default:
-         cm = op.shadow ? 0xF : 0x7;
+         cm = op.shadow || op.cube_array ? 0xF : 0x7;
          break;
       }
       b.read(coord, cm);
+      /* .CUBEARRAY: the shadow reference or gather component in R[coord+1].w */
+      const unsigned cw = op.cube_array && (op.shadow || op.opcode == VLG_OP_TG4) ? 0x8 : 0;
       if (op.opcode == VLG_OP_TXB || op.opcode == VLG_OP_TXL)
-         b.read(coord + 1, 0x1);
-      if (op.opcode == VLG_OP_TXD) {
-         b.read(coord + 1, 0x7);
+         b.read(coord + 1, 0x1 | cw);
+      else if (op.opcode == VLG_OP_TXD)
+         b.read(coord + 1, 0x7 | cw);
+      else if (cw)
+         b.read(coord + 1, cw);
+      if (op.opcode == VLG_OP_TXD)
          b.read(coord + 2, 0x7);
-      }
       b.write(op.dst, op.wmask, info->latency);
       break;
    }

@@ -85,7 +85,8 @@ struct DecodedOp {
    uint8_t direct;   /**< ALU/MVS whose dst no op of the instruction reads: may write it directly */
    DecodedSrc src[3];
    /* coordinate / process fields (vlg_op) */
-   uint8_t sreg, cond, pred, asel, acomp, bcomp, bimm, adst, akind, brkind, rel, slot, shadow;
+   uint8_t sreg, cond, pred, asel, acomp, bcomp, bimm, adst, akind, brkind, rel, slot, shadow,
+      cube_array;
    uint8_t memkind; /**< MEM: enum vlg_memkind (dst = data register, src[0].index = address register) */
    uint8_t shared;  /**< MEM: shared memory instead of global memory */
    int32_t imm;        /**< PRED immediate 0..127, ADDR immediate -1024..1023 */

@@ -491,6 +491,13 @@ is_1d(vlg_texture_target t)
    return t == VLG_TEXTURE_TARGET_1D || t == VLG_TEXTURE_TARGET_1D_ARRAY;
 }
 
+/* CUBE and CUBE_ARRAY: faces chosen from a direction, seamless filtering. */
+bool
+is_cube(vlg_texture_target t)
+{
+   return t == VLG_TEXTURE_TARGET_CUBE || t == VLG_TEXTURE_TARGET_CUBE_ARRAY;
+}
+
 /* Largest BUFFER texture (vlgpu_hw.xml <limit name="buffer_texels">: Mesa's
  * limit for GL_MAX_TEXTURE_BUFFER_SIZE; the driver advertises the same). */
 constexpr uint32_t kMaxBufferTexels = VLG_HW_MAX_BUFFER_TEXELS;
@@ -545,6 +552,10 @@ check_texture(const VLG_TEXTURE &t)
       bad_descriptor("texture", fmt("%s texture with array_size %u (must be 1)", tn, t.array_size));
    if (t.target == VLG_TEXTURE_TARGET_CUBE && (t.array_size != 6 || t.width != t.height))
       bad_descriptor("texture", fmt("CUBE texture %ux%u with %u layers (must be square, 6 layers)",
+                                    t.width, t.height, t.array_size));
+   if (t.target == VLG_TEXTURE_TARGET_CUBE_ARRAY && (t.array_size % 6 || t.width != t.height))
+      bad_descriptor("texture", fmt("CUBE_ARRAY texture %ux%u with %u layers (must be square, "
+                                    "a multiple of 6 layers)",
                                     t.width, t.height, t.array_size));
    if (t.num_levels < 1 || t.num_levels > kMaxLevels)
       bad_descriptor("texture", fmt("num_levels %u outside 1..%u", t.num_levels, kMaxLevels));
@@ -728,10 +739,12 @@ struct Sampler {
    }
 
    /* seamless cube fetch: a texel off the face edge comes from the
-    * neighbouring face (softpipe's corner handling: the coordinate that
-    * did not fall off is clamped). */
-   inline void cube_texel(const LevelView &l, int x, int y, unsigned face, uint32_t w[4]) const
+    * neighbouring face of the same cube (softpipe's corner handling: the
+    * coordinate that did not fall off is clamped). @layer = 6 x cube + face. */
+   inline void cube_texel(const LevelView &l, int x, int y, int layer, uint32_t w[4]) const
    {
+      const unsigned face = static_cast<unsigned>(layer % 6);
+      const int cube_base = layer - static_cast<int>(face);
       const int max_x = l.w;
       int nx = x, ny = y;
       unsigned nf = face;
@@ -748,11 +761,12 @@ struct Sampler {
          ny = next_ycoord(face, idx, max_x - 1, x, y);
          nf = kFaceArray[face][idx];
       }
-      texel(l, nx, ny, static_cast<int>(nf), w);
+      texel(l, nx, ny, cube_base + static_cast<int>(nf), w);
    }
 
    /* One level, one image filter (sp_tex_sample.c img_filter_*). s, t are
-    * face coordinates for CUBE; layer is the array layer or cube face. */
+    * face coordinates for CUBE and CUBE_ARRAY; layer is the array layer,
+    * cube face or 6 x cube + face. */
    void image(unsigned level, bool linear, float s, float t, float p, int layer,
               uint32_t out[4]) const
    {
@@ -763,7 +777,7 @@ struct Sampler {
       u.filter_units += linear && target == VLG_TEXTURE_TARGET_3D ? 2 : 1;
       if (!linear) {
          int x = 0, y = 0, z = layer;
-         if (target == VLG_TEXTURE_TARGET_CUBE && u.samp.seamless_cube_map) {
+         if (is_cube(target) && u.samp.seamless_cube_map) {
             /* softpipe: NEAREST within a seamless cube face is CLAMP_TO_EDGE */
             x = wn_clamp_to_edge(s, l.w);
             y = wn_clamp_to_edge(t, l.h);
@@ -816,14 +830,13 @@ struct Sampler {
    {
       const LevelView &l = u.lv[level];
       int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-      if (u.tex.target == VLG_TEXTURE_TARGET_CUBE && u.samp.seamless_cube_map) {
+      if (is_cube(u.tex.target) && u.samp.seamless_cube_map) {
          wl_clamp_to_border(s, l.w, x0, x1, xw);
          wl_clamp_to_border(t, l.h, y0, y1, yw);
-         const unsigned face = static_cast<unsigned>(layer);
-         cube_texel(l, x0, y0, face, tx[0]);
-         cube_texel(l, x1, y0, face, tx[1]);
-         cube_texel(l, x0, y1, face, tx[2]);
-         cube_texel(l, x1, y1, face, tx[3]);
+         cube_texel(l, x0, y0, layer, tx[0]);
+         cube_texel(l, x1, y0, layer, tx[1]);
+         cube_texel(l, x0, y1, layer, tx[2]);
+         cube_texel(l, x1, y1, layer, tx[3]);
          return;
       }
       wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
@@ -913,7 +926,8 @@ lambda(const Unit &u, float dsdx, float dsdy, float dtdx, float dtdy, float dpdx
       rho = mx > my ? (mx > mz ? mx : mz) : (my > mz ? my : mz);
       break;
    }
-   case VLG_TEXTURE_TARGET_CUBE: {
+   case VLG_TEXTURE_TARGET_CUBE:
+   case VLG_TEXTURE_TARGET_CUBE_ARRAY: {
       const float m = maxs > maxt ? (maxs > maxp ? maxs : maxp) : (maxt > maxp ? maxt : maxp);
       rho = m * w / 2.0f;
       break;
@@ -987,6 +1001,31 @@ swizzle(const Unit &u, const uint32_t v[4], uint32_t out[4])
    }
 }
 
+/* The word other targets take from coord[3] (shadow reference, TG4
+ * component): extra[3] for CUBE_ARRAY, whose coord[3] is the cube index
+ * (the .CUBEARRAY operands, docs/isa.md TEX). */
+inline uint32_t
+ref_word(const Unit &u, const TexLaneIn &in)
+{
+   return u.tex.target == VLG_TEXTURE_TARGET_CUBE_ARRAY ? in.extra[3] : in.coord[3];
+}
+
+/* The face of direction (s, t, p) and the face coordinates; for CUBE_ARRAY
+ * the layer 6 x cube + face, the cube index coord[3] rounded and clamped
+ * like an array layer (GL 4.0 section 3.8.9, sp_tex_sample.c
+ * sample_cube_array: layer = 6 x coord_to_layer(q) + face). */
+inline int
+cube_layer(const Unit &u, const TexLaneIn &in, float &s, float &t, float p)
+{
+   float sc, tc;
+   int layer = static_cast<int>(cube_face(s, t, p, sc, tc));
+   s = sc;
+   t = tc;
+   if (u.tex.target == VLG_TEXTURE_TARGET_CUBE_ARRAY)
+      layer += 6 * coord_to_layer(as_float(in.coord[3]), static_cast<int>(u.tex.array_size / 6));
+   return layer;
+}
+
 /* One lane of TEX/TXB/TXL/TXD with its LOD already computed. */
 void
 sample_lane(const Unit &u, bool shadow, float lod, const TexLaneIn &in, uint32_t out[4])
@@ -995,18 +1034,15 @@ sample_lane(const Unit &u, bool shadow, float lod, const TexLaneIn &in, uint32_t
    Sampler smp{u};
    if (shadow) {
       smp.cmp = true;
-      const float ref = as_float(in.coord[3]);
+      const float ref = as_float(ref_word(u, in));
       smp.ref = u.ref_clamp ? mesa_clamp(ref, 0.0f, 1.0f) : ref;
    }
    int layer = 0;
    switch (u.tex.target) {
-   case VLG_TEXTURE_TARGET_CUBE: {
-      float sc, tc;
-      layer = static_cast<int>(cube_face(s, t, p, sc, tc));
-      s = sc;
-      t = tc;
+   case VLG_TEXTURE_TARGET_CUBE:
+   case VLG_TEXTURE_TARGET_CUBE_ARRAY:
+      layer = cube_layer(u, in, s, t, p);
       break;
-   }
    case VLG_TEXTURE_TARGET_1D_ARRAY:
       layer = coord_to_layer(t, static_cast<int>(u.tex.array_size));
       break;
@@ -1031,17 +1067,14 @@ gather_lane(const Unit &u, bool shadow, const TexLaneIn &in, uint32_t out[4])
    unsigned comp = 0;
    if (shadow) {
       smp.cmp = true;
-      const float ref = as_float(in.coord[3]);
+      const float ref = as_float(ref_word(u, in));
       smp.ref = u.ref_clamp ? mesa_clamp(ref, 0.0f, 1.0f) : ref;
    } else {
-      comp = in.coord[3]; /* 0..3: texture_sample checked every lane */
+      comp = ref_word(u, in); /* 0..3: texture_sample checked every lane */
    }
    int layer = 0;
-   if (u.tex.target == VLG_TEXTURE_TARGET_CUBE) {
-      float sc, tc;
-      layer = static_cast<int>(cube_face(s, t, p, sc, tc));
-      s = sc;
-      t = tc;
+   if (is_cube(u.tex.target)) {
+      layer = cube_layer(u, in, s, t, p);
    } else if (u.tex.target == VLG_TEXTURE_TARGET_2D_ARRAY) {
       layer = coord_to_layer(p, static_cast<int>(u.tex.array_size));
    }
@@ -1078,7 +1111,7 @@ fetch_lane(const Unit &u, const TexLaneIn &in, uint32_t out[4])
       case VLG_TEXTURE_TARGET_2D:
          tz = 0;
          break;
-      default: /* 2D_ARRAY layer, 3D slice, CUBE face in z */
+      default: /* 2D_ARRAY layer, 3D slice, CUBE face, CUBE_ARRAY 6 x cube + face in z */
          break;
       }
       if (static_cast<unsigned>(tx) < static_cast<unsigned>(l.w) &&
@@ -1111,6 +1144,10 @@ query_lane(const Unit &u, const TexLaneIn &in, uint32_t out[4])
    case VLG_TEXTURE_TARGET_2D:
    case VLG_TEXTURE_TARGET_CUBE:
       out[1] = static_cast<uint32_t>(h);
+      break;
+   case VLG_TEXTURE_TARGET_CUBE_ARRAY: /* GL: the number of cubes */
+      out[1] = static_cast<uint32_t>(h);
+      out[2] = u.tex.array_size / 6;
       break;
    default: /* 3D depth, 2D_ARRAY layers */
       out[1] = static_cast<uint32_t>(h);
@@ -1161,15 +1198,17 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
 
    if (op == TexOp::Tg4) {
       if (tex.target != VLG_TEXTURE_TARGET_2D && tex.target != VLG_TEXTURE_TARGET_2D_ARRAY &&
-          tex.target != VLG_TEXTURE_TARGET_CUBE)
+          !is_cube(tex.target))
          throw GpuFault("TEX", "TG4 on a texture that cannot be gathered",
-                        fmt("target %s; TG4 gathers from 2D, 2D_ARRAY and CUBE textures",
+                        fmt("target %s; TG4 gathers from 2D, 2D_ARRAY, CUBE and CUBE_ARRAY "
+                            "textures",
                             target_name(tex.target)));
       for (unsigned i = 0; i < num_lanes; i++)
-         if (!shadow && (lane_mask >> i & 1) && in[i].coord[3] > 3)
+         if (!shadow && (lane_mask >> i & 1) && ref_word(u, in[i]) > 3)
             throw GpuFault("TEX", "TG4 component out of range",
-                           fmt("lane %u: gather component %d (R[coord].w) is not 0..3", i,
-                               static_cast<int32_t>(in[i].coord[3])));
+                           fmt("lane %u: gather component %d (R[coord%s].w) is not 0..3", i,
+                               static_cast<int32_t>(ref_word(u, in[i])),
+                               tex.target == VLG_TEXTURE_TARGET_CUBE_ARRAY ? "+1" : ""));
       for (unsigned i = 0; i < num_lanes; i++)
          if (lane_mask >> i & 1)
             gather_lane(u, shadow, in[i], out[i]);

@@ -41,11 +41,14 @@ enum class TexOp : uint8_t {
 
 /** One lane's operands: the registers R[coord], R[coord+1], R[coord+2] of
  *  the instruction (docs/isa.md: TXB/TXL put bias/LOD in R[coord+1].x, TXD
- *  its gradients in R[coord+1].xyz and R[coord+2].xyz). Raw 32-bit words. */
+ *  its gradients in R[coord+1].xyz and R[coord+2].xyz; .CUBEARRAY the cube
+ *  index in R[coord].w and the shadow reference or TG4 component in
+ *  R[coord+1].w). Raw 32-bit words. */
 struct TexLaneIn {
-   uint32_t
-      coord[4]; /**< s, t, r (or layer), q: fp32; int32 for TXF/TXQ; shadow reference in [3] */
-   uint32_t extra[4];  /**< TXB bias / TXL LOD in [0]; TXD d(s,t,r)/dx */
+   uint32_t coord[4]; /**< s, t, r (or layer), q: fp32; int32 for TXF/TXQ; shadow reference or
+                           TG4 component in [3], except CUBE_ARRAY: cube index (fp32) */
+   uint32_t extra[4];  /**< TXB bias / TXL LOD in [0]; TXD d(s,t,r)/dx; CUBE_ARRAY: shadow
+                            reference or TG4 component in [3] */
    uint32_t extra2[4]; /**< TXD d(s,t,r)/dy */
 };
 
@@ -89,16 +92,23 @@ struct TexLaneIn {
  *    each the component coord[3] (0..3; anything else faults) taken
  *    through the descriptor's swizzle (ZERO/ONE give 0/1). Shadow: each
  *    texel's comparison result against the reference coord[3] (0.0 or
- *    1.0) through the swizzle of component 0. 2D, 2D_ARRAY and CUBE only
- *    (a GpuFault for 1D and 3D, which GLSL cannot gather from).
+ *    1.0) through the swizzle of component 0. 2D, 2D_ARRAY, CUBE and
+ *    CUBE_ARRAY only (a GpuFault for 1D and 3D, which GLSL cannot gather
+ *    from).
+ *  - CUBE_ARRAY: the face from the direction (s, t, r) as for CUBE, the
+ *    cube from coord[3] rounded to nearest and clamped to 0..array_size/6-1
+ *    (like an array layer), layer 6 x cube + face; seamless filtering stays
+ *    within the cube; reference / component in extra[3].
  *  - TXQ: int32 (width, height, depth or layers, levels) of level
  *    first_level + coord[0]; components a target does not have are 0
- *    (1D: height and depth; 2D/CUBE: depth; 1D_ARRAY: layers in y); levels =
+ *    (1D: height and depth; 2D/CUBE: depth; 1D_ARRAY: layers in y;
+ *    CUBE_ARRAY: cubes = array_size / 6 in z); levels =
  *    last_level - first_level + 1; a level outside the view gives (0,0,0,levels).
  *
  * Errors: GpuFault (module "TEX") for a descriptor the unit cannot use --
  * unknown target, format without VLG_FORMAT_USAGE_TEX, zero or inconsistent
- * sizes (CUBE not square or array_size != 6, height != 1 for 1D, ...),
+ * sizes (CUBE not square or array_size != 6, CUBE_ARRAY not square or
+ * array_size not a multiple of 6, height != 1 for 1D, ...),
  * num_levels outside 1..15, first_level > last_level >= num_levels, an
  * unnamed enum value, srgb set on a non-sRGB format -- and for any used level
  * (first_level..last_level) whose texels are not inside VRAM. The check is

@@ -284,6 +284,69 @@ TEST(Geometry, PrimitiveIdInAndIntegerOutput)
       << code;
 }
 
+TEST(Geometry, ClipDistancesInEveryStage)
+{
+   /* gl_ClipDistance (GLSL 1.30/1.50, two vec4s after st/mesa's
+    * LowerCombinedClipCullDistance): VS and GS outputs CLIP_DISTANCE 0 and 1,
+    * the GS per-vertex input CLIP_DISTANCE (gl_in[i].gl_ClipDistance), the
+    * FS input CLIP_DISTANCE (docs/hw.md "Clip distances"); was "vertex shader
+    * output CLIP_DIST0" unsupported */
+   const char *vs = "#version 150\n"
+                    "in vec4 p;\n"
+                    "out gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[6]; };\n"
+                    "void main() {\n"
+                    "  gl_Position = p;\n"
+                    "  for (int i = 0; i < 6; i++) gl_ClipDistance[i] = p.x - float(i);\n"
+                    "}\n";
+   const char *gs = "#version 150\n"
+                    "layout(triangles) in;\n"
+                    "layout(triangle_strip, max_vertices = 3) out;\n"
+                    "in gl_PerVertex { vec4 gl_Position; float gl_ClipDistance[6]; } gl_in[];\n"
+                    "out float gl_ClipDistance[6];\n"
+                    "void main() {\n"
+                    "  for (int v = 0; v < 3; v++) {\n"
+                    "    gl_Position = gl_in[v].gl_Position;\n"
+                    "    for (int i = 0; i < 6; i++)\n"
+                    "      gl_ClipDistance[i] = gl_in[v].gl_ClipDistance[5 - i];\n"
+                    "    EmitVertex();\n"
+                    "  }\n"
+                    "}\n";
+   const char *fs = "#version 150\n"
+                    "in float gl_ClipDistance[6];\n"
+                    "out vec4 c;\n"
+                    "void main() { c = vec4(gl_ClipDistance[1], gl_ClipDistance[4], 0.0, 1.0); }\n";
+   Stages s = compile_stages(vs, gs, fs);
+   ASSERT_TRUE(s.vs && s.gs && s.fs) << s.error;
+   auto outputs = [](const vlg_compiled_shader *cs) {
+      std::map<unsigned, unsigned> m; /* CLIP_DISTANCE index -> mask */
+      for (unsigned i = 0; i < cs->state.num_outputs; i++)
+         if (cs->state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE)
+            m[cs->state.outputs[i].index] |= cs->state.outputs[i].mask;
+      return m;
+   };
+   /* distances 0..3 in index 0, 4..5 in index 1 (the lowered vec4[2] is
+    * stored whole: components of the undeclared distances 6 and 7 may be
+    * in the mask too, GL leaves them undefined) */
+   for (const vlg_compiled_shader *cs : {s.vs.get(), s.gs.get()}) {
+      const auto o = outputs(cs);
+      ASSERT_EQ(o.size(), 2u);
+      EXPECT_EQ(o.at(0), 0xfu);
+      EXPECT_EQ(o.at(1) & 0x3, 0x3u);
+   }
+   std::set<unsigned> gs_in, fs_in;
+   for (unsigned i = 0; i < s.gs->state.num_inputs; i++)
+      if (s.gs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_CLIP_DISTANCE)
+         gs_in.insert(s.gs->state.inputs[i].index);
+   for (unsigned i = 0; i < s.fs->state.num_inputs; i++)
+      if (s.fs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_CLIP_DISTANCE) {
+         fs_in.insert(s.fs->state.inputs[i].index);
+         EXPECT_EQ(s.fs->state.inputs[i].interp, VLG_INTERP_PERSPECTIVE);
+      }
+   EXPECT_EQ(gs_in, (std::set<unsigned>{0, 1}));
+   /* the FS reads distances 1 (index 0) and 4 (index 1) */
+   EXPECT_EQ(fs_in, (std::set<unsigned>{0, 1}));
+}
+
 TEST(Geometry, IndirectVertexIndexAndLineStrip)
 {
    /* gl_in[i] with a uniform i: unrolled (no indirect register access) */

@@ -96,12 +96,12 @@ stage_abbrev(unsigned stage)
                                           : "?";
 }
 
-static const char *const in_sem_names[] = {"ATTRIBUTE",   "VARYING",     "FRAG_COORD", "FACE",
-                                           "POINT_COORD", "VERTEX_ID",   "INSTANCE_ID", "POSITION",
-                                           "POINT_SIZE",  "PRIMITIVE_ID"};
-static const char *const out_sem_names[] = {"POSITION", "VARYING", "POINT_SIZE",
-                                            "COLOR",    "DEPTH",   "SAMPLE_MASK"};
-static const char *const interp_names[] = {"PERSPECTIVE", "LINEAR", "FLAT", "CONSTANT"};
+/* a name of the generated vlg_hw.h enums, "?" for a value they do not name */
+static const char *
+or_unknown(const char *name)
+{
+   return name ? name : "?";
+}
 
 static std::string
 disassembly(const struct vlg_compiled_shader *cs, const char *name)
@@ -123,15 +123,15 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
       const struct VLG_SHADER_INPUT &in = cs->state.inputs[i];
       fprintf(fp, "; input  R%u.%s%s%s%s <- %s %u%s%s\n", in.reg, in.mask & 1 ? "x" : "",
               in.mask & 2 ? "y" : "", in.mask & 4 ? "z" : "", in.mask & 8 ? "w" : "",
-              in.semantic < 10 ? in_sem_names[in.semantic] : "?", in.index,
+              or_unknown(vlg_input_semantic_name(in.semantic)), in.index,
               cs->stage == MESA_SHADER_FRAGMENT ? " " : "",
-              cs->stage == MESA_SHADER_FRAGMENT ? interp_names[in.interp & 3] : "");
+              cs->stage == MESA_SHADER_FRAGMENT ? or_unknown(vlg_interp_name(in.interp)) : "");
    }
    for (unsigned i = 0; i < cs->state.num_outputs; i++) {
       const struct VLG_SHADER_OUTPUT &o = cs->state.outputs[i];
       fprintf(fp, "; output R%u.%s%s%s%s -> %s %u\n", o.reg, o.mask & 1 ? "x" : "",
               o.mask & 2 ? "y" : "", o.mask & 4 ? "z" : "", o.mask & 8 ? "w" : "",
-              o.semantic < 6 ? out_sem_names[o.semantic] : "?", o.index);
+              or_unknown(vlg_output_semantic_name(o.semantic)), o.index);
    }
    for (unsigned e = 0; e < cs->num_consts; e++) {
       fprintf(fp, "; C%-3u = (", e);

@@ -167,6 +167,9 @@ Isel::gs_collect_inputs(nir_function_impl *impl)
          semantic = VLG_INPUT_SEMANTIC_POSITION;
       } else if (loc == VARYING_SLOT_PSIZ) {
          semantic = VLG_INPUT_SEMANTIC_POINT_SIZE;
+      } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
+         semantic = VLG_INPUT_SEMANTIC_CLIP_DISTANCE; /* gl_in[v].gl_ClipDistance */
+         index = loc - VARYING_SLOT_CLIP_DIST0;
       } else {
          int vi = vlg_varying_index(loc);
          if (vi < 0)

@@ -197,6 +197,12 @@ Isel::emit_load_input(nir_intrinsic_instr *intr)
       in = input(VLG_INPUT_SEMANTIC_FACE, 0, loc, VLG_INTERP_CONSTANT);
    } else if (loc == VARYING_SLOT_PNTC) {
       in = input(VLG_INPUT_SEMANTIC_POINT_COORD, 0, loc, VLG_INTERP_CONSTANT);
+   } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
+      /* gl_ClipDistance in the FS (GLSL 1.30), vec4s after st/mesa's
+       * LowerCombinedClipCullDistance */
+      auto it = io.fs_interp.find(loc);
+      unsigned interp = it != io.fs_interp.end() ? it->second : VLG_INTERP_PERSPECTIVE;
+      in = input(VLG_INPUT_SEMANTIC_CLIP_DISTANCE, loc - VARYING_SLOT_CLIP_DIST0, loc, interp);
    } else {
       int index = vlg_varying_index(loc);
       if (index < 0)
@@ -249,6 +255,10 @@ Isel::store_output_index(const nir_io_semantics &sem, int loc)
          out = output(VLG_OUTPUT_SEMANTIC_POSITION, 0, loc);
       } else if (loc == VARYING_SLOT_PSIZ) {
          out = output(VLG_OUTPUT_SEMANTIC_POINT_SIZE, 0, loc);
+      } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
+         /* gl_ClipDistance (and st/mesa's lowered user clip planes) as two
+          * vec4s: docs/hw.md "Clip distances" */
+         out = output(VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE, loc - VARYING_SLOT_CLIP_DIST0, loc);
       } else {
          int index = vlg_varying_index(loc);
          if (index < 0)

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "vlg_hw.h"
 #include "vlg_ir.h"
 
 namespace vlgpu {
@@ -240,11 +241,12 @@ print_instr(const Shader &S, const Instr &I)
    return s;
 }
 
-static const char *const in_sem[] = {"ATTRIBUTE",   "VARYING",     "FRAG_COORD", "FACE",
-                                     "POINT_COORD", "VERTEX_ID",   "INSTANCE_ID", "POSITION",
-                                     "POINT_SIZE",  "PRIMITIVE_ID"};
-static const char *const out_sem[] = {"POSITION", "VARYING", "POINT_SIZE",
-                                      "COLOR",    "DEPTH",   "SAMPLE_MASK"};
+/* a name of the generated vlg_hw.h enums, "?" for a value they do not name */
+static const char *
+or_unknown(const char *name)
+{
+   return name ? name : "?";
+}
 
 std::string
 print_shader(const Shader &S)
@@ -253,12 +255,14 @@ print_shader(const Shader &S)
    char buf[128];
    for (const InputDesc &in : S.inputs) {
       snprintf(buf, sizeof(buf), "; in  %s%s <- %s %u\n", fmt_reg(S, in.vreg, in.offset).c_str(),
-               fmt_mask(in.mask).c_str(), in.semantic < 10 ? in_sem[in.semantic] : "?", in.index);
+               fmt_mask(in.mask).c_str(), or_unknown(vlg_input_semantic_name(in.semantic)),
+               in.index);
       out += buf;
    }
    for (const OutputDesc &o : S.outputs) {
       snprintf(buf, sizeof(buf), "; out %s%s -> %s %u\n", fmt_reg(S, o.vreg, 0).c_str(),
-               fmt_mask(o.mask).c_str(), o.semantic < 6 ? out_sem[o.semantic] : "?", o.index);
+               fmt_mask(o.mask).c_str(), or_unknown(vlg_output_semantic_name(o.semantic)),
+               o.index);
       out += buf;
    }
    for (unsigned b = 0; b < S.blocks.size(); b++) {

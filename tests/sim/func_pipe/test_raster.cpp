@@ -566,6 +566,79 @@ TEST(RasterClip, UserClipPlane)
       }
 }
 
+TEST(RasterClip, ClipDistancesReplaceTheUserPlanes)
+{
+   /* docs/hw.md "Clip distances" (GL 3.0 section 2.17): the VS writes
+    * gl_ClipDistance[0..3] in CLIP_DISTANCE 0 (R1) and [4..7] in CLIP_DISTANCE
+    * 1 (R2); enabled user plane i keeps the points with distance i >= 0. The
+    * triangle of UserClipPlane with distance 0 = x_clip - 0.25 w gives its
+    * coverage; pipe_state.clip.plane[0] would reject everything, distance 1
+    * (-1 everywhere) is not enabled; the FS reads distance 0 interpolated. */
+   Bench b;
+   b.t.vs.code = assemble("BRC.END\n");
+   b.t.vs.output(0, VLG_OUTPUT_SEMANTIC_POSITION);
+   b.t.vs.output(1, VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE, 0);
+   b.t.vs.output(2, VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE, 1);
+   b.t.fs.input(0, VLG_INPUT_SEMANTIC_CLIP_DISTANCE, 0, 0xf, VLG_INTERP_PERSPECTIVE);
+   b.t.pipe.rasterizer.clip_plane_enable = 0x1;
+   b.t.pipe.clip.plane[0].d = -1.0f;
+   b.load();
+   ASSERT_GE(b.ge.layout.clipdist_slot[0], 0);
+   ASSERT_GE(b.ge.layout.clipdist_slot[1], 0);
+   const double win[3][2] = {{4.3, 4.1}, {60.2, 8.7}, {30.9, 59.4}};
+   auto draw = [&](float dist5) {
+      b.verts.clear();
+      VertexRef v[3];
+      for (int i = 0; i < 3; i++) {
+         double clip[4];
+         b.clip_of(win[i][0], win[i][1], 0.5, 1.0, clip);
+         std::vector<float> d(b.ge.layout.floats(), 0.0f);
+         for (int c = 0; c < 4; c++)
+            d[c] = float(clip[c]);
+         float *cd0 = &d[b.ge.layout.clipdist_slot[0] * 4];
+         float *cd1 = &d[b.ge.layout.clipdist_slot[1] * 4];
+         cd0[0] = float(clip[0] - 0.25 * clip[3]);
+         cd0[1] = -1.0f;  /* distance 1: not enabled */
+         cd1[1] = dist5; /* distance 5 */
+         b.verts.push_back(std::move(d));
+         v[i] = VertexRef{b.verts.back().data(), pe_post_vs(b.pe, b.verts.back().data())};
+      }
+      Recorder r;
+      PrimitiveEngine eng(b.pe);
+      eng.process(v, 3, r);
+      return r;
+   };
+   Recorder r = draw(-1.0f);
+   const auto cov = r.coverage();
+   const double xcut = 0.25 * 32 + 32; /* window x of NDC 0.25 */
+   unsigned inside = 0;
+   for (int y = 0; y < 64; y++)
+      for (int x = 0; x < 64; x++) {
+         if (edge_distance(win, x, y) < 1e-3 || std::fabs(x + 0.5 - xcut) < 1e-3)
+            continue;
+         const bool want = ref_covered(win, x, y) && x + 0.5 >= xcut;
+         inside += want;
+         EXPECT_EQ(cov.count({x, y}), want ? 1u : 0u) << x << "," << y;
+      }
+   EXPECT_GT(inside, 200u);
+   /* the interpolated distance at a fragment: x_ndc - 0.25 = (x + 0.5 - 32) / 32 - 0.25 */
+   ASSERT_FALSE(r.qs.empty());
+   uint32_t vals[kMaxShaderIo][4][4];
+   const Recorder::Q &q = r.qs[r.qs.size() / 2];
+   pe_interpolate_quad(b.pe, r.setups[q.setup], q.q, vals);
+   for (unsigned l = 0; l < 4; l++)
+      if (q.q.mask >> l & 1)
+         EXPECT_NEAR(as_float(vals[0][l][0]), (q.q.x + int(l & 1) + 0.5 - 32) / 32 - 0.25, 1e-5);
+
+   /* enabling distance 5 (-1 at every vertex) rejects the triangle */
+   b.t.pipe.rasterizer.clip_plane_enable = 0x21;
+   b.load();
+   Recorder none = draw(-1.0f);
+   EXPECT_TRUE(none.qs.empty());
+   /* ... and +1 keeps what distance 0 keeps */
+   EXPECT_EQ(draw(1.0f).coverage(), cov);
+}
+
 TEST(RasterViewport, OffsetViewportAndDepthRange)
 {
    Bench b(64, 64);

@@ -186,8 +186,10 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return 0;
 
    /* Fixed-function features st/mesa lowers into its shaders: user clip
-    * planes (GL ES has none; the PE's planes stay unused), two-sided
-    * colour, flat shading of colours, per-vertex point size. */
+    * planes (into gl_ClipDistance, which the PE applies: docs/hw.md "Clip
+    * distances"; GL ES has none; MaxClipPlanes stays 8, GL 3.0's
+    * MAX_CLIP_DISTANCES), two-sided colour, flat shading of colours,
+    * per-vertex point size. */
    case PIPE_CAP_CLIP_PLANES:
    case PIPE_CAP_TWO_SIDED_COLOR:
    case PIPE_CAP_FLATSHADE:

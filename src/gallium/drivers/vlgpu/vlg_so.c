@@ -88,15 +88,20 @@ vlg_so_pack_shader(struct vlg_shader_state *so,
          sem = VLG_OUTPUT_SEMANTIC_POSITION;
       } else if (slot == VARYING_SLOT_PSIZ) {
          sem = VLG_OUTPUT_SEMANTIC_POINT_SIZE;
+      } else if (slot == VARYING_SLOT_CLIP_DIST0 ||
+                 slot == VARYING_SLOT_CLIP_DIST1) {
+         sem = VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;
+         index = slot - VARYING_SLOT_CLIP_DIST0;
       } else {
          sem = VLG_OUTPUT_SEMANTIC_VARYING;
          index = vlg_varying_index(slot);
       }
+      const bool indexed = sem == VLG_OUTPUT_SEMANTIC_VARYING ||
+                           sem == VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;
       int reg = -1;
       for (unsigned k = 0; k < cs->state.num_outputs; k++) {
          if (cs->state.outputs[k].semantic == sem &&
-             (sem != VLG_OUTPUT_SEMANTIC_VARYING ||
-              (int)cs->state.outputs[k].index == index))
+             (!indexed || (int)cs->state.outputs[k].index == index))
             reg = cs->state.outputs[k].reg;
       }
       if (reg < 0) {

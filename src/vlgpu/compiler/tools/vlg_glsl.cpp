@@ -149,6 +149,10 @@ init_context(struct gl_context *ctx, bool desktop)
       pc->MaxAtomicCounters = MAX_ATOMIC_COUNTERS;
       pc->MaxImageUniforms = VLG_MAX_SHADER_IMAGES;
    }
+   /* st/mesa without PIPE_CAP_NIR_COMPACT_ARRAYS (st_extensions.c):
+    * gl_ClipDistance becomes two vec4s, CLIP_DIST0 and CLIP_DIST1 */
+   for (unsigned st = 0; st < MESA_SHADER_STAGES; st++)
+      ctx->Const.ShaderCompilerOptions[st].LowerCombinedClipCullDistance = true;
    ctx->Const.GenerateTemporaryNames = true;
    ctx->Const.MaxUserAssignableUniformLocations = 4 * MESA_SHADER_STAGES * MAX_UNIFORMS;
    ctx->Driver.NewProgram = new_program;

@@ -85,12 +85,16 @@ make_ge_state(const DrawPackage &pkg)
          case VLG_INPUT_SEMANTIC_VARYING:
             want = VLG_OUTPUT_SEMANTIC_VARYING;
             break;
+         case VLG_INPUT_SEMANTIC_CLIP_DISTANCE:
+            want = VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;
+            break;
          default:
             continue; /* PRIMITIVE_ID */
          }
+         const bool indexed =
+            want == VLG_OUTPUT_SEMANTIC_VARYING || want == VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;
          for (unsigned k = 0; k < vs.num_outputs; k++)
-            if (vs.outputs[k].semantic == want &&
-                (want != VLG_OUTPUT_SEMANTIC_VARYING || vs.outputs[k].index == in.index))
+            if (vs.outputs[k].semantic == want && (!indexed || vs.outputs[k].index == in.index))
                gi.vs_slot = int16_t(k);
       }
    }
@@ -116,6 +120,14 @@ make_ge_state(const DrawPackage &pkg)
          if (L.varying_slot[o.index] < 0)
             L.varying_slot[o.index] = int(next++);
          slot = L.varying_slot[o.index];
+         break;
+      case VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE:
+         /* the PE's user planes read them (docs/hw.md "Clip distances") */
+         if (o.index < 2) {
+            if (L.clipdist_slot[o.index] < 0)
+               L.clipdist_slot[o.index] = int(next++);
+            slot = L.clipdist_slot[o.index];
+         }
          break;
       default:
          break;

@@ -241,9 +241,11 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          vs   ? one_of(in.semantic, {VLG_INPUT_SEMANTIC_ATTRIBUTE, VLG_INPUT_SEMANTIC_VERTEX_ID,
                                      VLG_INPUT_SEMANTIC_INSTANCE_ID})
          : gs ? one_of(in.semantic, {VLG_INPUT_SEMANTIC_POSITION, VLG_INPUT_SEMANTIC_POINT_SIZE,
-                                     VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_PRIMITIVE_ID})
+                                     VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_PRIMITIVE_ID,
+                                     VLG_INPUT_SEMANTIC_CLIP_DISTANCE})
               : one_of(in.semantic, {VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_FRAG_COORD,
-                                     VLG_INPUT_SEMANTIC_FACE, VLG_INPUT_SEMANTIC_POINT_COORD});
+                                     VLG_INPUT_SEMANTIC_FACE, VLG_INPUT_SEMANTIC_POINT_COORD,
+                                     VLG_INPUT_SEMANTIC_CLIP_DISTANCE});
       if (!ok)
          bad(block,
              fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem, stage_kind));
@@ -251,6 +253,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          bad(block, fmt::format("inputs[{}] reads ATTRIBUTE {} but the draw has {} vertex "
                                 "elements",
                                 i, in.index, num_vertex_elements));
+      if (in.semantic == VLG_INPUT_SEMANTIC_CLIP_DISTANCE && in.index > 1)
+         bad(block, fmt::format("inputs[{}] is CLIP_DISTANCE {} (index 0 or 1)", i, in.index));
       if (in.semantic == VLG_INPUT_SEMANTIC_VARYING && in.interp == VLG_INTERP_CONSTANT)
          bad(block, fmt::format("inputs[{}] is VARYING {} with interp CONSTANT (CONSTANT is "
                                 "for system values)",
@@ -264,7 +268,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          bad(block, fmt::format("outputs[{}].reg = R{} but num_regs = {}", i, out.reg, s.num_regs));
       const bool ok =
          vs || gs ? one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_POSITION, VLG_OUTPUT_SEMANTIC_VARYING,
-                                          VLG_OUTPUT_SEMANTIC_POINT_SIZE})
+                                          VLG_OUTPUT_SEMANTIC_POINT_SIZE,
+                                          VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE})
                   : one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_COLOR, VLG_OUTPUT_SEMANTIC_DEPTH,
                                           VLG_OUTPUT_SEMANTIC_SAMPLE_MASK,
                                           VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR});
@@ -277,6 +282,10 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
       if (out.semantic == VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR && out.index != 0)
          bad(block, fmt::format("outputs[{}] is DUAL_SOURCE_COLOR {} (only index 0: render target "
                                 "0)",
+                                i, out.index));
+      if (out.semantic == VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE && out.index > 1)
+         bad(block, fmt::format("outputs[{}] is CLIP_DISTANCE {} (index 0: distances 0..3, 1: "
+                                "4..7)",
                                 i, out.index));
       if (out.semantic == VLG_OUTPUT_SEMANTIC_POSITION) {
          if (has_position)

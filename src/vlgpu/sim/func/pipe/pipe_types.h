@@ -32,12 +32,17 @@ struct VertexLayout {
    unsigned num_slots = 3;         /**< vec4 slots per vertex */
    int psize_slot = -1;            /**< slot of POINT_SIZE, -1 if the VS has none */
    int varying_slot[kMaxVaryings]; /**< slot of VARYING n, -1 if not stored */
+   /** slots of CLIP_DISTANCE 0 and 1 (gl_ClipDistance[0..3], [4..7]), -1 if
+    *  the last vertex stage does not write them (docs/hw.md "Clip distances") */
+   int clipdist_slot[2] = {-1, -1};
 
    VertexLayout()
    {
       for (int &s : varying_slot)
          s = -1;
    }
+   /** The last vertex stage writes gl_ClipDistance: user planes test it. */
+   bool has_clip_distances() const { return clipdist_slot[0] >= 0 || clipdist_slot[1] >= 0; }
    unsigned floats() const { return num_slots * 4; }
 };
 

@@ -40,10 +40,20 @@ inf_or_nan(float f)
    return !std::isfinite(f);
 }
 
+/* Signed distance of vertex @v (layout of @s) to clip plane @plane (0..13):
+ * planes[plane] . clip position (draw_pipe_clip.c getclipdist), except user
+ * planes 6..13 when the last vertex stage writes gl_ClipDistance: distance
+ * plane - 6 (0 where it writes none). Kept where >= 0. */
 inline float
-dot4(const float *a, const float *b)
+pe_plane_distance(const PeState &s, const float *v, unsigned plane)
 {
-   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+   if (plane >= 6 && s.clip_distances) {
+      const unsigned i = plane - 6;
+      const int slot = s.clipdist_slot[i / 4];
+      return slot >= 0 ? v[unsigned(slot) * 4 + i % 4] : 0.0f;
+   }
+   const float *p = s.planes[plane];
+   return v[0] * p[0] + v[1] * p[1] + v[2] * p[2] + v[3] * p[3];
 }
 
 inline int
@@ -103,6 +113,7 @@ inline bool
 is_interpolated(const FsInput &in)
 {
    return in.semantic == VLG_INPUT_SEMANTIC_VARYING ||
+          in.semantic == VLG_INPUT_SEMANTIC_CLIP_DISTANCE ||
           in.semantic == VLG_INPUT_SEMANTIC_POINT_COORD;
 }
 
@@ -526,6 +537,9 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
    }
    s.clip_planes = 0xfu | (r.depth_clip_near ? 1u << 4 : 0) | (r.depth_clip_far ? 1u << 5 : 0) |
                    ((r.clip_plane_enable & 0xffu) << 6);
+   s.clipdist_slot[0] = layout.clipdist_slot[0];
+   s.clipdist_slot[1] = layout.clipdist_slot[1];
+   s.clip_distances = layout.has_clip_distances();
 
    s.samples = pkg.fb.samples == kMsaaSamples ? kMsaaSamples : 1;
    s.msaa = s.samples == kMsaaSamples && r.multisample;
@@ -557,10 +571,17 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
       if (in.semantic == VLG_INPUT_SEMANTIC_VARYING) {
          f.slot = int16_t(layout.varying_slot[in.index]);
          f.sprite = in.index < 32 && (r.sprite_coord_enable >> in.index & 1);
-         if (f.slot >= 0 && slot_interp[f.slot] < 0)
-            slot_interp[f.slot] = int(in.interp);
+      } else if (in.semantic == VLG_INPUT_SEMANTIC_CLIP_DISTANCE) {
+         f.slot = int16_t(in.index < 2 ? layout.clipdist_slot[in.index] : -1);
       }
+      if (f.slot >= 0 && slot_interp[f.slot] < 0)
+         slot_interp[f.slot] = int(in.interp);
    }
+   /* clip distances the FS does not read are still interpolated by the
+    * clipper, in clip space (draw_pipe_clip.c: perspective by default) */
+   for (int sl : layout.clipdist_slot)
+      if (sl >= 0 && slot_interp[sl] < 0)
+         slot_interp[sl] = VLG_INTERP_PERSPECTIVE;
    for (unsigned sl = 0; sl < layout.num_slots && sl < 64; sl++) {
       switch (slot_interp[sl]) {
       case VLG_INTERP_FLAT:
@@ -618,7 +639,7 @@ pe_post_vs(const PeState &s, float *v)
       mask |= 1u << 5;
    for (uint32_t ucp = s.clip_planes >> 6; ucp; ucp &= ucp - 1) {
       const unsigned i = 6 + unsigned(__builtin_ctz(ucp));
-      if (!(dot4(p, s.planes[i]) >= 0))
+      if (!(pe_plane_distance(s, v, i) >= 0))
          mask |= 1u << i;
    }
    if (mask == 0) {
@@ -1036,9 +1057,8 @@ PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, QuadSink &
 
    while (clipmask && n >= 3) {
       const unsigned plane_idx = unsigned(__builtin_ctz(clipmask));
-      const float *plane = s_.planes[plane_idx];
       float *vert_prev = inlist[0];
-      float dp_prev = dot4(vert_prev, plane);
+      float dp_prev = pe_plane_distance(s_, vert_prev, plane_idx);
       unsigned outcount = 0;
       clipmask &= ~(1u << plane_idx);
       if (inf_or_nan(dp_prev))
@@ -1048,7 +1068,7 @@ PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, QuadSink &
       inlist[n] = inlist[0];
       for (unsigned i = 1; i <= n; i++) {
          float *vert = inlist[i];
-         const float dp = dot4(vert, plane);
+         const float dp = pe_plane_distance(s_, vert, plane_idx);
          bool different_sign;
          if (inf_or_nan(dp))
             return;
@@ -1113,8 +1133,8 @@ PrimitiveEngine::clip_line(const VertexRef &v0, const VertexRef &v1, uint32_t cl
    const float *prov = s_.rast.flatshade_first ? v0.data : v1.data;
    while (clipmask) {
       const unsigned plane_idx = unsigned(__builtin_ctz(clipmask));
-      const float dp0 = dot4(v0.data, s_.planes[plane_idx]);
-      const float dp1 = dot4(v1.data, s_.planes[plane_idx]);
+      const float dp0 = pe_plane_distance(s_, v0.data, plane_idx);
+      const float dp1 = pe_plane_distance(s_, v1.data, plane_idx);
       if (inf_or_nan(dp0) || inf_or_nan(dp1))
          return;
       if (dp1 < 0.0f) {

@@ -82,6 +82,10 @@ struct PeState {
    float scale[3] = {}, translate[3] = {}; /**< viewport transform */
    float planes[6 + 8][4] = {};            /**< frustum planes 0..5, user planes 6..13 */
    uint32_t clip_planes = 0;               /**< planes tested: bit i = planes[i] */
+   /** User planes 6..13 are gl_ClipDistance[0..7] from these vertex slots
+    *  (VertexLayout::clipdist_slot) instead of planes[] . position. */
+   bool clip_distances = false;
+   int clipdist_slot[2] = {-1, -1};
    Cliprect cliprect;
    float pixel_offset = 0.5f; /**< 0.5 with half_pixel_center, else 0 */
    VertexLayout layout;

@@ -364,6 +364,66 @@ void main() {
    }
 }
 
+TEST(ComputeExec, ImageBuffers)
+{
+   /* OES_texture_buffer's imageBuffer: texel i of the bound range at its
+    * address + i x bytes per texel; loads outside the range read 0 and
+    * stores outside it are dropped (ES 3.2 section 8.26); imageSize is the
+    * texel count. Image 0: rgba32f store, image 1: r32ui atomics + load. */
+   CompiledCompute c = compile_compute(R"(#version 310 es
+#extension GL_OES_texture_buffer : require
+#extension GL_OES_shader_image_atomic : require
+layout(local_size_x = 16) in;
+layout(rgba32f, binding = 0) writeonly uniform highp imageBuffer dst;
+layout(r32ui, binding = 1) uniform highp uimageBuffer counts;
+layout(std430, binding = 0) buffer Out { uint before[16]; int sizes[2]; uint outside; } o;
+void main() {
+   int i = int(gl_LocalInvocationIndex);
+   float t = float(i);
+   imageStore(dst, i, vec4(t, -t, t * 0.5, 1.0));
+   imageStore(dst, i + 12, vec4(99.0)); /* texels 12..15 in range, 16..27 dropped */
+   o.before[i] = imageAtomicAdd(counts, i % 3, uint(i + 1));
+   if (i == 0) {
+      o.sizes[0] = imageSize(dst);
+      o.sizes[1] = imageSize(counts);
+      o.outside = imageLoad(counts, 5).x + imageLoad(counts, -1).x + 7u;
+   }
+}
+)");
+   ASSERT_TRUE(c.cs) << c.error;
+   ComputeRun r;
+   /* image 0: 16 rgba32f texels at 0x20000 (then a guard word); image 1: 3
+    * r32ui texels at 0x21000, followed by words that are not in it */
+   const uint32_t d0[8] = {0x20000, 0, 0, 0, 16, 1, 1, 0};
+   const uint32_t d1[8] = {0x21000, 0, 0, 0, 3, 1, 1, 0};
+   std::memcpy(r.image_desc[0], d0, sizeof(d0));
+   std::memcpy(r.image_desc[1], d1, sizeof(d1));
+   r.set_word(0x20000 + 16 * 16, 0xdeadbeef);
+   for (unsigned k = 0; k < 4; k++)
+      r.set_word(0x21000 + 4 * k, k == 3 ? 1234 : 100 * k);
+   ASSERT_TRUE(r.run(c.cs.get())) << r.fault;
+   for (unsigned i = 0; i < 16; i++) {
+      const float want[4] = {float(i), -float(i), i * 0.5f, 1.0f};
+      for (unsigned k = 0; k < 4; k++) {
+         float v;
+         std::memcpy(&v, r.vram.data() + 0x20000 + 16 * i + 4 * k, 4);
+         EXPECT_EQ(v, i >= 12 ? 99.0f : want[k]) << "texel " << i << " comp " << k;
+      }
+   }
+   EXPECT_EQ(r.word(0x20000 + 16 * 16), 0xdeadbeefu) << "store beyond the range";
+   /* atomics: counter j gets the i + 1 of every i with i % 3 == j */
+   for (unsigned j = 0; j < 3; j++) {
+      uint32_t sum = 100 * j;
+      for (unsigned i = j; i < 16; i += 3)
+         sum += i + 1;
+      EXPECT_EQ(r.word(0x21000 + 4 * j), sum) << "counter " << j;
+   }
+   EXPECT_EQ(r.word(0x21000 + 12), 1234u) << "atomic beyond the range";
+   EXPECT_EQ(r.word(r.ssbo_addr[0] + 64), 16u);
+   EXPECT_EQ(r.word(r.ssbo_addr[0] + 68), 3u);
+   EXPECT_EQ(r.word(r.ssbo_addr[0] + 72), 7u); /* both loads outside: 0 */
+}
+
 /* The GL_NV_image_formats formats (and rgba16 integer: two dwords): every
  * invocation of a 4x4 workgroup stores a value of its own into image 0 and
  * loads texel (x, y) of image 1, prefilled here, into an SSBO. Texels of 1

@@ -349,9 +349,10 @@ lower_image(nir_builder *b, nir_intrinsic_instr *intr, State &st)
    st.images_used |= 1u << index;
    const enum glsl_sampler_dim dim = nir_intrinsic_image_dim(intr);
    const bool array = nir_intrinsic_image_array(intr);
-   if (dim != GLSL_SAMPLER_DIM_2D && dim != GLSL_SAMPLER_DIM_3D && dim != GLSL_SAMPLER_DIM_CUBE)
+   if (dim != GLSL_SAMPLER_DIM_2D && dim != GLSL_SAMPLER_DIM_3D && dim != GLSL_SAMPLER_DIM_CUBE &&
+       dim != GLSL_SAMPLER_DIM_BUF)
       throw CompileError("image dimension " + std::to_string((int)dim) +
-                         " is not supported (2D, 3D, cube, and 2D and cube arrays only)");
+                         " is not supported (2D, 3D, cube, buffer, and 2D and cube arrays only)");
 
    nir_ssa_def *d0 = driver_uniform(b, st, VLG_DU_IMAGE + 2 * index, nullptr, 1);
    nir_ssa_def *d1 = driver_uniform(b, st, VLG_DU_IMAGE + 2 * index + 1, nullptr, 1);
@@ -380,16 +381,20 @@ lower_image(nir_builder *b, nir_intrinsic_instr *intr, State &st)
                        intr->intrinsic == nir_intrinsic_image_atomic_exchange)))
       throw CompileError("image atomics need r32i or r32ui (exchange: also r32f)");
 
-   /* coordinates: x, y, and z = layer / cube face / 3D slice */
+   /* coordinates: x, y, and z = layer / cube face / 3D slice; image
+    * buffers (OES_texture_buffer): x only, the driver's row pitch and
+    * sizes beyond x are 0 and 1 */
    nir_ssa_def *coord = intr->src[1].ssa;
+   const bool buffer = dim == GLSL_SAMPLER_DIM_BUF;
    const bool has_z = dim == GLSL_SAMPLER_DIM_3D || dim == GLSL_SAMPLER_DIM_CUBE || array;
    nir_ssa_def *x = nir_channel(b, coord, 0);
-   nir_ssa_def *y = nir_channel(b, coord, 1);
+   nir_ssa_def *y = buffer ? nir_imm_int(b, 0) : nir_channel(b, coord, 1);
    nir_ssa_def *z = has_z ? nir_channel(b, coord, 2) : nir_imm_int(b, 0);
    /* in range: unsigned compares reject negative coordinates too; cube
     * faces 0..5 (d1.z holds 6 for a cube view) */
-   nir_ssa_def *in_range = nir_iand(b, nir_ult(b, x, nir_channel(b, d1, 0)),
-                                    nir_ult(b, y, nir_channel(b, d1, 1)));
+   nir_ssa_def *in_range = nir_ult(b, x, nir_channel(b, d1, 0));
+   if (!buffer)
+      in_range = nir_iand(b, in_range, nir_ult(b, y, nir_channel(b, d1, 1)));
    if (has_z)
       in_range = nir_iand(b, in_range, nir_ult(b, z, nir_channel(b, d1, 2)));
    nir_ssa_def *addr = nir_iadd(

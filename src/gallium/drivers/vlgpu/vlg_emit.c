@@ -328,7 +328,9 @@ vlg_ssbo_uniforms(struct vlg_context *ctx, const struct pipe_shader_buffer *sb,
 
 /* Driver uniforms of the bound image @view: (address of texel (0,0) of the
  * first layer of the bound level, row pitch, layer stride, 0), (width,
- * height, depth or layers, 0) -- docs/compiler.md "Compute shaders". */
+ * height, depth or layers, 0); an image buffer (OES_texture_buffer):
+ * (address of the range, 0, 0, 0), (texels in the range, 1, 1, 0) --
+ * docs/compiler.md "Compute shaders". */
 static void
 vlg_image_uniforms(struct vlg_context *ctx, const struct pipe_image_view *view,
                    uint32_t *du)
@@ -336,10 +338,23 @@ vlg_image_uniforms(struct vlg_context *ctx, const struct pipe_image_view *view,
    struct pipe_resource *prsc = view->resource;
    struct vlg_resource *rsc = vlg_resource(prsc);
 
-   if (prsc->target == PIPE_BUFFER || prsc->nr_samples > 1) {
-      /* image buffers and multisample images are not in GL ES 3.1 */
-      mesa_logw_once("vlgpu: buffer and multisample images are not "
-                     "supported; image unit reads 0");
+   if (prsc->target == PIPE_BUFFER) {
+      const unsigned bpp = util_format_get_blocksize(view->format);
+      if (view->u.buf.offset >= rsc->size || !bpp)
+         return;
+      const uint32_t size = MIN2(view->u.buf.size, rsc->size - view->u.buf.offset);
+      if (!vlg_mem_address(rsc->bo->address + view->u.buf.offset, size,
+                           "image buffer", &du[0]))
+         return;
+      du[4] = size / bpp;
+      du[5] = du[6] = 1;
+      vlg_batch_add_bo(&ctx->batch, rsc->bo);
+      return;
+   }
+   if (prsc->nr_samples > 1) {
+      /* multisample images are not in GL ES 3.1 */
+      mesa_logw_once("vlgpu: multisample images are not supported; image "
+                     "unit reads 0");
       return;
    }
    /* layers first_layer..last_layer of the level: array layers, cube faces

@@ -57,11 +57,16 @@ vlg_format_supported(enum pipe_format format, unsigned bind, bool is_buffer)
    bind &= ~VLG_BIND_ANY_FORMAT;
 
    if (is_buffer) {
-      /* Buffers hold raw bytes; attribute and index fetch and texel
-       * buffers (the texture unit's BUFFER target, any format it can
-       * sample) interpret them. */
+      /* Buffers hold raw bytes; attribute and index fetch, texel buffers
+       * (the texture unit's BUFFER target, any format it can sample) and
+       * image buffers (MEM with the compiler's conversion of the image
+       * format, OES_texture_buffer's imageBuffer) interpret them. */
       if (bind & ~(PIPE_BIND_VERTEX_BUFFER | PIPE_BIND_INDEX_BUFFER |
-                   PIPE_BIND_CONSTANT_BUFFER | PIPE_BIND_SAMPLER_VIEW))
+                   PIPE_BIND_CONSTANT_BUFFER | PIPE_BIND_SAMPLER_VIEW |
+                   PIPE_BIND_SHADER_IMAGE))
+         return false;
+      if ((bind & PIPE_BIND_SHADER_IMAGE) &&
+          !vlg_compiler_image_format_supported(format))
          return false;
       if ((bind & PIPE_BIND_SAMPLER_VIEW) && !(usage & VLG_FORMAT_USAGE_TEX))
          return false;
@@ -80,8 +85,8 @@ vlg_format_supported(enum pipe_format format, unsigned bind, bool is_buffer)
 
    /* Images: MEM on the texture's linear layout with the conversion the
     * compiler writes out for the GL ES 3.1 and GL_NV_image_formats formats
-    * (vlg_nir_memory.cpp), on textures the GPU can hold; no image buffers
-    * (the test above). */
+    * (vlg_nir_memory.cpp), on textures the GPU can hold (image buffers:
+    * above). */
    if ((bind & PIPE_BIND_SHADER_IMAGE) &&
        (!vlg_compiler_image_format_supported(format) ||
         !(usage & VLG_FORMAT_USAGE_TEX)))

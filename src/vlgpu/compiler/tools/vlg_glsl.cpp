@@ -79,6 +79,10 @@ init_context(struct gl_context *ctx, bool desktop)
     * extension; ES gets OES_texture_cube_map_array only with geometry
     * shaders, st_extensions.c) */
    ctx->Extensions.ARB_texture_cube_map_array = true;
+   /* texel buffers (PIPE_CAP_TEXTURE_BUFFER_OBJECTS, the RGB32 formats,
+    * image buffers): ES gets OES_texture_buffer (st_extensions.c) */
+   ctx->Extensions.ARB_texture_buffer_object = true;
+   ctx->Extensions.OES_texture_buffer = true;
    /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
    ctx->Extensions.ARB_blend_func_extended = true;
    ctx->Const.MaxDualSourceDrawBuffers = 1;

@@ -152,23 +152,26 @@ def copy_checkout(src, dest):
 
 
 def fetch_upstream(dest):
-    """git-fetch DEQP_COMMIT from upstream (blobless) and export the GLES paths."""
+    """Fetch DEQP_COMMIT from upstream into third_party/vk-gl-cts.git (depth 1, blobless,
+    a sparse checkout of SOURCE_PATHS, so only the GLES files' contents are downloaded),
+    then copy those paths to dest.  Raises DeqpError with git's message on failure."""
     repo = ROOT / "third_party" / "vk-gl-cts.git"
     print(f"[deqp] fetching {DEQP_UPSTREAM} at {DEQP_COMMIT[:12]} into {repo}", flush=True)
-    steps = [["git", "init", "--bare", "-q", str(repo)],
-             ["git", "-C", str(repo), "fetch", "--depth", "1", "--filter=blob:none",
-              DEQP_UPSTREAM, DEQP_COMMIT]]
+    if not (repo / ".git").exists():
+        repo.mkdir(parents=True, exist_ok=True)
+        steps = [["git", "init", "-q"], ["git", "remote", "add", "origin", DEQP_UPSTREAM]]
+    else:
+        steps = []
+    steps += [["git", "fetch", "-q", "--depth", "1", "--filter=blob:none", "origin", DEQP_COMMIT],
+              ["git", "sparse-checkout", "set", "--no-cone"] + ["/" + p for p in SOURCE_PATHS],
+              ["git", "checkout", "-q", "--detach", "FETCH_HEAD"]]
     for cmd in steps:
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
         if r.returncode != 0:
-            raise DeqpError(f"{' '.join(cmd)} failed: {r.stderr.strip()[-400:]}\n"
+            raise DeqpError(f"{' '.join(cmd)} (in {repo}) failed: {r.stderr.strip()[-400:]}\n"
                             "no dEQP sources: set VLGPU_DEQP_SRC to a VK-GL-CTS checkout at "
-                            f"{DEQP_COMMIT} or its GLES archive")
-    archive = subprocess.Popen(["git", "-C", str(repo), "archive", DEQP_COMMIT] + SOURCE_PATHS,
-                               stdout=subprocess.PIPE)
-    untar = subprocess.run(["tar", "-x", "-C", str(dest)], stdin=archive.stdout)
-    if archive.wait() != 0 or untar.returncode != 0:
-        raise DeqpError(f"git archive {DEQP_COMMIT[:12]} from {repo} failed")
+                            f"{DEQP_COMMIT} or to its GLES archive")
+    copy_checkout(repo, dest)
 
 
 def prepare_sources():

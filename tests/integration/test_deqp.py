@@ -80,6 +80,42 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("no result after 3 s", details["dEQP-GLES2.a.hang1"])
 
 
+class FetchUpstreamTest(unittest.TestCase):
+    """The upstream route (no VLGPU_DEQP_SRC, no ../shared archive) against a local
+    git repository standing in for GitHub: the pinned commit is fetched (depth 1,
+    blobless, sparse) and only the GLES paths end up in the sources."""
+
+    def test_fetches_the_pinned_commit_and_only_the_gles_paths(self):
+        import subprocess
+        with tempfile.TemporaryDirectory(prefix="vlgpu-deqp-git-") as tmp:
+            tmp = Path(tmp)
+            up = tmp / "upstream"
+            for rel in deqp.SOURCE_PATHS:
+                f = up / rel if "." in Path(rel).name else up / rel / "file.txt"
+                f.parent.mkdir(parents=True, exist_ok=True)
+                f.write_text(rel + "\n")
+            (up / "external/vulkancts").mkdir(parents=True)
+            (up / "external/vulkancts/big.bin").write_text("not for GLES\n")
+            git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+            for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "x"],
+                        ["config", "uploadpack.allowFilter", "true"],
+                        ["config", "uploadpack.allowAnySHA1InWant", "true"]):
+                subprocess.run(git + cmd, cwd=up, check=True)
+            head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=up, check=True,
+                                  capture_output=True, text=True).stdout.strip()
+            saved = deqp.ROOT, deqp.DEQP_UPSTREAM, deqp.DEQP_COMMIT
+            deqp.ROOT, deqp.DEQP_UPSTREAM, deqp.DEQP_COMMIT = tmp / "checkout", up.as_uri(), head
+            try:
+                dest = tmp / "dest"
+                dest.mkdir()
+                deqp.fetch_upstream(dest)
+            finally:
+                deqp.ROOT, deqp.DEQP_UPSTREAM, deqp.DEQP_COMMIT = saved
+            self.assertEqual((dest / "framework/file.txt").read_text(), "framework\n")
+            self.assertEqual((dest / "CMakeLists.txt").read_text(), "CMakeLists.txt\n")
+            self.assertFalse((dest / "external/vulkancts").exists())
+
+
 class ExpectationsTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="vlgpu-deqp-exp-")

@@ -591,9 +591,14 @@ def doc_sections(module, runs, only, exp, args, argv):
         c = counts(r["results"])
         rows.append([label] + [str(c.get(k, 0)) for k in COLUMNS] + [str(c["total"]),
                      f"{r['wall']:.0f}" if r["wall"] else "-"])
-    lines = [bench.provenance(cmd, m, f"dEQP at {DEQP_COMMIT[:9]}, {module} mustpass `main`"
-                              f"{'' if args.fraction == '1/1' else ', every ' + args.fraction.split('/')[1] + 'th case'}"
-                              f", {args.jobs} processes"), ""]
+    every = "" if args.fraction == "1/1" else f", every {args.fraction.split('/')[1]}th case"
+    details = f"dEQP at {DEQP_COMMIT[:9]}, {module} mustpass `main`{every}, {args.jobs} processes"
+    if args.no_run:
+        # --no-run reports an earlier run: say when its results were written.
+        when = max((args.out / label / module / "results.csv").stat().st_mtime for label in runs)
+        details += (", from the results an earlier run wrote to " + str(args.out) + " at "
+                    + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(when)))
+    lines = [bench.provenance(cmd, m, details), ""]
     lines += bench.md_table(["driver"] + COLUMNS + ["total", "seconds"], rows)
     if "softpipe" in runs and len(runs) > 1:
         groups = {}

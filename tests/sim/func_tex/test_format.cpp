@@ -548,6 +548,33 @@ TEST(FormatPack, HalfFloatRoundsTowardZero)
    EXPECT_EQ(word_of(pack(VLG_FORMAT_R16G16_FLOAT, 1.0f, 70000.0f, 0, 0)), 0x7BFF3C00u);
 }
 
+TEST(FormatPack, FloatRenderTargetsWithoutAlpha)
+{
+   /* GL_RGB16F / GL_RGB32F render targets (EXT_color_buffer_half_float):
+    * R, G, B stored (half: round toward zero, as above), alpha dropped, the
+    * pad written 0; alpha reads back as 1 (blending's DST_ALPHA) */
+   EXPECT_EQ(pack(VLG_FORMAT_R16G16B16X16_FLOAT, 1.0f, -2.0f, 70000.0f, 0.25f),
+             (std::vector<uint8_t>{0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x00, 0x00}));
+   /* 0.1 = 0x3DCCCCCD: exponent -4 -> 11, mantissa 0x4CCCCD >> 13 = 0x266 -> 0x2E66 */
+   EXPECT_EQ(pack(VLG_FORMAT_R16G16B16X16_FLOAT, 0.1f, 0.0f, -0.0f, 1.0f),
+             (std::vector<uint8_t>{0x66, 0x2E, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00}));
+   const Rgba h = unpack(VLG_FORMAT_R16G16B16X16_FLOAT, {0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x55, 0x55});
+   EXPECT_EQ(h.f(0), 1.0f);
+   EXPECT_EQ(h.f(1), -2.0f);
+   EXPECT_EQ(h.f(2), 65504.0f);
+   EXPECT_EQ(h.f(3), 1.0f); /* whatever the pad holds */
+   const std::vector<uint8_t> f = pack(VLG_FORMAT_R32G32B32X32_FLOAT, 1.5f, -3.0f, 1e30f, 0.5f);
+   uint32_t w[4];
+   std::memcpy(w, f.data(), 16);
+   EXPECT_EQ(w[0], 0x3FC00000u);
+   EXPECT_EQ(w[1], 0xC0400000u);
+   EXPECT_EQ(w[2], as_uint(1e30f));
+   EXPECT_EQ(w[3], 0u);
+   EXPECT_EQ(unpack(VLG_FORMAT_R32G32B32X32_FLOAT, f).f(3), 1.0f);
+   EXPECT_NE(vlg_format_usage(VLG_FORMAT_R16G16B16X16_FLOAT) & VLG_FORMAT_USAGE_RT, 0u);
+   EXPECT_NE(vlg_format_usage(VLG_FORMAT_R32G32B32X32_FLOAT) & VLG_FORMAT_USAGE_RT, 0u);
+}
+
 TEST(FormatPack, SrgbEncode)
 {
    /* linear 0.5: 1.055 * 0.5^(1/2.4) - 0.055 = 0.73536 (the sRGB encode curve),

@@ -123,9 +123,9 @@ TEST(FormatTable, EveryUsableFormatIsDescribedWithTheXmlSize)
       EXPECT_EQ(i.usage, vlg_format_usage(fmt.value)) << fmt.name;
       usable++;
    }
-   EXPECT_EQ(usable, 127u); /* every value but NONE has a usage in vlgpu_hw.xml */
+   EXPECT_EQ(usable, 129u); /* every value but NONE has a usage in vlgpu_hw.xml */
    EXPECT_FALSE(format_info(VLG_FORMAT_NONE).supported);
-   EXPECT_FALSE(format_info(128).supported);
+   EXPECT_FALSE(format_info(130).supported);
    EXPECT_FALSE(format_info(0x12345678).supported);
    EXPECT_STREQ(format_info(0x12345678).name, "?");
 }
@@ -152,7 +152,7 @@ TEST(FormatTable, EveryUsableFormatUnpacksPacksAndFetches)
       EXPECT_EQ(outb[i.bytes], 0xee) << fmt.name << ": pack wrote past the pixel";
       checked++;
    }
-   EXPECT_EQ(checked, 127u);
+   EXPECT_EQ(checked, 129u);
 }
 
 TEST(FormatTable, Queries)
@@ -383,6 +383,34 @@ TEST(FormatUnpack, SrgbDecodeIsMesasTable)
    EXPECT_EQ(b.f(0), 5.0288646e-01f);
    EXPECT_EQ(b.f(2), 3.0352698e-04f);
    EXPECT_EQ(b.f(3), 1.0f);
+}
+
+TEST(FormatUnpack, SrgbRedAndRedGreen)
+{
+   /* GL_SR8_EXT, GL_SRG8_EXT (EXT_texture_sRGB_R8/_RG8): the stored channels
+    * through the sRGB decode (the table entries of SrgbDecodeIsMesasTable),
+    * the missing ones 0, alpha 1 */
+   const Rgba r = unpack(VLG_FORMAT_R8_SRGB, {188});
+   EXPECT_EQ(r.f(0), 5.0288646e-01f);
+   EXPECT_EQ(r.f(1), 0.0f);
+   EXPECT_EQ(r.f(2), 0.0f);
+   EXPECT_EQ(r.f(3), 1.0f);
+   const Rgba rg = unpack(VLG_FORMAT_R8G8_SRGB, {1, 128});
+   EXPECT_EQ(rg.f(0), 3.0352698e-04f);
+   EXPECT_EQ(rg.f(1), 2.1586050e-01f);
+   EXPECT_EQ(rg.f(2), 0.0f);
+   EXPECT_EQ(rg.f(3), 1.0f);
+   EXPECT_EQ(format_info(VLG_FORMAT_R8_SRGB).linear, VLG_FORMAT_R8_UNORM);
+   EXPECT_EQ(format_info(VLG_FORMAT_R8G8_SRGB).linear, VLG_FORMAT_R8G8_UNORM);
+   EXPECT_TRUE(format_info(VLG_FORMAT_R8G8_SRGB).is_srgb);
+   /* every code decodes to the GL ES 3.0 curve (§3.8.16) in each channel */
+   for (unsigned c = 0; c < 256; c++) {
+      const double cs = c / 255.0;
+      const double l = cs <= 0.04045 ? cs / 12.92 : std::pow((cs + 0.055) / 1.055, 2.4);
+      const Rgba v = unpack(VLG_FORMAT_R8G8_SRGB, {uint8_t(c), uint8_t(255 - c)});
+      EXPECT_NEAR(v.f(0), l, 1e-7) << c;
+      EXPECT_EQ(v.f(1), srgb8_to_linear(uint8_t(255 - c))) << c;
+   }
 }
 
 TEST(FormatUnpack, ScaledAndFixed)

@@ -115,6 +115,23 @@ struct Bench {
    }
 };
 
+/** The full-NDC quad at z_ndc @z (window: the viewport rectangle), two
+ * triangles through a PrimitiveEngine; what it rasterised. */
+Recorder
+draw_ndc_quad(Bench &b, double z)
+{
+   const double q[4][4] = {{-1, -1, z, 1}, {1, -1, z, 1}, {1, 1, z, 1}, {-1, 1, z, 1}};
+   VertexRef v[4];
+   for (int i = 0; i < 4; i++)
+      v[i] = b.vertex(q[i]);
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   VertexRef t0[3] = {v[0], v[1], v[2]}, t1[3] = {v[0], v[2], v[3]};
+   eng.process(t0, 3, r);
+   eng.process(t1, 3, r);
+   return r;
+}
+
 /** Smallest distance from pixel centre (px+.5, py+.5) to the triangle's edge lines. */
 double
 edge_distance(const double (*v)[2], int px, int py)
@@ -481,6 +498,22 @@ inside_convex(const std::vector<std::array<double, 2>> &poly, int px, int py, bo
    return in;
 }
 
+/** Triangle @clip (clip coordinates, the third vertex beyond the near plane)
+ * through a PrimitiveEngine, which must clip it; what it rasterised. */
+Recorder
+draw_near_clipped(Bench &b, const std::vector<std::array<double, 4>> &clip)
+{
+   VertexRef v[3];
+   for (int i = 0; i < 3; i++)
+      v[i] = b.vertex(clip[i].data());
+   EXPECT_NE(v[2].clipmask & (1u << 4), 0u);
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   eng.process(v, 3, r);
+   EXPECT_EQ(eng.stats().prims_clipped, 1u);
+   return r;
+}
+
 } // namespace
 
 TEST(RasterClip, TriangleCrossingNearPlane)
@@ -491,14 +524,7 @@ TEST(RasterClip, TriangleCrossingNearPlane)
    const std::vector<std::array<double, 4>> clip = {{-0.5, -0.6, 0.5, 1.0},
                                                     {0.7, -0.2, 0.9, 1.5},
                                                     {0.1, 0.9, -3.0, 2.0}};
-   VertexRef v[3];
-   for (int i = 0; i < 3; i++)
-      v[i] = b.vertex(clip[i].data());
-   EXPECT_NE(v[2].clipmask & (1u << 4), 0u);
-   Recorder r;
-   PrimitiveEngine eng(b.pe);
-   eng.process(v, 3, r);
-   EXPECT_EQ(eng.stats().prims_clipped, 1u);
+   const Recorder r = draw_near_clipped(b, clip);
    const auto poly = clip_near_and_project(clip, b);
    const auto cov = r.coverage();
    unsigned inside = 0;
@@ -553,14 +579,7 @@ TEST(RasterClip, HalfZNearPlaneIsZZero)
    const std::vector<std::array<double, 4>> clip = {{-0.8, -0.7, 0.5, 1.0},
                                                     {0.7, -0.4, 0.3, 1.2},
                                                     {0.1, 0.9, -0.6, 1.0}};
-   VertexRef v[3];
-   for (int i = 0; i < 3; i++)
-      v[i] = b.vertex(clip[i].data());
-   EXPECT_NE(v[2].clipmask & (1u << 4), 0u);
-   Recorder r;
-   PrimitiveEngine eng(b.pe);
-   eng.process(v, 3, r);
-   EXPECT_EQ(eng.stats().prims_clipped, 1u);
+   const Recorder r = draw_near_clipped(b, clip);
    const auto poly = clip_near_and_project(clip, b, true);
    const auto full = clip_near_and_project(clip, b, false); /* nothing cut at z = -w */
    ASSERT_EQ(full.size(), 3u);
@@ -590,27 +609,13 @@ TEST(RasterViewport, HalfZDepthTransform)
    b.load();
    /* a full-screen quad at z_ndc = 0.5: z_w = 0.5 * 0.5 + 0.25 = 0.5 (the
     * [-1, 1] transform would give 0.625) */
-   const double q[4][4] = {{-1, -1, 0.5, 1}, {1, -1, 0.5, 1}, {1, 1, 0.5, 1}, {-1, 1, 0.5, 1}};
-   VertexRef v[4];
-   for (int i = 0; i < 4; i++)
-      v[i] = b.vertex(q[i]);
-   Recorder r;
-   PrimitiveEngine eng(b.pe);
-   VertexRef t0[3] = {v[0], v[1], v[2]}, t1[3] = {v[0], v[2], v[3]};
-   eng.process(t0, 3, r);
-   eng.process(t1, 3, r);
+   const Recorder r = draw_ndc_quad(b, 0.5);
    EXPECT_EQ(r.coverage().size(), 64u * 64u);
    uint32_t vals[kMaxShaderIo][4][4];
    pe_interpolate_quad(b.pe, r.setups[0], r.qs[0].q, vals);
    EXPECT_FLOAT_EQ(as_float(vals[0][0][2]), 0.5f);
    /* z_ndc = 0 (the near plane with halfz) maps to n = 0.25 */
-   const double q0[3][4] = {{-1, -1, 0, 1}, {1, -1, 0, 1}, {1, 1, 0, 1}};
-   VertexRef w[3];
-   for (int i = 0; i < 3; i++)
-      w[i] = b.vertex(q0[i]);
-   Recorder r0;
-   PrimitiveEngine eng0(b.pe);
-   eng0.process(w, 3, r0);
+   const Recorder r0 = draw_ndc_quad(b, 0.0);
    ASSERT_FALSE(r0.qs.empty());
    pe_interpolate_quad(b.pe, r0.setups[0], r0.qs[0].q, vals);
    EXPECT_FLOAT_EQ(as_float(vals[0][0][2]), 0.25f);
@@ -678,15 +683,7 @@ TEST(RasterViewport, OffsetViewportAndDepthRange)
    b.fs_inputs({{VLG_INPUT_SEMANTIC_FRAG_COORD, VLG_INTERP_CONSTANT}});
    b.load();
    /* full-NDC quad at z_ndc = 0.5 covers exactly the viewport rectangle */
-   const double q[4][4] = {{-1, -1, 0.5, 1}, {1, -1, 0.5, 1}, {1, 1, 0.5, 1}, {-1, 1, 0.5, 1}};
-   VertexRef v[4];
-   for (int i = 0; i < 4; i++)
-      v[i] = b.vertex(q[i]);
-   Recorder r;
-   PrimitiveEngine eng(b.pe);
-   VertexRef t0[3] = {v[0], v[1], v[2]}, t1[3] = {v[0], v[2], v[3]};
-   eng.process(t0, 3, r);
-   eng.process(t1, 3, r);
+   const Recorder r = draw_ndc_quad(b, 0.5);
    const auto cov = r.coverage();
    for (int y = 0; y < 64; y++)
       for (int x = 0; x < 64; x++)

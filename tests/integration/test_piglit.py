@@ -124,6 +124,21 @@ class PiglitDualSourceCycleTest(unittest.TestCase):
         check_subset_in_cycle_mode(self, "blend_func_extended", 3, "dual-source blending")
 
 
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitClipControlAndStencilBlitCycleTest(unittest.TestCase):
+    """The subset's glClipControl tests (rasterizer.clip_halfz in the PE) and stencil blits
+    (util_blitter_stencil_fallback: a CLEAR and one draw per stencil bit) on the cycle-mode
+    modules too."""
+
+    def test_clip_control_passes_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "arb_clip_control", 3, "clip-control")
+
+    def test_stencil_blits_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "stencil8-blit", 2, "stencil-only blit")
+        check_subset_in_cycle_mode(self, "depth-stencil-blit stencil", 2, "stencil-only blit")
+        check_subset_in_cycle_mode(self, "framebuffer-blit-levels", 2, "stencil blit of a level")
+
+
 @unittest.skipUnless(shutil.which("piglit") and shutil.which("Xvfb"),
                      "piglit or Xvfb not installed (Debian packages piglit, xvfb)")
 class PiglitPointSpriteTest(unittest.TestCase):

@@ -811,6 +811,37 @@ TEST(TexSrgb, DecodedBeforeFiltering)
    EXPECT_NEAR(t.sample(0.25f, 0.5f)[0], 188 / 255.0, 1e-7);
 }
 
+TEST(TexSrgb, RedAndRedGreenFormatsDecodeTheirChannelsOnly)
+{
+   /* GL_SRG8_EXT: texels (0, 255) and (255, 0) decode to (0, 1) and (1, 0),
+    * the linear filter between them gives (0.5, 0.5), B = 0, A = 1 */
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8G8_SRGB, 2, 1, 1, 1);
+   t.tex.srgb = true;
+   t.set_bytes(0, 0, 0, 0, {0, 255});
+   t.set_bytes(0, 1, 0, 0, {255, 0});
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   const auto v = t.sample(0.5f, 0.5f);
+   EXPECT_NEAR(v[0], 0.5, 1e-6);
+   EXPECT_NEAR(v[1], 0.5, 1e-6);
+   EXPECT_EQ(v[2], 0.0f);
+   EXPECT_EQ(v[3], 1.0f);
+   /* GL_SR8_EXT, nearest: decode(64) by the GL ES 3.0 curve */
+   Tex r(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8_SRGB, 1, 1, 1, 1);
+   r.tex.srgb = true;
+   r.set_bytes(0, 0, 0, 0, {64});
+   r.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   const double cs = 64 / 255.0, lin = std::pow((cs + 0.055) / 1.055, 2.4);
+   const auto w = r.sample(0.5f, 0.5f);
+   EXPECT_NEAR(w[0], lin, 1e-6);
+   EXPECT_EQ(w[1], 0.0f);
+   EXPECT_EQ(w[2], 0.0f);
+   EXPECT_EQ(w[3], 1.0f);
+   /* EXT_texture_sRGB_decode SKIP_DECODE: the stored value */
+   r.tex.srgb = false;
+   EXPECT_NEAR(r.sample(0.5f, 0.5f)[0], 64 / 255.0, 1e-7);
+}
+
 TEST(TexInteger, NeverFiltered)
 {
    Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R16_SINT, 2, 1, 1, 1);

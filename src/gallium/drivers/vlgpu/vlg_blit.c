@@ -11,6 +11,9 @@
  * sp_surface.c sp_blit().  Same-format copies without scaling
  * (util_try_blit_via_copy_region -> resource_copy_region) are COPY
  * commands of the CP's DMA engine (vlg_copy.c, docs/hw.md "Copies").
+ * Blits that write stencil, which u_blitter cannot do without a stencil
+ * output of the FS, draw one pass per stencil bit
+ * (util_blitter_stencil_fallback, vlg_blit_stencil).
  *
  * Multisample resolves (a blit from a 4-sample resource to a single-sample
  * one, same format, same size, no scissor, every component) are RESOLVE
@@ -347,6 +350,48 @@ vlg_blit_via_resolve(struct pipe_context *pctx, const struct pipe_blit_info *inf
    return ok;
 }
 
+/*
+ * A blit that writes stencil (GL ES 3.0 §4.3.3: depth and stencil blits
+ * use NEAREST, scaling and flips allowed).  The FS has no stencil output
+ * (no PIPE_CAP_SHADER_STENCIL_EXPORT), so u_blitter refuses any blit with
+ * PIPE_MASK_S (util_blitter_is_blit_supported).  Depth, if asked for, goes
+ * through u_blitter alone; stencil through util_blitter_stencil_fallback,
+ * as zink and crocus do: it clears the destination box's stencil to 0, then
+ * draws the box once per stencil bit with a REPLACE write mask of that bit
+ * and an FS that fetches the source stencil (the stencil-only view:
+ * X24S8_UINT, X32_S8X24_UINT, S8_UINT; nearest texel) and discards where
+ * the bit is 0.  One layer per blit, as glBlitFramebuffer gives.
+ */
+static void
+vlg_blit_stencil(struct vlg_context *ctx, const struct pipe_blit_info *info)
+{
+   if (info->dst.box.depth != 1 || abs(info->src.box.depth) != 1) {
+      mesa_logw_once("stencil blit of %d layers: not supported; destination "
+                     "left unchanged",
+                     info->dst.box.depth);
+      return;
+   }
+   if (info->mask & PIPE_MASK_Z) {
+      struct pipe_blit_info depth = *info;
+      depth.mask = PIPE_MASK_Z;
+      if (util_blitter_is_blit_supported(ctx->blitter, &depth)) {
+         vlg_blitter_save(ctx);
+         util_blitter_blit(ctx->blitter, &depth);
+      } else {
+         mesa_logw_once("depth blit %s -> %s is not supported; depth left "
+                        "unchanged",
+                        util_format_short_name(info->src.format),
+                        util_format_short_name(info->dst.format));
+      }
+   }
+   vlg_blitter_save(ctx);
+   util_blitter_stencil_fallback(ctx->blitter, info->dst.resource,
+                                 info->dst.level, &info->dst.box,
+                                 info->src.resource, info->src.level,
+                                 &info->src.box,
+                                 info->scissor_enable ? &info->scissor : NULL);
+}
+
 static void
 vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
@@ -377,6 +422,12 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    if (util_try_blit_via_copy_region(pctx, info,
                                      ctx->render_cond_query != NULL))
       return;
+
+   if ((info->mask & PIPE_MASK_S) &&
+       util_format_has_stencil(util_format_description(info->dst.format))) {
+      vlg_blit_stencil(ctx, info);
+      return;
+   }
 
    if (!util_blitter_is_blit_supported(ctx->blitter, info)) {
       mesa_logw_once("blit %s -> %s is not supported; destination left "

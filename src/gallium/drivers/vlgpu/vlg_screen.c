@@ -239,6 +239,12 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* PE: depth clipping can be turned off (depth_clip_near/far). */
    case PIPE_CAP_DEPTH_CLIP_DISABLE:
       return 1;
+   /* PE: rasterizer.clip_halfz clips z to [0, w] instead of [-w, w]
+    * (raster.cpp pe_post_vs); st/mesa folds the rest of glClipControl into
+    * the viewport (depth scale f - n, translate n; a negative y scale for
+    * GL_UPPER_LEFT) and front_ccw: ARB_clip_control, EXT_clip_control. */
+   case PIPE_CAP_CLIP_HALFZ:
+      return 1;
 
    /* GE: the GL ES primitive types, primitive restart with any index,
     * instanced attributes, first instance (draw_info). */

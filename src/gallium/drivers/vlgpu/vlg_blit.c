@@ -392,6 +392,36 @@ vlg_blit_stencil(struct vlg_context *ctx, const struct pipe_blit_info *info)
                                  info->scissor_enable ? &info->scissor : NULL);
 }
 
+/**
+ * Whether @info copies the texels' bytes unchanged: the same colour view
+ * format on both sides, each the size of its resource's pixels, no scaling,
+ * every component, same sample count (util_can_blit_via_copy_region's tight
+ * check).  The resources' own formats do not matter then (every layout is
+ * linear and a format's bytes are Gallium's), so the blit is a COPY.  This is
+ * st/mesa's glCopyImageSubData between formats of one compatibility class
+ * (st_cb_copyimage.c swizzled_copy views both sides as one canonical
+ * UINT/UNORM format: RGBA8 -> R32F as R8G8B8A8_UNORM, RGB32F -> RGB32I as
+ * R32G32B32_UINT, which is no render target), and it keeps 4-sample ->
+ * 4-sample blits from being resolved.  Depth/stencil views are left to
+ * util_try_blit_via_copy_region: their mask may select one of two
+ * components sharing a pixel.
+ */
+static bool
+vlg_blit_is_byte_copy(struct vlg_context *ctx,
+                      const struct pipe_blit_info *info)
+{
+   const enum pipe_format f = info->src.format;
+
+   return info->src.resource->target != PIPE_BUFFER &&
+          !util_format_is_depth_or_stencil(f) &&
+          util_format_get_blocksize(f) ==
+             util_format_get_blocksize(info->src.resource->format) &&
+          util_format_get_blocksize(f) ==
+             util_format_get_blocksize(info->dst.resource->format) &&
+          util_can_blit_via_copy_region(info, true,
+                                        ctx->render_cond_query != NULL);
+}
+
 static void
 vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
@@ -399,6 +429,13 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 
    if (info->render_condition_enable && !vlg_check_render_cond(ctx))
       return;
+   if (vlg_blit_is_byte_copy(ctx, info)) {
+      pctx->resource_copy_region(pctx, info->dst.resource, info->dst.level,
+                                 info->dst.box.x, info->dst.box.y,
+                                 info->dst.box.z, info->src.resource,
+                                 info->src.level, &info->src.box);
+      return;
+   }
    if (info->src.resource->nr_samples > 1) {
       if (vlg_blit_is_resolve(info)) {
          if (!vlg_emit_resolve(ctx, info))

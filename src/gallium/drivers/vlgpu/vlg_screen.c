@@ -111,6 +111,16 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * "Copies"): ARB_clear_texture (desktop GL) */
    case PIPE_CAP_CLEAR_TEXTURE:
       return 1;
+   /* ARB_copy_image, OES/EXT_copy_image (st_extensions.c).  st/mesa's
+    * glCopyImageSubData (st_cb_copyimage.c) asks for resource_copy_region
+    * between formats of one texel size and for blits with one view format
+    * on both sides of resources of other formats: both are COPY commands
+    * (vlg_copy.c, vlg_blit.c vlg_blit_is_byte_copy).  The GPU has no
+    * compressed formats, so no compressed resource reaches the driver:
+    * st/mesa copies the compressed formats it decompresses (ETC1/ETC2, ASTC)
+    * on the CPU (fallback_copy_image). */
+   case PIPE_CAP_COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS:
+      return 1;
 
    /* GLSL 1.30 feature level (ESSL 3.00) and transform feedback give
     * OpenGL ES 3.0 (main/version.c compute_version_es2; docs/driver.md

@@ -282,12 +282,25 @@ def mustpass(module):
         raise DeqpError(f"{path}: {e.strerror} (sources not prepared?)")
 
 
-def select_cases(module, fraction, globs, skips):
+def read_case_names(path):
+    """Case names of a list file: the text of each line up to a comma (so a
+    results.csv or a *-softpipe-only.txt serves as a list too)."""
+    try:
+        return {l.split(",", 1)[0].strip() for l in Path(path).read_text().splitlines()
+                if l.strip() and not l.startswith("#")}
+    except OSError as e:
+        raise UsageError(f"--cases-from {path}: {e.strerror}")
+
+
+def select_cases(module, fraction, globs, skips, listed=None):
     """The mustpass cases of MODULE: every FRACTION-th (starting with the first),
-    then only those matching one of GLOBS (if any), minus the SKIPS regexes."""
+    then only those matching one of GLOBS (if any) and in LISTED (a set, if
+    given), minus the SKIPS regexes."""
     cases = mustpass(module)[::fraction]
     if globs:
         cases = [c for c in cases if any(fnmatch.fnmatchcase(c, g) for g in globs)]
+    if listed is not None:
+        cases = [c for c in cases if c in listed]
     return [c for c in cases if not any(r.search(c) for r in skips)]
 
 
@@ -677,6 +690,9 @@ def parse_args(argv):
     p.add_argument("--cases", action="append", default=[], metavar="GLOB",
                    help="only the mustpass cases matching this glob (repeatable), e.g. "
                         "'dEQP-GLES3.functional.fbo.blit.*'")
+    p.add_argument("--cases-from", type=Path, metavar="FILE",
+                   help="only the mustpass cases listed in FILE (one per line; a results.csv "
+                        "or a *-softpipe-only.txt works too: the name is read up to a comma)")
     p.add_argument("--mode", choices=["functional", "cycle"], default="functional",
                    help="vlgpu GPU model: functional (default, VLGPU_DEBUG=functional) or cycle")
     p.add_argument("--driver", choices=["both", "vlgpu", "softpipe"], default="both",
@@ -731,9 +747,10 @@ def main(argv=None):
     rc = 0
     for module in args.modules:
         exp = Expectations(module, args.expectations)
-        cases = select_cases(module, args.step, args.cases, exp.skips)
+        cases = select_cases(module, args.step, args.cases, exp.skips,
+                             read_case_names(args.cases_from) if args.cases_from else None)
         if not cases:
-            raise UsageError(f"{module}: no case selected (--cases {' '.join(args.cases)})")
+            raise UsageError(f"{module}: no case selected (--fraction, --cases, --cases-from)")
         runs = {}
         for driver in drivers:
             label = driver_label(driver, args.mode)

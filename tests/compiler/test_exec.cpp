@@ -1049,7 +1049,7 @@ TEST(Exec, TextureGather)
       lin[c].coord[1] = fbits(t0);
       lin[c].coord[3] = c;
    }
-   sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 4, 0xf, lin, out,
+   sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, false}, false, 4, 0xf, lin, out,
                        nullptr);
    const unsigned src[4] = {2, 0, 4, 3}; /* 4: ZERO */
    const int fx[4] = {1, 2, 2, 1}, fy[4] = {2, 2, 1, 1};
@@ -1063,19 +1063,19 @@ TEST(Exec, TextureGather)
    u.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
    u.samp.compare_func = VLG_COMPARE_FUNC_LESS;
    lin[0].coord[3] = fbits(1.5f);
-   sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, true, false, 1, 0x1, lin, out,
+   sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, true}, false, 1, 0x1, lin, out,
                        nullptr);
    for (unsigned i = 0; i < 4; i++)
       EXPECT_EQ(bitsf(out[0][i]), 1.5f < texel(fx[i], fy[i], 0) ? 1.0f : 0.0f) << i;
 
    lin[0].coord[3] = 4;
-   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 1, 0x1,
+   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, false}, false, 1, 0x1,
                                     lin, out, nullptr),
                 sim::GpuFault);
    u.tex.target = VLG_TEXTURE_TARGET_3D;
    u.tex.depth = 1;
    lin[0].coord[3] = 0;
-   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 1, 0x1,
+   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, false}, false, 1, 0x1,
                                     lin, out, nullptr),
                 sim::GpuFault);
 }

@@ -1238,6 +1238,54 @@ TEST(Exec, TextureOffsetsAreTexelsOfTheSelectedLevel)
    }
 }
 
+/* Rectangle textures (GL 3.1 sampler2DRect) are sampled in texels: the
+ * driver's sampler says normalized_coords = false for them, as st/mesa
+ * asks (PIPE_CAP_TEXRECT), so the compiler must not normalise their
+ * coordinates. texture, textureProj and textureOffset. */
+TEST(Exec, RectangleTexturesAreSampledInTexels)
+{
+   sim::Vram vram(1 << 16);
+   Machine m;
+   sim::TextureUnit &u = bind_r32f_texture(m, vram, VLG_TEXTURE_TARGET_2D, 13, 7, 1, 1);
+   u.samp.normalized_coords = false;
+   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   u.samp.min_mip_filter = VLG_MIP_FILTER_NONE;
+   const char *fs = R"(#version 140
+      uniform sampler2DRect t;
+      in vec2 st;
+      out vec4 o[3];
+      void main() {
+         o[0] = texture(t, st);
+         o[1] = textureProj(t, vec3(st * 4.0, 4.0));
+         o[2] = textureOffset(t, st, ivec2(-3, 2));
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   Inputs in;
+   Rng rng(3);
+   std::vector<std::array<float, 2>> ST(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      ST[l] = {rng.next(0.0f, 13.0f), rng.next(0.0f, 7.0f)};
+      in.varyings[p.fs_in.at("st")].push_back(fvec(ST[l][0], ST[l][1], 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   /* GL: i = clamp(floor(s + offset), 0, w - 1) for unnormalized coordinates */
+   auto texel = [](float s, float t, int ox, int oy) {
+      const int i = std::min(std::max((int)std::floor(s + ox), 0), 12);
+      const int j = std::min(std::max((int)std::floor(t + oy), 0), 6);
+      return tex_value(0, i, j, 0);
+   };
+   for (unsigned l = 0; l < kLanes; l++) {
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][0]), texel(ST[l][0], ST[l][1], 0, 0)) << l;
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][0]), texel(ST[l][0], ST[l][1], 0, 0))
+         << l;
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][0]), texel(ST[l][0], ST[l][1], -3, 2))
+         << l;
+   }
+}
+
 TEST(Exec, StencilTexturing)
 {
    /* ARB_stencil_texturing: a usampler2D over the X24S8_UINT stencil view of

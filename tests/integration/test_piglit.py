@@ -117,11 +117,11 @@ class PiglitCopyCycleTest(unittest.TestCase):
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitTexelOffsetCycleTest(unittest.TestCase):
-    """The subset's texel-offset tests (the texture unit's TOFF Sub unit, docs/isa.md "toff";
-    docs/simulator-texture.md) on the cycle-mode modules too."""
+    """The subset's texel-offset and rectangle-texture tests (the texture unit's TOFF Sub unit,
+    docs/isa.md "toff"; docs/simulator-texture.md) on the cycle-mode modules too."""
 
     def test_texel_offsets_pass_in_cycle_mode(self):
-        check_subset_in_cycle_mode(self, "tex-miplevel-selection", 9, "texel-offset")
+        check_subset_in_cycle_mode(self, "tex-miplevel-selection", 12, "texel-offset")
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")

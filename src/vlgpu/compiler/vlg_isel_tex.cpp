@@ -56,10 +56,10 @@ Isel::check_sampler_dim(nir_tex_instr *tex, unsigned op)
    case GLSL_SAMPLER_DIM_3D:
       break;
    case GLSL_SAMPLER_DIM_RECT:
-      /* nir_lower_tex normalised every sampling op; fetches and size
-       * queries of a rectangle texture are those of a 2D one */
-      if (op != VLG_OP_TXF && op != VLG_OP_TXQ)
-         unsupported("unnormalised sampling of a rectangle texture");
+      /* a 2D texture whose sampler has normalized_coords = false (the
+       * driver's samplers, as st/mesa asks for rectangle textures): the
+       * texture unit samples it in texels, fetches and size queries are
+       * those of a 2D one */
       break;
    case GLSL_SAMPLER_DIM_CUBE:
       if (tex->is_array)

@@ -341,10 +341,10 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    nir_lower_tex_options tex = {};
    tex.lower_txp = ~0u;
    tex.lower_txf_offset = true;
-   tex.lower_rect_offset = true;
-   /* texel offsets in the texture unit (TOFF) */
+   /* texel offsets in the texture unit (TOFF), also on rectangle textures,
+    * which it samples in texels (the driver's samplers say
+    * normalized_coords = false for them, as st/mesa asks) */
    tex.lower_offset_filter = lower_offset_in_coordinates;
-   tex.lower_rect = true;
    tex.lower_invalid_implicit_lod = true;
    tex.lower_txd_clamp_bindless_sampler = true;
    tex.lower_txb_shadow_clamp = true;

@@ -1095,20 +1095,12 @@ sim::TextureUnit &
 bind_r32f_texture(Machine &m, sim::Vram &vram, vlg_texture_target target, unsigned w, unsigned h,
                   unsigned d, unsigned levels)
 {
-   m.vram = &vram;
-   m.num_units = 1;
-   sim::TextureUnit &u = m.units[0];
-   u.valid = true;
-   VLG_TEXTURE_init(&u.tex);
+   sim::TextureUnit &u = bind_2d_texture(m, vram, VLG_FORMAT_R32_FLOAT, w, h, 0x1000, 4);
    u.tex.target = target;
-   u.tex.format = VLG_FORMAT_R32_FLOAT;
-   u.tex.width = w;
-   u.tex.height = h;
    u.tex.depth = target == VLG_TEXTURE_TARGET_3D ? d : 1;
    u.tex.array_size = target == VLG_TEXTURE_TARGET_3D ? 1 : d;
    u.tex.num_levels = levels;
    u.tex.last_level = levels - 1;
-   u.tex.address = 0x1000;
    uint32_t off = 0;
    for (unsigned l = 0; l < levels; l++) {
       const unsigned lw = std::max(1u, w >> l), lh = std::max(1u, h >> l);
@@ -1124,9 +1116,7 @@ bind_r32f_texture(Machine &m, sim::Vram &vram, vlg_texture_target target, unsign
             }
       off += lw * lh * ld * 4;
    }
-   VLG_SAMPLER_init(&u.samp);
    u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_REPEAT;
-   u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
    u.samp.min_mip_filter = VLG_MIP_FILTER_NEAREST;
    return u;
 }

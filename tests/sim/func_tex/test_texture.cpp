@@ -190,7 +190,8 @@ TEST(TexFilter, Linear2D)
 struct WrapCase {
    vlg_tex_wrap mode;
    float s;
-   int texel; /* -1 = border */
+   int texel;   /* -1 = border */
+   int off = 0; /* texel offset (TOFF) of the coordinate: the wrap mode applies after it */
 };
 
 TEST(TexWrap, NearestEveryModeOutsideZeroOne)
@@ -218,6 +219,14 @@ TEST(TexWrap, NearestEveryModeOutsideZeroOne)
       {VLG_TEX_WRAP_MIRROR_CLAMP, -3.0f, 3},
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -0.3f, 1},
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -1.3f, -1}, /* |s| * 4 = 5.2 > 4.5 */
+      /* s = 0.125 (texel 0) with offset -1: texel -1 (s * 4 - 1 = -0.5) */
+      {VLG_TEX_WRAP_REPEAT, 0.125f, 3, -1},           /* -1 mod 4 */
+      {VLG_TEX_WRAP_CLAMP_TO_EDGE, 0.125f, 0, -1},    /* -0.5 < 0.5 */
+      {VLG_TEX_WRAP_CLAMP, 0.125f, 0, -1},            /* -0.5 <= 0 */
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, 0.125f, -1, -1}, /* -0.5 <= -0.5 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, 0.125f, 0, -1},    /* s - 1/4 = -0.125: mirrored to 0.125 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP, 0.125f, 0, -1},     /* |0.5 - 1| = 0.5 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, 0.875f, -1, 2}, /* |3.5 + 2| = 5.5 > 4.5 */
    };
    for (const WrapCase &c : cases) {
       Tex t = grid4();
@@ -225,11 +234,13 @@ TEST(TexWrap, NearestEveryModeOutsideZeroOne)
       t.samp.wrap_s = c.mode;
       t.samp.wrap_t = VLG_TEX_WRAP_CLAMP_TO_EDGE;
       t.samp.border_color[0] = 77.0f;
+      t.offset = {int8_t(c.off), 0, 0};
       const float expect = c.texel < 0 ? 77.0f : grid(c.texel, 2);
       EXPECT_EQ(t.sample(c.s, 0.6f)[0], expect) << vlg_tex_wrap_name(c.mode) << " s = " << c.s;
       /* the same along t (wrap_t, texel row) */
       t.samp.wrap_s = VLG_TEX_WRAP_CLAMP_TO_EDGE;
       t.samp.wrap_t = c.mode;
+      t.offset = {0, int8_t(c.off), 0};
       const float expect_t = c.texel < 0 ? 77.0f : grid(1, c.texel);
       EXPECT_EQ(t.sample(0.3f, c.s)[0], expect_t) << vlg_tex_wrap_name(c.mode) << " t = " << c.s;
    }
@@ -313,17 +324,24 @@ TEST(TexWrap, UnnormalizedCoordinates)
 
 namespace {
 
-/* 8x8, 4 levels, every texel of level L = 10 L + 1 (R32_FLOAT) */
+/* 8x8 R32_FLOAT, 4 levels, REPEAT: texel (x, y) of level L = value(L, x, y) */
 Tex
-mip8()
+mip8_of(float (*value)(int level, int x, int y))
 {
    Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32_FLOAT, 8, 8, 1, 4);
    for (unsigned l = 0; l < 4; l++)
       for (unsigned y = 0; y < (8u >> l); y++)
          for (unsigned x = 0; x < (8u >> l); x++)
-            t.set(l, x, y, 0, {float(10 * l + 1), 0, 0, 1});
+            t.set(l, x, y, 0, {value(l, x, y), 0, 0, 1});
    t.wrap(VLG_TEX_WRAP_REPEAT);
    return t;
+}
+
+/* every texel of level L = 10 L + 1 */
+Tex
+mip8()
+{
+   return mip8_of([](int level, int, int) { return float(10 * level + 1); });
 }
 
 } // namespace
@@ -589,24 +607,20 @@ TEST(Tex3D, TrilinearOn2x2x2)
 
 namespace {
 
-/* 8x8 R32_FLOAT, 4 levels: texel (x, y) of level L = 100 L + x + 10 y */
-Tex
-mipgrid8()
-{
-   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32_FLOAT, 8, 8, 1, 4);
-   for (unsigned l = 0; l < 4; l++)
-      for (unsigned y = 0; y < (8u >> l); y++)
-         for (unsigned x = 0; x < (8u >> l); x++)
-            t.set(l, x, y, 0, {float(100 * l + x + 10 * y), 0, 0, 1});
-   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
-   t.wrap(VLG_TEX_WRAP_REPEAT);
-   return t;
-}
-
+/* texel (x, y) of level L = 100 L + x + 10 y */
 float
 mipgrid(int level, int x, int y)
 {
    return float(100 * level + x + 10 * y);
+}
+
+/* 8x8, 4 levels of mipgrid, NEAREST with NEAREST mipmapping, REPEAT */
+Tex
+mipgrid8()
+{
+   Tex t = mip8_of(mipgrid);
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   return t;
 }
 
 } // namespace
@@ -664,32 +678,6 @@ TEST(TexOffset, LinearFootprintMovesWholeTexels)
    /* CLAMP_TO_EDGE after the offset: u = clamp(0.3 * 4 + 3, 0, 4) - 0.5 = 3.5: texel 3 alone */
    t.offset = {3, 0, 0};
    EXPECT_NEAR(t.sample(0.3f, 0.375f)[0], grid(3, 1), 1e-6);
-}
-
-TEST(TexOffset, WrapModesApplyAfterTheOffset)
-{
-   /* nearest, 4 texels, s = 0.125 (texel 0) with offset -1: texel -1 */
-   const struct {
-      vlg_tex_wrap mode;
-      int texel; /* -1: border */
-   } cases[] = {
-      {VLG_TEX_WRAP_REPEAT, 3},           /* -1 mod 4 */
-      {VLG_TEX_WRAP_CLAMP_TO_EDGE, 0},    /* -0.5 < 0.5 */
-      {VLG_TEX_WRAP_CLAMP, 0},            /* -0.5 <= 0 */
-      {VLG_TEX_WRAP_CLAMP_TO_BORDER, -1}, /* -0.5 <= -0.5 */
-      {VLG_TEX_WRAP_MIRROR_REPEAT, 0},    /* s - 1/4 = -0.125: mirrored to 0.125 */
-      {VLG_TEX_WRAP_MIRROR_CLAMP, 0},     /* |0.5 - 1| = 0.5 */
-   };
-   for (const auto &c : cases) {
-      Tex t = grid4();
-      t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
-      t.samp.wrap_s = c.mode;
-      t.samp.wrap_t = VLG_TEX_WRAP_CLAMP_TO_EDGE;
-      t.samp.border_color[0] = 77.0f;
-      t.offset = {-1, 0, 0};
-      EXPECT_EQ(t.sample(0.125f, 0.6f)[0], c.texel < 0 ? 77.0f : grid(c.texel, 2))
-         << vlg_tex_wrap_name(c.mode);
-   }
 }
 
 TEST(TexOffset, ArrayLayersAndThirdDimension)

@@ -123,6 +123,9 @@ class PiglitTexelOffsetCycleTest(unittest.TestCase):
     def test_texel_offsets_pass_in_cycle_mode(self):
         check_subset_in_cycle_mode(self, "tex-miplevel-selection", 12, "texel-offset")
 
+    def test_rectangle_textures_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "rect", 9, "rectangle-texture")
+
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitDualSourceCycleTest(unittest.TestCase):

@@ -1194,17 +1194,18 @@ TEST(Exec, TextureOffsetsAreTexelsOfTheSelectedLevel)
       const vlg_texture_target target =
          three_d ? VLG_TEXTURE_TARGET_3D : VLG_TEXTURE_TARGET_2D_ARRAY;
       bind_r32f_texture(m, vram, target, 8, 8, 8, 3);
-      const std::string fs3 = std::string(R"(#version 300 es
-         precision highp float;
-         uniform highp )") + (three_d ? "sampler3D" : "sampler2DArray") + R"( t;
-         in vec3 uvw;
-         flat in float lod;
-         out vec4 o;
-         void main() {
-            o = textureLodOffset(t, uvw, lod, )" + (three_d ? "ivec3(2, -3, 1)" : "ivec2(2, -3)") +
-                              R"();
-         }
-      )";
+      const std::string sampler = three_d ? "sampler3D" : "sampler2DArray";
+      const std::string offset = three_d ? "ivec3(2, -3, 1)" : "ivec2(2, -3)";
+      const std::string fs3 = "#version 300 es\n"
+                              "precision highp float;\n"
+                              "uniform highp " +
+                              sampler +
+                              " t;\n"
+                              "in vec3 uvw;\n"
+                              "flat in float lod;\n"
+                              "out vec4 o;\n"
+                              "void main() { o = textureLodOffset(t, uvw, lod, " +
+                              offset + "); }\n";
       CompiledProgram p3 = compile_glsl("", fs3);
       ASSERT_TRUE(p3.fs) << p3.error;
       Inputs in3;
@@ -1269,8 +1270,7 @@ TEST(Exec, RectangleTexturesAreSampledInTexels)
    };
    for (unsigned l = 0; l < kLanes; l++) {
       EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][0]), texel(ST[l][0], ST[l][1], 0, 0)) << l;
-      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][0]), texel(ST[l][0], ST[l][1], 0, 0))
-         << l;
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][0]), texel(ST[l][0], ST[l][1], 0, 0)) << l;
       EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][0]), texel(ST[l][0], ST[l][1], -3, 2))
          << l;
    }

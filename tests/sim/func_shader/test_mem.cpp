@@ -126,8 +126,8 @@ fake_sample(const Vram &, const VLG_TEXTURE &tex, const VLG_SAMPLER &, const Tex
    const bool shadow = ins.shadow;
    if (g_fail)
       throw GpuFault("TEX", "texture format not usable", "format 0 has no TEX usage");
-   g_calls.push_back({op, shadow, quads, {ins.offset[0], ins.offset[1], ins.offset[2]}, n, mask,
-                      tex.width, std::vector<TexLaneIn>(in, in + n)});
+   const std::array<int8_t, 3> offset = {ins.offset[0], ins.offset[1], ins.offset[2]};
+   g_calls.push_back({op, shadow, quads, offset, n, mask, tex.width, {in, in + n}});
    for (unsigned l = 0; l < n; l++) {
       if (!(mask >> l & 1))
          continue;

@@ -124,7 +124,8 @@ class PiglitTexelOffsetCycleTest(unittest.TestCase):
         check_subset_in_cycle_mode(self, "tex-miplevel-selection", 12, "texel-offset")
 
     def test_rectangle_textures_pass_in_cycle_mode(self):
-        check_subset_in_cycle_mode(self, "rect", 9, "rectangle-texture")
+        check_subset_in_cycle_mode(self, "2drect", 6, "rectangle-texture")
+        check_subset_in_cycle_mode(self, "texwrap rect", 3, "rectangle-texture wrap")
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")

@@ -116,6 +116,19 @@ class PiglitCopyCycleTest(unittest.TestCase):
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitTexelOffsetCycleTest(unittest.TestCase):
+    """The subset's texel-offset and rectangle-texture tests (the texture unit's TOFF Sub unit,
+    docs/isa.md "toff"; docs/simulator-texture.md) on the cycle-mode modules too."""
+
+    def test_texel_offsets_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "tex-miplevel-selection", 12, "texel-offset")
+
+    def test_rectangle_textures_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "2drect", 6, "rectangle-texture")
+        check_subset_in_cycle_mode(self, "texwrap rect", 3, "rectangle-texture wrap")
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitDualSourceCycleTest(unittest.TestCase):
     """The subset's dual-source blending tests (EXT_blend_func_extended) on the
     cycle-mode OMU too (docs/hw.md "Dual-source blending")."""

@@ -19,6 +19,7 @@
  * the units.
  */
 #include <cstdio>
+#include <cstring>
 
 #include "vlg_passes.h"
 
@@ -142,6 +143,7 @@ lower_plain(const Instr &I)
       op.src[0].index = I.src[0].index;
       op.slot = I.slot;
       op.shadow = I.shadow;
+      std::memcpy(op.toff, I.toff, sizeof(op.toff));
       break;
    case VLG_FMT_MEM:
       op.kind = I.kind;

@@ -93,6 +93,8 @@ struct Instr {
    uint8_t slot = 0;        /**< TEX unit / LDB buffer slot */
    uint16_t ldb_offset = 0; /**< LDB vec4 offset */
    bool shadow = false;     /**< TEX depth compare */
+   /** TEX, TXB, TXL, TXD, TG4: texel offsets (u, v, w), encoded as a TOFF Sub unit */
+   int8_t toff[3] = {0, 0, 0};
    /** TEX family: components read from each register of the coordinate
     *  group (src[0]); set by isel from the sampler dimension. */
    uint8_t grp_read[3] = {0xf, 0, 0};

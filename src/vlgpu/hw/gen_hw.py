@@ -1609,7 +1609,7 @@ def limits_header(desc, isa):
            '/* VL-IW machine model (isa.py, docs/isa.md) */']
     for (name, value, doc) in isa.MACHINE_LIMITS:
         out.append(f'/** {c_comment(doc)} */')
-        out.append(f'#define VLG_{name} {value}')
+        out.append(f'#define VLG_{name} {value if value >= 0 else f"({value})"}')
     out.append('')
     out.append('/* Hardware words (vlgpu_hw.xml <limit>, docs/hw.md "Limits") */')
     for lim in desc.limits:

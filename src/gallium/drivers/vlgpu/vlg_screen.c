@@ -328,15 +328,24 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_DRAW_INDIRECT:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
 
+   /* Texel offsets (textureOffset & co.): the texture unit adds them to the
+    * texel coordinates of the level it reads, the range of the TOFF Sub
+    * unit's 4-bit fields (docs/isa.md "toff"; -8..7, GL ES 3.0's minimum
+    * range). */
+   case PIPE_CAP_MIN_TEXEL_OFFSET:
+      return VLG_MIN_TEXEL_OFFSET;
+   case PIPE_CAP_MAX_TEXEL_OFFSET:
+      return VLG_MAX_TEXEL_OFFSET;
+
    /* ARB_texture_gather: the texture unit's TG4 gathers any of the four
-    * components (docs/isa.md); offsets are added to the coordinates by
-    * nir_lower_tex, so the texel-offset range applies. */
+    * components (docs/isa.md), constant offsets through TOFF as above
+    * (run-time ones are added to the coordinates by nir_lower_tex). */
    case PIPE_CAP_MAX_TEXTURE_GATHER_COMPONENTS:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
    case PIPE_CAP_MIN_TEXTURE_GATHER_OFFSET:
-      return -8;
+      return VLG_MIN_TEXEL_OFFSET;
    case PIPE_CAP_MAX_TEXTURE_GATHER_OFFSET:
-      return 7;
+      return VLG_MAX_TEXEL_OFFSET;
 
    /* Texture uploads and downloads are CPU copies into VRAM (no blit
     * engine). */

@@ -117,6 +117,8 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
    op.rel = src.rel;
    op.slot = src.slot;
    op.shadow = src.shadow;
+   for (unsigned c = 0; c < 3; c++)
+      op.toff[c] = src.toff[c];
    op.memkind = info->format == VLG_FMT_MEM ? src.kind : 0;
    op.shared = src.shared;
    op.imm = src.imm;

@@ -99,8 +99,9 @@ without_tex(std::string s)
 }
 
 uint32_t
-null_sample(const Vram &, const VLG_TEXTURE &, const VLG_SAMPLER &, TexOp, bool, bool, unsigned n,
-            uint64_t mask, const TexLaneIn *, uint32_t (*out)[4], std::vector<uint64_t> *)
+null_sample(const Vram &, const VLG_TEXTURE &, const VLG_SAMPLER &, const TexInstr &, bool,
+            unsigned n, uint64_t mask, const TexLaneIn *, uint32_t (*out)[4],
+            std::vector<uint64_t> *)
 {
    uint32_t units = 0;
    for (unsigned l = 0; l < n; l++)

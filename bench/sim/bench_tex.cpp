@@ -61,7 +61,7 @@ BM_Sample(benchmark::State &state, vlg_tex_filter filter, vlg_mip_filter mip)
             in[q * 4 + j].coord[0] = as_uint(base + q * 0.05f + (j & 1) * 0.03f);
             in[q * 4 + j].coord[1] = as_uint(base + (j >> 1) * 0.03f);
          }
-      texture_sample(vram, tex, samp, TexOp::Tex, false, true, kLanes, 0xffff, in, out, nullptr);
+      texture_sample(vram, tex, samp, {TexOp::Tex, false}, true, kLanes, 0xffff, in, out, nullptr);
       benchmark::DoNotOptimize(out);
       base += 0.001f;
    }

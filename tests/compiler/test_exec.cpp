@@ -1020,8 +1020,7 @@ TEST(Exec, TextureGather)
    auto clamp = [](int i, int n) { return std::min(std::max(i, 0), n - 1); };
    for (unsigned l = 0; l < kLanes; l++)
       for (int k = 0; k < 2; k++) {
-         /* offsets are added in texels; the compiler adds offset / size to
-          * the coordinates, exact here away from texel-centre ties */
+         /* offsets are added in texels (the TOFF Sub unit) */
          const int ox = k ? -1 : 0, oy = k ? 1 : 0;
          const int i0 = (int)std::floor(UV[l][0] * W - 0.5f) + ox;
          const int j0 = (int)std::floor(UV[l][1] * H - 0.5f) + oy;
@@ -1049,7 +1048,7 @@ TEST(Exec, TextureGather)
       lin[c].coord[1] = fbits(t0);
       lin[c].coord[3] = c;
    }
-   sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 4, 0xf, lin, out,
+   sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, false}, false, 4, 0xf, lin, out,
                        nullptr);
    const unsigned src[4] = {2, 0, 4, 3}; /* 4: ZERO */
    const int fx[4] = {1, 2, 2, 1}, fy[4] = {2, 2, 1, 1};
@@ -1063,21 +1062,218 @@ TEST(Exec, TextureGather)
    u.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
    u.samp.compare_func = VLG_COMPARE_FUNC_LESS;
    lin[0].coord[3] = fbits(1.5f);
-   sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, true, false, 1, 0x1, lin, out,
+   sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, true}, false, 1, 0x1, lin, out,
                        nullptr);
    for (unsigned i = 0; i < 4; i++)
       EXPECT_EQ(bitsf(out[0][i]), 1.5f < texel(fx[i], fy[i], 0) ? 1.0f : 0.0f) << i;
 
    lin[0].coord[3] = 4;
-   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 1, 0x1,
+   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, false}, false, 1, 0x1,
                                     lin, out, nullptr),
                 sim::GpuFault);
    u.tex.target = VLG_TEXTURE_TARGET_3D;
    u.tex.depth = 1;
    lin[0].coord[3] = 0;
-   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, sim::TexOp::Tg4, false, false, 1, 0x1,
+   EXPECT_THROW(sim::texture_sample(vram, u.tex, u.samp, {sim::TexOp::Tg4, false}, false, 1, 0x1,
                                     lin, out, nullptr),
                 sim::GpuFault);
+}
+
+namespace {
+
+/* Unit 0 of @m: an R32_FLOAT texture of @target, w x h x d (d: 3D depth or
+ * layers) with @levels levels (each level's rows packed, one level after the
+ * other from VRAM 0x1000), texel (x, y, z) of level L = tex_value(L, x, y, z);
+ * NEAREST filters with NEAREST mipmapping, REPEAT on every axis. */
+float
+tex_value(int level, int x, int y, int z)
+{
+   return float(1000 * level + 100 * z + 10 * y + x);
+}
+
+sim::TextureUnit &
+bind_r32f_texture(Machine &m, sim::Vram &vram, vlg_texture_target target, unsigned w, unsigned h,
+                  unsigned d, unsigned levels)
+{
+   sim::TextureUnit &u = bind_2d_texture(m, vram, VLG_FORMAT_R32_FLOAT, w, h, 0x1000, 4);
+   u.tex.target = target;
+   u.tex.depth = target == VLG_TEXTURE_TARGET_3D ? d : 1;
+   u.tex.array_size = target == VLG_TEXTURE_TARGET_3D ? 1 : d;
+   u.tex.num_levels = levels;
+   u.tex.last_level = levels - 1;
+   uint32_t off = 0;
+   for (unsigned l = 0; l < levels; l++) {
+      const unsigned lw = std::max(1u, w >> l), lh = std::max(1u, h >> l);
+      const unsigned ld = target == VLG_TEXTURE_TARGET_3D ? std::max(1u, d >> l) : d;
+      u.tex.level[l].offset = off;
+      u.tex.level[l].row_pitch = lw * 4;
+      u.tex.level[l].layer_stride = lw * lh * 4;
+      for (unsigned z = 0; z < ld; z++)
+         for (unsigned y = 0; y < lh; y++)
+            for (unsigned x = 0; x < lw; x++) {
+               const float v = tex_value(l, x, y, z);
+               vram.write(u.tex.address + off + (z * lh + y) * lw * 4 + x * 4, &v, 4, "test");
+            }
+      off += lw * lh * ld * 4;
+   }
+   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_REPEAT;
+   u.samp.min_mip_filter = VLG_MIP_FILTER_NEAREST;
+   return u;
+}
+
+/* GL ES 3.0.6 section 3.8.10 with NEAREST and REPEAT: the texel index of
+ * coordinate @s with texel offset @off in a level of @size texels */
+int
+nearest_repeat(float s, int size, int off)
+{
+   const int i = (int)std::floor(s * (float)size) + off;
+   return ((i % size) + size) % size;
+}
+
+} // namespace
+
+/* The *Offset texture functions (GLSL ES 3.00 section 8.8) with a LOD
+ * above 0: the offset is in texels of the selected level (GL ES 3.0.6
+ * section 3.8.10), in every way the LOD is chosen (explicit LOD, projective
+ * with LOD, gradients, fragment derivatives); 2D-array offsets never move
+ * the layer, 3D ones move the slice. Lowering the offset to the coordinates
+ * (offset / level-0 size) reads other texels at levels 1..3. */
+TEST(Exec, TextureOffsetsAreTexelsOfTheSelectedLevel)
+{
+   sim::Vram vram(1 << 16);
+   Machine m;
+   bind_r32f_texture(m, vram, VLG_TEXTURE_TARGET_2D, 16, 16, 1, 5);
+   const char *fs = R"(#version 300 es
+      precision highp float;
+      uniform highp sampler2D t;
+      in vec2 uv;
+      flat in float lod;
+      flat in float g;
+      out vec4 o[4];
+      void main() {
+         o[0] = textureLodOffset(t, uv, lod, ivec2(3, -1));
+         o[1] = textureProjLodOffset(t, vec3(2.0 * uv, 2.0), lod, ivec2(-8, 7));
+         o[2] = textureGradOffset(t, uv, vec2(g, 0.0), vec2(0.0, g), ivec2(1, 2));
+         o[3] = textureOffset(t, uv, ivec2(-2, 5));
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   Inputs in;
+   Rng rng(11);
+   std::vector<std::array<float, 2>> UV(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      const unsigned q = l / 4, level = q; /* quad q: level q */
+      /* quad lanes (x, y), (x+1, y), (x, y+1), (x+1, y+1): d/dx = d/dy =
+       * 2^level / 16, so rho = 2^level texels per pixel, lambda = level */
+      const float step = float(1u << level) / 16.0f;
+      if (l % 4 == 0)
+         UV[l] = {rng.next(0.0f, 0.9f), rng.next(0.0f, 0.9f)};
+      else
+         UV[l] = {UV[l - l % 4][0] + (l & 1) * step, UV[l - l % 4][1] + ((l >> 1) & 1) * step};
+      in.varyings[p.fs_in.at("uv")].push_back(fvec(UV[l][0], UV[l][1], 0, 0));
+      in.varyings[p.fs_in.at("lod")].push_back(fvec(float(level), 0, 0, 0));
+      in.varyings[p.fs_in.at("g")].push_back(fvec(step, 0, 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   const int offs[4][2] = {{3, -1}, {-8, 7}, {1, 2}, {-2, 5}};
+   for (unsigned l = 0; l < kLanes; l++) {
+      const int level = int(l / 4), size = 16 >> level;
+      for (unsigned k = 0; k < 4; k++) {
+         const float want = tex_value(level, nearest_repeat(UV[l][0], size, offs[k][0]),
+                                      nearest_repeat(UV[l][1], size, offs[k][1]), 0);
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + k)[l][0]), want)
+            << "lane " << l << " level " << level << " o[" << k << "] uv " << UV[l][0] << ","
+            << UV[l][1];
+      }
+   }
+
+   /* 2D array: the layer coordinate is not offset; 3D: the slice is */
+   for (int three_d = 0; three_d < 2; three_d++) {
+      const vlg_texture_target target =
+         three_d ? VLG_TEXTURE_TARGET_3D : VLG_TEXTURE_TARGET_2D_ARRAY;
+      bind_r32f_texture(m, vram, target, 8, 8, 8, 3);
+      const std::string sampler = three_d ? "sampler3D" : "sampler2DArray";
+      const std::string offset = three_d ? "ivec3(2, -3, 1)" : "ivec2(2, -3)";
+      const std::string fs3 = "#version 300 es\n"
+                              "precision highp float;\n"
+                              "uniform highp " +
+                              sampler +
+                              " t;\n"
+                              "in vec3 uvw;\n"
+                              "flat in float lod;\n"
+                              "out vec4 o;\n"
+                              "void main() { o = textureLodOffset(t, uvw, lod, " +
+                              offset + "); }\n";
+      CompiledProgram p3 = compile_glsl("", fs3);
+      ASSERT_TRUE(p3.fs) << p3.error;
+      Inputs in3;
+      std::vector<std::array<float, 3>> P(kLanes);
+      for (unsigned l = 0; l < kLanes; l++) {
+         P[l] = {rng.next(0.0f, 1.0f), rng.next(0.0f, 1.0f),
+                 three_d ? rng.next(0.0f, 1.0f) : float(l % 8)};
+         in3.varyings[p3.fs_in.at("uvw")].push_back(fvec(P[l][0], P[l][1], P[l][2], 0));
+         in3.varyings[p3.fs_in.at("lod")].push_back(fvec(float(l % 3), 0, 0, 0));
+      }
+      Result r3 = run(p3.fs.get(), kLanes, in3, m);
+      ASSERT_TRUE(r3.ok) << r3.fault;
+      for (unsigned l = 0; l < kLanes; l++) {
+         const int level = int(l % 3), size = 8 >> level;
+         const int z = three_d ? nearest_repeat(P[l][2], size, 1) : int(l % 8);
+         const float want = tex_value(level, nearest_repeat(P[l][0], size, 2),
+                                      nearest_repeat(P[l][1], size, -3), z);
+         EXPECT_EQ(bitsf(r3.out.at(FRAG_RESULT_DATA0)[l][0]), want)
+            << (three_d ? "3D" : "2D array") << " lane " << l << " level " << level;
+      }
+   }
+}
+
+/* Rectangle textures (GL 3.1 sampler2DRect) are sampled in texels: the
+ * driver's sampler says normalized_coords = false for them, as st/mesa
+ * asks (PIPE_CAP_TEXRECT), so the compiler must not normalise their
+ * coordinates. texture, textureProj and textureOffset. */
+TEST(Exec, RectangleTexturesAreSampledInTexels)
+{
+   sim::Vram vram(1 << 16);
+   Machine m;
+   sim::TextureUnit &u = bind_r32f_texture(m, vram, VLG_TEXTURE_TARGET_2D, 13, 7, 1, 1);
+   u.samp.normalized_coords = false;
+   u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+   u.samp.min_mip_filter = VLG_MIP_FILTER_NONE;
+   const char *fs = R"(#version 140
+      uniform sampler2DRect t;
+      in vec2 st;
+      out vec4 o[3];
+      void main() {
+         o[0] = texture(t, st);
+         o[1] = textureProj(t, vec3(st * 4.0, 4.0));
+         o[2] = textureOffset(t, st, ivec2(-3, 2));
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   Inputs in;
+   Rng rng(3);
+   std::vector<std::array<float, 2>> ST(kLanes);
+   for (unsigned l = 0; l < kLanes; l++) {
+      ST[l] = {rng.next(0.0f, 13.0f), rng.next(0.0f, 7.0f)};
+      in.varyings[p.fs_in.at("st")].push_back(fvec(ST[l][0], ST[l][1], 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   /* GL: i = clamp(floor(s + offset), 0, w - 1) for unnormalized coordinates */
+   auto texel = [](float s, float t, int ox, int oy) {
+      const int i = std::min(std::max((int)std::floor(s + ox), 0), 12);
+      const int j = std::min(std::max((int)std::floor(t + oy), 0), 6);
+      return tex_value(0, i, j, 0);
+   };
+   for (unsigned l = 0; l < kLanes; l++) {
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][0]), texel(ST[l][0], ST[l][1], 0, 0)) << l;
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][0]), texel(ST[l][0], ST[l][1], 0, 0)) << l;
+      EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][0]), texel(ST[l][0], ST[l][1], -3, 2))
+         << l;
+   }
 }
 
 TEST(Exec, StencilTexturing)

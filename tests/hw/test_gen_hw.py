@@ -98,6 +98,12 @@ class RejectsBadXml(unittest.TestCase):
                           'swizzle="xyzw"', "type 'norm'")
         self.format_error('bytes="4" usage="tex" layout="array" type="unorm" bits="8 8 8 8" '
                           'swizzle="xyzw" srgb="true"', 'names its linear twin')
+        self.format_error('bytes="4" usage="tex" layout="array" type="unorm" bits="16 16 0 0" '
+                          'swizzle="xy01" srgb="true" linear="R8G8B8A8_UNORM"',
+                          'srgb formats are 8-bit unorm')
+        self.format_error('bytes="4" usage="tex" layout="array" type="unorm" bits="8 8 16 0" '
+                          'swizzle="xyz1" srgb="true" linear="R8G8B8A8_UNORM"',
+                          'srgb formats are 8-bit unorm')
         self.format_error('bytes="2" usage="zs" layout="depth_stencil" zs="Z24Lo"',
                           'zs Z24Lo is 4 bytes, bytes says 2')
         self.format_error('bytes="4" usage="tex" layout="stencil_view" stencil_byte="4"',

@@ -116,12 +116,40 @@ class PiglitCopyCycleTest(unittest.TestCase):
 
 
 @unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitTexelOffsetCycleTest(unittest.TestCase):
+    """The subset's texel-offset and rectangle-texture tests (the texture unit's TOFF Sub unit,
+    docs/isa.md "toff"; docs/simulator-texture.md) on the cycle-mode modules too."""
+
+    def test_texel_offsets_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "tex-miplevel-selection", 12, "texel-offset")
+
+    def test_rectangle_textures_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "2drect", 6, "rectangle-texture")
+        check_subset_in_cycle_mode(self, "texwrap rect", 3, "rectangle-texture wrap")
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
 class PiglitDualSourceCycleTest(unittest.TestCase):
     """The subset's dual-source blending tests (EXT_blend_func_extended) on the
     cycle-mode OMU too (docs/hw.md "Dual-source blending")."""
 
     def test_dual_source_passes_in_cycle_mode(self):
         check_subset_in_cycle_mode(self, "blend_func_extended", 3, "dual-source blending")
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitClipControlAndStencilBlitCycleTest(unittest.TestCase):
+    """The subset's glClipControl tests (rasterizer.clip_halfz in the PE) and stencil blits
+    (util_blitter_stencil_fallback: a CLEAR and one draw per stencil bit) on the cycle-mode
+    modules too."""
+
+    def test_clip_control_passes_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "arb_clip_control", 3, "clip-control")
+
+    def test_stencil_blits_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "stencil8-blit", 2, "stencil-only blit")
+        check_subset_in_cycle_mode(self, "depth-stencil-blit stencil", 2, "stencil-only blit")
+        check_subset_in_cycle_mode(self, "framebuffer-blit-levels", 2, "stencil blit of a level")
 
 
 @unittest.skipUnless(shutil.which("piglit") and shutil.which("Xvfb"),

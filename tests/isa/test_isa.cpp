@@ -504,6 +504,9 @@ TEST(IsaAssembler, ErrorsNameLineAndColumn)
       {"MAD R1, R2.yzxw, R3, R4\n", "source A of a three-source op takes only"},
       {"ADD R1, R2, R3 extra\n", "t.s:1:16: unexpected text after the instruction"},
       {"CMP.LT.SAT R1, R2, R3\n", "saturate is only defined for float results"},
+      {"TEX R1, R2, T0, (1, 8, 0)\n", "t.s:1:21: texel offset 8 is out of range (-8..7)"},
+      {"TEX R1, R2, T0, (1, 2)\n", "t.s:1:22: expected ',' between texel offsets"},
+      {"TXF R1, R2, T0, (1, 0, 0)\n", "TXF takes no texel offsets"},
    };
    for (auto &c : cases) {
       vlg_program prog;

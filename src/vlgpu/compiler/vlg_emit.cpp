@@ -19,6 +19,7 @@
  * the units.
  */
 #include <cstdio>
+#include <cstring>
 
 #include "vlg_passes.h"
 
@@ -143,6 +144,7 @@ lower_plain(const Instr &I)
       op.slot = I.slot;
       op.shadow = I.shadow;
       op.cube_array = I.cube_array;
+      std::memcpy(op.toff, I.toff, sizeof(op.toff));
       break;
    case VLG_FMT_MEM:
       op.kind = I.kind;

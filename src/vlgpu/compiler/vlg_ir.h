@@ -95,6 +95,8 @@ struct Instr {
    bool shadow = false;     /**< TEX depth compare */
    bool cube_array = false; /**< TEX .CUBEARRAY operands (cube index in .w, reference or gather
                                  component in the next register's .w) */
+   /** TEX, TXB, TXL, TXD, TG4: texel offsets (u, v, w), encoded as a TOFF Sub unit */
+   int8_t toff[3] = {0, 0, 0};
    /** TEX family: components read from each register of the coordinate
     *  group (src[0]); set by isel from the sampler dimension. */
    uint8_t grp_read[3] = {0xf, 0, 0};

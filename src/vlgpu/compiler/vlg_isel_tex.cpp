@@ -74,10 +74,10 @@ Isel::check_sampler_dim(nir_tex_instr *tex, unsigned op)
    case GLSL_SAMPLER_DIM_3D:
       break;
    case GLSL_SAMPLER_DIM_RECT:
-      /* nir_lower_tex normalised every sampling op; fetches and size
-       * queries of a rectangle texture are those of a 2D one */
-      if (op != VLG_OP_TXF && op != VLG_OP_TXQ)
-         unsupported("unnormalised sampling of a rectangle texture");
+      /* a 2D texture whose sampler has normalized_coords = false (the
+       * driver's samplers, as st/mesa asks for rectangle textures): the
+       * texture unit samples it in texels, fetches and size queries are
+       * those of a 2D one */
       break;
    case GLSL_SAMPLER_DIM_CUBE:
       /* cube arrays: the .CUBEARRAY operands; GLSL has no texelFetch of
@@ -120,6 +120,9 @@ Isel::tex_sources(nir_tex_instr *tex)
          break;
       case nir_tex_src_ddy:
          t.ddy = s;
+         break;
+      case nir_tex_src_offset:
+         /* constant texel offsets: the TOFF Sub unit (emit_tex) */
          break;
       case nir_tex_src_texture_deref:
       case nir_tex_src_sampler_deref:
@@ -230,10 +233,14 @@ Isel::emit_tex(nir_tex_instr *tex)
       b.mov(d.op, d.wmask, reg(t, VLG_SWZ_BCAST(3)));
       return;
    }
+   int8_t toff[3];
+   if (!tex_unit_offsets(&tex->instr, toff))
+      VLG_ICE("texel offsets nir_prepare should have lowered to coordinates");
    Dst d = dest(tex->dest, (1u << n) - 1);
    const bool fetch = op == VLG_OP_TXF || op == VLG_OP_TXQ;
-   b.tex(op, d.op, d.wmask, group, unit, shadow && !fetch, is_cube_array(tex) && !fetch, read[0],
-         read[1], read[2]);
+   Instr &I = b.tex(op, d.op, d.wmask, group, unit, shadow && !fetch,
+                    is_cube_array(tex) && !fetch, read[0], read[1], read[2]);
+   std::memcpy(I.toff, toff, sizeof(toff));
 }
 
 } // namespace vlgpu

@@ -16,6 +16,7 @@
 #include "compiler/nir_types.h"
 
 #include "vlg_compiler.h"
+#include "vlg_limits.h"
 #include "vlg_passes.h"
 
 namespace vlgpu {
@@ -45,12 +46,50 @@ shared_type_info(const struct glsl_type *type, unsigned *size, unsigned *align)
    *align = comp_size * (length == 3 ? 4 : length);
 }
 
-static bool
-lower_all_offsets(const nir_instr *instr, const void *data)
+bool
+tex_unit_offsets(const nir_instr *instr, int8_t out[3])
 {
-   (void)instr;
-   (void)data;
+   const nir_tex_instr *tex = nir_instr_as_tex(instr);
+   out[0] = out[1] = out[2] = 0;
+   const int i = nir_tex_instr_src_index(tex, nir_tex_src_offset);
+   if (i < 0)
+      return true;
+   switch (tex->op) {
+   case nir_texop_tex:
+   case nir_texop_txb:
+   case nir_texop_txl:
+   case nir_texop_txd:
+   case nir_texop_tg4:
+      break;
+   default: /* txf: added to its integer coordinates (lower_txf_offset) */
+      return false;
+   }
+   const nir_src &src = tex->src[i].src;
+   if (!nir_src_is_const(src))
+      return false;
+   const unsigned n = nir_src_num_components(src);
+   if (n > 3)
+      return false;
+   for (unsigned c = 0; c < n; c++) {
+      const int64_t v = nir_src_comp_as_int(src, c);
+      if (v < VLG_MIN_TEXEL_OFFSET || v > VLG_MAX_TEXEL_OFFSET)
+         return false;
+      out[c] = (int8_t)v;
+   }
    return true;
+}
+
+/* nir_lower_tex's offset filter: the offsets the texture unit cannot take
+ * (tex_unit_offsets) are added to the coordinates instead, by the size of
+ * level 0 for normalised coordinates; that is exact only where the op reads
+ * the base level (tg4, whose run-time offsets GLSL 4.00 / ES 3.10 allow);
+ * GLSL requires constant offsets everywhere else. */
+static bool
+lower_offset_in_coordinates(const nir_instr *instr, const void *data)
+{
+   (void)data;
+   int8_t off[3];
+   return !tex_unit_offsets(instr, off);
 }
 
 static unsigned
@@ -302,9 +341,10 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    nir_lower_tex_options tex = {};
    tex.lower_txp = ~0u;
    tex.lower_txf_offset = true;
-   tex.lower_rect_offset = true;
-   tex.lower_offset_filter = lower_all_offsets;
-   tex.lower_rect = true;
+   /* texel offsets in the texture unit (TOFF), also on rectangle textures,
+    * which it samples in texels (the driver's samplers say
+    * normalized_coords = false for them, as st/mesa asks) */
+   tex.lower_offset_filter = lower_offset_in_coordinates;
    tex.lower_invalid_implicit_lod = true;
    tex.lower_txd_clamp_bindless_sampler = true;
    tex.lower_txb_shadow_clamp = true;

@@ -28,6 +28,7 @@
 #include "vlg_ir.h"
 
 struct nir_shader;
+struct nir_instr;
 
 namespace vlgpu {
 
@@ -103,6 +104,14 @@ struct PipelineOptions {
  * @o: nir_opt (the loop), vectorize (nir_opt_vectorize), reassoc
  * (split_long_sums). */
 void nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io);
+
+/* vlg_nir.cpp: the texel offsets of @tex (a nir_tex_instr) as the texture unit takes them in a
+ * TOFF Sub unit (docs/isa.md), into @out (u, v, w; 0 for the components the
+ * sampler dimension lacks, and all 0 without an offset source): true when
+ * @tex has no offset, or a constant one within VLG_MIN_TEXEL_OFFSET..
+ * VLG_MAX_TEXEL_OFFSET on an op that takes offsets (tex, txb, txl, txd,
+ * tg4). nir_prepare lowers every other offset to coordinates. */
+bool tex_unit_offsets(const struct nir_instr *tex, int8_t out[3]);
 
 /* vlg_nir_memory.cpp: SSBO, image and grid-size intrinsics of a compute
  * shader to load_global/store_global/global_atomic_* on 32-bit VRAM

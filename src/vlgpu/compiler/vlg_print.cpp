@@ -224,6 +224,10 @@ print_instr(const Shader &S, const Instr &I)
       snprintf(buf, sizeof(buf), ", T%u", I.slot);
       s += " " + fmt_reg(S, I.dst.index, I.dst.offset) + fmt_mask(I.wmask) + ", " +
            fmt_reg(S, I.src[0].index, I.src[0].offset) + buf;
+      if (I.toff[0] || I.toff[1] || I.toff[2]) {
+         snprintf(buf, sizeof(buf), ", (%d, %d, %d)", I.toff[0], I.toff[1], I.toff[2]);
+         s += buf;
+      }
       break;
    case VLG_FMT_MEM:
       s += std::string(".") + (I.kind < VLG_MEMKIND_COUNT ? vlg_memkind_names[I.kind] : "?");

@@ -598,8 +598,9 @@ class Description:
                any(c in 'xyzw' and not bits['xyzw'.index(c)] for c in sw):
                 err(f'swizzle {sw!r}: 4 of x y z w (stored channels) 0 1')
             if lay.get('srgb') == 'true':
-                if lay['type'] != 'unorm' or bits[:3] != [8, 8, 8]:
-                    err('srgb formats are 8-bit unorm')
+                # R, G, B of 8 bits, or a prefix of them (R8_SRGB, R8G8_SRGB); alpha linear
+                if lay['type'] != 'unorm' or bits[:3] not in ([8, 0, 0], [8, 8, 0], [8, 8, 8]):
+                    err('srgb formats are 8-bit unorm (R, RG or RGB, alpha linear)')
                 lin = e.by_name(lay.get('linear', ''))
                 if not lin:
                     err('an srgb format names its linear twin (linear="...")')
@@ -1608,7 +1609,7 @@ def limits_header(desc, isa):
            '/* VL-IW machine model (isa.py, docs/isa.md) */']
     for (name, value, doc) in isa.MACHINE_LIMITS:
         out.append(f'/** {c_comment(doc)} */')
-        out.append(f'#define VLG_{name} {value}')
+        out.append(f'#define VLG_{name} {value if value >= 0 else f"({value})"}')
     out.append('')
     out.append('/* Hardware words (vlgpu_hw.xml <limit>, docs/hw.md "Limits") */')
     for lim in desc.limits:

@@ -49,6 +49,9 @@ NUM_PRED = 4             # predicate registers P0..P3, 1 bit per lane
 NUM_TEX_UNITS = 16       # texture units T0..T15 (texture + sampler descriptor)
 NUM_BUFFERS = 16         # buffer slots B0..B15 (uniform buffers)
 MAX_PROGRAM_UNITS = 65536  # branch targets are 16-bit unit addresses
+TEXEL_OFFSET_BITS = 4    # toff Sub unit: one signed offset per texel coordinate
+MIN_TEXEL_OFFSET = -(1 << (TEXEL_OFFSET_BITS - 1))
+MAX_TEXEL_OFFSET = (1 << (TEXEL_OFFSET_BITS - 1)) - 1
 
 # The limits above as gen_hw.py --limits writes them into vlg_limits.h
 # (VLG_<NAME>), the one header of machine limits the driver, the compiler,
@@ -62,6 +65,8 @@ MACHINE_LIMITS = [
     ("NUM_TEX_UNITS", NUM_TEX_UNITS, "texture units T0..T15 per shader, a texture + sampler descriptor pair each (4-bit tex.unit)"),
     ("NUM_BUFFERS", NUM_BUFFERS, "buffer slots B0..B15 per shader that LDB reads (4-bit ldb.slot)"),
     ("MAX_PROGRAM_UNITS", MAX_PROGRAM_UNITS, "largest program in 32-bit units (16-bit brc.target unit addresses)"),
+    ("MIN_TEXEL_OFFSET", MIN_TEXEL_OFFSET, "smallest texel offset of a texture op (signed 4-bit toff.u/v/w; GL's MIN_PROGRAM_TEXEL_OFFSET, at most -8 by GL ES 3.0.6 table 6.34)"),
+    ("MAX_TEXEL_OFFSET", MAX_TEXEL_OFFSET, "largest texel offset of a texture op (signed 4-bit toff.u/v/w; GL's MAX_PROGRAM_TEXEL_OFFSET, at least 7 by GL ES 3.0.6 table 6.34)"),
 ]
 
 SPECIAL_REGS = [
@@ -308,8 +313,25 @@ _format("pair", "sub", "Sub unit, mode PAIR: a second ALU op on the "
     ("sat", 0, 0, "flag", "saturate the paired result"),
 ])
 
-SUB_MODES = [("EXT", 0, "ext"), ("TERN", 1, "tern"), ("PAIR", 2, "pair")]
-# mode 3 is reserved: the decoder rejects it.
+_format("toff", "sub", "Sub unit, mode TOFF: the texel offsets of a texture Main "
+        "(TEX, TXB, TXL, TXD, TG4; GLSL textureOffset and the other *Offset "
+        "functions). The signed integers (u, v, w) are added to the texel "
+        "coordinates of every level the op reads, after the LOD is chosen "
+        "and before the wrap mode (GL ES 3.0.6 section 3.8.10 'u(x, y) = "
+        "s(x, y) * w_t + offset_u'; GL ES 3.1 section 8.14.2 for TG4); they "
+        "never move an array layer and leave the LOD alone. u for 1D "
+        "(and 1D-array) textures, u and v for 2D, 2D-array and cube faces, "
+        "u, v and w for 3D; the others are ignored. The encoder adds this "
+        "unit when an offset is not 0.", [
+    ("mode", 29, 28, "mode", "3 = TOFF"),
+    ("u", 27, 24, "simm", "offset added to the texel coordinate u, %d..%d" % (MIN_TEXEL_OFFSET, MAX_TEXEL_OFFSET)),
+    ("v", 23, 20, "simm", "offset added to the texel coordinate v, %d..%d" % (MIN_TEXEL_OFFSET, MAX_TEXEL_OFFSET)),
+    ("w", 19, 16, "simm", "offset added to the texel coordinate w (3D), %d..%d" % (MIN_TEXEL_OFFSET, MAX_TEXEL_OFFSET)),
+    ("rsv", 15, 0, "zero", "reserved"),
+])
+assert 28 - 24 == TEXEL_OFFSET_BITS
+
+SUB_MODES = [("EXT", 0, "ext"), ("TERN", 1, "tern"), ("PAIR", 2, "pair"), ("TOFF", 3, "toff")]
 
 # ---------------------------------------------------------------------------
 # Enumerations used by format fields
@@ -393,7 +415,7 @@ OPS = []
 class Op:
     def __init__(self, name, value, fmt, nsrc, classes, latency, phases,
                  otype, seed, sem, commutative=False, result='same',
-                 corner=None):
+                 corner=None, texel_offset=False):
         self.name = name
         self.value = value
         self.format = fmt
@@ -407,6 +429,7 @@ class Op:
         self.commutative = commutative
         self.result = result  # 'same', 'f', 'i', 'u', 'b' (bool 0 / ~0)
         self.corner = corner
+        self.texel_offset = texel_offset  # may take a TOFF Sub unit (texel offsets)
         # C identifier: CMP.LT -> CMP_LT
         self.cname = name.replace(".", "_")
 
@@ -417,6 +440,7 @@ def op(*a, **kw):
     assert all(x.value != o.value for x in OPS), "duplicate opcode value %s" % o.name
     assert all(x.name != o.name for x in OPS), "duplicate opcode name %s" % o.name
     assert all(c in dict(CLASSES) for c in o.classes), o.name
+    assert not o.texel_offset or o.format == "tex", o.name
     OPS.append(o)
     return o
 
@@ -568,13 +592,16 @@ op("LDB", 0x36, "ldb", 0, ["mem"], 20, P1, "-", "MEM",
 op("TEX", 0x37, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "dst = texture(T[unit], R[coord].xyz); LOD from quad derivatives in fragment shaders, 0 elsewhere. "
    "Shadow: reference in R[coord].w. Cube-map arrays (.CUBEARRAY): direction R[coord].xyz, "
-   "cube index R[coord].w, shadow reference R[coord+1].w.")
+   "cube index R[coord].w, shadow reference R[coord+1].w. Texel offsets (u, v, w) from a TOFF "
+   "Sub unit, else 0.",
+   texel_offset=True)
 op("TXB", 0x38, "tex", 0, ["mem"], 20, P1, "-", "MEM",
-   "As TEX with LOD bias R[coord+1].x.")
+   "As TEX with LOD bias R[coord+1].x.", texel_offset=True)
 op("TXL", 0x39, "tex", 0, ["mem"], 20, P1, "-", "MEM",
-   "As TEX with explicit LOD R[coord+1].x.")
+   "As TEX with explicit LOD R[coord+1].x.", texel_offset=True)
 op("TXD", 0x3A, "tex", 0, ["mem"], 20, P1, "-", "MEM",
-   "As TEX with explicit gradients: d/dx in R[coord+1].xyz, d/dy in R[coord+2].xyz.")
+   "As TEX with explicit gradients: d/dx in R[coord+1].xyz, d/dy in R[coord+2].xyz.",
+   texel_offset=True)
 op("TXF", 0x3B, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "Texel fetch: integer coordinates R[coord].xyz (x, y, z or layer), integer LOD R[coord].w; no filtering; "
    "out-of-range texels read as (0, 0, 0, 0) before the descriptor's swizzle.")
@@ -594,7 +621,8 @@ op("TG4", 0x3D, "tex", 0, ["mem"], 20, P1, "-", "MEM",
    "dst = (T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)) of component int R[coord].w (0..3, through the "
    "descriptor's swizzle). Shadow: the reference is in R[coord].w instead and each texel's "
    "comparison result (0 or 1) is returned. 2D, 2D-array, cube and cube-array textures only "
-   "(.CUBEARRAY: cube index in R[coord].w, component or reference in R[coord+1].w).")
+   "(.CUBEARRAY: cube index in R[coord].w, component or reference in R[coord+1].w). "
+   "Texel offsets (u, v) from a TOFF Sub unit, else 0.", texel_offset=True)
 op("MEM", 0x3F, "mem", 0, ["mem"], 20, P1, "-", "MEM",
    "Memory op of kind K (enum memkind) for the active lanes in lane order: "
    "LD/ST/ATOM_* on global memory (R[addr].x = VRAM byte address; every stage) or, with .S, "

@@ -122,6 +122,29 @@ parse_uint(struct parser *ps, unsigned long max, unsigned *out, const char *what
    return true;
 }
 
+/* [-] number in min..max: @expected names it when no number follows, @name
+ * when it is out of range (reported at @at). */
+static bool
+parse_signed(struct parser *ps, const char *at, long min, long max, int32_t *out,
+             const char *expected, const char *name)
+{
+   bool neg = false;
+   if (*ps->p == '-') {
+      neg = true;
+      ps->p++;
+   }
+   if (!isdigit((unsigned char)*ps->p))
+      return perr(ps, "expected %s", expected);
+   char *end;
+   unsigned long v = strtoul(ps->p, &end, 0);
+   ps->p = end;
+   long sv = neg ? -(long)v : (long)v;
+   if (sv < min || sv > max)
+      return perr_at(ps, at, "%s %ld is out of range (%ld..%ld)", name, sv, min, max);
+   *out = (int32_t)sv;
+   return true;
+}
+
 /* '#' [-] number */
 static bool
 parse_imm(struct parser *ps, long min, long max, int32_t *out)
@@ -131,21 +154,7 @@ parse_imm(struct parser *ps, long min, long max, int32_t *out)
    if (*ps->p != '#')
       return perr(ps, "expected an immediate '#N'");
    ps->p++;
-   bool neg = false;
-   if (*ps->p == '-') {
-      neg = true;
-      ps->p++;
-   }
-   if (!isdigit((unsigned char)*ps->p))
-      return perr(ps, "expected a number after '#'");
-   char *end;
-   unsigned long v = strtoul(ps->p, &end, 0);
-   ps->p = end;
-   long sv = neg ? -(long)v : (long)v;
-   if (sv < min || sv > max)
-      return perr_at(ps, start, "immediate %ld is out of range (%ld..%ld)", sv, min, max);
-   *out = (int32_t)sv;
-   return true;
+   return parse_signed(ps, start, min, max, out, "a number after '#'", "immediate");
 }
 
 static int
@@ -589,7 +598,22 @@ parse_op(struct parser *ps, struct vlg_op *op, char *ref, unsigned *ref_col)
          return false;
       op->src[0].index = (uint16_t)r;
       op->slot = (uint8_t)t;
-      return true;
+      if (!accept(ps, ','))
+         return true;
+      /* texel offsets: ", (u, v, w)" */
+      if (!expect(ps, '(', "to open the texel offsets (u, v, w)"))
+         return false;
+      for (unsigned c = 0; c < 3; c++) {
+         int32_t v;
+         if (c && !expect(ps, ',', "between texel offsets"))
+            return false;
+         skip_ws(ps);
+         if (!parse_signed(ps, ps->p, VLG_MIN_TEXEL_OFFSET, VLG_MAX_TEXEL_OFFSET, &v,
+                           "a texel offset", "texel offset"))
+            return false;
+         op->toff[c] = (int8_t)v;
+      }
+      return expect(ps, ')', "to close the texel offsets");
    }
    case VLG_FMT_MEM: {
       unsigned r;

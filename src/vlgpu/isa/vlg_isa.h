@@ -82,13 +82,16 @@ struct vlg_op {
    uint8_t slot;   /**< LDB: buffer slot 0..15; TEX: texture unit 0..15 */
    bool shadow;    /**< TEX: depth compare */
    bool cube_array; /**< TEX: cube-map-array operands (.CUBEARRAY) */
+   /** TEX, TXB, TXL, TXD, TG4 (vlg_opinfo.texel_offset): texel offsets (u, v, w),
+    *  VLG_MIN_TEXEL_OFFSET..VLG_MAX_TEXEL_OFFSET; any not 0 encodes a TOFF Sub unit. */
+   int8_t toff[3];
    /* MEM: @kind = enum vlg_memkind, @dst = data register, src[0].index =
     * address register, @wmask, and: */
    bool shared;    /**< MEM: shared memory (.S) instead of global memory */
 };
 
-/** A phase of an instruction: a Main op and an optional PAIR op. The EXT and
- * TERN Sub units are not visible here: the encoder adds them when the
+/** A phase of an instruction: a Main op and an optional PAIR op. The EXT,
+ * TERN and TOFF Sub units are not visible here: the encoder adds them when the
  * operands need them (always the shortest legal form). */
 struct vlg_phase {
    bool present;

@@ -20,7 +20,7 @@ fmts = list(isa.FORMATS)
 const struct vlg_opinfo vlg_op_table[64] = {
 % for o in sorted(isa.OPS, key=lambda o: o.value):
    [0x${"%02X" % o.value}] = {${cstr(o.name)}, VLG_FMT_${o.format.upper()}, ${o.nsrc}, 0x${"%x" % class_mask(o)}, ${o.latency}, ${phase_mask(o)}, '${o.otype}', '${{"same": "s"}.get(o.result, o.result)}', ${"true" if o.commutative else "false"},
-              ${cstr(o.sem)}},
+              ${"true" if o.texel_offset else "false"}, ${cstr(o.sem)}},
 % endfor
 };
 
@@ -351,6 +351,15 @@ check_op(const struct vlg_op *op, unsigned phase, bool is_pair, struct vlg_isa_e
       if (op->cube_array && (op->opcode == VLG_OP_TXF || op->opcode == VLG_OP_TXQ))
          return fail(err, "%s: no cube-map-array operands on texel fetches and size queries",
                      info->name);
+      for (unsigned c = 0; c < 3; c++) {
+         if (!op->toff[c])
+            continue;
+         if (!info->texel_offset)
+            return fail(err, "%s takes no texel offsets", info->name);
+         if (op->toff[c] < VLG_MIN_TEXEL_OFFSET || op->toff[c] > VLG_MAX_TEXEL_OFFSET)
+            return fail(err, "%s: texel offset %d is outside %d..%d", info->name, op->toff[c],
+                        VLG_MIN_TEXEL_OFFSET, VLG_MAX_TEXEL_OFFSET);
+      }
       return true;
    case VLG_FMT_MEM:
       if (op->kind >= VLG_MEMKIND_COUNT || !vlg_memkind_names[op->kind])
@@ -563,6 +572,11 @@ encode_main(const struct vlg_op *op, uint32_t *sub, bool *has_sub)
              VLG_PUT(LDB_REL, op->rel) | VLG_PUT(LDB_SLOT, op->slot) |
              VLG_PUT(LDB_OFFSET, op->index);
    case VLG_FMT_TEX:
+      if (op->toff[0] || op->toff[1] || op->toff[2]) {
+         *has_sub = true;
+         *sub = VLG_PUT(TOFF_MODE, VLG_SUB_TOFF) | VLG_PUT(TOFF_U, (uint32_t)op->toff[0]) |
+                VLG_PUT(TOFF_V, (uint32_t)op->toff[1]) | VLG_PUT(TOFF_W, (uint32_t)op->toff[2]);
+      }
       return u | VLG_PUT(TEX_DST, op->dst) | VLG_PUT(TEX_COORD, a->index) |
              VLG_PUT(TEX_WMASK, op->wmask) | VLG_PUT(TEX_UNIT, op->slot) |
              VLG_PUT(TEX_SHADOW, op->shadow) | VLG_PUT(TEX_CUBE_ARRAY, op->cube_array);
@@ -667,6 +681,26 @@ set_src(struct vlg_src *s, unsigned index, bool is_c, uint8_t swz, bool neg, boo
    s->abs = abs;
 }
 
+/* A two's-complement field of @w bits as a signed value. */
+static int32_t
+sign_extend(uint32_t v, unsigned w)
+{
+   return (int32_t)(v ^ (1u << (w - 1))) - (int32_t)(1u << (w - 1));
+}
+
+static const char *
+sub_mode_name(unsigned mode)
+{
+   switch (mode) {
+% for (n, v, f) in isa.SUB_MODES:
+   case VLG_SUB_${n}:
+      return "${n}";
+% endfor
+   default:
+      return "reserved";
+   }
+}
+
 static bool
 enum_ok(const char *const *names, unsigned count, unsigned v)
 {
@@ -688,9 +722,10 @@ decode_main(uint32_t u, const uint32_t *sub, unsigned phase, struct vlg_op *op,
    vlg_op_init(op, opcode);
    op->wmask = 0;
 
-   if (sub && !is_alu_format(info->format))
-      return fail(err, "%s: a %s unit takes no Sub unit", info->name,
-                  vlg_unit_format_names[info->format]);
+   if (sub && !is_alu_format(info->format) &&
+       !(info->texel_offset && VLG_GET(*sub, EXT_MODE) == VLG_SUB_TOFF))
+      return fail(err, "%s: a %s unit takes no %s Sub unit", info->name,
+                  vlg_unit_format_names[info->format], sub_mode_name(VLG_GET(*sub, EXT_MODE)));
 
    switch (info->format) {
    case VLG_FMT_NONE:
@@ -799,9 +834,7 @@ decode_main(uint32_t u, const uint32_t *sub, unsigned phase, struct vlg_op *op,
       op->akind = (uint8_t)VLG_GET(u, ADDR_AKIND);
       if (!enum_ok(vlg_adst_names, VLG_ADST_COUNT, op->adst))
          return fail(err, "ADDR: reserved destination %u", op->adst);
-      uint32_t imm = VLG_GET(u, ADDR_IMM);
-      unsigned w = VLG_ADDR_IMM_W;
-      op->imm = (int32_t)(imm ^ (1u << (w - 1))) - (int32_t)(1u << (w - 1));
+      op->imm = sign_extend(VLG_GET(u, ADDR_IMM), VLG_ADDR_IMM_W);
       if (op->akind == VLG_AKIND_INT || op->akind == VLG_AKIND_FLOOR) {
          op->src[0].index = (uint16_t)VLG_GET(u, ADDR_A);
          op->acomp = (uint8_t)VLG_GET(u, ADDR_ACOMP);
@@ -847,6 +880,14 @@ decode_main(uint32_t u, const uint32_t *sub, unsigned phase, struct vlg_op *op,
       op->slot = (uint8_t)VLG_GET(u, TEX_UNIT);
       op->shadow = VLG_GET(u, TEX_SHADOW);
       op->cube_array = VLG_GET(u, TEX_CUBE_ARRAY);
+      if (sub) {
+         /* TOFF (checked above): three signed offsets */
+         if (!check_zero(*sub, VLG_FMT_TOFF, err))
+            return false;
+         op->toff[0] = (int8_t)sign_extend(VLG_GET(*sub, TOFF_U), VLG_TOFF_U_W);
+         op->toff[1] = (int8_t)sign_extend(VLG_GET(*sub, TOFF_V), VLG_TOFF_V_W);
+         op->toff[2] = (int8_t)sign_extend(VLG_GET(*sub, TOFF_W), VLG_TOFF_W_W);
+      }
       return true;
    case VLG_FMT_MEM:
       op->kind = (uint8_t)VLG_GET(u, MEM_KIND);
@@ -936,18 +977,18 @@ vlg_decode(const uint32_t *units, unsigned avail, struct vlg_instr *out, struct 
       const uint32_t *sub = count[p] == 2 ? &units[first[p] + 1] : NULL;
       struct vlg_isa_error e2;
       ph->present = true;
-      if (sub && VLG_GET(*sub, EXT_MODE) == 3) {
-         fail(err, "phase %u: reserved Sub mode 3", p);
-         return 0;
-      }
       bool is_pair = sub && VLG_GET(*sub, EXT_MODE) == VLG_SUB_PAIR;
       const struct vlg_opinfo *mi = vlg_op_info(VLG_GET(mu, ALU2_OP));
+      if (sub && VLG_GET(*sub, EXT_MODE) == VLG_SUB_TOFF && mi && !mi->texel_offset) {
+         fail(err, "phase %u: TOFF Sub unit after %s, which takes no texel offsets", p, mi->name);
+         return 0;
+      }
       if (is_pair && mi && mi->nsrc == 3) {
          fail(err, "phase %u: PAIR Sub unit after %s, which needs a TERN Sub", p, mi->name);
          return 0;
       }
       if (is_pair && mi && !is_alu_format(mi->format)) {
-         fail(err, "phase %u: %s: a %s unit takes no Sub unit", p, mi->name,
+         fail(err, "phase %u: %s: a %s unit takes no PAIR Sub unit", p, mi->name,
               vlg_unit_format_names[mi->format]);
          return 0;
       }
@@ -1020,7 +1061,8 @@ op_equal(const struct vlg_op *a, const struct vlg_op *b, bool is_pair)
              a->index == b->index && a->slot == b->slot;
    case VLG_FMT_TEX:
       return a->dst == b->dst && a->wmask == b->wmask && a->src[0].index == b->src[0].index &&
-             a->slot == b->slot && a->shadow == b->shadow && a->cube_array == b->cube_array;
+             a->slot == b->slot && a->shadow == b->shadow && a->cube_array == b->cube_array &&
+             a->toff[0] == b->toff[0] && a->toff[1] == b->toff[1] && a->toff[2] == b->toff[2];
    case VLG_FMT_MEM:
       return a->kind == b->kind && a->shared == b->shared && a->dst == b->dst &&
              a->src[0].index == b->src[0].index && a->wmask == b->wmask;
@@ -1176,6 +1218,8 @@ print_op(FILE *fp, const struct vlg_op *op, bool label_targets)
               op->cube_array ? ".CUBEARRAY" : "", op->dst);
       print_mask(fp, op->wmask);
       fprintf(fp, ", R%u, T%u", op->src[0].index, op->slot);
+      if (op->toff[0] || op->toff[1] || op->toff[2])
+         fprintf(fp, ", (%d, %d, %d)", op->toff[0], op->toff[1], op->toff[2]);
       return;
    case VLG_FMT_MEM:
       fprintf(fp, "MEM.%s%s", vlg_memkind_names[op->kind], op->shared ? ".S" : "");

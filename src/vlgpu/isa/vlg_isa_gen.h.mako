@@ -87,6 +87,7 @@ struct vlg_opinfo {
    char otype;         /**< operand type: 'f' float, 'i' int, 'u' uint, 'b' bits, '-' none */
    char result;        /**< result type: 'f','i','u', 'b' = boolean 0/~0, 's' = same as operands */
    bool commutative;   /**< A and B may be swapped */
+   bool texel_offset;  /**< texture op that takes texel offsets (a TOFF Sub unit, vlg_op.toff) */
    const char *doc;    /**< semantics, one line */
 };
 

@@ -7,7 +7,8 @@ from the buffer); texelFetch of every
 sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
 program; the 2_10_10_10 vertex types (their size check, and their fetch read back with
 transform feedback); transform feedback in separate mode with varyings of more than 4
-components. Every expected value is computed by vlg_es31.c on the host. Everything runs in
+components; glCopyImageSubDataOES between size-compatible and compressed formats.
+Every expected value is computed by vlg_es31.c on the host. Everything runs in
 both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
 
 import unittest
@@ -109,6 +110,15 @@ class Es31Test(unittest.TestCase):
 
     def test_transform_feedback_separate_cycle(self):
         self.run_tests(["tfseparate"], functional=False)
+
+    def test_copy_image_functional(self):
+        """GL_OES_copy_image: byte copies between formats of one size class across mip
+        levels, array layers, 3D slices and a cube face, and ETC2 blocks into RGBA32UI
+        texels, read back and compared with the host's copy of the bytes."""
+        self.run_tests(["copyimage"], functional=True)
+
+    def test_copy_image_cycle(self):
+        self.run_tests(["copyimage"], functional=False)
 
     def test_es2_flag_turns_es31_off(self):
         r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})

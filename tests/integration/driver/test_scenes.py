@@ -2,8 +2,10 @@
 indexed draws with 8/16/32-bit indices, depth test and polygon offset,
 blending, mipmapped and wrapped textures, L8/A8/LA/565 textures, clears with
 scissor and colour mask, point sprites, wide lines, stencil, cube maps,
-render-to-texture, dynamic buffers and uniforms) drawn by vlgpu and by
-softpipe in the same run and compared image by image (metric: driverlib)."""
+render-to-texture, dynamic buffers and uniforms; in GL ES 3.0: uniform blocks and
+transform feedback, glClipControlEXT, scaled and flipped depth/stencil blits, sRGB R8/RG8
+textures, half-float colour buffers) drawn by vlgpu (cycle mode) and by softpipe in the
+same run and compared image by image (metric: driverlib)."""
 
 import unittest
 

@@ -25,6 +25,9 @@
  *   tfseparate  transform feedback in GL_SEPARATE_ATTRIBS mode with varyings
  *            of more than 4 components (mat4, vec4[3], mat2x3, gl_Position),
  *            one buffer each, one of them bound at an offset
+ *   copyimage  glCopyImageSubDataOES between formats of one size class, mip
+ *            levels, array layers, 3D slices and cube faces, and out of an
+ *            ETC2 texture (test_copyimage)
  *
  *    vlg_es31 [TEST...]      (default: every test)
  *
@@ -41,6 +44,7 @@
 
 #define VLG_PROG "vlg_es31"
 #include "vlg_gles31.h"
+#include <GLES2/gl2ext.h>
 
 /* A deterministic input: a small LCG. */
 static uint32_t
@@ -925,6 +929,173 @@ test_tfseparate(void)
    glDeleteProgram(prog);
 }
 
+/*
+ * copyimage: GL_OES_copy_image (GL ES 3.2 section 8.3 "Copying between
+ * images", the same rules): texel bytes copied unchanged between images of
+ * formats whose texels have the same size, every expected byte computed here.
+ *   - RGBA8 2D array, level 1, layers 1..2 -> RGBA8UI 3D texture, level 0,
+ *     slices 2..3 at (3, 1): another format of the 32-bit class, levels,
+ *     layers and slices (st/mesa blits these with one view format on both
+ *     sides; vlgpu copies the bytes, vlg_blit.c);
+ *   - RGBA8 cube map, face 3 (-Y), level 0 -> RG16UI 2D at (5, 6): a cube
+ *     face, and another channel layout of the 32-bit class (st/mesa views
+ *     both sides as R16G16_UNORM, no render target of vlgpu: before the
+ *     blit became a COPY the destination was left unchanged);
+ *   - ETC2 RGBA8 (16-byte 4x4 blocks) 8x8 texels at (4, 8) -> RGBA32UI 2D at
+ *     (1, 2): one compressed block per RGBA32UI texel, its 16 bytes unchanged
+ *     (st/mesa decompresses ETC2 for vlgpu and copies the compressed bytes on
+ *     the CPU: st_cb_copyimage.c fallback_copy_image).
+ * Each destination is read back with glReadPixels through a framebuffer (the
+ * integer formats as GL_RGBA_INTEGER); texels outside the copied box keep
+ * the values they were created with.
+ */
+typedef void (*copy_image_fn)(GLuint, GLenum, GLint, GLint, GLint, GLint, GLuint, GLenum,
+                              GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei);
+
+/* Reads layer/slice @layer (-1: a 2D texture) of @tex level 0 into @out
+ * (w * h texels of @texel_bytes bytes) with glReadPixels(@fmt, @type). */
+static void
+read_layer(GLuint tex, int layer, int w, int h, GLenum fmt, GLenum type, void *out)
+{
+   GLuint fbo;
+   glGenFramebuffers(1, &fbo);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   if (layer < 0)
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+   else
+      glFramebufferTextureLayer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, tex, 0, layer);
+   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+      FAIL("copyimage: framebuffer of layer %d incomplete", layer);
+   glReadPixels(0, 0, w, h, fmt, type, out);
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   glDeleteFramebuffers(1, &fbo);
+}
+
+/* Compares @n bytes; FAIL with the first differing byte's texel. */
+static void
+expect_bytes(const char *what, const uint8_t *got, const uint8_t *want, int n, int texel_bytes,
+             int w)
+{
+   for (int i = 0; i < n; i++)
+      if (got[i] != want[i]) {
+         const int t = i / texel_bytes;
+         FAIL("copyimage: %s texel (%d, %d) byte %d is %u, expected %u", what, t % w, t / w,
+              i % texel_bytes, got[i], want[i]);
+         return;
+      }
+}
+
+static void
+test_copyimage(void)
+{
+   if (!strstr((const char *)glGetString(GL_EXTENSIONS), "GL_OES_copy_image")) {
+      FAIL("copyimage: GL_OES_copy_image is not exposed");
+      return;
+   }
+   const copy_image_fn copy_image =
+      (copy_image_fn)eglGetProcAddress("glCopyImageSubDataOES");
+   uint32_t seed = 11;
+
+   /* 1. RGBA8 2D array level 1 layers 1..2 -> RGBA8UI 3D slices 2..3 */
+   enum { AW = 12, AH = 10, AL = 3, W1 = AW / 2, H1 = AH / 2, DW = 10, DH = 8, DD = 5 };
+   static uint8_t arr[AL][H1][W1][4], vol[DD][DH][DW][4], got[DH][DW][4];
+   GLuint t[2];
+   glGenTextures(2, t);
+   glBindTexture(GL_TEXTURE_2D_ARRAY, t[0]);
+   glTexStorage3D(GL_TEXTURE_2D_ARRAY, 2, GL_RGBA8, AW, AH, AL);
+   for (unsigned i = 0; i < sizeof(arr); i++)
+      ((uint8_t *)arr)[i] = (uint8_t)lcg(&seed);
+   glTexSubImage3D(GL_TEXTURE_2D_ARRAY, 1, 0, 0, 0, W1, H1, AL, GL_RGBA, GL_UNSIGNED_BYTE, arr);
+   glBindTexture(GL_TEXTURE_3D, t[1]);
+   glTexStorage3D(GL_TEXTURE_3D, 1, GL_RGBA8UI, DW, DH, DD);
+   for (unsigned i = 0; i < sizeof(vol); i++)
+      ((uint8_t *)vol)[i] = (uint8_t)lcg(&seed);
+   glTexSubImage3D(GL_TEXTURE_3D, 0, 0, 0, 0, DW, DH, DD, GL_RGBA_INTEGER, GL_UNSIGNED_BYTE, vol);
+   /* a 5x4x2 box from (1, 1, layer 1) of level 1 to (3, 1, slice 2) */
+   copy_image(t[0], GL_TEXTURE_2D_ARRAY, 1, 1, 1, 1, t[1], GL_TEXTURE_3D, 0, 3, 1, 2, 5, 4, 2);
+   check_gl("copyimage: array -> 3D");
+   for (int z = 0; z < 2; z++)
+      for (int y = 0; y < 4; y++)
+         for (int x = 0; x < 5; x++)
+            memcpy(vol[2 + z][1 + y][3 + x], arr[1 + z][1 + y][1 + x], 4);
+   for (int z = 0; z < DD; z++) {
+      /* RGBA_INTEGER/UNSIGNED_INT is the read format of an RGBA8UI buffer */
+      static uint32_t wide[DH][DW][4];
+      read_layer(t[1], z, DW, DH, GL_RGBA_INTEGER, GL_UNSIGNED_INT, wide);
+      for (int i = 0; i < DW * DH * 4; i++)
+         ((uint8_t *)got)[i] = (uint8_t)((uint32_t *)wide)[i];
+      char what[32];
+      snprintf(what, sizeof(what), "3D slice %d", z);
+      expect_bytes(what, &got[0][0][0], &vol[z][0][0][0], DW * DH * 4, 4, DW);
+   }
+   glDeleteTextures(2, t);
+
+   /* 2. RGBA8 cube face 3 (-Y) -> RG16UI 2D; r32 holds each texel's 4 bytes */
+   enum { CS = 8, RW = 16, RH = 12 };
+   static uint8_t face[CS][CS][4];
+   static uint32_t r32[RH][RW], r32got[RH][RW][4];
+   glGenTextures(2, t);
+   glBindTexture(GL_TEXTURE_CUBE_MAP, t[0]);
+   glTexStorage2D(GL_TEXTURE_CUBE_MAP, 1, GL_RGBA8, CS, CS);
+   for (int f = 0; f < 6; f++) {
+      for (unsigned i = 0; i < sizeof(face); i++)
+         ((uint8_t *)face)[i] = (uint8_t)lcg(&seed);
+      glTexSubImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + f, 0, 0, 0, CS, CS, GL_RGBA,
+                      GL_UNSIGNED_BYTE, face);
+      if (f == 3)
+         break; /* face 3 keeps these bytes; faces 4, 5 stay undefined */
+   }
+   glBindTexture(GL_TEXTURE_2D, t[1]);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RG16UI, RW, RH);
+   for (int i = 0; i < RW * RH; i++)
+      ((uint32_t *)r32)[i] = lcg(&seed) * 2654435761u;
+   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, RW, RH, GL_RG_INTEGER, GL_UNSIGNED_SHORT, r32);
+   /* a 7x6 box from (1, 2) of face 3 to (5, 6) */
+   copy_image(t[0], GL_TEXTURE_CUBE_MAP, 0, 1, 2, 3, t[1], GL_TEXTURE_2D, 0, 5, 6, 0, 7, 6, 1);
+   check_gl("copyimage: cube -> RG16UI");
+   for (int y = 0; y < 6; y++)
+      for (int x = 0; x < 7; x++)
+         memcpy(&r32[6 + y][5 + x], face[2 + y][1 + x], 4);
+   read_layer(t[1], -1, RW, RH, GL_RGBA_INTEGER, GL_UNSIGNED_INT, r32got);
+   for (int y = 0; y < RH; y++)
+      for (int x = 0; x < RW; x++)
+         if ((r32got[y][x][1] << 16 | r32got[y][x][0]) != r32[y][x]) {
+            /* R is the low 16 bits (GL ES 3.2 table 8.2: a texel's bytes in order) */
+            FAIL("copyimage: RG16UI texel (%d, %d) is (0x%04x, 0x%04x), expected 0x%08x as "
+                 "G << 16 | R", x, y, r32got[y][x][0], r32got[y][x][1], r32[y][x]);
+            y = RH;
+            break;
+         }
+   glDeleteTextures(2, t);
+
+   /* 3. ETC2 RGBA8 blocks -> RGBA32UI texels */
+   enum { EW = 16, EH = 16, BX = EW / 4, BY = EH / 4, QW = 4, QH = 5 };
+   static uint8_t etc[BY][BX][16];
+   static uint32_t q[QH][QW][4], qgot[QH][QW][4];
+   for (unsigned i = 0; i < sizeof(etc); i++)
+      ((uint8_t *)etc)[i] = (uint8_t)lcg(&seed);
+   for (unsigned i = 0; i < sizeof(q) / 4; i++)
+      ((uint32_t *)q)[i] = lcg(&seed);
+   glGenTextures(2, t);
+   glBindTexture(GL_TEXTURE_2D, t[0]);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_COMPRESSED_RGBA8_ETC2_EAC, EW, EH);
+   glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, EW, EH, GL_COMPRESSED_RGBA8_ETC2_EAC,
+                             sizeof(etc), etc);
+   glBindTexture(GL_TEXTURE_2D, t[1]);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32UI, QW, QH);
+   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, QW, QH, GL_RGBA_INTEGER, GL_UNSIGNED_INT, q);
+   /* texels (4, 8)..(11, 15): blocks (1, 2)..(2, 3), to texels (1, 2)..(2, 3) */
+   copy_image(t[0], GL_TEXTURE_2D, 0, 4, 8, 0, t[1], GL_TEXTURE_2D, 0, 1, 2, 0, 8, 8, 1);
+   check_gl("copyimage: ETC2 -> RGBA32UI");
+   for (int y = 0; y < 2; y++)
+      for (int x = 0; x < 2; x++)
+         memcpy(q[2 + y][1 + x], etc[2 + y][1 + x], 16);
+   read_layer(t[1], -1, QW, QH, GL_RGBA_INTEGER, GL_UNSIGNED_INT, qgot);
+   expect_bytes("RGBA32UI", (const uint8_t *)qgot, (const uint8_t *)q, sizeof(q), 16, QW);
+   glDeleteTextures(2, t);
+   check_gl("copyimage");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -945,6 +1116,7 @@ main(int argc, char **argv)
       {"copies", test_copies},
       {"vertex2101010", test_vertex2101010},
       {"tfseparate", test_tfseparate},
+      {"copyimage", test_copyimage},
    };
    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
       int wanted = argc == 1;

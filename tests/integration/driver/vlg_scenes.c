@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: MIT
  *
  * vlg_scenes: renders a fixed set of small OpenGL ES 2.0 scenes (and the ES 3.0
- * scenes "uboxfb" and "msaa" when the context is ES 3.0) through EGL
+ * scenes "uboxfb", "msaa", "clipcontrol", "zsblit", "srgbtex" and "halffloat"
+ * when the context is ES 3.0) through EGL
  * surfaceless (a pbuffer; no X server) and writes each one as
  * OUT_DIR/<scene>.png (RGBA, top row first), so that the same scenes drawn
  * by vlgpu and by softpipe in one test run can be compared
@@ -1031,6 +1032,311 @@ scene_msaa(void)
    glDeleteRenderbuffers(2, rb);
 }
 
+/* The scenes below need OpenGL ES 3.0 and, unless @ext is NULL, an extension. */
+static int
+need_es3_extension(const char *scene, const char *ext)
+{
+   const char *version = (const char *)glGetString(GL_VERSION);
+   GLint n = 0;
+
+   if (!version || strncmp(version, "OpenGL ES 3", 11) != 0) {
+      fprintf(stderr, "vlg_scenes: %s needs OpenGL ES 3.0 (have %s)\n", scene,
+              version ? version : "?");
+      gl_errors++;
+      return 0;
+   }
+   if (!ext)
+      return 1;
+   glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+   for (GLint i = 0; i < n; i++)
+      if (strcmp((const char *)glGetStringi(GL_EXTENSIONS, i), ext) == 0)
+         return 1;
+   fprintf(stderr, "vlg_scenes: %s needs %s\n", scene, ext);
+   gl_errors++;
+   return 0;
+}
+
+/* GL_EXT_clip_control: with GL_ZERO_TO_ONE the near plane is z = 0 (triangle
+ * A's corner with z_ndc < 0 is cut off, the -1..1 mode would keep it) and
+ * window z = z_ndc * (f - n) + n, shown in blue; GL_UPPER_LEFT (right half)
+ * flips y and with it the winding, so the clockwise triangle C stays culled
+ * in both halves. */
+static void
+scene_clipcontrol(void)
+{
+   if (!need_es3_extension("clipcontrol", "GL_EXT_clip_control"))
+      return;
+   PFNGLCLIPCONTROLEXTPROC clip_control =
+      (PFNGLCLIPCONTROLEXTPROC)eglGetProcAddress("glClipControlEXT");
+   GLuint p = program(vs_color, "precision highp float;\n"
+                                "varying vec4 v_color;\n"
+                                "void main() {\n"
+                                "   gl_FragColor = vec4(v_color.rg, gl_FragCoord.z, 1.0);\n"
+                                "}\n");
+   set_identity_mvp(p);
+   glClearColor(0, 0, 0, 1);
+   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+   glEnable(GL_DEPTH_TEST);
+   glDepthFunc(GL_LESS);
+   glEnable(GL_CULL_FACE);
+   glDepthRangef(0.1f, 0.9f);
+   const float tri[] = {
+      /* A: counter-clockwise, z from -0.6 to 0.8 */
+      -0.8f, -0.8f, -0.6f, 1, 1, 0, 0, 1, 0.8f, -0.6f, 0.8f, 1, 1, 0.5f, 0, 1,
+      0.0f, 0.8f, 0.3f, 1, 0.5f, 0, 0, 1,
+      /* B: counter-clockwise, z 0.4, crossing A */
+      -0.9f, 0.1f, 0.4f, 1, 0, 1, 0, 1, 0.9f, -0.2f, 0.4f, 1, 0, 1, 0, 1,
+      0.9f, 0.5f, 0.4f, 1, 0, 0.5f, 0, 1,
+      /* C: clockwise, culled */
+      -0.9f, 0.9f, 0.2f, 1, 1, 1, 0, 1, -0.3f, 0.9f, 0.2f, 1, 1, 1, 0, 1,
+      -0.9f, 0.3f, 0.2f, 1, 1, 1, 0, 1,
+   };
+   for (int half = 0; half < 2; half++) {
+      clip_control(half ? GL_UPPER_LEFT_EXT : GL_LOWER_LEFT_EXT, GL_ZERO_TO_ONE_EXT);
+      glViewport(half * W / 2, 0, W / 2, H);
+      draw_pc(GL_TRIANGLES, tri, 9);
+   }
+   clip_control(GL_LOWER_LEFT_EXT, GL_NEGATIVE_ONE_TO_ONE_EXT);
+   glDepthRangef(0, 1);
+   glDisable(GL_CULL_FACE);
+   glDisable(GL_DEPTH_TEST);
+}
+
+/* A framebuffer of an RGBA8 colour renderbuffer and a depth/stencil one. */
+static GLuint
+zs_framebuffer(GLenum zs_format, int w, int h, GLuint rb[2])
+{
+   GLuint fbo;
+   glGenRenderbuffers(2, rb);
+   glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+   glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+   glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+   glRenderbufferStorage(GL_RENDERBUFFER, zs_format, w, h);
+   glGenFramebuffers(1, &fbo);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_RENDERBUFFER,
+                             rb[1]);
+   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      fprintf(stderr, "vlg_scenes: zsblit: framebuffer 0x%x incomplete\n", zs_format);
+      gl_errors++;
+   }
+   return fbo;
+}
+
+/* A quad over the whole viewport at z_ndc @z in colour (r, g, b, 1). */
+static void
+full_quad(float z, float r, float g, float b)
+{
+   float q[4 * 8];
+   for (int i = 0; i < 4; i++) {
+      float *v = q + i * 8;
+      v[0] = (i & 1) ? 1.0f : -1.0f;
+      v[1] = (i & 2) ? 1.0f : -1.0f;
+      v[2] = z;
+      v[3] = 1;
+      v[4] = r;
+      v[5] = g;
+      v[6] = b;
+      v[7] = 1;
+   }
+   draw_pc(GL_TRIANGLE_STRIP, q, 4);
+}
+
+/* Depth/stencil blits (GL ES 3.0 §4.3.3, NEAREST): a 40x30 buffer gets
+ * stencil = number of overlapping triangles (1..3) and their depth; it is
+ * blitted scaled into an 80x120 one cleared to stencil 7, depth 0.3: left
+ * half D24S8 stencil only (depth must stay 0.3), right half D32F_S8 depth
+ * and stencil, flipped in x and y.  Red shows the stencil (0, 1, 2, 3, 7 ->
+ * 0, .25, .5, .75, 1), green depth > 0.4, blue depth > 0.7. */
+static void
+scene_zsblit(void)
+{
+   if (!need_es3_extension("zsblit", NULL))
+      return;
+   GLuint p = program(vs_color, fs_color);
+   set_identity_mvp(p);
+   const float tris[] = {
+      -0.9f, -0.8f, 0.5f, 1, 1, 1, 1, 1, 0.6f, -0.9f, 0.5f, 1, 1, 1, 1, 1,
+      -0.2f, 0.9f, 0.5f, 1, 1, 1, 1, 1,  -0.5f, -0.3f, 0.0f, 1, 1, 1, 1, 1,
+      0.9f, -0.1f, 0.0f, 1, 1, 1, 1, 1,  0.1f, 0.8f, 0.0f, 1, 1, 1, 1, 1,
+      -0.7f, 0.6f, -0.5f, 1, 1, 1, 1, 1, 0.3f, -0.6f, -0.5f, 1, 1, 1, 1, 1,
+      0.8f, 0.7f, -0.5f, 1, 1, 1, 1, 1,
+   };
+   for (int k = 0; k < 2; k++) {
+      const GLenum fmt = k ? GL_DEPTH32F_STENCIL8 : GL_DEPTH24_STENCIL8;
+      GLuint src_rb[2], dst_rb[2];
+      GLuint dst = zs_framebuffer(fmt, W / 2, H, dst_rb);
+      GLuint src = zs_framebuffer(fmt, 40, 30, src_rb);
+      glViewport(0, 0, 40, 30);
+      glClearDepthf(1);
+      glClearStencil(0);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+      glEnable(GL_DEPTH_TEST);
+      glDepthFunc(GL_LESS);
+      glEnable(GL_STENCIL_TEST);
+      glStencilFunc(GL_ALWAYS, 0, 0xff);
+      glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+      glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+      draw_pc(GL_TRIANGLES, tris, 9);
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      glDisable(GL_STENCIL_TEST);
+      glDisable(GL_DEPTH_TEST);
+
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, dst);
+      glClearColor(0, 0, 0, 1);
+      glClearDepthf(0.3f);
+      glClearStencil(7);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, src);
+      if (k == 0)
+         glBlitFramebuffer(0, 0, 40, 30, 4, 6, 76, 114, GL_STENCIL_BUFFER_BIT, GL_NEAREST);
+      else
+         glBlitFramebuffer(0, 0, 40, 30, 76, 114, 4, 6,
+                           GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT, GL_NEAREST);
+      check_gl("zsblit blit");
+
+      glBindFramebuffer(GL_FRAMEBUFFER, dst);
+      glViewport(0, 0, W / 2, H);
+      glEnable(GL_STENCIL_TEST);
+      glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+      glColorMask(GL_TRUE, GL_FALSE, GL_FALSE, GL_FALSE);
+      const int levels[5] = {0, 1, 2, 3, 7};
+      for (int i = 0; i < 5; i++) {
+         glStencilFunc(GL_EQUAL, levels[i], 0xff);
+         full_quad(0, i * 0.25f, 0, 0);
+      }
+      glDisable(GL_STENCIL_TEST);
+      glEnable(GL_DEPTH_TEST);
+      glDepthMask(GL_FALSE);
+      glDepthFunc(GL_LESS);
+      glColorMask(GL_FALSE, GL_TRUE, GL_FALSE, GL_FALSE);
+      full_quad(-0.2f, 0, 1, 0); /* window z 0.4 */
+      glColorMask(GL_FALSE, GL_FALSE, GL_TRUE, GL_FALSE);
+      full_quad(0.4f, 0, 0, 1); /* window z 0.7 */
+      glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+      glDepthMask(GL_TRUE);
+      glDisable(GL_DEPTH_TEST);
+
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, dst);
+      glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+      glBlitFramebuffer(0, 0, W / 2, H, k * W / 2, 0, (k + 1) * W / 2, H,
+                        GL_COLOR_BUFFER_BIT, GL_NEAREST);
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      glDeleteFramebuffers(1, &src);
+      glDeleteFramebuffers(1, &dst);
+      glDeleteRenderbuffers(2, src_rb);
+      glDeleteRenderbuffers(2, dst_rb);
+   }
+   glClearDepthf(1);
+   glClearStencil(0);
+   glViewport(0, 0, W, H);
+}
+
+/* GL_EXT_texture_sRGB_R8 / _RG8: 4x4 GL_SR8_EXT (left) and GL_SRG8_EXT
+ * (right) textures magnified with LINEAR filtering: the texture unit decodes
+ * sRGB before filtering, blue stays 0 and alpha 1. */
+static void
+scene_srgbtex(void)
+{
+   if (!need_es3_extension("srgbtex", "GL_EXT_texture_sRGB_R8") ||
+       !need_es3_extension("srgbtex", "GL_EXT_texture_sRGB_RG8"))
+      return;
+   GLuint p = program(vs_tex, fs_tex);
+   set_identity_mvp(p);
+   glClearColor(0, 0, 0.5f, 1);
+   glClear(GL_COLOR_BUFFER_BIT);
+   unsigned char r[16], rg[32];
+   for (int i = 0; i < 16; i++) {
+      r[i] = (unsigned char)(i * 17);
+      rg[2 * i] = (unsigned char)((i % 4) * 85);
+      rg[2 * i + 1] = (unsigned char)(255 - (i / 4) * 60);
+   }
+   GLuint tex[2];
+   glGenTextures(2, tex);
+   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+   for (int k = 0; k < 2; k++) {
+      glBindTexture(GL_TEXTURE_2D, tex[k]);
+      if (k == 0)
+         glTexImage2D(GL_TEXTURE_2D, 0, GL_SR8_EXT, 4, 4, 0, GL_RED, GL_UNSIGNED_BYTE, r);
+      else
+         glTexImage2D(GL_TEXTURE_2D, 0, GL_SRG8_EXT, 4, 4, 0, GL_RG, GL_UNSIGNED_BYTE, rg);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+      quad_pt(k ? 0.05f : -0.95f, -0.9f, k ? 0.95f : -0.05f, 0.9f, 0, 0, 1, 1);
+   }
+   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+   glDeleteTextures(2, tex);
+}
+
+/* GL_EXT_color_buffer_half_float: GL_RGB16F (left) and GL_RGBA16F (right)
+ * textures rendered with blending src * DST_ALPHA + dst * (1 - src alpha)
+ * of flat colours beyond [0, 1] (DST_ALPHA is 1 for RGB16F, the cleared 0.5
+ * for RGBA16F; every value is exact in half precision), then drawn as
+ * (c + 1) / 6. */
+static void
+scene_halffloat(void)
+{
+   if (!need_es3_extension("halffloat", "GL_EXT_color_buffer_half_float"))
+      return;
+   GLuint pc = program(vs_color, "precision highp float;\n"
+                                 "uniform vec4 u_color;\n"
+                                 "varying vec4 v_color;\n"
+                                 "void main() { gl_FragColor = u_color; }\n");
+   set_identity_mvp(pc);
+   const float tri[] = {
+      -0.9f, -0.9f, 0, 1, 0, 0, 0, 0, 0.7f, -0.8f, 0, 1, 0, 0, 0, 0,
+      -0.1f, 0.9f,  0, 1, 0, 0, 0, 0, -0.6f, 0.6f, 0, 1, 0, 0, 0, 0,
+      0.2f, -0.7f,  0, 1, 0, 0, 0, 0, 0.9f,  0.9f, 0, 1, 0, 0, 0, 0,
+   };
+   const float colors[2][4] = {{1.5f, 0.25f, 4.0f, 0.5f}, {-0.75f, 3.0f, 0.125f, 0.25f}};
+   GLuint tex[2], fbo;
+   glGenTextures(2, tex);
+   glGenFramebuffers(1, &fbo);
+   for (int k = 0; k < 2; k++) {
+      glBindTexture(GL_TEXTURE_2D, tex[k]);
+      glTexImage2D(GL_TEXTURE_2D, 0, k ? GL_RGBA16F : GL_RGB16F, W / 2, H, 0,
+                   k ? GL_RGBA : GL_RGB, GL_HALF_FLOAT, NULL);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+      glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+      glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex[k], 0);
+      if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+         fprintf(stderr, "vlg_scenes: halffloat: %s framebuffer incomplete\n",
+                 k ? "RGBA16F" : "RGB16F");
+         gl_errors++;
+      }
+      glViewport(0, 0, W / 2, H);
+      glClearColor(0.25f, 0.5f, 2.0f, 0.5f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      glEnable(GL_BLEND);
+      glBlendFunc(GL_DST_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+      for (int t = 0; t < 2; t++) {
+         glUniform4fv(glGetUniformLocation(pc, "u_color"), 1, colors[t]);
+         draw_pc(GL_TRIANGLES, tri + t * 24, 3);
+      }
+      glDisable(GL_BLEND);
+   }
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   glViewport(0, 0, W, H);
+   GLuint pt = program(vs_tex, "precision highp float;\n"
+                               "uniform sampler2D u_tex;\n"
+                               "varying vec2 v_tc;\n"
+                               "void main() { gl_FragColor = (texture2D(u_tex, v_tc) + 1.0) / 6.0; }\n");
+   set_identity_mvp(pt);
+   glClearColor(0, 0, 0, 1);
+   glClear(GL_COLOR_BUFFER_BIT);
+   for (int k = 0; k < 2; k++) {
+      glBindTexture(GL_TEXTURE_2D, tex[k]);
+      quad_pt(k ? 0 : -1, -1, k ? 1 : 0, 1, 0, 0, 1, 1);
+   }
+   glDeleteFramebuffers(1, &fbo);
+   glDeleteTextures(2, tex);
+   glClearColor(0, 0, 0, 0);
+}
+
 static const struct {
    const char *name;
    void (*draw)(void);
@@ -1044,6 +1350,8 @@ static const struct {
    {"stencil", scene_stencil},     {"cube", scene_cube},
    {"fbo", scene_fbo},             {"dynamic", scene_dynamic},
    {"blendedit", scene_blendedit}, {"uboxfb", scene_uboxfb},
+   {"clipcontrol", scene_clipcontrol}, {"zsblit", scene_zsblit},
+   {"srgbtex", scene_srgbtex},     {"halffloat", scene_halffloat},
    {"msaa", scene_msaa, 1},
 };
 #define NUM_SCENES (sizeof(scenes) / sizeof(scenes[0]))

@@ -115,6 +115,23 @@ struct Bench {
    }
 };
 
+/** The full-NDC quad at z_ndc @z (window: the viewport rectangle), two
+ * triangles through a PrimitiveEngine; what it rasterised. */
+Recorder
+draw_ndc_quad(Bench &b, double z)
+{
+   const double q[4][4] = {{-1, -1, z, 1}, {1, -1, z, 1}, {1, 1, z, 1}, {-1, 1, z, 1}};
+   VertexRef v[4];
+   for (int i = 0; i < 4; i++)
+      v[i] = b.vertex(q[i]);
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   VertexRef t0[3] = {v[0], v[1], v[2]}, t1[3] = {v[0], v[2], v[3]};
+   eng.process(t0, 3, r);
+   eng.process(t1, 3, r);
+   return r;
+}
+
 /** Smallest distance from pixel centre (px+.5, py+.5) to the triangle's edge lines. */
 double
 edge_distance(const double (*v)[2], int px, int py)
@@ -424,15 +441,18 @@ TEST(RasterInterpolation, FlatUsesFirstVertexWithFlatshadeFirst)
 
 namespace {
 
-/** Sutherland-Hodgman clip of a clip-space polygon against z >= -w, then
- * projection to window coordinates (GL ES 3.0 §2.13, §2.14). */
+/** Sutherland-Hodgman clip of a clip-space polygon against the near plane,
+ * z >= -w (GL ES 3.0 §2.13), or z >= 0 with @halfz (GL_ZERO_TO_ONE of
+ * glClipControl, GL 4.5 §13.5), then projection to window coordinates
+ * (§2.14). */
 std::vector<std::array<double, 2>>
-clip_near_and_project(const std::vector<std::array<double, 4>> &poly, const Bench &b)
+clip_near_and_project(const std::vector<std::array<double, 4>> &poly, const Bench &b,
+                      bool halfz = false)
 {
    std::vector<std::array<double, 4>> out;
    for (size_t i = 0; i < poly.size(); i++) {
       const auto &p = poly[i], &q = poly[(i + 1) % poly.size()];
-      const double dp = p[2] + p[3], dq = q[2] + q[3];
+      const double dp = halfz ? p[2] : p[2] + p[3], dq = halfz ? q[2] : q[2] + q[3];
       if (dp >= 0)
          out.push_back(p);
       if ((dp >= 0) != (dq >= 0)) {
@@ -478,6 +498,22 @@ inside_convex(const std::vector<std::array<double, 2>> &poly, int px, int py, bo
    return in;
 }
 
+/** Triangle @clip (clip coordinates, the third vertex beyond the near plane)
+ * through a PrimitiveEngine, which must clip it; what it rasterised. */
+Recorder
+draw_near_clipped(Bench &b, const std::vector<std::array<double, 4>> &clip)
+{
+   VertexRef v[3];
+   for (int i = 0; i < 3; i++)
+      v[i] = b.vertex(clip[i].data());
+   EXPECT_NE(v[2].clipmask & (1u << 4), 0u);
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   eng.process(v, 3, r);
+   EXPECT_EQ(eng.stats().prims_clipped, 1u);
+   return r;
+}
+
 } // namespace
 
 TEST(RasterClip, TriangleCrossingNearPlane)
@@ -488,14 +524,7 @@ TEST(RasterClip, TriangleCrossingNearPlane)
    const std::vector<std::array<double, 4>> clip = {{-0.5, -0.6, 0.5, 1.0},
                                                     {0.7, -0.2, 0.9, 1.5},
                                                     {0.1, 0.9, -3.0, 2.0}};
-   VertexRef v[3];
-   for (int i = 0; i < 3; i++)
-      v[i] = b.vertex(clip[i].data());
-   EXPECT_NE(v[2].clipmask & (1u << 4), 0u);
-   Recorder r;
-   PrimitiveEngine eng(b.pe);
-   eng.process(v, 3, r);
-   EXPECT_EQ(eng.stats().prims_clipped, 1u);
+   const Recorder r = draw_near_clipped(b, clip);
    const auto poly = clip_near_and_project(clip, b);
    const auto cov = r.coverage();
    unsigned inside = 0;
@@ -509,6 +538,87 @@ TEST(RasterClip, TriangleCrossingNearPlane)
          EXPECT_EQ(cov.count({x, y}), want ? 1u : 0u) << x << "," << y;
       }
    EXPECT_GT(inside, 300u);
+}
+
+/* glClipControl(GL_LOWER_LEFT, GL_ZERO_TO_ONE) as st/mesa hands it to the
+ * driver (st_atom_rasterizer.c, viewport.c _mesa_get_viewport_xform):
+ * rasterizer.clip_halfz, and the depth transform z_w = z_ndc * (f - n) + n
+ * instead of z_ndc * (f - n) / 2 + (n + f) / 2 (GL 4.5 §13.6.1). */
+void
+set_halfz(Bench &b, float n, float f)
+{
+   b.t.pipe.rasterizer.clip_halfz = true;
+   b.t.pipe.viewport.scale[2] = f - n;
+   b.t.pipe.viewport.translate[2] = n;
+}
+
+TEST(RasterClip, HalfZNearPlaneIsZZero)
+{
+   /* z_clip = -0.5 w: inside [-w, w], outside [0, w] */
+   const double behind[3][4] = {{-0.5, -0.5, -0.5, 1.0}, {0.5, -0.5, -0.5, 1.0}, {0.0, 0.5, -0.5, 1.0}};
+   for (const bool halfz : {false, true}) {
+      Bench b;
+      if (halfz)
+         set_halfz(b, 0.0f, 1.0f);
+      b.load();
+      VertexRef v[3];
+      for (int i = 0; i < 3; i++)
+         v[i] = b.vertex(behind[i]);
+      EXPECT_EQ(v[0].clipmask & (1u << 4), halfz ? 1u << 4 : 0u) << "halfz " << halfz;
+      Recorder r;
+      PrimitiveEngine eng(b.pe);
+      eng.process(v, 3, r);
+      EXPECT_EQ(r.qs.empty(), halfz) << "halfz " << halfz;
+      EXPECT_EQ(eng.stats().prims_trivially_rejected, halfz ? 1u : 0u);
+   }
+
+   /* a triangle crossing z = 0 is cut there, not at z = -w */
+   Bench b;
+   set_halfz(b, 0.0f, 1.0f);
+   b.load();
+   const std::vector<std::array<double, 4>> clip = {{-0.8, -0.7, 0.5, 1.0},
+                                                    {0.7, -0.4, 0.3, 1.2},
+                                                    {0.1, 0.9, -0.6, 1.0}};
+   const Recorder r = draw_near_clipped(b, clip);
+   const auto poly = clip_near_and_project(clip, b, true);
+   const auto full = clip_near_and_project(clip, b, false); /* nothing cut at z = -w */
+   ASSERT_EQ(full.size(), 3u);
+   const auto cov = r.coverage();
+   unsigned inside = 0, cut = 0;
+   for (int y = 0; y < 64; y++)
+      for (int x = 0; x < 64; x++) {
+         bool near_edge, near_edge2;
+         const bool want = inside_convex(poly, x, y, near_edge);
+         const bool in_full = inside_convex(full, x, y, near_edge2);
+         if (near_edge || near_edge2)
+            continue;
+         inside += want;
+         cut += in_full && !want;
+         EXPECT_EQ(cov.count({x, y}), want ? 1u : 0u) << x << "," << y;
+      }
+   EXPECT_GT(inside, 300u);
+   EXPECT_GT(cut, 100u); /* the z = 0 cut removed part of the triangle */
+}
+
+TEST(RasterViewport, HalfZDepthTransform)
+{
+   Bench b;
+   b.t.viewport(0, 0, 64, 64, 0.25f, 0.75f); /* glDepthRangef(0.25, 0.75) */
+   set_halfz(b, 0.25f, 0.75f);
+   b.fs_inputs({{VLG_INPUT_SEMANTIC_FRAG_COORD, VLG_INTERP_CONSTANT}});
+   b.load();
+   /* a full-screen quad at z_ndc = 0.5: z_w = 0.5 * 0.5 + 0.25 = 0.5 (the
+    * [-1, 1] transform would give 0.625) */
+   const Recorder r = draw_ndc_quad(b, 0.5);
+   EXPECT_EQ(r.coverage().size(), 64u * 64u);
+   uint32_t vals[kMaxShaderIo][4][4];
+   pe_interpolate_quad(b.pe, r.setups[0], r.qs[0].q, vals);
+   EXPECT_FLOAT_EQ(as_float(vals[0][0][2]), 0.5f);
+   /* z_ndc = 0 (the near plane with halfz) maps to n = 0.25 */
+   const Recorder r0 = draw_ndc_quad(b, 0.0);
+   ASSERT_FALSE(r0.qs.empty());
+   pe_interpolate_quad(b.pe, r0.setups[0], r0.qs[0].q, vals);
+   EXPECT_FLOAT_EQ(as_float(vals[0][0][2]), 0.25f);
 }
 
 TEST(RasterClip, DepthClipOffDrawsBeyondFarPlaneWithClampedDepth)
@@ -646,15 +756,7 @@ TEST(RasterViewport, OffsetViewportAndDepthRange)
    b.fs_inputs({{VLG_INPUT_SEMANTIC_FRAG_COORD, VLG_INTERP_CONSTANT}});
    b.load();
    /* full-NDC quad at z_ndc = 0.5 covers exactly the viewport rectangle */
-   const double q[4][4] = {{-1, -1, 0.5, 1}, {1, -1, 0.5, 1}, {1, 1, 0.5, 1}, {-1, 1, 0.5, 1}};
-   VertexRef v[4];
-   for (int i = 0; i < 4; i++)
-      v[i] = b.vertex(q[i]);
-   Recorder r;
-   PrimitiveEngine eng(b.pe);
-   VertexRef t0[3] = {v[0], v[1], v[2]}, t1[3] = {v[0], v[2], v[3]};
-   eng.process(t0, 3, r);
-   eng.process(t1, 3, r);
+   const Recorder r = draw_ndc_quad(b, 0.5);
    const auto cov = r.coverage();
    for (int y = 0; y < 64; y++)
       for (int x = 0; x < 64; x++)

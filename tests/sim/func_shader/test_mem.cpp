@@ -108,6 +108,7 @@ TEST_F(ShaderLdb, BufferOutsideVramIsAFaultWithThePc)
 struct TexCall {
    TexOp op;
    bool shadow, quads;
+   std::array<int8_t, 3> offset;
    unsigned num_lanes;
    uint64_t mask;
    uint32_t width; /* identifies the descriptor */
@@ -117,13 +118,16 @@ std::vector<TexCall> g_calls;
 bool g_fail = false;
 
 uint32_t
-fake_sample(const Vram &, const VLG_TEXTURE &tex, const VLG_SAMPLER &, TexOp op, bool shadow,
+fake_sample(const Vram &, const VLG_TEXTURE &tex, const VLG_SAMPLER &, const TexInstr &ins,
             bool quads, unsigned n, uint64_t mask, const TexLaneIn *in, uint32_t (*out)[4],
             std::vector<uint64_t> *trace)
 {
+   const TexOp op = ins.op;
+   const bool shadow = ins.shadow;
    if (g_fail)
       throw GpuFault("TEX", "texture format not usable", "format 0 has no TEX usage");
-   g_calls.push_back({op, shadow, quads, n, mask, tex.width, std::vector<TexLaneIn>(in, in + n)});
+   const std::array<int8_t, 3> offset = {ins.offset[0], ins.offset[1], ins.offset[2]};
+   g_calls.push_back({op, shadow, quads, offset, n, mask, tex.width, {in, in + n}});
    for (unsigned l = 0; l < n; l++) {
       if (!(mask >> l & 1))
          continue;
@@ -257,6 +261,30 @@ TEST_F(ShaderTexDouble, CubeArrayOperandsReadTheNextRegister)
    bind(q);
    q.go();
    EXPECT_EQ(g_calls.size(), 1u);
+}
+
+/* The TOFF Sub unit's texel offsets reach the texture unit with the op
+ * (docs/isa.md "toff"); an op without one samples with (0, 0, 0). */
+TEST_F(ShaderTexDouble, TexelOffsetsReachTheTextureUnit)
+{
+   Shader s(R"(
+    TXL R10, R1, T0, (3, -1, 2)
+    TEX.SHADOW R11.x, R1, T1, (-8, 7, 0)
+    TG4 R12, R1, T0, (0, 0, -5)
+    TXD R13, R1, T2
+    BRC.END
+)",
+            4, 20, VLG_SHADER_STAGE_FRAGMENT);
+   bind(s);
+   s.go();
+   ASSERT_EQ(g_calls.size(), 4u);
+   const std::array<int8_t, 3> want[4] = {{3, -1, 2}, {-8, 7, 0}, {0, 0, -5}, {0, 0, 0}};
+   const TexOp ops[4] = {TexOp::Txl, TexOp::Tex, TexOp::Tg4, TexOp::Txd};
+   for (unsigned i = 0; i < 4; i++) {
+      EXPECT_EQ(g_calls[i].op, ops[i]) << i;
+      EXPECT_EQ(g_calls[i].offset, want[i]) << i;
+   }
+   EXPECT_TRUE(g_calls[1].shadow);
 }
 
 TEST_F(ShaderTexDouble, DivergentLanesSampleWithTheirMask)

@@ -123,9 +123,9 @@ TEST(FormatTable, EveryUsableFormatIsDescribedWithTheXmlSize)
       EXPECT_EQ(i.usage, vlg_format_usage(fmt.value)) << fmt.name;
       usable++;
    }
-   EXPECT_EQ(usable, 127u); /* every value but NONE has a usage in vlgpu_hw.xml */
+   EXPECT_EQ(usable, 129u); /* every value but NONE has a usage in vlgpu_hw.xml */
    EXPECT_FALSE(format_info(VLG_FORMAT_NONE).supported);
-   EXPECT_FALSE(format_info(128).supported);
+   EXPECT_FALSE(format_info(130).supported);
    EXPECT_FALSE(format_info(0x12345678).supported);
    EXPECT_STREQ(format_info(0x12345678).name, "?");
 }
@@ -152,7 +152,7 @@ TEST(FormatTable, EveryUsableFormatUnpacksPacksAndFetches)
       EXPECT_EQ(outb[i.bytes], 0xee) << fmt.name << ": pack wrote past the pixel";
       checked++;
    }
-   EXPECT_EQ(checked, 127u);
+   EXPECT_EQ(checked, 129u);
 }
 
 TEST(FormatTable, Queries)
@@ -385,6 +385,34 @@ TEST(FormatUnpack, SrgbDecodeIsMesasTable)
    EXPECT_EQ(b.f(3), 1.0f);
 }
 
+TEST(FormatUnpack, SrgbRedAndRedGreen)
+{
+   /* GL_SR8_EXT, GL_SRG8_EXT (EXT_texture_sRGB_R8/_RG8): the stored channels
+    * through the sRGB decode (the table entries of SrgbDecodeIsMesasTable),
+    * the missing ones 0, alpha 1 */
+   const Rgba r = unpack(VLG_FORMAT_R8_SRGB, {188});
+   EXPECT_EQ(r.f(0), 5.0288646e-01f);
+   EXPECT_EQ(r.f(1), 0.0f);
+   EXPECT_EQ(r.f(2), 0.0f);
+   EXPECT_EQ(r.f(3), 1.0f);
+   const Rgba rg = unpack(VLG_FORMAT_R8G8_SRGB, {1, 128});
+   EXPECT_EQ(rg.f(0), 3.0352698e-04f);
+   EXPECT_EQ(rg.f(1), 2.1586050e-01f);
+   EXPECT_EQ(rg.f(2), 0.0f);
+   EXPECT_EQ(rg.f(3), 1.0f);
+   EXPECT_EQ(format_info(VLG_FORMAT_R8_SRGB).linear, VLG_FORMAT_R8_UNORM);
+   EXPECT_EQ(format_info(VLG_FORMAT_R8G8_SRGB).linear, VLG_FORMAT_R8G8_UNORM);
+   EXPECT_TRUE(format_info(VLG_FORMAT_R8G8_SRGB).is_srgb);
+   /* every code decodes to the GL ES 3.0 curve (§3.8.16) in each channel */
+   for (unsigned c = 0; c < 256; c++) {
+      const double cs = c / 255.0;
+      const double l = cs <= 0.04045 ? cs / 12.92 : std::pow((cs + 0.055) / 1.055, 2.4);
+      const Rgba v = unpack(VLG_FORMAT_R8G8_SRGB, {uint8_t(c), uint8_t(255 - c)});
+      EXPECT_NEAR(v.f(0), l, 1e-7) << c;
+      EXPECT_EQ(v.f(1), srgb8_to_linear(uint8_t(255 - c))) << c;
+   }
+}
+
 TEST(FormatUnpack, ScaledAndFixed)
 {
    EXPECT_EQ(unpack(VLG_FORMAT_R8_USCALED, {200}).f(0), 200.0f);
@@ -546,6 +574,33 @@ TEST(FormatPack, HalfFloatRoundsTowardZero)
       ASSERT_EQ(float_to_half_rtne(half_to_float(static_cast<uint16_t>(h))), h);
    }
    EXPECT_EQ(word_of(pack(VLG_FORMAT_R16G16_FLOAT, 1.0f, 70000.0f, 0, 0)), 0x7BFF3C00u);
+}
+
+TEST(FormatPack, FloatRenderTargetsWithoutAlpha)
+{
+   /* GL_RGB16F / GL_RGB32F render targets (EXT_color_buffer_half_float):
+    * R, G, B stored (half: round toward zero, as above), alpha dropped, the
+    * pad written 0; alpha reads back as 1 (blending's DST_ALPHA) */
+   EXPECT_EQ(pack(VLG_FORMAT_R16G16B16X16_FLOAT, 1.0f, -2.0f, 70000.0f, 0.25f),
+             (std::vector<uint8_t>{0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x00, 0x00}));
+   /* 0.1 = 0x3DCCCCCD: exponent -4 -> 11, mantissa 0x4CCCCD >> 13 = 0x266 -> 0x2E66 */
+   EXPECT_EQ(pack(VLG_FORMAT_R16G16B16X16_FLOAT, 0.1f, 0.0f, -0.0f, 1.0f),
+             (std::vector<uint8_t>{0x66, 0x2E, 0x00, 0x00, 0x00, 0x80, 0x00, 0x00}));
+   const Rgba h = unpack(VLG_FORMAT_R16G16B16X16_FLOAT, {0x00, 0x3C, 0x00, 0xC0, 0xFF, 0x7B, 0x55, 0x55});
+   EXPECT_EQ(h.f(0), 1.0f);
+   EXPECT_EQ(h.f(1), -2.0f);
+   EXPECT_EQ(h.f(2), 65504.0f);
+   EXPECT_EQ(h.f(3), 1.0f); /* whatever the pad holds */
+   const std::vector<uint8_t> f = pack(VLG_FORMAT_R32G32B32X32_FLOAT, 1.5f, -3.0f, 1e30f, 0.5f);
+   uint32_t w[4];
+   std::memcpy(w, f.data(), 16);
+   EXPECT_EQ(w[0], 0x3FC00000u);
+   EXPECT_EQ(w[1], 0xC0400000u);
+   EXPECT_EQ(w[2], as_uint(1e30f));
+   EXPECT_EQ(w[3], 0u);
+   EXPECT_EQ(unpack(VLG_FORMAT_R32G32B32X32_FLOAT, f).f(3), 1.0f);
+   EXPECT_NE(vlg_format_usage(VLG_FORMAT_R16G16B16X16_FLOAT) & VLG_FORMAT_USAGE_RT, 0u);
+   EXPECT_NE(vlg_format_usage(VLG_FORMAT_R32G32B32X32_FLOAT) & VLG_FORMAT_USAGE_RT, 0u);
 }
 
 TEST(FormatPack, SrgbEncode)

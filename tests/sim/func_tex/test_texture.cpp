@@ -91,6 +91,8 @@ struct Tex {
       samp.min_mip_filter = mip;
    }
    void wrap(vlg_tex_wrap w) { samp.wrap_s = samp.wrap_t = samp.wrap_r = w; }
+   /** texel offsets (TOFF) of the instructions raw(), sample() and sample_quad() issue */
+   std::array<int8_t, 3> offset{};
 
    /* one lane, no quads (implicit LOD 0) */
    std::array<uint32_t, 4> raw(TexOp op, std::array<uint32_t, 4> coord,
@@ -100,7 +102,8 @@ struct Tex {
       std::memcpy(in.coord, coord.data(), 16);
       std::memcpy(in.extra, extra.data(), 16);
       uint32_t out[1][4] = {};
-      texture_sample(vram, tex, samp, op, shadow, false, 1, 1, &in, out, &trace);
+      texture_sample(vram, tex, samp, {op, shadow, {offset[0], offset[1], offset[2]}}, false, 1, 1,
+                     &in, out, &trace);
       return {out[0][0], out[0][1], out[0][2], out[0][3]};
    }
    Vec4 sample(float s, float t = 0, float r = 0, float q = 0, TexOp op = TexOp::Tex, float lod = 0,
@@ -120,7 +123,8 @@ struct Tex {
          in[j].extra[0] = as_uint(bias);
       }
       uint32_t out[4][4] = {};
-      texture_sample(vram, tex, samp, op, false, true, 4, 0xf, in, out, nullptr);
+      texture_sample(vram, tex, samp, {op, false, {offset[0], offset[1], offset[2]}}, true, 4, 0xf,
+                     in, out, nullptr);
       return {as_float(out[0][0]), as_float(out[0][1]), as_float(out[0][2]), as_float(out[0][3])};
    }
 };
@@ -186,7 +190,8 @@ TEST(TexFilter, Linear2D)
 struct WrapCase {
    vlg_tex_wrap mode;
    float s;
-   int texel; /* -1 = border */
+   int texel;   /* -1 = border */
+   int off = 0; /* texel offset (TOFF) of the coordinate: the wrap mode applies after it */
 };
 
 TEST(TexWrap, NearestEveryModeOutsideZeroOne)
@@ -214,6 +219,14 @@ TEST(TexWrap, NearestEveryModeOutsideZeroOne)
       {VLG_TEX_WRAP_MIRROR_CLAMP, -3.0f, 3},
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -0.3f, 1},
       {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, -1.3f, -1}, /* |s| * 4 = 5.2 > 4.5 */
+      /* s = 0.125 (texel 0) with offset -1: texel -1 (s * 4 - 1 = -0.5) */
+      {VLG_TEX_WRAP_REPEAT, 0.125f, 3, -1},           /* -1 mod 4 */
+      {VLG_TEX_WRAP_CLAMP_TO_EDGE, 0.125f, 0, -1},    /* -0.5 < 0.5 */
+      {VLG_TEX_WRAP_CLAMP, 0.125f, 0, -1},            /* -0.5 <= 0 */
+      {VLG_TEX_WRAP_CLAMP_TO_BORDER, 0.125f, -1, -1}, /* -0.5 <= -0.5 */
+      {VLG_TEX_WRAP_MIRROR_REPEAT, 0.125f, 0, -1},    /* s - 1/4 = -0.125: mirrored to 0.125 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP, 0.125f, 0, -1},     /* |0.5 - 1| = 0.5 */
+      {VLG_TEX_WRAP_MIRROR_CLAMP_TO_BORDER, 0.875f, -1, 2}, /* |3.5 + 2| = 5.5 > 4.5 */
    };
    for (const WrapCase &c : cases) {
       Tex t = grid4();
@@ -221,11 +234,13 @@ TEST(TexWrap, NearestEveryModeOutsideZeroOne)
       t.samp.wrap_s = c.mode;
       t.samp.wrap_t = VLG_TEX_WRAP_CLAMP_TO_EDGE;
       t.samp.border_color[0] = 77.0f;
+      t.offset = {int8_t(c.off), 0, 0};
       const float expect = c.texel < 0 ? 77.0f : grid(c.texel, 2);
       EXPECT_EQ(t.sample(c.s, 0.6f)[0], expect) << vlg_tex_wrap_name(c.mode) << " s = " << c.s;
       /* the same along t (wrap_t, texel row) */
       t.samp.wrap_s = VLG_TEX_WRAP_CLAMP_TO_EDGE;
       t.samp.wrap_t = c.mode;
+      t.offset = {0, int8_t(c.off), 0};
       const float expect_t = c.texel < 0 ? 77.0f : grid(1, c.texel);
       EXPECT_EQ(t.sample(0.3f, c.s)[0], expect_t) << vlg_tex_wrap_name(c.mode) << " t = " << c.s;
    }
@@ -309,17 +324,24 @@ TEST(TexWrap, UnnormalizedCoordinates)
 
 namespace {
 
-/* 8x8, 4 levels, every texel of level L = 10 L + 1 (R32_FLOAT) */
+/* 8x8 R32_FLOAT, 4 levels, REPEAT: texel (x, y) of level L = value(L, x, y) */
 Tex
-mip8()
+mip8_of(float (*value)(int level, int x, int y))
 {
    Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R32_FLOAT, 8, 8, 1, 4);
    for (unsigned l = 0; l < 4; l++)
       for (unsigned y = 0; y < (8u >> l); y++)
          for (unsigned x = 0; x < (8u >> l); x++)
-            t.set(l, x, y, 0, {float(10 * l + 1), 0, 0, 1});
+            t.set(l, x, y, 0, {value(l, x, y), 0, 0, 1});
    t.wrap(VLG_TEX_WRAP_REPEAT);
    return t;
+}
+
+/* every texel of level L = 10 L + 1 */
+Tex
+mip8()
+{
+   return mip8_of([](int level, int, int) { return float(10 * level + 1); });
 }
 
 } // namespace
@@ -382,10 +404,10 @@ TEST(TexMip, BiasExplicitLodAndGradients)
    in.extra[0] = as_uint(0.25f);
    in.extra2[1] = as_uint(0.25f);
    uint32_t out[1][4];
-   texture_sample(t.vram, t.tex, t.samp, TexOp::Txd, false, false, 1, 1, &in, out, nullptr);
+   texture_sample(t.vram, t.tex, t.samp, {TexOp::Txd, false}, false, 1, 1, &in, out, nullptr);
    EXPECT_EQ(as_float(out[0][0]), 11.0f);
    in.extra[0] = as_uint(-0.5f);
-   texture_sample(t.vram, t.tex, t.samp, TexOp::Txd, false, false, 1, 1, &in, out, nullptr);
+   texture_sample(t.vram, t.tex, t.samp, {TexOp::Txd, false}, false, 1, 1, &in, out, nullptr);
    EXPECT_EQ(as_float(out[0][0]), 21.0f);
    /* outside fragment quads implicit LOD is 0: base level */
    EXPECT_EQ(t.sample(0.3f, 0.3f)[0], 1.0f);
@@ -526,7 +548,7 @@ TEST(TexCube, ImplicitLod)
       in[j].coord[2] = as_uint(1.0f);
    }
    uint32_t out[4][4];
-   texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 4, 0xf, in, out, nullptr);
+   texture_sample(t.vram, t.tex, t.samp, {TexOp::Tex, false}, true, 4, 0xf, in, out, nullptr);
    for (unsigned j = 0; j < 4; j++)
       EXPECT_EQ(as_float(out[j][0]), 11.0f) << j;
 }
@@ -689,6 +711,158 @@ TEST(Tex3D, TrilinearOn2x2x2)
    EXPECT_EQ(t.sample(0.3f, 0.6f, 1.7f)[0], 0 + 2 + 4); /* r wraps too */
 }
 
+/* ------------------------------------------------ texel offsets -- */
+/* TOFF (docs/isa.md): GL ES 3.0.6 section 3.8.10, u = s * w_level + offset_u:
+ * the offset is in texels of the level the LOD selects, added after the LOD
+ * is chosen, before the wrap mode; never to the array layer. */
+
+namespace {
+
+/* texel (x, y) of level L = 100 L + x + 10 y */
+float
+mipgrid(int level, int x, int y)
+{
+   return float(100 * level + x + 10 * y);
+}
+
+/* 8x8, 4 levels of mipgrid, NEAREST with NEAREST mipmapping, REPEAT */
+Tex
+mipgrid8()
+{
+   Tex t = mip8_of(mipgrid);
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NEAREST);
+   return t;
+}
+
+} // namespace
+
+TEST(TexOffset, InTexelsOfTheSelectedLevel)
+{
+   Tex t = mipgrid8();
+   /* s = t = 0.3: level 0 texel floor(2.4) = 2, level 1 floor(1.2) = 1,
+    * level 2 floor(0.6) = 0 */
+   t.offset = {2, 1, 0};
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 0.0f)[0], mipgrid(0, 4, 3));
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.0f)[0], mipgrid(1, 3, 2));
+   /* level 2 is 2x2: (0 + 2, 0 + 1) wraps (REPEAT) to (0, 1) */
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 2.0f)[0], mipgrid(2, 0, 1));
+   /* TXB and TXD choose level 1 the same way: rho = 2 texels per pixel */
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.25f, 0.0f)[0], mipgrid(1, 3, 2));
+   EXPECT_EQ(t.sample_quad(0.3f, 0.3f, 0.125f, 0.0f, TexOp::Txb, 1.0f)[0], mipgrid(1, 3, 2));
+   /* negative offsets wrap below 0 (REPEAT): level 1 texel (1, 1) - (3, 2) = (-2, -1) -> (2, 3) */
+   t.offset = {-3, -2, 0};
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.0f)[0], mipgrid(1, 2, 3));
+   /* and clamp with CLAMP_TO_EDGE: (-2, -1) -> (0, 0); +7 -> the last texel */
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.0f)[0], mipgrid(1, 0, 0));
+   t.offset = {7, 0, 0};
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.0f)[0], mipgrid(1, 3, 1));
+   /* a w offset does nothing to a 2D texture */
+   t.offset = {0, 0, 5};
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.0f)[0], mipgrid(1, 1, 1));
+}
+
+TEST(TexOffset, EachLevelOfATrilinearSampleInItsOwnTexels)
+{
+   Tex t = mipgrid8();
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_LINEAR);
+   t.offset = {1, 0, 0};
+   /* LOD 1.5: level 1 texel (1, 1) + (1, 0) = (2, 1), level 2 texel (0, 0) +
+    * (1, 0) = (1, 0), blended half and half. (Moving s by 1/8, one level-0
+    * texel, would read (1, 1) and (0, 0) instead.) */
+   const float want = mipgrid(1, 2, 1) + 0.5f * (mipgrid(2, 1, 0) - mipgrid(1, 2, 1));
+   EXPECT_EQ(t.sample(0.3f, 0.3f, 0, 0, TexOp::Txl, 1.5f)[0], want);
+}
+
+TEST(TexOffset, LinearFootprintMovesWholeTexels)
+{
+   Tex t = grid4();
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   /* as TexFilter.Linear2D (s = 0.3, t = 0.2: u = 0.7, v = 0.3) with offset
+    * (2, 1): the texels (2..3, 1..2) with the same weights */
+   t.offset = {2, 1, 0};
+   const double a = 0.7, b = 0.3;
+   const double expect = (1 - a) * (1 - b) * grid(2, 1) + a * (1 - b) * grid(3, 1) +
+                         (1 - a) * b * grid(2, 2) + a * b * grid(3, 2);
+   EXPECT_NEAR(t.sample(0.3f, 0.2f)[0], expect, 1e-5);
+   /* CLAMP_TO_EDGE after the offset: u = clamp(0.3 * 4 + 3, 0, 4) - 0.5 = 3.5: texel 3 alone */
+   t.offset = {3, 0, 0};
+   EXPECT_NEAR(t.sample(0.3f, 0.375f)[0], grid(3, 1), 1e-6);
+}
+
+TEST(TexOffset, ArrayLayersAndThirdDimension)
+{
+   /* 2D array: u and v move, the layer does not (w is ignored) */
+   Tex a(VLG_TEXTURE_TARGET_2D_ARRAY, VLG_FORMAT_R32_FLOAT, 4, 4, 3, 1);
+   for (unsigned l = 0; l < 3; l++)
+      for (unsigned y = 0; y < 4; y++)
+         for (unsigned x = 0; x < 4; x++)
+            a.set(0, x, y, l, {float(100 * l + x + 10 * y), 0, 0, 1});
+   a.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   a.offset = {1, 2, 1};
+   EXPECT_EQ(a.sample(0.125f, 0.125f, 1.0f)[0], 100 + 1 + 20);
+   /* 1D array: u moves, v (the layer coordinate) does not */
+   Tex b(VLG_TEXTURE_TARGET_1D_ARRAY, VLG_FORMAT_R32_FLOAT, 4, 1, 2, 1);
+   for (unsigned l = 0; l < 2; l++)
+      for (unsigned x = 0; x < 4; x++)
+         b.set(0, x, 0, l, {float(10 * l + x), 0, 0, 1});
+   b.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   b.offset = {2, 1, 0};
+   EXPECT_EQ(b.sample(0.125f, 0.0f)[0], 0 + 2);
+   /* 3D: u, v and w move */
+   Tex c(VLG_TEXTURE_TARGET_3D, VLG_FORMAT_R32_FLOAT, 4, 4, 4, 1);
+   for (unsigned z = 0; z < 4; z++)
+      for (unsigned y = 0; y < 4; y++)
+         for (unsigned x = 0; x < 4; x++)
+            c.set(0, x, y, z, {float(x + 10 * y + 100 * z), 0, 0, 1});
+   c.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   c.offset = {1, 2, 3};
+   EXPECT_EQ(c.sample(0.125f, 0.125f, 0.125f)[0], 1 + 20 + 300);
+   c.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   c.offset = {0, 0, -1};
+   /* the centre of texel (1, 1, 2), one slice down: exactly texel (1, 1, 1) */
+   EXPECT_NEAR(c.sample(0.375f, 0.375f, 0.625f)[0], 1 + 10 + 100, 1e-5);
+}
+
+TEST(TexOffset, UnnormalizedShadowAndGather)
+{
+   /* unnormalized coordinates (rectangle textures): s in texels plus the offset */
+   Tex t = grid4();
+   t.samp.normalized_coords = false;
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   t.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   t.offset = {2, -1, 0};
+   EXPECT_EQ(t.sample(1.5f, 2.5f)[0], grid(3, 1));
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   /* u = 0.75 + 2 - 0.5 = 2.25: texels 2 and 3 with a = 0.25; v = 2.5 - 1 - 0.5 = 1 */
+   EXPECT_NEAR(t.sample(0.75f, 2.5f)[0], 0.75 * grid(2, 1) + 0.25 * grid(3, 1), 1e-5);
+
+   /* shadow: the comparison reads the offset texel (LESS: r < d) */
+   Tex z(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_Z32_FLOAT, 2, 1, 1, 1);
+   z.set(0, 0, 0, 0, {0.2f, 0, 0, 0});
+   z.set(0, 1, 0, 0, {0.8f, 0, 0, 0});
+   z.samp.compare_mode = VLG_COMPARE_MODE_R_TO_TEXTURE;
+   z.samp.compare_func = VLG_COMPARE_FUNC_LESS;
+   z.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   EXPECT_EQ(z.sample(0.25f, 0.5f, 0, 0.5f, TexOp::Tex, 0, true)[0], 0.0f); /* 0.5 < 0.2 */
+   z.offset = {1, 0, 0};
+   EXPECT_EQ(z.sample(0.25f, 0.5f, 0, 0.5f, TexOp::Tex, 0, true)[0], 1.0f); /* 0.5 < 0.8 */
+
+   /* TG4: the 2x2 footprint moves; (0.375, 0.375) on 4x4 gathers texels
+    * (1..2, 1..2), offset (1, 1) gathers (2..3, 2..3): i0j1 i1j1 i1j0 i0j0 */
+   Tex g = grid4();
+   g.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   g.offset = {1, 1, 0};
+   const auto o = g.raw(TexOp::Tg4, {as_uint(0.375f), as_uint(0.375f), 0, 0});
+   EXPECT_EQ(as_float(o[0]), grid(2, 3));
+   EXPECT_EQ(as_float(o[1]), grid(3, 3));
+   EXPECT_EQ(as_float(o[2]), grid(3, 2));
+   EXPECT_EQ(as_float(o[3]), grid(2, 2));
+   /* TXF ignores them (the compiler adds TXF offsets to its integer coordinates) */
+   EXPECT_EQ(as_float(g.raw(TexOp::Txf, {1, 1, 0, 0})[0]), grid(1, 1));
+}
+
 /* --------------------------------------------------------- shadow -- */
 
 TEST(TexShadow, EveryCompareFunction)
@@ -846,7 +1020,7 @@ TEST(TexBuffer, FetchQueryAndFaults)
       TexLaneIn in{};
       in.coord[0] = x;
       uint32_t out[1][4] = {};
-      texture_sample(vram, tex, samp, op, false, false, 1, 1, &in, out, nullptr);
+      texture_sample(vram, tex, samp, {op, false}, false, 1, 1, &in, out, nullptr);
       return std::array<uint32_t, 4>{out[0][0], out[0][1], out[0][2], out[0][3]};
    };
    /* unorm16: v / 65535 (GL 3.2 core §2.1.6.1); missing blue reads 0, alpha 1 */
@@ -922,6 +1096,37 @@ TEST(TexSrgb, DecodedBeforeFiltering)
    EXPECT_NEAR(t.sample(0.25f, 0.5f)[0], 188 / 255.0, 1e-7);
 }
 
+TEST(TexSrgb, RedAndRedGreenFormatsDecodeTheirChannelsOnly)
+{
+   /* GL_SRG8_EXT: texels (0, 255) and (255, 0) decode to (0, 1) and (1, 0),
+    * the linear filter between them gives (0.5, 0.5), B = 0, A = 1 */
+   Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8G8_SRGB, 2, 1, 1, 1);
+   t.tex.srgb = true;
+   t.set_bytes(0, 0, 0, 0, {0, 255});
+   t.set_bytes(0, 1, 0, 0, {255, 0});
+   t.filter(VLG_TEX_FILTER_LINEAR, VLG_TEX_FILTER_LINEAR, VLG_MIP_FILTER_NONE);
+   t.wrap(VLG_TEX_WRAP_CLAMP_TO_EDGE);
+   const auto v = t.sample(0.5f, 0.5f);
+   EXPECT_NEAR(v[0], 0.5, 1e-6);
+   EXPECT_NEAR(v[1], 0.5, 1e-6);
+   EXPECT_EQ(v[2], 0.0f);
+   EXPECT_EQ(v[3], 1.0f);
+   /* GL_SR8_EXT, nearest: decode(64) by the GL ES 3.0 curve */
+   Tex r(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R8_SRGB, 1, 1, 1, 1);
+   r.tex.srgb = true;
+   r.set_bytes(0, 0, 0, 0, {64});
+   r.filter(VLG_TEX_FILTER_NEAREST, VLG_TEX_FILTER_NEAREST, VLG_MIP_FILTER_NONE);
+   const double cs = 64 / 255.0, lin = std::pow((cs + 0.055) / 1.055, 2.4);
+   const auto w = r.sample(0.5f, 0.5f);
+   EXPECT_NEAR(w[0], lin, 1e-6);
+   EXPECT_EQ(w[1], 0.0f);
+   EXPECT_EQ(w[2], 0.0f);
+   EXPECT_EQ(w[3], 1.0f);
+   /* EXT_texture_sRGB_decode SKIP_DECODE: the stored value */
+   r.tex.srgb = false;
+   EXPECT_NEAR(r.sample(0.5f, 0.5f)[0], 64 / 255.0, 1e-7);
+}
+
 TEST(TexInteger, NeverFiltered)
 {
    Tex t(VLG_TEXTURE_TARGET_2D, VLG_FORMAT_R16_SINT, 2, 1, 1, 1);
@@ -956,7 +1161,7 @@ TEST(TexLanes, MaskQuadsAndTrace)
       for (auto &w : o)
          w = 0xdeadbeefu;
    std::vector<uint64_t> trace;
-   texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 8, 0x24, in, out, &trace);
+   texture_sample(t.vram, t.tex, t.samp, {TexOp::Tex, false}, true, 8, 0x24, in, out, &trace);
    for (unsigned i = 0; i < 8; i++) {
       if (i == 2 || i == 5)
          EXPECT_EQ(as_float(out[i][0]), grid(i % 4, i / 4)) << i;
@@ -978,10 +1183,10 @@ TEST(TexLanes, MaskQuadsAndTrace)
    EXPECT_EQ(t.trace.size(), 0u);
    /* host misuse */
    EXPECT_THROW(
-      texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, true, 6, 1, in, out, nullptr),
+      texture_sample(t.vram, t.tex, t.samp, {TexOp::Tex, false}, true, 6, 1, in, out, nullptr),
       std::invalid_argument);
    EXPECT_THROW(
-      texture_sample(t.vram, t.tex, t.samp, TexOp::Tex, false, false, 65, 1, in, out, nullptr),
+      texture_sample(t.vram, t.tex, t.samp, {TexOp::Tex, false}, false, 65, 1, in, out, nullptr),
       std::invalid_argument);
 }
 
@@ -995,7 +1200,7 @@ fault_of(Tex &t, TexOp op = TexOp::Tex)
    TexLaneIn in{};
    uint32_t out[1][4] = {{1, 2, 3, 4}};
    try {
-      texture_sample(t.vram, t.tex, t.samp, op, false, false, 1, 1, &in, out, nullptr);
+      texture_sample(t.vram, t.tex, t.samp, {op, false}, false, 1, 1, &in, out, nullptr);
    } catch (const GpuFault &e) {
       EXPECT_EQ(e.module(), "TEX");
       EXPECT_EQ(out[0][0], 1u) << "a faulting instruction wrote its result";

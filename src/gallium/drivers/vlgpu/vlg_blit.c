@@ -11,6 +11,9 @@
  * sp_surface.c sp_blit().  Same-format copies without scaling
  * (util_try_blit_via_copy_region -> resource_copy_region) are COPY
  * commands of the CP's DMA engine (vlg_copy.c, docs/hw.md "Copies").
+ * Blits that write stencil, which u_blitter cannot do without a stencil
+ * output of the FS, draw one pass per stencil bit
+ * (util_blitter_stencil_fallback, vlg_blit_stencil).
  *
  * Multisample resolves (a blit from a 4-sample resource to a single-sample
  * one, same format, same size, no scissor, every component) are RESOLVE
@@ -347,6 +350,78 @@ vlg_blit_via_resolve(struct pipe_context *pctx, const struct pipe_blit_info *inf
    return ok;
 }
 
+/*
+ * A blit that writes stencil (GL ES 3.0 §4.3.3: depth and stencil blits
+ * use NEAREST, scaling and flips allowed).  The FS has no stencil output
+ * (no PIPE_CAP_SHADER_STENCIL_EXPORT), so u_blitter refuses any blit with
+ * PIPE_MASK_S (util_blitter_is_blit_supported).  Depth, if asked for, goes
+ * through u_blitter alone; stencil through util_blitter_stencil_fallback,
+ * as zink and crocus do: it clears the destination box's stencil to 0, then
+ * draws the box once per stencil bit with a REPLACE write mask of that bit
+ * and an FS that fetches the source stencil (the stencil-only view:
+ * X24S8_UINT, X32_S8X24_UINT, S8_UINT; nearest texel) and discards where
+ * the bit is 0.  One layer per blit, as glBlitFramebuffer gives.
+ */
+static void
+vlg_blit_stencil(struct vlg_context *ctx, const struct pipe_blit_info *info)
+{
+   if (info->dst.box.depth != 1 || abs(info->src.box.depth) != 1) {
+      mesa_logw_once("stencil blit of %d layers: not supported; destination "
+                     "left unchanged",
+                     info->dst.box.depth);
+      return;
+   }
+   if (info->mask & PIPE_MASK_Z) {
+      struct pipe_blit_info depth = *info;
+      depth.mask = PIPE_MASK_Z;
+      if (util_blitter_is_blit_supported(ctx->blitter, &depth)) {
+         vlg_blitter_save(ctx);
+         util_blitter_blit(ctx->blitter, &depth);
+      } else {
+         mesa_logw_once("depth blit %s -> %s is not supported; depth left "
+                        "unchanged",
+                        util_format_short_name(info->src.format),
+                        util_format_short_name(info->dst.format));
+      }
+   }
+   vlg_blitter_save(ctx);
+   util_blitter_stencil_fallback(ctx->blitter, info->dst.resource,
+                                 info->dst.level, &info->dst.box,
+                                 info->src.resource, info->src.level,
+                                 &info->src.box,
+                                 info->scissor_enable ? &info->scissor : NULL);
+}
+
+/**
+ * Whether @info copies the texels' bytes unchanged: the same colour view
+ * format on both sides, each the size of its resource's pixels, no scaling,
+ * every component, same sample count (util_can_blit_via_copy_region's tight
+ * check).  The resources' own formats do not matter then (every layout is
+ * linear and a format's bytes are Gallium's), so the blit is a COPY.  This is
+ * st/mesa's glCopyImageSubData between formats of one compatibility class
+ * (st_cb_copyimage.c swizzled_copy views both sides as one canonical
+ * UINT/UNORM format: RGBA8 -> R32F as R8G8B8A8_UNORM, RGB32F -> RGB32I as
+ * R32G32B32_UINT, which is no render target), and it keeps 4-sample ->
+ * 4-sample blits from being resolved.  Depth/stencil views are left to
+ * util_try_blit_via_copy_region: their mask may select one of two
+ * components sharing a pixel.
+ */
+static bool
+vlg_blit_is_byte_copy(struct vlg_context *ctx,
+                      const struct pipe_blit_info *info)
+{
+   const enum pipe_format f = info->src.format;
+
+   return info->src.resource->target != PIPE_BUFFER &&
+          !util_format_is_depth_or_stencil(f) &&
+          util_format_get_blocksize(f) ==
+             util_format_get_blocksize(info->src.resource->format) &&
+          util_format_get_blocksize(f) ==
+             util_format_get_blocksize(info->dst.resource->format) &&
+          util_can_blit_via_copy_region(info, true,
+                                        ctx->render_cond_query != NULL);
+}
+
 static void
 vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 {
@@ -354,6 +429,13 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
 
    if (info->render_condition_enable && !vlg_check_render_cond(ctx))
       return;
+   if (vlg_blit_is_byte_copy(ctx, info)) {
+      pctx->resource_copy_region(pctx, info->dst.resource, info->dst.level,
+                                 info->dst.box.x, info->dst.box.y,
+                                 info->dst.box.z, info->src.resource,
+                                 info->src.level, &info->src.box);
+      return;
+   }
    if (info->src.resource->nr_samples > 1) {
       if (vlg_blit_is_resolve(info)) {
          if (!vlg_emit_resolve(ctx, info))
@@ -377,6 +459,12 @@ vlg_blit(struct pipe_context *pctx, const struct pipe_blit_info *info)
    if (util_try_blit_via_copy_region(pctx, info,
                                      ctx->render_cond_query != NULL))
       return;
+
+   if ((info->mask & PIPE_MASK_S) &&
+       util_format_has_stencil(util_format_description(info->dst.format))) {
+      vlg_blit_stencil(ctx, info);
+      return;
+   }
 
    if (!util_blitter_is_blit_supported(ctx->blitter, info)) {
       mesa_logw_once("blit %s -> %s is not supported; destination left "

@@ -108,7 +108,15 @@ vlg_copy_info_dst(struct VLG_COPY_INFO *ci, const struct vlg_resource *rsc,
 /* pipe_context::resource_copy_region (p_context.h): a box of the source
  * level copied byte for byte to (dstx, dsty, dstz) of the destination level;
  * the formats have the same block size (util_resource_copy_region asserts
- * it, and so do we: a mismatch is a state-tracker bug, logged and ignored). */
+ * it, and so do we: a mismatch is a state-tracker bug, logged and ignored).
+ * The formats may differ (glCopyImageSubData within a size class).  The GPU
+ * has no compressed formats (vlgpu_hw.xml), so
+ * PIPE_CAP_COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS never brings one here:
+ * st/mesa copies the compressed formats it decompresses on the CPU
+ * (st_cb_copyimage.c fallback_copy_image).  A compressed hardware format
+ * would need the box counted in source blocks here (u_surface.c
+ * util_resource_copy_region), which the block-shape check below refuses
+ * until then. */
 static void
 vlg_resource_copy_region(struct pipe_context *pctx, struct pipe_resource *dst,
                          unsigned dst_level, unsigned dstx, unsigned dsty,

@@ -66,9 +66,15 @@ vlg_resource_layout(struct vlg_screen *screen, struct vlg_resource *rsc)
         (prsc->target != PIPE_TEXTURE_2D && prsc->target != PIPE_TEXTURE_RECT)))
       return false;
 
-   /* texture.width/height/depth/array_size are 16-bit fields. */
-   if (width > 0xffff || height > 0xffff || depth > 0xffff ||
-       prsc->array_size > 0xffff)
+   /* texture.width/height/depth/array_size are 16-bit fields; a 4-sample
+    * resource's view is 4 times as wide (vlg_create_sampler_view), so a
+    * 4-sample texture can be at most 16383 pixels wide although
+    * GL_MAX_TEXTURE_SIZE is 16384: creating a wider one fails (Mesa reports
+    * GL_OUT_OF_MEMORY; dEQP-GLES31...texture_size.samples_*: 2d, listed in
+    * tests/deqp/gles31-fails.txt) instead of reaching VLG_TEXTURE_pack's
+    * assertion. */
+   if ((uint64_t)width * MAX2(prsc->nr_samples, 1) > 0xffff ||
+       height > 0xffff || depth > 0xffff || prsc->array_size > 0xffff)
       return false;
 
    for (unsigned level = 0; level <= prsc->last_level; level++) {

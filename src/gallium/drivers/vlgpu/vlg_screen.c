@@ -111,6 +111,16 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * "Copies"): ARB_clear_texture (desktop GL) */
    case PIPE_CAP_CLEAR_TEXTURE:
       return 1;
+   /* ARB_copy_image, OES/EXT_copy_image (st_extensions.c).  st/mesa's
+    * glCopyImageSubData (st_cb_copyimage.c) asks for resource_copy_region
+    * between formats of one texel size and for blits with one view format
+    * on both sides of resources of other formats: both are COPY commands
+    * (vlg_copy.c, vlg_blit.c vlg_blit_is_byte_copy).  The GPU has no
+    * compressed formats, so no compressed resource reaches the driver:
+    * st/mesa copies the compressed formats it decompresses (ETC1/ETC2, ASTC)
+    * on the CPU (fallback_copy_image). */
+   case PIPE_CAP_COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS:
+      return 1;
 
    /* GLSL 1.30 feature level (ESSL 3.00) and transform feedback give
     * OpenGL ES 3.0 (main/version.c compute_version_es2; docs/driver.md
@@ -249,6 +259,12 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    /* PE: depth clipping can be turned off (depth_clip_near/far). */
    case PIPE_CAP_DEPTH_CLIP_DISABLE:
       return 1;
+   /* PE: rasterizer.clip_halfz clips z to [0, w] instead of [-w, w]
+    * (raster.cpp pe_post_vs); st/mesa folds the rest of glClipControl into
+    * the viewport (depth scale f - n, translate n; a negative y scale for
+    * GL_UPPER_LEFT) and front_ccw: ARB_clip_control, EXT_clip_control. */
+   case PIPE_CAP_CLIP_HALFZ:
+      return 1;
 
    /* GE: the GL ES primitive types, primitive restart with any index,
     * instanced attributes, first instance (draw_info). */
@@ -322,15 +338,24 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_DRAW_INDIRECT:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
 
+   /* Texel offsets (textureOffset & co.): the texture unit adds them to the
+    * texel coordinates of the level it reads, the range of the TOFF Sub
+    * unit's 4-bit fields (docs/isa.md "toff"; -8..7, GL ES 3.0's minimum
+    * range). */
+   case PIPE_CAP_MIN_TEXEL_OFFSET:
+      return VLG_MIN_TEXEL_OFFSET;
+   case PIPE_CAP_MAX_TEXEL_OFFSET:
+      return VLG_MAX_TEXEL_OFFSET;
+
    /* ARB_texture_gather: the texture unit's TG4 gathers any of the four
-    * components (docs/isa.md); offsets are added to the coordinates by
-    * nir_lower_tex, so the texel-offset range applies. */
+    * components (docs/isa.md), constant offsets through TOFF as above
+    * (run-time ones are added to the coordinates by nir_lower_tex). */
    case PIPE_CAP_MAX_TEXTURE_GATHER_COMPONENTS:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
    case PIPE_CAP_MIN_TEXTURE_GATHER_OFFSET:
-      return -8;
+      return VLG_MIN_TEXEL_OFFSET;
    case PIPE_CAP_MAX_TEXTURE_GATHER_OFFSET:
-      return 7;
+      return VLG_MAX_TEXEL_OFFSET;
 
    /* Texture uploads and downloads are CPU copies into VRAM (no blit
     * engine). */

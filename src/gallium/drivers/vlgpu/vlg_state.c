@@ -364,7 +364,7 @@ vlg_texture_target(enum pipe_texture_target target, bool *ok)
    case PIPE_TEXTURE_1D:
       return VLG_TEXTURE_TARGET_1D;
    case PIPE_TEXTURE_2D:
-   case PIPE_TEXTURE_RECT: /* the compiler normalises RECT coordinates */
+   case PIPE_TEXTURE_RECT: /* sampled in texels: the sampler's normalized_coords is false */
       return VLG_TEXTURE_TARGET_2D;
    case PIPE_TEXTURE_3D:
       return VLG_TEXTURE_TARGET_3D;

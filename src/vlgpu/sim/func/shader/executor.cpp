@@ -746,8 +746,9 @@ Exec::tex(const DecodedOp &op, uint32_t (*r)[kMaxLanes])
          std::memset(lin[l].extra2, 0, sizeof(lin[l].extra2));
    }
    try {
-      tex_units += res.sample(*res.vram, unit.tex, unit.samp, tex_op(op.opcode), op.shadow, tg.is_fragment(), W,
-                 active, lin, out, trace);
+      const TexInstr ins{tex_op(op.opcode), op.shadow != 0, {op.toff[0], op.toff[1], op.toff[2]}};
+      tex_units += res.sample(*res.vram, unit.tex, unit.samp, ins, tg.is_fragment(), W, active, lin,
+                              out, trace);
    } catch (const GpuFault &f) {
       char buf[64];
       std::snprintf(buf, sizeof(buf), "texture unit T%u", op.slot);

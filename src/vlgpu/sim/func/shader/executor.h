@@ -35,10 +35,11 @@ namespace vlgpu::sim {
 
 /** The texture unit's entry point (texture.h; returns the bilinear filter
  *  units taken); replaceable for tests. */
-using TextureSampleFn = uint32_t (*)(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
-                                 TexOp op, bool shadow, bool fragment_quads, unsigned num_lanes,
-                                 uint64_t lane_mask, const TexLaneIn *in, uint32_t (*out)[4],
-                                 std::vector<uint64_t> *trace);
+using TextureSampleFn = uint32_t (*)(const Vram &vram, const VLG_TEXTURE &tex,
+                                     const VLG_SAMPLER &samp, const TexInstr &ins,
+                                     bool fragment_quads, unsigned num_lanes, uint64_t lane_mask,
+                                     const TexLaneIn *in, uint32_t (*out)[4],
+                                     std::vector<uint64_t> *trace);
 
 /** One texture unit T0..T15 of a stage: texture + sampler pair i (docs/hw.md). */
 struct TextureUnit {

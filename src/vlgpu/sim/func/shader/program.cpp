@@ -118,6 +118,8 @@ convert_op(const vlg_op &src, unsigned phase, DecodedOp &op, Builder &b)
    op.slot = src.slot;
    op.shadow = src.shadow;
    op.cube_array = src.cube_array;
+   for (unsigned c = 0; c < 3; c++)
+      op.toff[c] = src.toff[c];
    op.memkind = info->format == VLG_FMT_MEM ? src.kind : 0;
    op.shared = src.shared;
    op.imm = src.imm;

@@ -89,6 +89,7 @@ struct DecodedOp {
       cube_array;
    uint8_t memkind; /**< MEM: enum vlg_memkind (dst = data register, src[0].index = address register) */
    uint8_t shared;  /**< MEM: shared memory instead of global memory */
+   int8_t toff[3];  /**< TEX, TXB, TXL, TXD, TG4: texel offsets (u, v, w) of the TOFF Sub unit */
    int32_t imm;        /**< PRED immediate 0..127, ADDR immediate -1024..1023 */
    uint16_t index;     /**< LDC entry 0..511, LDB offset in vec4 units 0..255 */
    uint32_t target_pc; /**< BRC.JMP: target unit address */

@@ -101,59 +101,80 @@ repeat(int coord, int size)
 /* ---- wrap modes (GL ES 3.0 section 3.8; sp_tex_sample.c) ---- */
 /* Nearest: texel index for coordinate s over size texels. Linear: the two
  * texel indices and the weight of the second. Indices may fall outside
- * [0, size) only for the border modes (-> border colour). */
+ * [0, size) only for the border modes (-> border colour). off is the
+ * instruction's texel offset (TOFF) for this coordinate, added in texels
+ * where softpipe adds it: to the texel index (REPEAT), to s * size (the
+ * clamp modes, |s * size + off| for the mirror-clamp modes), to s as
+ * off / size (MIRROR_REPEAT), to s in texels (unnormalized coordinates). */
 
-using WrapNearest = int (*)(float s, int size);
-using WrapLinear = void (*)(float s, int size, int &i0, int &i1, float &w);
+using WrapNearest = int (*)(float s, int size, int off);
+using WrapLinear = void (*)(float s, int size, int off, int &i0, int &i1, float &w);
 
 int
-wn_repeat(float s, int size)
+wn_repeat(float s, int size, int off)
 {
-   return repeat(mesa_ifloor(s * size), size);
+   return repeat(mesa_ifloor(s * size) + off, size);
 }
 
+/* The CLAMP* modes of a coordinate u already in texels (s * size + off) */
 int
-wn_clamp(float s, int size)
+wn_clamp_texels(float u, int size)
 {
-   s *= size;
-   if (s <= 0.0f)
+   if (u <= 0.0f)
       return 0;
-   if (s >= size)
+   if (u >= size)
       return size - 1;
-   return mesa_ifloor(s);
+   return mesa_ifloor(u);
 }
 
 int
-wn_clamp_to_edge(float s, int size)
+wn_clamp_to_edge_texels(float u, int size)
 {
    const float min = 0.5f;
    const float max = static_cast<float>(size) - 0.5f;
-   s *= size;
-   if (s < min)
+   if (u < min)
       return 0;
-   if (s > max)
+   if (u > max)
       return size - 1;
-   return mesa_ifloor(s);
+   return mesa_ifloor(u);
 }
 
 int
-wn_clamp_to_border(float s, int size)
+wn_clamp_to_border_texels(float u, int size)
 {
    const float min = -0.5f;
    const float max = size + 0.5f;
-   s *= size;
-   if (s <= min)
+   if (u <= min)
       return -1;
-   if (s >= max)
+   if (u >= max)
       return size;
-   return mesa_ifloor(s);
+   return mesa_ifloor(u);
 }
 
 int
-wn_mirror_repeat(float s, int size)
+wn_clamp(float s, int size, int off)
+{
+   return wn_clamp_texels(s * size + off, size);
+}
+
+int
+wn_clamp_to_edge(float s, int size, int off)
+{
+   return wn_clamp_to_edge_texels(s * size + off, size);
+}
+
+int
+wn_clamp_to_border(float s, int size, int off)
+{
+   return wn_clamp_to_border_texels(s * size + off, size);
+}
+
+int
+wn_mirror_repeat(float s, int size, int off)
 {
    const float min = 1.0f / (2.0f * size);
    const float max = 1.0f - min;
+   s += static_cast<float>(off) / size;
    const int flr = mesa_ifloor(s);
    float u = frac(s);
    if (flr & 1)
@@ -165,31 +186,31 @@ wn_mirror_repeat(float s, int size)
    return mesa_ifloor(u * size);
 }
 
-/* The MIRROR_CLAMP modes are their CLAMP mode of |s| (EXT_texture_mirror_clamp;
- * softpipe computes fabs(s * size), which is fabs(s) * size exactly). */
+/* The MIRROR_CLAMP modes are their CLAMP mode of |s * size + off|
+ * (EXT_texture_mirror_clamp; softpipe). */
 int
-wn_mirror_clamp(float s, int size)
+wn_mirror_clamp(float s, int size, int off)
 {
-   return wn_clamp(std::fabs(s), size);
+   return wn_clamp_texels(std::fabs(s * size + off), size);
 }
 
 int
-wn_mirror_clamp_to_edge(float s, int size)
+wn_mirror_clamp_to_edge(float s, int size, int off)
 {
-   return wn_clamp_to_edge(std::fabs(s), size);
+   return wn_clamp_to_edge_texels(std::fabs(s * size + off), size);
 }
 
 int
-wn_mirror_clamp_to_border(float s, int size)
+wn_mirror_clamp_to_border(float s, int size, int off)
 {
-   return wn_clamp_to_border(std::fabs(s), size);
+   return wn_clamp_to_border_texels(std::fabs(s * size + off), size);
 }
 
 void
-wl_repeat(float s, int size, int &i0, int &i1, float &w)
+wl_repeat(float s, int size, int off, int &i0, int &i1, float &w)
 {
    const float u = s * size - 0.5f;
-   i0 = repeat(mesa_ifloor(u), size);
+   i0 = repeat(mesa_ifloor(u) + off, size);
    i1 = repeat(i0 + 1, size);
    w = frac(u);
 }
@@ -215,30 +236,50 @@ clamp_taps_to_edge(int size, int &i0, int &i1)
       i1 = size - 1;
 }
 
+/* The linear CLAMP modes of a coordinate t already in texels (s * size + off) */
 void
-wl_clamp(float s, int size, int &i0, int &i1, float &w)
+wl_clamp_texels(float t, int size, int &i0, int &i1, float &w)
 {
-   linear_taps(mesa_clamp(s * size, 0.0f, static_cast<float>(size)) - 0.5f, i0, i1, w);
+   linear_taps(mesa_clamp(t, 0.0f, static_cast<float>(size)) - 0.5f, i0, i1, w);
 }
 
 void
-wl_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
+wl_clamp_to_edge_texels(float t, int size, int &i0, int &i1, float &w)
 {
-   wl_clamp(s, size, i0, i1, w);
+   wl_clamp_texels(t, size, i0, i1, w);
    clamp_taps_to_edge(size, i0, i1);
 }
 
 void
-wl_clamp_to_border(float s, int size, int &i0, int &i1, float &w)
+wl_clamp_to_border_texels(float t, int size, int &i0, int &i1, float &w)
 {
    const float min = -1.0f;
    const float max = static_cast<float>(size) + 0.5f;
-   linear_taps(mesa_clamp(s * size, min, max) - 0.5f, i0, i1, w);
+   linear_taps(mesa_clamp(t, min, max) - 0.5f, i0, i1, w);
 }
 
 void
-wl_mirror_repeat(float s, int size, int &i0, int &i1, float &w)
+wl_clamp(float s, int size, int off, int &i0, int &i1, float &w)
 {
+   wl_clamp_texels(s * size + off, size, i0, i1, w);
+}
+
+void
+wl_clamp_to_edge(float s, int size, int off, int &i0, int &i1, float &w)
+{
+   wl_clamp_to_edge_texels(s * size + off, size, i0, i1, w);
+}
+
+void
+wl_clamp_to_border(float s, int size, int off, int &i0, int &i1, float &w)
+{
+   wl_clamp_to_border_texels(s * size + off, size, i0, i1, w);
+}
+
+void
+wl_mirror_repeat(float s, int size, int off, int &i0, int &i1, float &w)
+{
+   s += static_cast<float>(off) / size;
    const int flr = mesa_ifloor(s);
    const bool no_mirror = !(flr & 1);
    float u = frac(s);
@@ -261,64 +302,64 @@ wl_mirror_repeat(float s, int size, int &i0, int &i1, float &w)
    w = no_mirror ? frac(u) : frac(1.0f - u);
 }
 
-/* MIRROR_CLAMP*: CLAMP* of |s|, as the nearest modes */
+/* MIRROR_CLAMP*: CLAMP* of |s * size + off|, as the nearest modes */
 void
-wl_mirror_clamp(float s, int size, int &i0, int &i1, float &w)
+wl_mirror_clamp(float s, int size, int off, int &i0, int &i1, float &w)
 {
-   wl_clamp(std::fabs(s), size, i0, i1, w);
+   wl_clamp_texels(std::fabs(s * size + off), size, i0, i1, w);
 }
 
 void
-wl_mirror_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
+wl_mirror_clamp_to_edge(float s, int size, int off, int &i0, int &i1, float &w)
 {
-   wl_clamp_to_edge(std::fabs(s), size, i0, i1, w);
+   wl_clamp_to_edge_texels(std::fabs(s * size + off), size, i0, i1, w);
 }
 
 void
-wl_mirror_clamp_to_border(float s, int size, int &i0, int &i1, float &w)
+wl_mirror_clamp_to_border(float s, int size, int off, int &i0, int &i1, float &w)
 {
-   wl_clamp_to_border(std::fabs(s), size, i0, i1, w);
+   wl_clamp_to_border_texels(std::fabs(s * size + off), size, i0, i1, w);
 }
 
 /* Unnormalized coordinates (samp.normalized_coords false): only the clamp
  * modes exist; the others act as CLAMP (softpipe get_*_unorm_wrap). */
 int
-wn_unorm_clamp(float s, int size)
+wn_unorm_clamp(float s, int size, int off)
 {
-   const int i = mesa_ifloor(s);
+   const int i = mesa_ifloor(s) + off;
    return i < 0 ? 0 : (i > size - 1 ? size - 1 : i);
 }
 
 int
-wn_unorm_clamp_to_border(float s, int size)
+wn_unorm_clamp_to_border(float s, int size, int off)
 {
-   return mesa_ifloor(mesa_clamp(s, -0.5f, static_cast<float>(size) + 0.5f));
+   return mesa_ifloor(mesa_clamp(s + off, -0.5f, static_cast<float>(size) + 0.5f));
 }
 
 int
-wn_unorm_clamp_to_edge(float s, int size)
+wn_unorm_clamp_to_edge(float s, int size, int off)
 {
-   return mesa_ifloor(mesa_clamp(s, 0.5f, static_cast<float>(size) - 0.5f));
+   return mesa_ifloor(mesa_clamp(s + off, 0.5f, static_cast<float>(size) - 0.5f));
 }
 
 void
-wl_unorm_clamp(float s, int size, int &i0, int &i1, float &w)
+wl_unorm_clamp(float s, int size, int off, int &i0, int &i1, float &w)
 {
-   linear_taps(mesa_clamp(s - 0.5f, 0.0f, static_cast<float>(size) - 1.0f), i0, i1, w);
+   linear_taps(mesa_clamp(s + off - 0.5f, 0.0f, static_cast<float>(size) - 1.0f), i0, i1, w);
 }
 
 void
-wl_unorm_clamp_to_border(float s, int size, int &i0, int &i1, float &w)
+wl_unorm_clamp_to_border(float s, int size, int off, int &i0, int &i1, float &w)
 {
-   linear_taps(mesa_clamp(s, -0.5f, static_cast<float>(size) + 0.5f) - 0.5f, i0, i1, w);
+   linear_taps(mesa_clamp(s + off, -0.5f, static_cast<float>(size) + 0.5f) - 0.5f, i0, i1, w);
    if (i1 > size - 1)
       i1 = size - 1;
 }
 
 void
-wl_unorm_clamp_to_edge(float s, int size, int &i0, int &i1, float &w)
+wl_unorm_clamp_to_edge(float s, int size, int off, int &i0, int &i1, float &w)
 {
-   linear_taps(mesa_clamp(s, 0.5f, static_cast<float>(size) - 0.5f) - 0.5f, i0, i1, w);
+   linear_taps(mesa_clamp(s + off, 0.5f, static_cast<float>(size) - 0.5f) - 0.5f, i0, i1, w);
    if (i1 > size - 1)
       i1 = size - 1;
 }
@@ -411,24 +452,24 @@ struct LevelView {
 /* Calls a wrap function through its pointer, but the common modes (REPEAT,
  * CLAMP_TO_EDGE with normalized coordinates) directly so that they inline. */
 inline int
-wrap_nearest(WrapNearest f, float s, int size)
+wrap_nearest(WrapNearest f, float s, int size, int off)
 {
    if (f == wn_clamp_to_edge)
-      return wn_clamp_to_edge(s, size);
+      return wn_clamp_to_edge(s, size, off);
    if (f == wn_repeat)
-      return wn_repeat(s, size);
-   return f(s, size);
+      return wn_repeat(s, size, off);
+   return f(s, size, off);
 }
 
 inline void
-wrap_linear(WrapLinear f, float s, int size, int &i0, int &i1, float &w)
+wrap_linear(WrapLinear f, float s, int size, int off, int &i0, int &i1, float &w)
 {
    if (f == wl_clamp_to_edge)
-      wl_clamp_to_edge(s, size, i0, i1, w);
+      wl_clamp_to_edge(s, size, off, i0, i1, w);
    else if (f == wl_repeat)
-      wl_repeat(s, size, i0, i1, w);
+      wl_repeat(s, size, off, i0, i1, w);
    else
-      f(s, size, i0, i1, w);
+      f(s, size, off, i0, i1, w);
 }
 
 /* Everything one instruction needs, prepared once per call. */
@@ -451,6 +492,8 @@ struct Unit {
    vlg_mip_filter mip = VLG_MIP_FILTER_NONE;
    bool compare = false;
    bool ref_clamp = false;
+   /** The instruction's texel offsets (u, v, w) in texels (TexInstr::offset). */
+   int off[3] = {0, 0, 0};
    std::vector<uint64_t> *trace = nullptr;
    /** Filter units taken so far (texture_sample's return value, the cost
     *  rule of texture.h): counted where the levels are filtered. */
@@ -779,14 +822,14 @@ struct Sampler {
          int x = 0, y = 0, z = layer;
          if (is_cube(target) && u.samp.seamless_cube_map) {
             /* softpipe: NEAREST within a seamless cube face is CLAMP_TO_EDGE */
-            x = wn_clamp_to_edge(s, l.w);
-            y = wn_clamp_to_edge(t, l.h);
+            x = wn_clamp_to_edge(s, l.w, u.off[0]);
+            y = wn_clamp_to_edge(t, l.h, u.off[1]);
          } else {
-            x = wrap_nearest(u.wn[0], s, l.w);
+            x = wrap_nearest(u.wn[0], s, l.w, u.off[0]);
             if (!is_1d(target))
-               y = wrap_nearest(u.wn[1], t, l.h);
+               y = wrap_nearest(u.wn[1], t, l.h, u.off[1]);
             if (target == VLG_TEXTURE_TARGET_3D)
-               z = wrap_nearest(u.wn[2], p, l.d);
+               z = wrap_nearest(u.wn[2], p, l.d, u.off[2]);
          }
          texel(l, x, y, z, out);
          return;
@@ -796,16 +839,16 @@ struct Sampler {
       float xw = 0.0f, yw = 0.0f, zw = 0.0f;
       uint32_t tx[8][4];
       if (is_1d(target)) {
-         wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
+         wrap_linear(u.wl[0], s, l.w, u.off[0], x0, x1, xw);
          texel(l, x0, 0, layer, tx[0]);
          texel(l, x1, 0, layer, tx[1]);
          for (unsigned c = 0; c < 4; c++)
             out[c] = as_uint(lerp(xw, as_float(tx[0][c]), as_float(tx[1][c])));
          return;
       } else if (target == VLG_TEXTURE_TARGET_3D) {
-         wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
-         wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
-         wrap_linear(u.wl[2], p, l.d, z0, z1, zw);
+         wrap_linear(u.wl[0], s, l.w, u.off[0], x0, x1, xw);
+         wrap_linear(u.wl[1], t, l.h, u.off[1], y0, y1, yw);
+         wrap_linear(u.wl[2], p, l.d, u.off[2], z0, z1, zw);
          quad(l, x0, x1, y0, y1, z0, tx);
          quad(l, x0, x1, y0, y1, z1, tx + 4);
          for (unsigned c = 0; c < 4; c++)
@@ -831,16 +874,16 @@ struct Sampler {
       const LevelView &l = u.lv[level];
       int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
       if (is_cube(u.tex.target) && u.samp.seamless_cube_map) {
-         wl_clamp_to_border(s, l.w, x0, x1, xw);
-         wl_clamp_to_border(t, l.h, y0, y1, yw);
+         wl_clamp_to_border(s, l.w, u.off[0], x0, x1, xw);
+         wl_clamp_to_border(t, l.h, u.off[1], y0, y1, yw);
          cube_texel(l, x0, y0, layer, tx[0]);
          cube_texel(l, x1, y0, layer, tx[1]);
          cube_texel(l, x0, y1, layer, tx[2]);
          cube_texel(l, x1, y1, layer, tx[3]);
          return;
       }
-      wrap_linear(u.wl[0], s, l.w, x0, x1, xw);
-      wrap_linear(u.wl[1], t, l.h, y0, y1, yw);
+      wrap_linear(u.wl[0], s, l.w, u.off[0], x0, x1, xw);
+      wrap_linear(u.wl[1], t, l.h, u.off[1], y0, y1, yw);
       quad(l, x0, x1, y0, y1, layer, tx);
    }
 
@@ -1177,10 +1220,12 @@ texture_validate(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &sa
 }
 
 uint32_t
-texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp, TexOp op,
-               bool shadow, bool fragment_quads, unsigned num_lanes, uint64_t lane_mask,
+texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
+               const TexInstr &ins, bool fragment_quads, unsigned num_lanes, uint64_t lane_mask,
                const TexLaneIn *in, uint32_t (*out)[4], std::vector<uint64_t> *trace)
 {
+   const TexOp op = ins.op;
+   const bool shadow = ins.shadow;
    if (num_lanes == 0 || num_lanes > 64)
       throw std::invalid_argument("texture_sample: num_lanes must be 1..64");
    if (fragment_quads && num_lanes % 4)
@@ -1195,6 +1240,9 @@ texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp
    Unit u(tex, samp);
    prepare(vram, u, sampling, op != TexOp::Txq);
    u.trace = trace;
+   if (sampling)
+      for (unsigned c = 0; c < 3; c++)
+         u.off[c] = ins.offset[c];
 
    if (op == TexOp::Tg4) {
       if (tex.target != VLG_TEXTURE_TARGET_2D && tex.target != VLG_TEXTURE_TARGET_2D_ARRAY &&

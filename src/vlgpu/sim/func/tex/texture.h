@@ -39,6 +39,24 @@ enum class TexOp : uint8_t {
    Tg4, /**< gather: component int32 coord[3] (shadow: reference in coord[3]) */
 };
 
+/** What the texture instruction itself says (its Main unit and TOFF Sub
+ *  unit, docs/isa.md): the op, the shadow bit and the texel offsets. */
+struct TexInstr {
+   TexOp op = TexOp::Tex;
+   /** Depth compare against the reference coord[3] with samp.compare_func
+    *  (ignored for TXF/TXQ, which cannot compare). */
+   bool shadow = false;
+   /** Texel offsets (u, v, w), VLG_MIN_TEXEL_OFFSET..VLG_MAX_TEXEL_OFFSET
+    *  (TOFF; GL ES 3.0.6 section 3.8.10): added to the texel coordinates of
+    *  every level TEX/TXB/TXL/TXD/TG4 read, after the LOD is chosen and
+    *  before the wrap mode, as softpipe adds them (sp_tex_sample.c wrap_*:
+    *  to the texel index for REPEAT, to s * size for the clamp modes, as
+    *  offset / size to s for MIRROR_REPEAT). u moves 1D and 1D-array
+    *  textures, u and v 2D, 2D-array and cube faces, u, v and w 3D; never
+    *  the array layer, never the LOD. TXF and TXQ ignore them. */
+   int8_t offset[3] = {0, 0, 0};
+};
+
 /** One lane's operands: the registers R[coord], R[coord+1], R[coord+2] of
  *  the instruction (docs/isa.md: TXB/TXL put bias/LOD in R[coord+1].x, TXD
  *  its gradients in R[coord+1].xyz and R[coord+2].xyz; .CUBEARRAY the cube
@@ -58,10 +76,9 @@ struct TexLaneIn {
  * @vram       VRAM holding the texels.
  * @tex, @samp the descriptors of the texture unit, unpacked (VLG_TEXTURE_unpack,
  *             VLG_SAMPLER_unpack); texture_sample validates them itself.
- * @op         the instruction; @shadow its shadow bit: compare the texel
- *             against the reference coord[3] with samp.compare_func and
- *             return the filtered comparison result (ignored for TXF/TXQ,
- *             which cannot compare).
+ * @ins        the instruction: op, shadow bit (compare the texel against the
+ *             reference coord[3] with samp.compare_func and return the
+ *             filtered comparison result) and texel offsets (TexInstr).
  * @fragment_quads  true for fragment thread groups: lanes 4k..4k+3 are the
  *             pixels (x,y), (x+1,y), (x,y+1), (x+1,y+1) of a quad and TEX/TXB
  *             take their LOD from the quad's coordinate differences (every
@@ -126,9 +143,10 @@ struct TexLaneIn {
  * for 3D). A shadow compare adds nothing. TG4: 1 per lane; TXF: 1 per lane;
  * TXQ: 0 (no texel).
  */
-uint32_t texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp, TexOp op,
-                    bool shadow, bool fragment_quads, unsigned num_lanes, uint64_t lane_mask,
-                    const TexLaneIn *in, uint32_t (*out)[4], std::vector<uint64_t> *trace);
+uint32_t texture_sample(const Vram &vram, const VLG_TEXTURE &tex, const VLG_SAMPLER &samp,
+                        const TexInstr &ins, bool fragment_quads, unsigned num_lanes,
+                        uint64_t lane_mask, const TexLaneIn *in, uint32_t (*out)[4],
+                        std::vector<uint64_t> *trace);
 
 /**
  * Checks a texture + sampler pair as texture_sample does (same GpuFault

@@ -36,15 +36,16 @@ using NirHook = void (*)(nir_shader *);
 
 Stages
 compile_stages(const std::string &vs, const std::string &gs, const std::string &fs,
-               NirHook gs_hook = nullptr, const std::vector<std::string> &xfb = {})
+               NirHook gs_hook = nullptr, const std::vector<std::string> &xfb = {},
+               bool desktop = true)
 {
    Stages r;
    std::vector<GlslSource> srcs;
    if (!vs.empty())
-      srcs.push_back({"test.vert", MESA_SHADER_VERTEX, vs, true});
-   srcs.push_back({"test.geom", MESA_SHADER_GEOMETRY, gs, true});
+      srcs.push_back({"test.vert", MESA_SHADER_VERTEX, vs, desktop});
+   srcs.push_back({"test.geom", MESA_SHADER_GEOMETRY, gs, desktop});
    if (!fs.empty())
-      srcs.push_back({"test.frag", MESA_SHADER_FRAGMENT, fs, true});
+      srcs.push_back({"test.frag", MESA_SHADER_FRAGMENT, fs, desktop});
    std::vector<nir_shader *> nirs;
    if (!glsl_to_vlgpu_nir(srcs, nirs, r.error, xfb))
       return r;
@@ -406,7 +407,7 @@ TEST(Geometry, EmitInALoopAndUnderACondition)
    EXPECT_EQ(s.gs->state.gs_max_vertices, 64u);
 }
 
-TEST(Geometry, StreamsAndInvocationsAreRefused)
+TEST(Geometry, StreamsAndTooManyInvocationsAreRefused)
 {
    auto streams = [](nir_shader *n) { n->info.gs.active_stream_mask = 0x3; };
    Stages a = compile_stages(kPassVs, kPassGs, "", streams);
@@ -414,12 +415,52 @@ TEST(Geometry, StreamsAndInvocationsAreRefused)
    EXPECT_NE(a.error.find("vertex streams"), std::string::npos) << a.error;
    EXPECT_NE(a.error.find("GS 'test.geom'"), std::string::npos) << a.error;
 
-   auto instanced = [](nir_shader *n) { n->info.gs.invocations = 4; };
+   /* instancing up to shader_state.gs_invocations' 32 (it was refused
+    * before GS instancing existed) */
+   auto instanced = [](nir_shader *n) { n->info.gs.invocations = 33; };
    Stages b = compile_stages(kPassVs, kPassGs, "", instanced);
    EXPECT_FALSE(b.gs);
-   EXPECT_NE(b.error.find("invocations"), std::string::npos) << b.error;
+   EXPECT_NE(b.error.find("invocations 33 above 32"), std::string::npos) << b.error;
    /* the other stages still compile */
    EXPECT_TRUE(b.vs);
+}
+
+TEST(Geometry, InvocationsAndInvocationId)
+{
+   /* layout(invocations = 3) with gl_InvocationID (GLSL ES 3.20 /
+    * EXT_geometry_shader): shader_state.gs_invocations and the system input
+    * INVOCATION_ID; without the layout one invocation */
+   const char *vs = "#version 310 es\n"
+                    "in vec4 p;\n"
+                    "void main() { gl_Position = p; }\n";
+   const char *gs = "#version 310 es\n"
+                    "#extension GL_EXT_geometry_shader : require\n"
+                    "layout(triangles, invocations = 3) in;\n"
+                    "layout(points, max_vertices = 1) out;\n"
+                    "flat out highp int inv;\n"
+                    "void main() {\n"
+                    "  gl_Position = gl_in[0].gl_Position + vec4(float(gl_InvocationID));\n"
+                    "  inv = gl_InvocationID;\n"
+                    "  EmitVertex();\n"
+                    "}\n";
+   const char *fs = "#version 310 es\n"
+                    "precision mediump float;\n"
+                    "flat in highp int inv;\n"
+                    "out vec4 c;\n"
+                    "void main() { c = vec4(float(inv)); }\n";
+   Stages s = compile_stages(vs, gs, fs, nullptr, {}, false);
+   ASSERT_TRUE(s.gs) << s.error;
+   EXPECT_EQ(s.gs->state.gs_invocations, 3u);
+   unsigned found = 0;
+   for (unsigned i = 0; i < s.gs->state.num_inputs; i++)
+      if (s.gs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_INVOCATION_ID) {
+         EXPECT_EQ(s.gs->state.inputs[i].mask, 0x1u);
+         found++;
+      }
+   EXPECT_EQ(found, 1u);
+   Stages one = compile_stages(kPassVs, kPassGs, "");
+   ASSERT_TRUE(one.gs) << one.error;
+   EXPECT_EQ(one.gs->state.gs_invocations, 1u);
 }
 
 /*

@@ -113,12 +113,14 @@ disassembly(const struct vlg_compiled_shader *cs, const char *name)
       return "";
    fprintf(fp, "; %s (%s)\n", name, stage_abbrev(cs->stage));
    if (cs->stage == MESA_SHADER_GEOMETRY)
-      fprintf(fp, "; gs vertices_in %u, output_prim %s, max_vertices %u, input_stride %u\n",
+      fprintf(fp,
+              "; gs vertices_in %u, output_prim %s, max_vertices %u, input_stride %u, "
+              "invocations %u\n",
               cs->state.gs_vertices_in,
               cs->state.gs_output_prim == VLG_PRIM_POINTS       ? "POINTS"
               : cs->state.gs_output_prim == VLG_PRIM_LINE_STRIP ? "LINE_STRIP"
                                                                 : "TRIANGLE_STRIP",
-              cs->state.gs_max_vertices, cs->state.gs_input_stride);
+              cs->state.gs_max_vertices, cs->state.gs_input_stride, cs->state.gs_invocations);
    for (unsigned i = 0; i < cs->state.num_inputs; i++) {
       const struct VLG_SHADER_INPUT &in = cs->state.inputs[i];
       fprintf(fp, "; input  R%u.%s%s%s%s <- %s %u%s%s\n", in.reg, in.mask & 1 ? "x" : "",
@@ -325,7 +327,7 @@ run_backend(Compilation &c, Shader &S)
 /* What the result needs from the NIR, read before isel frees it. */
 struct NirFacts {
    unsigned workgroup_size[3];
-   unsigned gs_vertices_in, gs_output_prim, gs_max_vertices;
+   unsigned gs_vertices_in, gs_output_prim, gs_max_vertices, gs_invocations;
    bool early_fragment_tests;
 };
 
@@ -431,6 +433,7 @@ fill_shader_facts(vlg_compiled_shader *cs, const Shader &S, const IoInfo &io, co
       /* max_vertices = 0: isel left out every EMIT/CUT */
       cs->state.gs_max_vertices = MAX2(1u, f.gs_max_vertices);
       cs->state.gs_input_stride = S.gs_input_stride;
+      cs->state.gs_invocations = MAX2(1u, f.gs_invocations);
    }
    cs->samplers_used = S.samplers_used;
    cs->buffers_used = S.buffers_used;
@@ -518,6 +521,7 @@ compile(Compilation &c, nir_shader *nir_in)
       nir->info.gs.vertices_in,
       nir->info.gs.output_primitive,
       nir->info.gs.vertices_out,
+      nir->info.gs.invocations,
       nir->info.stage == MESA_SHADER_FRAGMENT && nir->info.fs.early_fragment_tests,
    };
    c.pass = "isel";

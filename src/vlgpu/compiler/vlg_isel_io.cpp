@@ -26,6 +26,13 @@ Isel::emit_io_intrinsic(nir_intrinsic_instr *intr)
       system_input(intr, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, SYSTEM_VALUE_PRIMITIVE_ID,
                    VLG_INTERP_PERSPECTIVE);
       return true;
+   case nir_intrinsic_load_invocation_id:
+      /* gl_InvocationID of an instanced geometry shader (layout(invocations)) */
+      if (nir->info.stage != MESA_SHADER_GEOMETRY)
+         unsupported("gl_InvocationID outside a geometry shader");
+      system_input(intr, VLG_INPUT_SEMANTIC_INVOCATION_ID, SYSTEM_VALUE_INVOCATION_ID,
+                   VLG_INTERP_PERSPECTIVE);
+      return true;
    case nir_intrinsic_emit_vertex:
    case nir_intrinsic_emit_vertex_with_counter:
    case nir_intrinsic_end_primitive:

@@ -279,12 +279,13 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
       throw CompileError(std::string("stage ") + _mesa_shader_stage_to_string(nir->info.stage) +
                          " is not supported (vertex, geometry, fragment and compute shaders only)");
    if (nir->info.stage == MESA_SHADER_GEOMETRY) {
-      /* GL 3.2 geometry shaders: one invocation, vertex stream 0 (the
-       * hardware has no streams, docs/hw.md "Geometry shaders");
-       * layout(invocations) and EmitStreamVertex are ARB_gpu_shader5 / GL 4 */
-      if (nir->info.gs.invocations > 1)
-         throw CompileError("geometry shader invocations > 1 (layout(invocations = " +
-                            std::to_string(nir->info.gs.invocations) + ")) are not supported");
+      /* vertex stream 0 only (the hardware has no streams, docs/hw.md
+       * "Geometry shaders"; EmitStreamVertex is ARB_gpu_shader5 / GL 4);
+       * layout(invocations) up to shader_state.gs_invocations' 32 */
+      if (nir->info.gs.invocations > VLG_HW_MAX_GS_INVOCATIONS)
+         throw CompileError("geometry shader invocations " +
+                            std::to_string(nir->info.gs.invocations) + " above " +
+                            std::to_string(VLG_HW_MAX_GS_INVOCATIONS));
       if (nir->info.gs.active_stream_mask & ~1u)
          throw CompileError("geometry shader vertex streams other than 0 are not supported");
       switch (nir->info.gs.output_primitive) {

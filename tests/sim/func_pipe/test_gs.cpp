@@ -248,6 +248,59 @@ TEST(Gs, PrimitiveIdCountsAcrossRestartsAndResetsPerInstance)
       }
 }
 
+TEST(Gs, InvocationsRunPerPrimitiveInInvocationOrder)
+{
+   /* layout(invocations = 5) (GL ES 3.2 section 11.3.4.2): every input
+    * primitive runs 5 times with INVOCATION_ID 0..4, and the output of the
+    * invocations of one primitive follows invocation order, primitive after
+    * primitive. A strip of 6 vertices: 4 triangles = 20 lanes, so the
+    * invocations of one primitive straddle thread groups of 8 lanes. Each
+    * lane emits one point (INVOCATION_ID, PRIMITIVE_ID, vertex 0, vertex 2). */
+   TestDraw t;
+   vertex_id_pipeline(t, VLG_PRIM_TRIANGLE_STRIP, 3, 6);
+   t.pipe.rasterizer.rasterizer_discard = true;
+   t.use_gs = true;
+   t.gs.code = assemble(R"(
+      MOV R8.x, R4.xxxx
+      MOV R8.y, R3.xxxx
+      MOV R8.z, R0.xxxx
+      MOV R8.w, R2.xxxx
+      MEM.EMIT
+      BRC.END
+   )");
+   t.gs.input(0, VLG_INPUT_SEMANTIC_VARYING, 0, 0x1);
+   t.gs.input(3, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+   t.gs.input(4, VLG_INPUT_SEMANTIC_INVOCATION_ID, 0, 0x1);
+   t.gs.output(8, VLG_OUTPUT_SEMANTIC_VARYING, 0);
+   t.gs.st.gs_vertices_in = 3;
+   t.gs.st.gs_input_stride = 1;
+   t.gs.st.gs_output_prim = VLG_PRIM_POINTS;
+   t.gs.st.gs_max_vertices = 1;
+   t.gs.st.gs_invocations = 5;
+   const uint64_t buf = capture(t, {{8, 4}}, 16 * 64);
+   FuncOptions o;
+   o.thread_group_width = 8;
+   const DrawStats st = render_draw(t.vram, t.write(), o);
+
+   std::vector<uint32_t> ids;
+   for (uint32_t i = 0; i < 6; i++)
+      ids.push_back(i);
+   const auto tris = gl_strip(ids);
+   ASSERT_EQ(tris.size(), 4u);
+   EXPECT_EQ(st.gs_invocations, 5u * 4u);
+   EXPECT_EQ(st.gs_groups, 3u); /* ceil(20 / 8) */
+   EXPECT_EQ(st.ge.so_written, 20u);
+   const std::vector<uint32_t> got = words(t, buf, 16 * 20);
+   for (size_t p = 0; p < 4; p++)
+      for (uint32_t inv = 0; inv < 5; inv++) {
+         const uint32_t *w = &got[(p * 5 + inv) * 4];
+         EXPECT_EQ(w[0], inv) << "primitive " << p << " invocation " << inv;
+         EXPECT_EQ(w[1], p) << "primitive " << p << " invocation " << inv;
+         EXPECT_EQ(w[2], tris[p][0]) << "primitive " << p << " invocation " << inv;
+         EXPECT_EQ(w[3], tris[p][2]) << "primitive " << p << " invocation " << inv;
+      }
+}
+
 /* GS of one input point: R8.x counts the emitted vertex (0, 1, ...), R8.y =
  * the input vertex id; strips [0 1 2] CUT [3 4 5 6] CUT [7] */
 const char *kStripsGs = R"(

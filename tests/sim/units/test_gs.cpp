@@ -156,6 +156,87 @@ INSTANTIATE_TEST_SUITE_P(Configs, GsShapes,
                                                   : kGsConfigs[i.param - std::size(kConfigs)].name);
                          });
 
+/* ---- GS instancing (shader_state.gs_invocations) in both modes ---- */
+
+/* GS of 3 invocations: each input point becomes a quad moved right by
+ * 0.3 x INVOCATION_ID, coloured with the point's VARYING 0; R10 =
+ * (INVOCATION_ID, PRIMITIVE_ID, 0, 0) is streamed out per output vertex */
+const char *const kInstancedQuadGs = R"(
+   CONV.U2F R5.x, R4.xxxx
+   MAD R6, R5.xxxx, C4, R0
+   MOV R10.x, R4.xxxx
+   MOV R10.y, R3.xxxx
+   MOV R10.zw, C5
+   MOV R9, R1
+   ADD R8, R6, C0
+   MEM.EMIT
+   ADD R8, R6, C1
+   MEM.EMIT
+   ADD R8, R6, C2
+   MEM.EMIT
+   ADD R8, R6, C3
+   MEM.EMIT
+   BRC.END
+)";
+
+TEST(GsInvocations, BothModesInInvocationOrder)
+{
+   /* 7 points x 3 invocations = 21 lanes (groups of 4 with
+    * thread_group_width=4: a primitive's invocations straddle groups), 4
+    * vertices each streamed out in primitive-major, invocation order (GL ES
+    * 3.2 section 11.3.4.2) and drawn as quads; both modes must leave the
+    * same VRAM. */
+   GsScene x;
+   Scene &s = x.s;
+   TestDraw &t = s.t;
+   t.framebuffer(64, 48);
+   s.next_draw();
+   std::vector<float> pts;
+   for (int i = 0; i < 7; i++)
+      pts.insert(pts.end(), {-0.9f + 0.1f * float(i), 0.3f * float(i % 3) - 0.5f, 0, 1,
+                             0.1f * float(i), 1, 0.5f, 1});
+   t.draw.prim = VLG_PRIM_POINTS;
+   t.draw.vertices_per_prim = 1;
+   color_pipeline(t, pts);
+   gs_io(t, 1, 4);
+   t.gs.input(3, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+   t.gs.input(4, VLG_INPUT_SEMANTIC_INVOCATION_ID, 0, 0x1);
+   t.gs.output(10, VLG_OUTPUT_SEMANTIC_VARYING, 1); /* streamed out, not read by the FS */
+   t.gs.st.gs_invocations = 3;
+   t.gs.code = assemble(kInstancedQuadGs);
+   t.gs.consts = {-0.05f, -0.05f, 0, 0, 0.05f, -0.05f, 0, 0, -0.05f, 0.05f, 0, 0,
+                  0.05f,  0.05f,  0, 0, 0.3f,  0,      0, 0, 0,      0,     0, 0};
+   gs_stream_out(t, 10, x.so_buf, x.so_filled, 16 * 6 * 21, 0xab);
+   s.draw();
+   s.finish();
+   for (const char *over : {"", "thread_group_width=4"}) {
+      Config p;
+      p.apply_overrides(over);
+      const auto [f, c] = run_both(x, p);
+      ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
+      ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
+      const DrawStats &a = f.res.draws.at(0).counters, &b = c.res.draws.at(0).counters;
+      EXPECT_EQ(a.gs_invocations, 21u) << over;
+      EXPECT_EQ(b.gs_invocations, 21u) << over;
+      EXPECT_EQ(a.gs_output_vertices, 84u) << over;
+      EXPECT_EQ(b.gs_output_primitives, a.gs_output_primitives) << over;
+      EXPECT_GT(a.fragments_passed, 21u) << over;
+      EXPECT_EQ(a.fragments_passed, b.fragments_passed) << over;
+      EXPECT_EQ(f.vram->read32(x.so_filled, "test"), 21u * 2u * 3u * 16u) << over;
+      /* stream output writes the triangles of each strip: 2 triangles x 3
+       * vertices per lane, all with the lane's (invocation, primitive) */
+      for (uint32_t lane = 0; lane < 21; lane++)
+         for (unsigned v = 0; v < 6; v++) {
+            const uint64_t at = x.so_buf + 16 * (lane * 6 + v);
+            EXPECT_EQ(c.vram->read32(at, "test"), lane % 3) << over << " lane " << lane;
+            EXPECT_EQ(c.vram->read32(at + 4, "test"), lane / 3) << over << " lane " << lane;
+         }
+      EXPECT_EQ(compare_surfaces(t.fb, *f.vram, *c.vram, "gs invocations"), 0u);
+      EXPECT_EQ(0, std::memcmp(f.vram->data(), c.vram->data(), f.vram->size()))
+         << over << ": VRAM differs between the modes";
+   }
+}
+
 /* ---- GsTiming: an ALU-bound GS draw is bound by the SPCs' issue rate ---- */
 
 constexpr unsigned kTimingPoints = 2048;

@@ -138,6 +138,11 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       return 256;
    case PIPE_CAP_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS:
       return 1024;
+   /* layout(invocations): shader_state.gs_invocations lanes per input
+    * primitive with INVOCATION_ID (docs/hw.md "Geometry shaders"); was the
+    * u_screen default 32 while the compiler refused invocations > 1. */
+   case PIPE_CAP_MAX_GS_INVOCATIONS:
+      return VLG_HW_MAX_GS_INVOCATIONS;
 
    /* Desktop OpenGL 3.0 (main/version.c compute_version) also needs
     * ARB_color_buffer_float and NV_conditional_render.  Colour clamping:

@@ -118,7 +118,10 @@ init_context(struct gl_context *ctx, bool desktop)
       gs->MaxOutputComponents = 128;
       ctx->Const.MaxGeometryOutputVertices = 256;
       ctx->Const.MaxGeometryTotalOutputComponents = 1024;
-      ctx->Const.MaxGeometryShaderInvocations = 1;
+      /* layout(invocations): shader_state.gs_invocations; ES gets
+       * OES/EXT_geometry_shader (PIPE_CAP_ESSL_FEATURE_LEVEL 310) */
+      ctx->Const.MaxGeometryShaderInvocations = VLG_HW_MAX_GS_INVOCATIONS;
+      ctx->Extensions.OES_geometry_shader = true;
    }
    {
       struct gl_program_constants *cs = &ctx->Const.Program[MESA_SHADER_COMPUTE];

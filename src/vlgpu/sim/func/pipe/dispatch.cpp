@@ -42,14 +42,16 @@ vs_vertex_floats(const GeState &ge)
 }
 
 void
-gs_load_lane(const GeState &ge, const float *const *verts, uint32_t primitive_id, ThreadGroup &tg,
-             unsigned lane)
+gs_load_lane(const GeState &ge, const float *const *verts, uint32_t primitive_id,
+             uint32_t invocation, ThreadGroup &tg, unsigned lane)
 {
    const GsPlan &g = ge.gs;
    for (unsigned k = 0; k < g.num_inputs; k++) {
       const GsInput &in = g.inputs[k];
-      if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID) {
-         const uint32_t v[4] = {primitive_id, 0, 0, 0};
+      if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID ||
+          in.semantic == VLG_INPUT_SEMANTIC_INVOCATION_ID) {
+         const uint32_t v[4] = {
+            in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID ? primitive_id : invocation, 0, 0, 0};
          for (unsigned c = 0; c < 4; c++)
             if (in.mask >> c & 1)
                tg.set(lane, in.reg, c, v[c]);

@@ -34,14 +34,15 @@ void vs_store_lane(const GeState &ge, const ThreadGroup &tg, unsigned lane, floa
  * with a geometry shader the GsPlan's VS vertex (vs_slots vec4). */
 unsigned vs_vertex_floats(const GeState &ge);
 
-/** Preload the geometry-shader inputs of one input primitive into lane
- * @lane of @tg (docs/hw.md "Geometry shaders"): per-vertex inputs
- * (POSITION, POINT_SIZE, VARYING) from the VS vertices @verts[0..
- * gs.vertices_in-1] (vs_store_lane's GsPlan layout; a VS output the VS does
- * not write reads 0) into register reg + v * gs.input_stride, and
- * PRIMITIVE_ID = @primitive_id in x (y, z, w 0). */
+/** Preload the geometry-shader inputs of invocation @invocation of one
+ * input primitive into lane @lane of @tg (docs/hw.md "Geometry shaders"):
+ * per-vertex inputs (POSITION, POINT_SIZE, VARYING, CLIP_DISTANCE) from the
+ * VS vertices @verts[0..gs.vertices_in-1] (vs_store_lane's GsPlan layout; a
+ * VS output the VS does not write reads 0) into register reg + v *
+ * gs.input_stride, PRIMITIVE_ID = @primitive_id and INVOCATION_ID =
+ * @invocation in x (y, z, w 0). */
 void gs_load_lane(const GeState &ge, const float *const *verts, uint32_t primitive_id,
-                  ThreadGroup &tg, unsigned lane);
+                  uint32_t invocation, ThreadGroup &tg, unsigned lane);
 
 /** The current values of the GS output-map registers of lane @lane as one
  * output vertex in the VertexLayout of @ge (what MEM.EMIT appends). */

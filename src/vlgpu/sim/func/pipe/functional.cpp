@@ -310,8 +310,9 @@ class FragmentBackend final : public QuadSink {
 namespace {
 
 /* One instance of a draw with a geometry shader: input primitives in draw
- * order (GsAssembler; restarts end runs, PRIMITIVE_ID counts on), W per GS
- * thread group; each output primitive to stream output and the PE. */
+ * order (GsAssembler; restarts end runs, PRIMITIVE_ID counts on), each as
+ * gs.invocations lanes in invocation order, W lanes per GS thread group;
+ * each output primitive to stream output and the PE. */
 void
 run_gs_instance(GsStage &gs, const GeState &ge, const VLG_DRAW_INFO &d,
                 const std::vector<int64_t> &elem, const std::vector<uint32_t> &slot,
@@ -340,17 +341,20 @@ run_gs_instance(GsStage &gs, const GeState &ge, const VLG_DRAW_INFO &d,
       engine.process(refs, n, backend);
    };
    const float *verts[kMaxLanes][6];
-   uint32_t ids[kMaxLanes];
-   const unsigned width = gs.width();
-   for (size_t first = 0; first < prims.size(); first += width) {
-      const unsigned n = unsigned(std::min<size_t>(width, prims.size() - first));
+   uint32_t ids[kMaxLanes], invocations[kMaxLanes];
+   const unsigned width = gs.width(), per_prim = ge.gs.invocations;
+   const size_t lanes = prims.size() * per_prim;
+   for (size_t first = 0; first < lanes; first += width) {
+      const unsigned n = unsigned(std::min<size_t>(width, lanes - first));
       for (unsigned l = 0; l < n; l++) {
-         const GsPrim &p = prims[first + l];
+         const size_t prim = (first + l) / per_prim;
+         const GsPrim &p = prims[prim];
          for (unsigned j = 0; j < p.num_vertices; j++)
             verts[l][j] = vdata + size_t(p.v[j]) * floats;
-         ids[l] = uint32_t(first + l);
+         ids[l] = uint32_t(prim);
+         invocations[l] = uint32_t((first + l) % per_prim);
       }
-      gs.run_group(verts, ids, n, out, st);
+      gs.run_group(verts, ids, invocations, n, out, st);
    }
 }
 

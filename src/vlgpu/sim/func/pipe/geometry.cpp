@@ -58,6 +58,7 @@ make_ge_state(const DrawPackage &pkg)
       g.vertices_in = gs.gs_vertices_in;
       g.input_stride = gs.gs_input_stride;
       g.max_vertices = gs.gs_max_vertices;
+      g.invocations = gs.gs_invocations;
       g.output_prim = gs.gs_output_prim;
       for (unsigned i = 0; i < vs.num_outputs; i++) {
          const VLG_SHADER_OUTPUT &o = vs.outputs[i];
@@ -89,7 +90,7 @@ make_ge_state(const DrawPackage &pkg)
             want = VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;
             break;
          default:
-            continue; /* PRIMITIVE_ID */
+            continue; /* PRIMITIVE_ID, INVOCATION_ID */
          }
          const bool indexed =
             want == VLG_OUTPUT_SEMANTIC_VARYING || want == VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;

@@ -118,6 +118,7 @@ struct GsPlan {
    unsigned vertices_in = 0;  /**< shader_state.gs_vertices_in */
    unsigned input_stride = 0; /**< shader_state.gs_input_stride (registers) */
    unsigned max_vertices = 0; /**< shader_state.gs_max_vertices */
+   unsigned invocations = 1;  /**< shader_state.gs_invocations: lanes per input primitive */
    vlg_prim output_prim = VLG_PRIM_POINTS;
    GsInput inputs[kMaxShaderIo];
    unsigned num_inputs = 0;

@@ -16,13 +16,13 @@ GsStage::GsStage(const GeState &ge, const PeState &pe, const VLG_SHADER_STATE &s
 }
 
 void
-GsStage::run_group(const float *const (*verts)[6], const uint32_t *prim_ids, unsigned n,
-                   const OutputFn &out, DrawStats &st)
+GsStage::run_group(const float *const (*verts)[6], const uint32_t *prim_ids,
+                   const uint32_t *invocations, unsigned n, const OutputFn &out, DrawStats &st)
 {
    tg_.reset(width_, state_.num_regs, VLG_SHADER_STAGE_GEOMETRY, group_no_++);
    tg_.set_live_mask(n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1);
    for (unsigned l = 0; l < n; l++)
-      gs_load_lane(ge_, verts[l], prim_ids[l], tg_, l);
+      gs_load_lane(ge_, verts[l], prim_ids[l], invocations[l], tg_, l);
    out_.begin(n);
    const RunResult r = run(tg_, prog_, res_);
    st.gs_groups++;

@@ -2,9 +2,10 @@
  * vlgpu simulator, functional pipeline: the geometry-shader stage of the GE
  * (docs/hw.md "Geometry shaders"; GL 3.2 core §2.12).
  *
- * One lane per input primitive (GsAssembler order, W lanes per thread group):
- * gs_load_lane preloads the per-vertex inputs from the VS vertices and
- * PRIMITIVE_ID; MEM.EMIT, MEM.CUT and the end of the thread build the
+ * One lane per input primitive and invocation (GsAssembler order, the
+ * gs_invocations lanes of a primitive next to each other, W lanes per
+ * thread group): gs_load_lane preloads the per-vertex inputs from the VS
+ * vertices, PRIMITIVE_ID and INVOCATION_ID; MEM.EMIT, MEM.CUT and the end of the thread build the
  * lanes' output strips, decomposed into the PE's primitives after the group
  * has run (GsOutput, gs_output.h, which the cycle-mode GE and SPC use too).
  *
@@ -34,14 +35,14 @@ class GsStage final : public GsEmitSink {
            const Program &prog, const ShaderResources &res, unsigned width);
 
    /**
-    * Run one thread group over @n (1..width) input primitives: @verts[l] =
-    * the VS vertices of lane l's primitive (ge.gs.vertices_in pointers into
-    * vs_store_lane data), @prim_ids[l] = its PRIMITIVE_ID. Calls @out for
-    * every output primitive in order and counts gs_* in @st. Throws
-    * GpuFault (SPC) as run().
+    * Run one thread group over @n (1..width) lanes: @verts[l] = the VS
+    * vertices of lane l's primitive (ge.gs.vertices_in pointers into
+    * vs_store_lane data), @prim_ids[l] = its PRIMITIVE_ID, @invocations[l]
+    * its INVOCATION_ID. Calls @out for every output primitive in order and
+    * counts gs_* in @st. Throws GpuFault (SPC) as run().
     */
-   void run_group(const float *const (*verts)[6], const uint32_t *prim_ids, unsigned n,
-                  const OutputFn &out, DrawStats &st);
+   void run_group(const float *const (*verts)[6], const uint32_t *prim_ids,
+                  const uint32_t *invocations, unsigned n, const OutputFn &out, DrawStats &st);
 
    unsigned width() const { return width_; }
 

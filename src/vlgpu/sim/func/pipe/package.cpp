@@ -87,9 +87,13 @@ check_gs_fields(const VLG_SHADER_STATE &s, const std::string &block)
                              name_or(vlg_prim_name(s.gs_output_prim))));
    if (s.gs_max_vertices < 1 || s.gs_max_vertices > 256)
       bad(block, fmt::format("gs_max_vertices = {} (must be 1..256)", s.gs_max_vertices));
+   if (s.gs_invocations < 1 || s.gs_invocations > kMaxGsInvocations)
+      bad(block, fmt::format("gs_invocations = {} (must be 1..{})", s.gs_invocations,
+                             kMaxGsInvocations));
    for (unsigned i = 0; i < s.num_inputs; i++) {
       const VLG_SHADER_INPUT &in = s.inputs[i];
-      if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID)
+      if (in.semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID ||
+          in.semantic == VLG_INPUT_SEMANTIC_INVOCATION_ID)
          continue;
       const unsigned last = in.reg + (vin - 1) * s.gs_input_stride;
       if (last >= s.num_regs)
@@ -242,7 +246,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
                                      VLG_INPUT_SEMANTIC_INSTANCE_ID})
          : gs ? one_of(in.semantic, {VLG_INPUT_SEMANTIC_POSITION, VLG_INPUT_SEMANTIC_POINT_SIZE,
                                      VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_PRIMITIVE_ID,
-                                     VLG_INPUT_SEMANTIC_CLIP_DISTANCE})
+                                     VLG_INPUT_SEMANTIC_CLIP_DISTANCE,
+                                     VLG_INPUT_SEMANTIC_INVOCATION_ID})
               : one_of(in.semantic, {VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_FRAG_COORD,
                                      VLG_INPUT_SEMANTIC_FACE, VLG_INPUT_SEMANTIC_POINT_COORD,
                                      VLG_INPUT_SEMANTIC_CLIP_DISTANCE});

@@ -41,6 +41,7 @@ enum : unsigned {
    kMaxRegs = VLG_NUM_REGS,               /**< shader_state.num_regs */
    kMaxColorBufs = VLG_HW_MAX_COLOR_BUFS, /**< framebuffer.cbufs[] */
    kMaxVaryings = VLG_HW_MAX_IO_INDICES,  /**< VARYING index range (shader_input.index) */
+   kMaxGsInvocations = VLG_HW_MAX_GS_INVOCATIONS, /**< shader_state.gs_invocations */
 };
 
 /** One shader of the draw: its shader_state block, unpacked and validated. */

@@ -54,19 +54,12 @@ Ge::gs_take_block(Block &b, Cycle now)
       in.parts.pop_front();
 }
 
-/* Input primitive @p (vertex numbers of the instance) becomes the next lane
- * of the open GS group. */
+/* Input primitive @p (vertex numbers of the instance) becomes the next
+ * gs.invocations lanes of the open GS group(s), one per invocation. */
 void
 Ge::gs_add_prim(DrawState &d, const GsPrim &p)
 {
    GsInput &in = gsi_;
-   if (!gs_open_) {
-      auto g = std::make_unique<VsGroup>();
-      g->draw = in.draw;
-      g->tg = pool_.get(width_, d.pkg.gs.state.num_regs, VLG_SHADER_STAGE_GEOMETRY, group_no_++);
-      g->gs = std::make_unique<GsOutput>();
-      gs_open_ = std::move(g);
-   }
    const float *verts[6];
    for (unsigned j = 0; j < p.num_vertices; j++) {
       const uint32_t n = p.v[j];
@@ -80,12 +73,23 @@ Ge::gs_add_prim(DrawState &d, const GsPrim &p)
          throw SimError(fmt::format("{}: GS input vertex {} no longer held", name(), n));
       verts[j] = &part->batch->vdata[size_t(n - part->base) * part->batch->floats];
    }
-   VsGroup &g = *gs_open_;
-   gs_load_lane(d.ge, verts, in.prim_id++, *g.tg, g.lanes);
-   g.lanes++;
+   for (uint32_t inv = 0; inv < d.ge.gs.invocations; inv++) {
+      if (!gs_open_) {
+         auto g = std::make_unique<VsGroup>();
+         g->draw = in.draw;
+         g->tg =
+            pool_.get(width_, d.pkg.gs.state.num_regs, VLG_SHADER_STAGE_GEOMETRY, group_no_++);
+         g->gs = std::make_unique<GsOutput>();
+         gs_open_ = std::move(g);
+      }
+      VsGroup &g = *gs_open_;
+      gs_load_lane(d.ge, verts, in.prim_id, inv, *g.tg, g.lanes);
+      g.lanes++;
+      if (g.lanes == width_)
+         gs_close_group();
+   }
+   in.prim_id++;
    ++count_.gs_primitives_in;
-   if (g.lanes == width_)
-      gs_close_group();
 }
 
 /* The open GS group (if any) is complete: to the send queue. */

@@ -348,6 +348,38 @@ TEST(Geometry, ClipDistancesInEveryStage)
    EXPECT_EQ(fs_in, (std::set<unsigned>{0, 1}));
 }
 
+TEST(Geometry, PrimitiveIdOutputAndFragmentInput)
+{
+   /* gl_PrimitiveID written by the GS is the output PRIMITIVE_ID, read by
+    * the FS as the input PRIMITIVE_ID (not interpolated); was
+    * "geometry shader output VARYING_SLOT_PRIMITIVE_ID is not supported" */
+   const char *gs = "#version 150\n"
+                    "layout(triangles) in;\n"
+                    "layout(triangle_strip, max_vertices = 3) out;\n"
+                    "void main() {\n"
+                    "  for (int i = 0; i < 3; i++) {\n"
+                    "    gl_Position = gl_in[i].gl_Position;\n"
+                    "    gl_PrimitiveID = gl_PrimitiveIDIn + 7;\n"
+                    "    EmitVertex();\n"
+                    "  }\n"
+                    "}\n";
+   const char *fs = "#version 150\n"
+                    "out vec4 c;\n"
+                    "void main() { c = vec4(float(gl_PrimitiveID)); }\n";
+   Stages s = compile_stages(kPassVs, gs, fs);
+   ASSERT_TRUE(s.gs && s.fs) << s.error;
+   unsigned outs = 0, ins = 0;
+   for (unsigned i = 0; i < s.gs->state.num_outputs; i++)
+      outs += s.gs->state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID;
+   for (unsigned i = 0; i < s.fs->state.num_inputs; i++)
+      if (s.fs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_PRIMITIVE_ID) {
+         ins++;
+         EXPECT_EQ(s.fs->state.inputs[i].interp, VLG_INTERP_CONSTANT);
+      }
+   EXPECT_EQ(outs, 1u);
+   EXPECT_EQ(ins, 1u);
+}
+
 TEST(Geometry, IndirectVertexIndexAndLineStrip)
 {
    /* gl_in[i] with a uniform i: unrolled (no indirect register access) */

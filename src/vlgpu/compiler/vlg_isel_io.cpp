@@ -21,10 +21,13 @@ Isel::emit_io_intrinsic(nir_intrinsic_instr *intr)
       emit_gs_load_input(intr);
       return true;
    case nir_intrinsic_load_primitive_id:
-      if (nir->info.stage != MESA_SHADER_GEOMETRY)
-         unsupported("gl_PrimitiveID outside a geometry shader");
+      /* GS: gl_PrimitiveIDIn; FS: gl_PrimitiveID (the GS output at the
+       * provoking vertex, else the GE's count: docs/hw.md input semantics) */
+      if (nir->info.stage != MESA_SHADER_GEOMETRY && nir->info.stage != MESA_SHADER_FRAGMENT)
+         unsupported("gl_PrimitiveID outside geometry and fragment shaders");
       system_input(intr, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, SYSTEM_VALUE_PRIMITIVE_ID,
-                   VLG_INTERP_PERSPECTIVE);
+                   nir->info.stage == MESA_SHADER_FRAGMENT ? VLG_INTERP_CONSTANT
+                                                            : VLG_INTERP_PERSPECTIVE);
       return true;
    case nir_intrinsic_load_invocation_id:
       /* gl_InvocationID of an instanced geometry shader (layout(invocations)) */
@@ -204,6 +207,8 @@ Isel::emit_load_input(nir_intrinsic_instr *intr)
       in = input(VLG_INPUT_SEMANTIC_FACE, 0, loc, VLG_INTERP_CONSTANT);
    } else if (loc == VARYING_SLOT_PNTC) {
       in = input(VLG_INPUT_SEMANTIC_POINT_COORD, 0, loc, VLG_INTERP_CONSTANT);
+   } else if (loc == VARYING_SLOT_PRIMITIVE_ID) {
+      in = input(VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, loc, VLG_INTERP_CONSTANT);
    } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
       /* gl_ClipDistance in the FS (GLSL 1.30), vec4s after st/mesa's
        * LowerCombinedClipCullDistance */
@@ -262,6 +267,10 @@ Isel::store_output_index(const nir_io_semantics &sem, int loc)
          out = output(VLG_OUTPUT_SEMANTIC_POSITION, 0, loc);
       } else if (loc == VARYING_SLOT_PSIZ) {
          out = output(VLG_OUTPUT_SEMANTIC_POINT_SIZE, 0, loc);
+      } else if (loc == VARYING_SLOT_PRIMITIVE_ID &&
+                 nir->info.stage == MESA_SHADER_GEOMETRY) {
+         /* gl_PrimitiveID for the FS (GLSL 1.50, EXT_geometry_shader) */
+         out = output(VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID, 0, loc);
       } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
          /* gl_ClipDistance (and st/mesa's lowered user clip planes) as two
           * vec4s: docs/hw.md "Clip distances" */

@@ -474,6 +474,70 @@ TEST(Gs, PassThroughGsRastersLikeNoGs)
    }
 }
 
+/* gl_PrimitiveID in the fragment shader (GL ES 3.2 section 14.2.2): without
+ * a GS the instance's primitive number as the GE assembled it (0, 1, ...,
+ * again from 0 in the next instance), with a GS its output PRIMITIVE_ID at
+ * the provoking vertex. Two triangles in the left and right parts of an
+ * R32_UINT target; the FS writes the input raw. */
+TEST(Gs, FragmentPrimitiveId)
+{
+   const std::vector<float> v = {-1, -1,   0, 1, -0.1f, -1, 0, 1, -1, 1, 0, 1,
+                                 0.1f, -1, 0, 1, 1,     -1, 0, 1, 1,  1, 0, 1};
+   auto pixel = [](const TestDraw &t, unsigned x, unsigned y) {
+      uint32_t u;
+      std::memcpy(&u, t.rgba8(x, y), 4);
+      return u;
+   };
+   for (bool with_gs : {false, true}) {
+      SCOPED_TRACE(with_gs ? "with a GS" : "no GS");
+      TestDraw t;
+      t.framebuffer(48, 40, VLG_FORMAT_R32_UINT);
+      t.draw.prim = VLG_PRIM_TRIANGLES;
+      t.draw.count = 6;
+      t.draw.instance_count = 2; /* the second instance numbers from 0 again */
+      const unsigned vb = t.vertex_buffer(v, 16);
+      t.element(vb, VLG_FORMAT_R32G32B32A32_FLOAT, 0);
+      t.vs.code = assemble("MOV R4, R0\nBRC.END\n");
+      t.vs.input(0, VLG_INPUT_SEMANTIC_ATTRIBUTE, 0);
+      t.vs.output(4, VLG_OUTPUT_SEMANTIC_POSITION);
+      t.fs.code = assemble("MOV R1.x, R0.xxxx\nBRC.END\n");
+      t.fs.input(0, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1, VLG_INTERP_CONSTANT);
+      t.fs.output(1, VLG_OUTPUT_SEMANTIC_COLOR, 0);
+      if (with_gs) {
+         /* PRIMITIVE_ID out = gl_PrimitiveIDIn + 100 */
+         t.use_gs = true;
+         t.gs.code = assemble(R"(
+            IADD R10.x, R3.xxxx, C0.xxxx
+            MOV R8, R0
+            MEM.EMIT
+            MOV R8, R1
+            MEM.EMIT
+            MOV R8, R2
+            MEM.EMIT
+            BRC.END
+         )");
+         t.gs.consts = {0, 0, 0, 0};
+         const uint32_t hundred = 100;
+         std::memcpy(&t.gs.consts[0], &hundred, 4);
+         t.gs.input(0, VLG_INPUT_SEMANTIC_POSITION);
+         t.gs.input(3, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+         t.gs.output(8, VLG_OUTPUT_SEMANTIC_POSITION);
+         t.gs.output(10, VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+         t.gs.st.gs_vertices_in = 3;
+         t.gs.st.gs_input_stride = 1;
+         t.gs.st.gs_output_prim = VLG_PRIM_TRIANGLE_STRIP;
+         t.gs.st.gs_max_vertices = 3;
+      }
+      const DrawStats st = render_draw(t.vram, t.write());
+      EXPECT_EQ(st.ge.primitives, 4u);
+      const uint32_t base = with_gs ? 100 : 0;
+      /* (5, 20): x_ndc -0.77 inside the first triangle (its edge is at
+       * -0.56 there); (44, 20): 0.85, inside the second (edge at 0.56) */
+      EXPECT_EQ(pixel(t, 5, 20), base + 0);
+      EXPECT_EQ(pixel(t, 44, 20), base + 1);
+   }
+}
+
 /* Lines and points through pass-through GSs (LINE_STRIP / POINTS output)
  * rasterise like the same draws without a GS. */
 TEST(Gs, PassThroughLinesAndPointsRasterLikeNoGs)

@@ -237,6 +237,52 @@ TEST(GsInvocations, BothModesInInvocationOrder)
    }
 }
 
+/* ---- the FS input PRIMITIVE_ID in both modes ---- */
+
+TEST(FragmentPrimitiveId, BothModesNumberTheInstancesPrimitives)
+{
+   /* An indexed strip with a restart, 2 instances, no GS: the FS writes
+    * gl_PrimitiveID into an R32_UINT target. The cycle-mode PEs number the
+    * primitives themselves (after the broadcast), the functional GE in its
+    * assembler: same VRAM, and the last primitive of the second instance
+    * (strip triangles 0..2, restart, 3..6: primitive 6) is 6, not 13. */
+   GsScene x;
+   Scene &s = x.s;
+   TestDraw &t = s.t;
+   t.framebuffer(64, 48, VLG_FORMAT_R32_UINT);
+   s.next_draw();
+   std::vector<float> strip;
+   for (int i = 0; i < 11; i++)
+      strip.insert(strip.end(), {-1.0f + 0.2f * float(i), (i & 1) ? 0.9f : -0.9f, 0, 1,
+                                 0, 0, 0, 1});
+   t.indices(std::vector<uint16_t>{0, 1, 2, 3, 4, 0xffff, 5, 6, 7, 8, 9, 10});
+   t.draw.prim = VLG_PRIM_TRIANGLE_STRIP;
+   t.draw.primitive_restart = true;
+   t.draw.restart_index = 0xffff;
+   t.draw.instance_count = 2;
+   color_pipeline(t, strip);
+   t.fs.code = assemble("MOV R1.x, R2.xxxx\nBRC.END\n");
+   t.fs.input(2, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1, VLG_INTERP_CONSTANT);
+   s.draw();
+   s.finish();
+   for (const char *over : {"", "gpcs=2,spcs_per_gpc=1,pe.tile_pixels=8"}) {
+      Config p;
+      p.apply_overrides(over);
+      const auto [f, c] = run_both(x, p);
+      ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
+      ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
+      EXPECT_EQ(f.res.draws.at(0).counters.ge.primitives, 14u) << over;
+      EXPECT_EQ(0, std::memcmp(f.vram->data(), c.vram->data(), f.vram->size()))
+         << over << ": VRAM differs between the modes";
+      /* the pixel at x = 60 (x_ndc 0.89) lies in the strip's last
+       * triangle (vertices 8, 9, 10: x_ndc 0.6 .. 1.0) */
+      uint32_t last;
+      std::memcpy(&last, f.vram->data() + t.fb.cbufs[0].address + 24 * t.fb.cbufs[0].pitch + 60 * 4,
+                  4);
+      EXPECT_EQ(last, 6u) << over;
+   }
+}
+
 /* ---- GsTiming: an ALU-bound GS draw is bound by the SPCs' issue rate ---- */
 
 constexpr unsigned kTimingPoints = 2048;

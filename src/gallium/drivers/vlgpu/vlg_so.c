@@ -88,6 +88,8 @@ vlg_so_pack_shader(struct vlg_shader_state *so,
          sem = VLG_OUTPUT_SEMANTIC_POSITION;
       } else if (slot == VARYING_SLOT_PSIZ) {
          sem = VLG_OUTPUT_SEMANTIC_POINT_SIZE;
+      } else if (slot == VARYING_SLOT_PRIMITIVE_ID) {
+         sem = VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID;
       } else if (slot == VARYING_SLOT_CLIP_DIST0 ||
                  slot == VARYING_SLOT_CLIP_DIST1) {
          sem = VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;

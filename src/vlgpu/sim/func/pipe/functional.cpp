@@ -184,17 +184,6 @@ frag_late_ops(const OmuState &o, const FsOutputPlan &plan, const ThreadGroup &tg
 
 namespace {
 
-/** Copy the parts of a PrimSetup a draw uses (pos, its FS inputs). */
-inline void
-copy_setup(PrimSetup &dst, const PrimSetup &src, unsigned num_inputs)
-{
-   dst.pos = src.pos;
-   std::memcpy(dst.in, src.in, sizeof(InterpCoef) * num_inputs);
-   std::memcpy(dst.mode, src.mode, num_inputs);
-   dst.back_facing = src.back_facing;
-   dst.kind = src.kind;
-}
-
 /** Everything after rasterisation: early tests, FS thread groups, OMU. */
 class FragmentBackend final : public QuadSink {
  public:
@@ -232,7 +221,7 @@ class FragmentBackend final : public QuadSink {
                continue;
          }
          if (cur_ < 0) {
-            copy_setup(setups_[nsetups_], *pending_, pe_.num_inputs);
+            pe_copy_setup(setups_[nsetups_], *pending_, pe_.num_inputs);
             cur_ = int(nsetups_++);
          }
          batch_.push_back(Item{qi, run_x, run_y, uint16_t(cur_), uint8_t(mask)});
@@ -530,14 +519,16 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          continue;
       }
 
-      /* GE primitive assembly -> PE -> FS/OMU */
+      /* GE primitive assembly -> PE -> FS/OMU; the instance's primitives
+       * numbered for the FS input PRIMITIVE_ID */
       PrimitiveAssembler pa(d.prim, ge.flatshade_first);
+      uint32_t prim_no = 0;
       auto emit = [&](const Primitive &p) {
          VertexRef refs[3];
          for (unsigned j = 0; j < p.num_vertices; j++)
             refs[j] = VertexRef{&vdata[size_t(p.v[j]) * floats], clipmask[p.v[j]]};
          st.ge.primitives++;
-         engine.process(refs, p.num_vertices, backend);
+         engine.process(refs, p.num_vertices, backend, prim_no++);
       };
       /* stream output: its own assembler in the provoking-vertex order
        * (stream_output.h); it writes no memory the draw reads */

@@ -122,6 +122,12 @@ make_ge_state(const DrawPackage &pkg)
             L.varying_slot[o.index] = int(next++);
          slot = L.varying_slot[o.index];
          break;
+      case VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID:
+         /* the FS input PRIMITIVE_ID reads it at the provoking vertex */
+         if (L.primid_slot < 0)
+            L.primid_slot = int(next++);
+         slot = L.primid_slot;
+         break;
       case VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE:
          /* the PE's user planes read them (docs/hw.md "Clip distances") */
          if (o.index < 2) {

@@ -250,7 +250,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
                                      VLG_INPUT_SEMANTIC_INVOCATION_ID})
               : one_of(in.semantic, {VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_FRAG_COORD,
                                      VLG_INPUT_SEMANTIC_FACE, VLG_INPUT_SEMANTIC_POINT_COORD,
-                                     VLG_INPUT_SEMANTIC_CLIP_DISTANCE});
+                                     VLG_INPUT_SEMANTIC_CLIP_DISTANCE,
+                                     VLG_INPUT_SEMANTIC_PRIMITIVE_ID});
       if (!ok)
          bad(block,
              fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem, stage_kind));
@@ -274,7 +275,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
       const bool ok =
          vs || gs ? one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_POSITION, VLG_OUTPUT_SEMANTIC_VARYING,
                                           VLG_OUTPUT_SEMANTIC_POINT_SIZE,
-                                          VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE})
+                                          VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE}) ||
+                       (gs && out.semantic == VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID)
                   : one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_COLOR, VLG_OUTPUT_SEMANTIC_DEPTH,
                                           VLG_OUTPUT_SEMANTIC_SAMPLE_MASK,
                                           VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR});

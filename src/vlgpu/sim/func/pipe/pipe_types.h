@@ -35,6 +35,8 @@ struct VertexLayout {
    /** slots of CLIP_DISTANCE 0 and 1 (gl_ClipDistance[0..3], [4..7]), -1 if
     *  the last vertex stage does not write them (docs/hw.md "Clip distances") */
    int clipdist_slot[2] = {-1, -1};
+   /** slot of the GS output PRIMITIVE_ID (gl_PrimitiveID), -1 if none */
+   int primid_slot = -1;
 
    VertexLayout()
    {
@@ -87,6 +89,7 @@ struct PrimSetup {
     * (linear value divided by the interpolated 1/w). */
    uint8_t mode[kMaxShaderIo] = {};
    bool back_facing = false; /**< polygon is back-facing (points, lines: front) */
+   uint32_t primitive_id = 0; /**< the FS input PRIMITIVE_ID of every fragment */
    PrimKind kind = PrimKind::Triangle;
 };
 

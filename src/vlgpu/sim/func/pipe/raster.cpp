@@ -940,6 +940,12 @@ pe_interpolate_quad(const PeState &s, const PrimSetup &ps, const Quad &q, uint32
             o[l][1] = o[l][2] = o[l][3] = 0;
          }
          break;
+      case VLG_INPUT_SEMANTIC_PRIMITIVE_ID:
+         for (unsigned l = 0; l < 4; l++) {
+            o[l][0] = ps.primitive_id;
+            o[l][1] = o[l][2] = o[l][3] = 0;
+         }
+         break;
       default: {
          const InterpCoef &c = ps.in[i];
          const uint8_t mode = ps.mode[i];
@@ -974,9 +980,14 @@ PrimitiveEngine::PrimitiveEngine(const PeState &s)
 }
 
 void
-PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink)
+PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id)
 {
    stats_.prims_in++;
+   if (s_.layout.primid_slot >= 0) {
+      const float *prov = s_.rast.flatshade_first ? v[0].data : v[n - 1].data;
+      std::memcpy(&primitive_id, prov + unsigned(s_.layout.primid_slot) * 4, 4);
+   }
+   setup_.primitive_id = primitive_id;
    if (n == 1) {
       /* clip_point: only points inside every plane survive */
       if (v[0].clipmask) {

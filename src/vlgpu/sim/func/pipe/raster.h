@@ -45,6 +45,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "package.h"
@@ -160,8 +161,11 @@ class PrimitiveEngine {
    explicit PrimitiveEngine(const PeState &s);
 
    /** Clip, cull, expand, set up and rasterise one primitive whose vertices
-    * (pe_post_vs done) are @v[0..n-1] in assembly order (Primitive). */
-   void process(const VertexRef *v, unsigned n, QuadSink &sink);
+    * (pe_post_vs done) are @v[0..n-1] in assembly order (Primitive).
+    * @primitive_id: the FS input PRIMITIVE_ID of its fragments unless the
+    * layout has a GS output PRIMITIVE_ID, which the provoking vertex gives
+    * (the GE's count of the instance's primitives without a GS). */
+   void process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id = 0);
 
    const PeStats &stats() const { return stats_; }
 
@@ -182,6 +186,20 @@ class PrimitiveEngine {
    PrimSetup setup_;
    PeStats stats_;
 };
+
+/** Copy what the fragment stages read of @src (the interpolation of its
+ *  first @num_inputs FS inputs, facing, kind, PRIMITIVE_ID) into @dst: a
+ *  sink keeps a primitive's setup while its quads are in flight. */
+inline void
+pe_copy_setup(PrimSetup &dst, const PrimSetup &src, unsigned num_inputs)
+{
+   dst.pos = src.pos;
+   std::memcpy(dst.in, src.in, sizeof(InterpCoef) * num_inputs);
+   std::memcpy(dst.mode, src.mode, num_inputs);
+   dst.back_facing = src.back_facing;
+   dst.kind = src.kind;
+   dst.primitive_id = src.primitive_id;
+}
 
 /**
  * Triangle setup and rasterisation of one triangle in window coordinates

@@ -47,6 +47,7 @@ Pe::begin_draw(const DrawRef &d)
    draw_ = d;
    engine_.reset();
    pa_.reset();
+   inst_prims_ = 0;
    owned_quads_ = owned_frags_ = 0;
    if (d->loaded && !d->clear) {
       engine_ = std::make_unique<PrimitiveEngine>(d->pe);
@@ -110,12 +111,7 @@ Pe::primitive(const PrimSetup &s)
 {
    /* the quads that follow keep this setup until they are retired */
    auto c = std::make_shared<PrimSetup>();
-   const unsigned n = draw_->pe.num_inputs;
-   c->pos = s.pos;
-   std::memcpy(c->in, s.in, sizeof(InterpCoef) * n);
-   std::memcpy(c->mode, s.mode, n);
-   c->back_facing = s.back_facing;
-   c->kind = s.kind;
+   pe_copy_setup(*c, s, draw_->pe.num_inputs);
    setup_ = std::move(c);
 }
 
@@ -173,9 +169,11 @@ Pe::emit(const Primitive &prim)
    if (gpc_ == 0)
       d.stats.ge.primitives++;
    /* every primitive set up costs pe.setup_cycles, also one that covers no
-    * pixel centre (the PrimitiveEngine calls primitive() only before quads) */
+    * pixel centre (the PrimitiveEngine calls primitive() only before quads);
+    * the instance's primitives numbered for the FS input PRIMITIVE_ID (a GS
+    * draw's come from the GS output) */
    const uint64_t before = setups_of(engine_->stats());
-   engine_->process(refs, prim.num_vertices, *this);
+   engine_->process(refs, prim.num_vertices, *this, d.has_gs() ? 0u : inst_prims_++);
    const uint64_t n = setups_of(engine_->stats()) - before;
    setups_now_ += uint32_t(n);
    count_.setups += n;
@@ -291,6 +289,7 @@ Pe::assemble(Cycle now)
             so_pa_->restart(sem);
          pa_->restart(em);
          at_first_ = true;
+         inst_prims_ = 0;
          batch_.reset();
       } else if (elem_ >= elems.size() && !batch_->end_of_instance) {
          batch_.reset();

@@ -99,6 +99,7 @@ class Pe final : public Unit, private QuadSink {
    DrawRef draw_;
    std::unique_ptr<PrimitiveEngine> engine_;
    std::optional<PrimitiveAssembler> pa_;
+   uint32_t inst_prims_ = 0; /* primitives of the instance so far (FS PRIMITIVE_ID) */
    std::optional<PrimitiveAssembler> so_pa_; /* GPC 0, draws with stream output */
    std::unique_ptr<MemClient> mem_;          /* GPC 0: stream-output writes */
    uint64_t so_last_line_ = ~uint64_t(0);

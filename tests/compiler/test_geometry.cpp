@@ -380,6 +380,44 @@ TEST(Geometry, PrimitiveIdOutputAndFragmentInput)
    EXPECT_EQ(ins, 1u);
 }
 
+TEST(Geometry, LayerOutputAndFragmentInput)
+{
+   /* gl_Layer written by the GS is the output LAYER (docs/hw.md "Layered
+    * rendering"), read by an ES 3.1 + EXT_geometry_shader FS as the input
+    * LAYER (not interpolated); was "geometry shader output LAYER" unsupported */
+   const char *vs = "#version 310 es\n"
+                    "in vec4 p;\n"
+                    "void main() { gl_Position = p; }\n";
+   const char *gs = "#version 310 es\n"
+                    "#extension GL_EXT_geometry_shader : require\n"
+                    "layout(triangles) in;\n"
+                    "layout(triangle_strip, max_vertices = 3) out;\n"
+                    "void main() {\n"
+                    "  for (int i = 0; i < 3; i++) {\n"
+                    "    gl_Position = gl_in[i].gl_Position;\n"
+                    "    gl_Layer = gl_PrimitiveIDIn % 4;\n"
+                    "    EmitVertex();\n"
+                    "  }\n"
+                    "}\n";
+   const char *fs = "#version 310 es\n"
+                    "#extension GL_EXT_geometry_shader : require\n"
+                    "precision mediump float;\n"
+                    "out vec4 c;\n"
+                    "void main() { c = vec4(float(gl_Layer)); }\n";
+   Stages s = compile_stages(vs, gs, fs, nullptr, {}, false);
+   ASSERT_TRUE(s.gs && s.fs) << s.error;
+   unsigned outs = 0, ins = 0;
+   for (unsigned i = 0; i < s.gs->state.num_outputs; i++)
+      outs += s.gs->state.outputs[i].semantic == VLG_OUTPUT_SEMANTIC_LAYER;
+   for (unsigned i = 0; i < s.fs->state.num_inputs; i++)
+      if (s.fs->state.inputs[i].semantic == VLG_INPUT_SEMANTIC_LAYER) {
+         ins++;
+         EXPECT_EQ(s.fs->state.inputs[i].interp, VLG_INTERP_CONSTANT);
+      }
+   EXPECT_EQ(outs, 1u);
+   EXPECT_EQ(ins, 1u);
+}
+
 TEST(Geometry, IndirectVertexIndexAndLineStrip)
 {
    /* gl_in[i] with a uniform i: unrolled (no indirect register access) */

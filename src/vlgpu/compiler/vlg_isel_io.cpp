@@ -50,6 +50,10 @@ Isel::emit_io_intrinsic(nir_intrinsic_instr *intr)
    case nir_intrinsic_load_frag_coord:
       system_input(intr, VLG_INPUT_SEMANTIC_FRAG_COORD, VARYING_SLOT_POS, VLG_INTERP_CONSTANT);
       return true;
+   case nir_intrinsic_load_layer_id:
+      /* gl_Layer in the FS (GLSL ES 3.20 / OES_geometry_shader) */
+      system_input(intr, VLG_INPUT_SEMANTIC_LAYER, VARYING_SLOT_LAYER, VLG_INTERP_CONSTANT);
+      return true;
    case nir_intrinsic_load_front_face:
       system_input(intr, VLG_INPUT_SEMANTIC_FACE, VARYING_SLOT_FACE, VLG_INTERP_CONSTANT);
       return true;
@@ -209,6 +213,8 @@ Isel::emit_load_input(nir_intrinsic_instr *intr)
       in = input(VLG_INPUT_SEMANTIC_POINT_COORD, 0, loc, VLG_INTERP_CONSTANT);
    } else if (loc == VARYING_SLOT_PRIMITIVE_ID) {
       in = input(VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, loc, VLG_INTERP_CONSTANT);
+   } else if (loc == VARYING_SLOT_LAYER) {
+      in = input(VLG_INPUT_SEMANTIC_LAYER, 0, loc, VLG_INTERP_CONSTANT);
    } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
       /* gl_ClipDistance in the FS (GLSL 1.30), vec4s after st/mesa's
        * LowerCombinedClipCullDistance */
@@ -271,6 +277,10 @@ Isel::store_output_index(const nir_io_semantics &sem, int loc)
                  nir->info.stage == MESA_SHADER_GEOMETRY) {
          /* gl_PrimitiveID for the FS (GLSL 1.50, EXT_geometry_shader) */
          out = output(VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID, 0, loc);
+      } else if (loc == VARYING_SLOT_LAYER && nir->info.stage == MESA_SHADER_GEOMETRY) {
+         /* gl_Layer: the primitive's framebuffer layer (docs/hw.md
+          * "Layered rendering") */
+         out = output(VLG_OUTPUT_SEMANTIC_LAYER, 0, loc);
       } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
          /* gl_ClipDistance (and st/mesa's lowered user clip planes) as two
           * vec4s: docs/hw.md "Clip distances" */

@@ -538,6 +538,108 @@ TEST(Gs, FragmentPrimitiveId)
    }
 }
 
+/* A layered framebuffer (docs/hw.md "Layered rendering"): 3 layers of an
+ * R32_UINT colour buffer and of a Z32F depth buffer; a CLEAR clears every
+ * layer; a GS sends input triangle p to layer LAYER = 3p - 2 (p = 0 gives
+ * 0xfffffffe: clamped to the last layer, as softpipe), and the FS writes
+ * gl_Layer (the value as written) + 1000 * gl_PrimitiveID. */
+TEST(Gs, LayeredRenderingSelectsTheLayerPerPrimitive)
+{
+   TestDraw t;
+   t.framebuffer(16, 16, VLG_FORMAT_R32_UINT, VLG_FORMAT_Z32_FLOAT);
+   const unsigned layers = 3;
+   for (VLG_SURFACE *sf : {&t.fb.cbufs[0], &t.fb.zsbuf}) {
+      sf->layer_stride = sf->pitch * 16 + 64;
+      sf->layers = layers;
+      sf->address = t.alloc(uint64_t(sf->layer_stride) * layers);
+   }
+   auto at = [&](const VLG_SURFACE &sf, unsigned layer, unsigned x, unsigned y) {
+      uint32_t u;
+      std::memcpy(&u, t.vram.data() + sf.address + uint64_t(layer) * sf.layer_stride +
+                          uint64_t(y) * sf.pitch + x * 4,
+                  4);
+      return u;
+   };
+   /* CLEAR: colour 7, depth 1.0, in every layer */
+   const VLG_DRAW_INFO keep = t.draw;
+   t.draw.kind = VLG_DRAW_KIND_CLEAR;
+   t.draw.clear_buffers = 1u | (1u << 2);
+   t.draw.clear_color[0] = 7;
+   t.draw.clear_depth = 1.0f;
+   t.draw.clear_rect.maxx = t.draw.clear_rect.maxy = 16;
+   render_draw(t.vram, t.write());
+   for (unsigned l = 0; l < layers; l++) {
+      EXPECT_EQ(at(t.fb.cbufs[0], l, 3, 5), 7u) << "layer " << l;
+      EXPECT_EQ(at(t.fb.zsbuf, l, 3, 5), 0x3f800000u) << "layer " << l;
+   }
+
+   /* 3 full-screen triangles at depth 0.5 through the GS */
+   t.draw = keep;
+   const std::vector<float> v = {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1};
+   std::vector<float> vv;
+   for (int k = 0; k < 3; k++)
+      vv.insert(vv.end(), v.begin(), v.end());
+   t.draw.prim = VLG_PRIM_TRIANGLES;
+   t.draw.count = 9;
+   const unsigned vb = t.vertex_buffer(vv, 16);
+   t.element(vb, VLG_FORMAT_R32G32B32A32_FLOAT, 0);
+   t.vs.code = assemble("MOV R4, R0\nBRC.END\n");
+   t.vs.input(0, VLG_INPUT_SEMANTIC_ATTRIBUTE, 0);
+   t.vs.output(4, VLG_OUTPUT_SEMANTIC_POSITION);
+   t.pipe.depth_stencil_alpha.depth_enable = true;
+   t.pipe.depth_stencil_alpha.depth_writemask = true;
+   t.pipe.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+   t.use_gs = true;
+   t.gs.code = assemble(R"(
+      IMUL R10.x, R3.xxxx, C0.xxxx
+      IADD R10.x, R10.xxxx, C0.yyyy
+      MOV R11.x, R3.xxxx
+      MOV R8, R0
+      MEM.EMIT
+      MOV R8, R1
+      MEM.EMIT
+      MOV R8, R2
+      MEM.EMIT
+      BRC.END
+   )");
+   const int32_t k[4] = {3, -2, 0, 0};
+   t.gs.consts.resize(4);
+   std::memcpy(t.gs.consts.data(), k, 16);
+   t.gs.input(0, VLG_INPUT_SEMANTIC_POSITION);
+   t.gs.input(3, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+   t.gs.output(8, VLG_OUTPUT_SEMANTIC_POSITION);
+   t.gs.output(10, VLG_OUTPUT_SEMANTIC_LAYER, 0, 0x1);
+   t.gs.output(11, VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+   t.gs.st.gs_vertices_in = 3;
+   t.gs.st.gs_input_stride = 1;
+   t.gs.st.gs_output_prim = VLG_PRIM_TRIANGLE_STRIP;
+   t.gs.st.gs_max_vertices = 3;
+   t.fs.code = assemble(R"(
+      IMUL R2.x, R1.xxxx, C0.xxxx
+      IADD R2.x, R2.xxxx, R0.xxxx
+      BRC.END
+   )");
+   const uint32_t thousand[4] = {1000, 0, 0, 0};
+   t.fs.consts.resize(4);
+   std::memcpy(t.fs.consts.data(), thousand, 16);
+   t.fs.input(0, VLG_INPUT_SEMANTIC_LAYER, 0, 0x1, VLG_INTERP_CONSTANT);
+   t.fs.input(1, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1, VLG_INTERP_CONSTANT);
+   t.fs.output(2, VLG_OUTPUT_SEMANTIC_COLOR, 0);
+   const DrawStats st = render_draw(t.vram, t.write());
+   EXPECT_EQ(st.gs_output_primitives, 3u);
+   /* primitive 0 -> layer 0xfffffffe clamped to 2, 1 -> layer 1, 2 -> 4 clamped to 2: layer 2
+    * holds primitive 0 (the first to pass the LESS test at 0.5), layer 0 none */
+   for (unsigned y = 0; y < 16; y += 5)
+      for (unsigned x = 0; x < 16; x += 5) {
+         EXPECT_EQ(at(t.fb.cbufs[0], 0, x, y), 7u);
+         EXPECT_EQ(at(t.fb.cbufs[0], 1, x, y), 1000u * 1 + 1);
+         EXPECT_EQ(at(t.fb.cbufs[0], 2, x, y), 1000u * 0 + 0xfffffffeu);
+         EXPECT_EQ(at(t.fb.zsbuf, 0, x, y), 0x3f800000u);
+         EXPECT_EQ(at(t.fb.zsbuf, 1, x, y), 0x3f000000u);
+         EXPECT_EQ(at(t.fb.zsbuf, 2, x, y), 0x3f000000u);
+      }
+}
+
 /* Lines and points through pass-through GSs (LINE_STRIP / POINTS output)
  * rasterise like the same draws without a GS. */
 TEST(Gs, PassThroughLinesAndPointsRasterLikeNoGs)

@@ -122,6 +122,33 @@ TEST(Package, SurfaceOutsideVram)
                 {"framebuffer.cbufs[0]", "outside VRAM"});
 }
 
+TEST(Package, LayeredSurfaces)
+{
+   /* docs/hw.md "Layered rendering": layers 1..4095, layers that do not
+    * overlap, every layer inside VRAM (surface_extent_bytes counts them) */
+   TestDraw t(1 << 20);
+   valid_draw(t);
+   VLG_SURFACE &cb = t.fb.cbufs[0];
+   cb.layers = 3;
+   cb.layer_stride = cb.pitch * 16;
+   cb.address = t.alloc(uint64_t(cb.layer_stride) * 3);
+   EXPECT_EQ(surface_extent_bytes(cb), 2ull * cb.layer_stride + cb.pitch * 15 + 16 * 4);
+   load_draw_package(t.vram, t.write());
+
+   cb.layers = 0;
+   uint64_t a = t.write();
+   expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"framebuffer.cbufs[0]", "layers = 0"});
+   cb.layers = 3;
+   cb.layer_stride = cb.pitch * 15;
+   a = t.write();
+   expect_fault([&] { load_draw_package(t.vram, a); }, "CP", {"framebuffer.cbufs[0]", "overlap"});
+   cb.layer_stride = cb.pitch * 16;
+   cb.address = (1 << 20) - 2 * uint64_t(cb.layer_stride); /* the third layer does not fit */
+   a = t.write();
+   expect_fault([&] { load_draw_package(t.vram, a); }, "CP",
+                {"framebuffer.cbufs[0]", "outside VRAM"});
+}
+
 TEST(Package, FormatNotUsableForItsRole)
 {
    {

@@ -283,6 +283,72 @@ TEST(FragmentPrimitiveId, BothModesNumberTheInstancesPrimitives)
    }
 }
 
+/* ---- layered rendering in both modes ---- */
+
+TEST(GsLayered, BothModesWriteTheSameLayers)
+{
+   /* docs/hw.md "Layered rendering": a 4-layer RGBA8 colour buffer and
+    * Z24S8 depth buffer cleared in every layer, then points -> quads through
+    * a GS that picks layer PRIMITIVE_ID % 4 with instancing (3 invocations,
+    * each moved right), depth-tested: both modes must leave the same VRAM,
+    * and every layer must have been drawn. */
+   GsScene x;
+   Scene &s = x.s;
+   TestDraw &t = s.t;
+   t.framebuffer(64, 48, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z24_UNORM_S8_UINT);
+   for (VLG_SURFACE *sf : {&t.fb.cbufs[0], &t.fb.zsbuf}) {
+      sf->layer_stride = sf->pitch * 48 + 128;
+      sf->layers = 4;
+      sf->address = t.alloc(uint64_t(sf->layer_stride) * 4);
+   }
+   const float bg[4] = {0, 0, 0.2f, 1};
+   s.clear(1u | (1u << 2), bg);
+   s.next_draw();
+   std::vector<float> pts;
+   for (int i = 0; i < 9; i++)
+      pts.insert(pts.end(), {-0.8f + 0.15f * float(i), 0.5f * float(i % 3) - 0.5f,
+                             0.1f * float(i % 4), 1, 0.1f * float(i), 1, 0.5f, 1});
+   t.draw.prim = VLG_PRIM_POINTS;
+   t.draw.vertices_per_prim = 1;
+   color_pipeline(t, pts);
+   t.pipe.depth_stencil_alpha.depth_enable = true;
+   t.pipe.depth_stencil_alpha.depth_writemask = true;
+   t.pipe.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+   gs_io(t, 1, 4);
+   t.gs.input(3, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+   t.gs.input(4, VLG_INPUT_SEMANTIC_INVOCATION_ID, 0, 0x1);
+   t.gs.output(12, VLG_OUTPUT_SEMANTIC_LAYER, 0, 0x1);
+   t.gs.st.gs_invocations = 3;
+   t.gs.code = assemble((std::string("AND R12.x, R3.xxxx, C5.xxxx\n") + kInstancedQuadGs).c_str());
+   uint32_t three = 3;
+   t.gs.consts = {-0.05f, -0.05f, 0, 0, 0.05f, -0.05f, 0, 0, -0.05f, 0.05f, 0, 0,
+                  0.05f,  0.05f,  0, 0, 0.3f,   0,      0, 0, 0,      0,     0, 0};
+   std::memcpy(&t.gs.consts[20], &three, 4);
+   t.gs.output(10, VLG_OUTPUT_SEMANTIC_VARYING, 1);
+   s.draw();
+   s.finish();
+   const auto [f, c] = run_both(x, Config{});
+   ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
+   ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
+   EXPECT_EQ(f.res.draws.at(1).counters.gs_invocations, 27u);
+   EXPECT_EQ(f.res.draws.at(1).counters.fragments_passed,
+             c.res.draws.at(1).counters.fragments_passed);
+   EXPECT_EQ(0, std::memcmp(f.vram->data(), c.vram->data(), f.vram->size()))
+      << "VRAM differs between the modes";
+   /* every layer was cleared (its last pixel) and drawn (some pixel differs
+    * from the background) */
+   const VLG_SURFACE &cb = t.fb.cbufs[0];
+   for (unsigned layer = 0; layer < 4; layer++) {
+      const uint8_t *p = f.vram->data() + cb.address + uint64_t(layer) * cb.layer_stride;
+      EXPECT_EQ(p[47 * cb.pitch + 63 * 4 + 2], 51) << "layer " << layer; /* 0.2 * 255 */
+      unsigned drawn = 0;
+      for (unsigned y = 0; y < 48; y++)
+         for (unsigned xx = 0; xx < 64; xx++)
+            drawn += p[y * cb.pitch + xx * 4 + 2] != 51;
+      EXPECT_GT(drawn, 0u) << "layer " << layer;
+   }
+}
+
 /* ---- GsTiming: an ALU-bound GS draw is bound by the SPCs' issue rate ---- */
 
 constexpr unsigned kTimingPoints = 2048;

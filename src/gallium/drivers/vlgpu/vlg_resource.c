@@ -394,7 +394,8 @@ vlg_create_surface(struct pipe_context *pctx, struct pipe_resource *prsc,
    psurf->height = u_minify(prsc->height0, level);
    psurf->u.tex = tmpl->u.tex;
 
-   /* One layer: the framebuffer block is single-layer (docs/hw.md). */
+   /* Layers first_layer..last_layer (a layered attachment: array layers,
+    * cube faces or 3D slices; docs/hw.md "Layered rendering"). */
    const unsigned format = vlg_format_from_pipe(tmpl->format);
    const unsigned usage = vlg_format_usage(format);
    struct VLG_SURFACE *s = &surf->desc;
@@ -406,6 +407,8 @@ vlg_create_surface(struct pipe_context *pctx, struct pipe_resource *prsc,
       s->format = (enum vlg_format)format;
    s->width = psurf->width;
    s->height = psurf->height;
+   s->layers = tmpl->u.tex.last_layer - tmpl->u.tex.first_layer + 1;
+   s->layer_stride = rsc->layer_stride[level];
    return psurf;
 }
 

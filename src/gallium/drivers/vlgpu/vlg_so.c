@@ -90,6 +90,8 @@ vlg_so_pack_shader(struct vlg_shader_state *so,
          sem = VLG_OUTPUT_SEMANTIC_POINT_SIZE;
       } else if (slot == VARYING_SLOT_PRIMITIVE_ID) {
          sem = VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID;
+      } else if (slot == VARYING_SLOT_LAYER) {
+         sem = VLG_OUTPUT_SEMANTIC_LAYER;
       } else if (slot == VARYING_SLOT_CLIP_DIST0 ||
                  slot == VARYING_SLOT_CLIP_DIST1) {
          sem = VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE;

@@ -289,6 +289,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       t.bpp = fi.bytes;
       t.step = t.bpp * s.samples;
       t.base = vram.data() + surf.address; /* range validated by load_draw_package */
+      t.layer_stride = surf.layers > 1 ? surf.layer_stride : 0;
       t.is_integer = fi.is_integer;
       t.clamp = fi.is_normalized;
       t.rt = b.independent_blend_enable ? b.rt[i] : b.rt[0];
@@ -312,6 +313,7 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       s.zs_pitch = zs.pitch;
       s.zs_bpp = fi.bytes;
       s.zs_step = s.zs_bpp * s.samples;
+      s.zs_layer_stride = zs.layers > 1 ? zs.layer_stride : 0;
       s.zs_float =
          zs.format == VLG_FORMAT_Z32_FLOAT || zs.format == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
       for (const ZsFormatLayout &l : kZsLayouts) {
@@ -676,20 +678,22 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
    const unsigned sx0 = unsigned(x0) * ns, sx1 = unsigned(x1) * ns;
 
    auto fill = [&](const VLG_SURFACE &surf, const uint8_t *value, unsigned bpp) {
-      uint8_t *base = vram.data() + surf.address;
       const size_t row_bytes = size_t(sx1 - sx0) * bpp;
-      for (unsigned y = y0; y < y1; y++) {
-         uint8_t *row = base + size_t(y) * surf.pitch + size_t(sx0) * bpp;
-         /* the value, then the row's filled part copied after itself: the
-          * same bytes as one copy per pixel, in fewer calls */
-         std::memcpy(row, value, bpp);
-         for (size_t done = bpp; done < row_bytes;) {
-            const size_t n = std::min(done, row_bytes - done);
-            std::memcpy(row + done, row, n);
-            done += n;
+      for (unsigned layer = 0; layer < std::max(surf.layers, 1u); layer++) {
+         uint8_t *base = vram.data() + surf.address + size_t(layer) * surf.layer_stride;
+         for (unsigned y = y0; y < y1; y++) {
+            uint8_t *row = base + size_t(y) * surf.pitch + size_t(sx0) * bpp;
+            /* the value, then the row's filled part copied after itself: the
+             * same bytes as one copy per pixel, in fewer calls */
+            std::memcpy(row, value, bpp);
+            for (size_t done = bpp; done < row_bytes;) {
+               const size_t n = std::min(done, row_bytes - done);
+               std::memcpy(row + done, row, n);
+               done += n;
+            }
          }
+         written += area;
       }
-      written += area;
    };
 
    for (unsigned i = 0; i < fb.nr_cbufs && i < kMaxColorBufs; i++) {
@@ -722,20 +726,34 @@ omu_clear(const DrawPackage &pkg, Vram &vram)
             format_pack_stencil(zs.format, sval, value);
          fill(zs, value, bpp);
       } else if (do_depth || do_stencil) {
-         uint8_t *base = vram.data() + zs.address;
-         for (unsigned y = y0; y < y1; y++) {
-            uint8_t *p = base + size_t(y) * zs.pitch + size_t(sx0) * bpp;
-            for (unsigned x = sx0; x < sx1; x++, p += bpp) {
-               if (do_depth)
-                  format_write_depth_raw(zs.format, raw, p);
-               if (do_stencil)
-                  format_pack_stencil(zs.format, sval, p);
+         for (unsigned layer = 0; layer < std::max(zs.layers, 1u); layer++) {
+            uint8_t *base = vram.data() + zs.address + size_t(layer) * zs.layer_stride;
+            for (unsigned y = y0; y < y1; y++) {
+               uint8_t *p = base + size_t(y) * zs.pitch + size_t(sx0) * bpp;
+               for (unsigned x = sx0; x < sx1; x++, p += bpp) {
+                  if (do_depth)
+                     format_write_depth_raw(zs.format, raw, p);
+                  if (do_stencil)
+                     format_pack_stencil(zs.format, sval, p);
+               }
             }
+            written += area;
          }
-         written += area;
       }
    }
    return written;
+}
+
+OmuState
+omu_layer_view(const OmuState &s, unsigned layer)
+{
+   OmuState v = s;
+   for (OmuTarget &t : v.rt)
+      if (t.bound)
+         t.base += size_t(layer) * t.layer_stride;
+   if (v.zs_base)
+      v.zs_base += size_t(layer) * v.zs_layer_stride;
+   return v;
 }
 
 OmuState

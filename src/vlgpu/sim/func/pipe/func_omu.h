@@ -78,6 +78,7 @@ struct OmuTarget {
    uint32_t pitch = 0;        /**< bytes per row */
    uint32_t bpp = 0;          /**< bytes per pixel (per sample) */
    uint32_t step = 0;         /**< bytes from a pixel to the next in a row: bpp x samples */
+   uint32_t layer_stride = 0; /**< bytes from one layer to the next (surface.layer_stride) */
    bool is_integer = false;   /**< UINT/SINT target: no clamping, no blending */
    bool clamp = false;        /**< normalized target: clamp to [0,1] before/after blending */
    bool blend = false;        /**< blending enabled (never for integer targets) */
@@ -108,6 +109,7 @@ struct OmuState {
    uint8_t *zs_base = nullptr;
    uint32_t zs_pitch = 0, zs_bpp = 0;
    uint32_t zs_step = 0; /**< bytes from a pixel to the next in a row: zs_bpp x samples */
+   uint32_t zs_layer_stride = 0; /**< bytes from one layer to the next (zsbuf.layer_stride) */
    /** framebuffer.samples as a count, 1 or 4 (docs/hw.md "Multisampling"):
     * with 4, sample s of pixel (x, y) is at base + y * pitch + x * step +
     * s * bpp; z16_fast is off. */
@@ -205,6 +207,15 @@ void omu_blend_pixel(const VLG_BLEND_RT &rt, const float src[4], const float dst
 OmuState omu_sample_view(const OmuState &s, unsigned sample);
 
 /**
+ * Layered rendering (docs/hw.md "Layered rendering"): the state of @s seen
+ * from layer @layer, every surface base moved by @layer x its layer_stride,
+ * so that the single-layer functions test and write that layer. @layer is
+ * a PrimSetup::layer: at most the smallest layers - 1 of the framebuffer
+ * (checked by load_draw_package's ranges).
+ */
+OmuState omu_layer_view(const OmuState &s, unsigned layer);
+
+/**
  * Stencil and depth test per sample of one quad of a 4-sample framebuffer:
  * @samples as Quad::samples (bit 4 * lane + s), @z[lane][s] the sample
  * depths (pe_sample_depth). Each sample is tested and its depth/stencil
@@ -257,7 +268,8 @@ PixelRect omu_clear_rect(const DrawPackage &pkg);
 /**
  * Execute a CLEAR draw (draw_info.kind == CLEAR, docs/hw.md): clear the
  * colour buffers, depth and/or stencil selected by draw_info.clear_buffers
- * (PIPE_CLEAR_* layout) inside clear_rect (clipped to the framebuffer),
+ * (PIPE_CLEAR_* layout) inside clear_rect (clipped to the framebuffer), in
+ * every layer of each surface (docs/hw.md "Layered rendering"),
  * without masks or tests (pipe_context::clear; st/mesa draws masked or
  * scissored clears as quads). Colours are packed from the raw clear_color
  * words with format_pack_rgba; depth with DepthRounding::Clear (util_pack_z).

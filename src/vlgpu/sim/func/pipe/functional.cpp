@@ -94,9 +94,12 @@ frag_sample_coverage(const OmuState &o, Quad &q)
 }
 
 unsigned
-frag_early_tests(const OmuState &o, const PrimSetup &setup, int32_t run_x, int32_t run_y, Quad &q,
-                 unsigned mask, DrawStats &st)
+frag_early_tests(const OmuState &omu, const PrimSetup &setup, int32_t run_x, int32_t run_y,
+                 Quad &q, unsigned mask, DrawStats &st)
 {
+   /* layered rendering: the primitive's layer of every surface */
+   OmuState layer_view;
+   const OmuState &o = setup.layer ? (layer_view = omu_layer_view(omu, setup.layer)) : omu;
    st.early_z_quads++;
    unsigned pass;
    if (o.samples == kMsaaSamples) {
@@ -117,10 +120,12 @@ frag_early_tests(const OmuState &o, const PrimSetup &setup, int32_t run_x, int32
 }
 
 void
-frag_late_ops(const OmuState &o, const FsOutputPlan &plan, const ThreadGroup &tg, unsigned slot,
+frag_late_ops(const OmuState &omu, const FsOutputPlan &plan, const ThreadGroup &tg, unsigned slot,
               uint64_t killed, const PrimSetup &setup, int32_t run_x, int32_t run_y, const Quad &q,
               unsigned mask, bool any_blend, DrawStats &st, uint32_t (*color)[4][4])
 {
+   OmuState layer_view;
+   const OmuState &o = setup.layer ? (layer_view = omu_layer_view(omu, setup.layer)) : omu;
    const unsigned base = 4 * slot;
    const unsigned kill = unsigned(killed >> base) & 0xfu;
    st.fragments_killed += pop4(mask & kill);

@@ -113,7 +113,8 @@ unsigned frag_sample_coverage(const OmuState &o, Quad &q);
  * (Z16 fast path). 4-sample: per sample (pe_sample_depth,
  * omu_depth_stencil_samples), q.samples keeps the samples that passed.
  * Counts early_z_quads and fragments_early_rejected in @st. Returns the
- * lanes that passed.
+ * lanes that passed. Both this and frag_late_ops work on the primitive's
+ * layer, setup.layer (omu_layer_view).
  */
 unsigned frag_early_tests(const OmuState &o, const PrimSetup &setup, int32_t run_x, int32_t run_y,
                           Quad &q, unsigned mask, DrawStats &st);

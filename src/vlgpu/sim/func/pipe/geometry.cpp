@@ -128,6 +128,12 @@ make_ge_state(const DrawPackage &pkg)
             L.primid_slot = int(next++);
          slot = L.primid_slot;
          break;
+      case VLG_OUTPUT_SEMANTIC_LAYER:
+         /* the PE takes the primitive's layer at the provoking vertex */
+         if (L.layer_slot < 0)
+            L.layer_slot = int(next++);
+         slot = L.layer_slot;
+         break;
       case VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE:
          /* the PE's user planes read them (docs/hw.md "Clip distances") */
          if (o.index < 2) {

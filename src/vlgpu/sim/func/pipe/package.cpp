@@ -129,6 +129,16 @@ check_surface(const Vram &vram, const VLG_SURFACE &s, const VLG_FRAMEBUFFER &fb,
    if ((bpp & (bpp - 1)) == 0 && s.address % bpp != 0)
       bad(block, fmt::format("address 0x{:x} is not aligned to the pixel size ({} bytes)",
                              s.address, bpp));
+   /* docs/hw.md "Layered rendering": the layers of a surface do not overlap */
+   if (s.layers == 0)
+      bad(block, "layers = 0 (1 for a single layer)");
+   if (s.layers > 1 && (bpp & (bpp - 1)) == 0 && s.layer_stride % bpp != 0)
+      bad(block, fmt::format("layer_stride {} is not a multiple of the pixel size ({} bytes)",
+                             s.layer_stride, bpp));
+   if (s.layers > 1 && uint64_t(s.layer_stride) < uint64_t(s.pitch) * s.height)
+      bad(block, fmt::format("layer_stride {} bytes is less than pitch {} x height {}: layers "
+                             "would overlap",
+                             s.layer_stride, s.pitch, s.height));
    check_range(vram, s.address, surface_extent_bytes(s, samples), block, "pixels");
 }
 
@@ -251,7 +261,7 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
               : one_of(in.semantic, {VLG_INPUT_SEMANTIC_VARYING, VLG_INPUT_SEMANTIC_FRAG_COORD,
                                      VLG_INPUT_SEMANTIC_FACE, VLG_INPUT_SEMANTIC_POINT_COORD,
                                      VLG_INPUT_SEMANTIC_CLIP_DISTANCE,
-                                     VLG_INPUT_SEMANTIC_PRIMITIVE_ID});
+                                     VLG_INPUT_SEMANTIC_PRIMITIVE_ID, VLG_INPUT_SEMANTIC_LAYER});
       if (!ok)
          bad(block,
              fmt::format("inputs[{}].semantic = {} is not a {} shader input", i, sem, stage_kind));
@@ -276,7 +286,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
          vs || gs ? one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_POSITION, VLG_OUTPUT_SEMANTIC_VARYING,
                                           VLG_OUTPUT_SEMANTIC_POINT_SIZE,
                                           VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE}) ||
-                       (gs && out.semantic == VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID)
+                       (gs && (out.semantic == VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID ||
+                               out.semantic == VLG_OUTPUT_SEMANTIC_LAYER))
                   : one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_COLOR, VLG_OUTPUT_SEMANTIC_DEPTH,
                                           VLG_OUTPUT_SEMANTIC_SAMPLE_MASK,
                                           VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR});
@@ -340,7 +351,8 @@ surface_extent_bytes(const VLG_SURFACE &s, unsigned samples)
 {
    if (s.width == 0 || s.height == 0)
       return 0;
-   return uint64_t(s.pitch) * (s.height - 1) +
+   const uint64_t layers = std::max(s.layers, 1u);
+   return (layers - 1) * s.layer_stride + uint64_t(s.pitch) * (s.height - 1) +
           uint64_t(s.width) * vlg_format_bytes(s.format) * std::max(samples, 1u);
 }
 
@@ -411,6 +423,8 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
                                         name_or(vlg_format_name(src.format))));
       VLG_FRAMEBUFFER one = pkg.fb;
       one.samples = 1;
+      if (pkg.resolve_dst.layers != 1 || src.layers != 1)
+         bad("resolve_dst", "RESOLVE of a layered surface (layers must be 1)");
       check_surface(vram, pkg.resolve_dst, one, color ? VLG_FORMAT_USAGE_RT : VLG_FORMAT_USAGE_ZS,
                     "resolve_dst");
       return pkg;

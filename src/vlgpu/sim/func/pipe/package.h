@@ -178,7 +178,8 @@ read_hw_block(const Vram &vram, uint64_t address, const char *module, const std:
 /**
  * Bytes a linear surface occupies from its address: pitch * (height - 1) +
  * width * bytes per pixel * @samples (4-sample surfaces, docs/hw.md
- * "Multisampling"; 0 or 1: one) (0 for an empty surface).
+ * "Multisampling"; 0 or 1: one), plus (layers - 1) * layer_stride for a
+ * layered surface (docs/hw.md "Layered rendering") (0 for an empty surface).
  */
 uint64_t surface_extent_bytes(const VLG_SURFACE &s, unsigned samples = 1);
 

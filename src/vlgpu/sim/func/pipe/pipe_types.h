@@ -37,6 +37,8 @@ struct VertexLayout {
    int clipdist_slot[2] = {-1, -1};
    /** slot of the GS output PRIMITIVE_ID (gl_PrimitiveID), -1 if none */
    int primid_slot = -1;
+   /** slot of the GS output LAYER (gl_Layer), -1 if none */
+   int layer_slot = -1;
 
    VertexLayout()
    {
@@ -90,6 +92,8 @@ struct PrimSetup {
    uint8_t mode[kMaxShaderIo] = {};
    bool back_facing = false; /**< polygon is back-facing (points, lines: front) */
    uint32_t primitive_id = 0; /**< the FS input PRIMITIVE_ID of every fragment */
+   uint32_t layer = 0;        /**< framebuffer layer written: LAYER clamped to PeState::max_layer */
+   uint32_t layer_input = 0;  /**< the FS input LAYER: the GS output LAYER as written */
    PrimKind kind = PrimKind::Triangle;
 };
 

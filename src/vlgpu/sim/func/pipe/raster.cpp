@@ -542,6 +542,11 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
    s.clip_distances = layout.has_clip_distances();
 
    s.samples = pkg.fb.samples == kMsaaSamples ? kMsaaSamples : 1;
+   uint32_t layers = pkg.fb.zsbuf.format != VLG_FORMAT_NONE ? pkg.fb.zsbuf.layers : ~0u;
+   for (unsigned i = 0; i < pkg.fb.nr_cbufs && i < kMaxColorBufs; i++)
+      if (pkg.fb.cbufs[i].format != VLG_FORMAT_NONE)
+         layers = std::min(layers, pkg.fb.cbufs[i].layers);
+   s.max_layer = layers == ~0u || layers == 0 ? 0 : layers - 1;
    s.msaa = s.samples == kMsaaSamples && r.multisample;
 
    /* compute_cliprect */
@@ -941,8 +946,9 @@ pe_interpolate_quad(const PeState &s, const PrimSetup &ps, const Quad &q, uint32
          }
          break;
       case VLG_INPUT_SEMANTIC_PRIMITIVE_ID:
+      case VLG_INPUT_SEMANTIC_LAYER:
          for (unsigned l = 0; l < 4; l++) {
-            o[l][0] = ps.primitive_id;
+            o[l][0] = in.semantic == VLG_INPUT_SEMANTIC_LAYER ? ps.layer_input : ps.primitive_id;
             o[l][1] = o[l][2] = o[l][3] = 0;
          }
          break;
@@ -983,11 +989,17 @@ void
 PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id)
 {
    stats_.prims_in++;
-   if (s_.layout.primid_slot >= 0) {
-      const float *prov = s_.rast.flatshade_first ? v[0].data : v[n - 1].data;
+   const float *prov = s_.rast.flatshade_first ? v[0].data : v[n - 1].data;
+   if (s_.layout.primid_slot >= 0)
       std::memcpy(&primitive_id, prov + unsigned(s_.layout.primid_slot) * 4, 4);
-   }
    setup_.primitive_id = primitive_id;
+   /* layered rendering: the GS output LAYER at the provoking vertex, clamped
+    * to the framebuffer's layers (docs/hw.md "Layered rendering") */
+   uint32_t layer = 0;
+   if (s_.layout.layer_slot >= 0)
+      std::memcpy(&layer, prov + unsigned(s_.layout.layer_slot) * 4, 4);
+   setup_.layer_input = layer;
+   setup_.layer = std::min(layer, s_.max_layer);
    if (n == 1) {
       /* clip_point: only points inside every plane survive */
       if (v[0].clipmask) {

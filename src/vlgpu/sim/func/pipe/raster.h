@@ -87,6 +87,10 @@ struct PeState {
     *  (VertexLayout::clipdist_slot) instead of planes[] . position. */
    bool clip_distances = false;
    int clipdist_slot[2] = {-1, -1};
+   /** Largest layer a primitive may write: the smallest layers - 1 of the
+    *  framebuffer's surfaces (docs/hw.md "Layered rendering"; softpipe
+    *  sp_setup_prepare clamps the same way). */
+   uint32_t max_layer = 0;
    Cliprect cliprect;
    float pixel_offset = 0.5f; /**< 0.5 with half_pixel_center, else 0 */
    VertexLayout layout;
@@ -199,6 +203,8 @@ pe_copy_setup(PrimSetup &dst, const PrimSetup &src, unsigned num_inputs)
    dst.back_facing = src.back_facing;
    dst.kind = src.kind;
    dst.primitive_id = src.primitive_id;
+   dst.layer = src.layer;
+   dst.layer_input = src.layer_input;
 }
 
 /**

@@ -123,12 +123,14 @@ Omu::touch_quads(const TouchSurface *s, unsigned ns, unsigned n, QuadAt &&quad, 
    LineSpan *cur = buf[0], *prev = buf[1];
    bool prev_stable = false;
    for (unsigned k = 0; k < n; k++) {
-      const Quad &q = quad(k);
+      uint32_t layer = 0;
+      const Quad &q = quad(k, layer);
       bool same = prev_stable;
       for (unsigned i = 0; i < ns; i++) {
          const TouchSurface &t = s[i];
          for (int row = 0; row < 2; row++) {
-            const uint64_t a = t.address + uint64_t(q.y + row) * t.pitch + uint64_t(q.x) * t.bpp;
+            const uint64_t a = t.address + uint64_t(layer) * t.layer_stride +
+                               uint64_t(q.y + row) * t.pitch + uint64_t(q.x) * t.bpp;
             const uint64_t end = a + 2 * t.bpp - 1;
             LineSpan &sp = cur[2 * i + row];
             sp.first = sh >= 0 ? a >> sh : a / lb;
@@ -164,18 +166,24 @@ Omu::touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, 
    unsigned ns = 0;
    if (o.any_zs && !o.early_z && o.zs_step) /* late depth/stencil */
       s[ns++] = TouchSurface{fb.zsbuf.address, fb.zsbuf.pitch, o.zs_step, true,
-                             dirty && (o.depth_write || o.stencil_test)};
+                             dirty && (o.depth_write || o.stencil_test), o.zs_layer_stride};
    for (unsigned i = 0; i < o.nr_cbufs && i < kMaxColorBufs; i++) {
       const OmuTarget &t = o.rt[i];
       if (!t.written || !t.step)
          continue;
       /* 4 samples: a pixel's line span (step bytes) may be partly covered */
       const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf || o.samples > 1;
-      s[ns++] = TouchSurface{fb.cbufs[i].address, fb.cbufs[i].pitch, t.step, read, dirty};
+      s[ns++] =
+         TouchSurface{fb.cbufs[i].address, fb.cbufs[i].pitch, t.step, read, dirty, t.layer_stride};
    }
    if (ns)
       touch_quads(
-         s, ns, g.nquads, [&](unsigned k) -> const Quad & { return g.quads[k].q; }, txn, fills);
+         s, ns, g.nquads,
+         [&](unsigned k, uint32_t &layer) -> const Quad & {
+            layer = g.quads[k].setup->layer;
+            return g.quads[k].q;
+         },
+         txn, fills);
 }
 
 void
@@ -186,9 +194,14 @@ Omu::touch_run(const QuadRun &r, uint32_t &txn, std::vector<uint64_t> &fills, bo
    if (!d.omu.zs_step)
       return;
    const TouchSurface s{zs.address, zs.pitch, d.omu.zs_step, true,
-                        dirty && (d.omu.depth_write || d.omu.stencil_test)};
+                        dirty && (d.omu.depth_write || d.omu.stencil_test), d.omu.zs_layer_stride};
    touch_quads(
-      &s, 1, r.n, [&](unsigned k) -> const Quad & { return r.q[k]; }, txn, fills);
+      &s, 1, r.n,
+      [&](unsigned k, uint32_t &layer) -> const Quad & {
+         layer = r.setup->layer;
+         return r.q[k];
+      },
+      txn, fills);
 }
 
 void
@@ -333,10 +346,12 @@ Omu::clear_plan(const DrawState &d, Cycle now)
       const uint32_t ns = fb.samples == kMsaaSamples ? kMsaaSamples : 1;
       auto span = [&](const VLG_SURFACE &sf, bool rmw) {
          const uint32_t bpp = vlg_format_bytes(sf.format);
-         clear_spans_.push_back(ClearSpan{sf.address + uint64_t(y0) * sf.pitch +
-                                             uint64_t(x0) * ns * bpp,
-                                          sf.pitch, uint64_t(x1 - x0) * ns * bpp, y1 - y0, rmw,
-                                          0, 0, bpp});
+         /* every layer of a layered surface (docs/hw.md "Layered rendering") */
+         for (uint32_t layer = 0; layer < std::max(sf.layers, 1u); layer++)
+            clear_spans_.push_back(ClearSpan{sf.address + uint64_t(layer) * sf.layer_stride +
+                                                uint64_t(y0) * sf.pitch + uint64_t(x0) * ns * bpp,
+                                             sf.pitch, uint64_t(x1 - x0) * ns * bpp, y1 - y0,
+                                             rmw, 0, 0, bpp});
       };
       if (x0 < x1 && y0 < y1) {
          for (unsigned i = 0; i < fb.nr_cbufs && i < kMaxColorBufs; i++)

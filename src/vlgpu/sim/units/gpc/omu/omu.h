@@ -101,6 +101,7 @@ class Omu final : public Unit {
       uint64_t address;
       uint32_t pitch, bpp;
       bool read, dirty;
+      uint32_t layer_stride; /**< a quad of layer L touches address + L * layer_stride */
    };
    /** At most: depth/stencil and every colour buffer. */
    static constexpr unsigned kTouchSurfaces = 1 + kMaxColorBufs;

@@ -7,7 +7,10 @@ from the buffer); texelFetch of every
 sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
 program; the 2_10_10_10 vertex types (their size check, and their fetch read back with
 transform feedback); transform feedback in separate mode with varyings of more than 4
-components; glCopyImageSubDataOES between size-compatible and compressed formats.
+components; glCopyImageSubDataOES between size-compatible and compressed formats; the ES
+3.2-era extensions (an OES_geometry_shader program with 12 invocations drawing each into its
+layer-face of an OES_texture_cube_map_array texture, sampled back; SSBOs, atomic
+counters and images in a geometry shader).
 Every expected value is computed by vlg_es31.c on the host. Everything runs in
 both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
 
@@ -119,6 +122,26 @@ class Es31Test(unittest.TestCase):
 
     def test_copy_image_cycle(self):
         self.run_tests(["copyimage"], functional=False)
+
+    def test_geometry_shader_and_cube_map_array_functional(self):
+        """GL_OES/EXT_geometry_shader, _texture_cube_map_array, _texture_buffer and
+        _primitive_bounding_box are exposed (PIPE_CAP_ESSL_FEATURE_LEVEL 310; before, none
+        was), a GS with layout(invocations = 12) writes gl_Layer into each layer-face of a
+        layered cube-map array, and samplerCubeArray reads every face of both cubes back."""
+        self.run_tests(["esgs"], functional=True)
+
+    def test_geometry_shader_and_cube_map_array_cycle(self):
+        self.run_tests(["esgs"], functional=False)
+
+    def test_geometry_shader_memory_functional(self):
+        """SSBOs, atomic counters and images in a geometry shader with 2 invocations
+        (the GS stage offered none before; OES_geometry_shader allows 0, softpipe has
+        them, and dEQP-GLES31's program_interface_query and opaque_type_indexing use
+        them): each invocation's store, counter value and image texel."""
+        self.run_tests(["gsmem"], functional=True)
+
+    def test_geometry_shader_memory_cycle(self):
+        self.run_tests(["gsmem"], functional=False)
 
     def test_es2_flag_turns_es31_off(self):
         r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})

@@ -28,6 +28,14 @@
  *   copyimage  glCopyImageSubDataOES between formats of one size class, mip
  *            levels, array layers, 3D slices and cube faces, and out of an
  *            ETC2 texture (test_copyimage)
+ *   esgs     the ES 3.2-era extensions of an ES 3.1 context: their strings,
+ *            a GL_OES_geometry_shader program with layout(invocations = 12)
+ *            drawing each invocation into its own layer-face (gl_Layer) of a
+ *            GL_OES_texture_cube_map_array texture attached layered, then
+ *            every face of both cubes sampled back through samplerCubeArray;
+ *            the GL_OES_primitive_bounding_box state (test_esgs)
+ *   gsmem    an SSBO, an atomic counter and imageStore in a geometry shader
+ *            with 2 invocations per triangle (test_gsmem)
  *
  *    vlg_es31 [TEST...]      (default: every test)
  *
@@ -1096,6 +1104,303 @@ test_copyimage(void)
    check_gl("copyimage");
 }
 
+/*
+ * esgs: GL_OES_geometry_shader + GL_OES_texture_cube_map_array on ES 3.1.
+ * A 4x4 RGBA8 cube-map array of 2 cubes (12 layer-faces) is attached layered
+ * (glFramebufferTextureOES); one full-framebuffer triangle goes through a
+ * geometry shader with layout(invocations = 12), and invocation i emits it
+ * with gl_Layer = i and the flat colour (20 i, 255 - 17 i, 100 + i, 255) /
+ * 255 (OES_geometry_shader: gl_Layer selects layer-face i = 6 * cube + face,
+ * GL ES 3.2 section 9.8). A second pass samples the array into a 12x1
+ * texture, pixel i with direction face_dir[i % 6] (the major axis of face
+ * i % 6, GL ES 3.2 table 8.19) and layer i / 6, and must read colour i
+ * exactly (every texel of a face has it; nearest filtering, one level).
+ */
+static const char *esgs_vs =
+   "#version 310 es\n"
+   "in vec4 a_pos;\n"
+   "void main() { gl_Position = a_pos; }\n";
+static const char *esgs_gs =
+   "#version 310 es\n"
+   "#extension GL_OES_geometry_shader : require\n"
+   "layout(triangles, invocations = 12) in;\n"
+   "layout(triangle_strip, max_vertices = 3) out;\n"
+   "flat out highp vec4 c;\n"
+   "void main() {\n"
+   "   int i = gl_InvocationID;\n"
+   "   for (int v = 0; v < 3; v++) {\n"
+   "      gl_Position = gl_in[v].gl_Position;\n"
+   "      gl_Layer = i;\n"
+   "      c = vec4(float(20 * i), float(255 - 17 * i), float(100 + i), 255.0) / 255.0;\n"
+   "      EmitVertex();\n"
+   "   }\n"
+   "   EndPrimitive();\n"
+   "}\n";
+static const char *esgs_fs =
+   "#version 310 es\n"
+   "precision highp float;\n"
+   "flat in highp vec4 c;\n"
+   "out vec4 o;\n"
+   "void main() { o = c; }\n";
+static const char *esgs_sample_fs =
+   "#version 310 es\n"
+   "#extension GL_OES_texture_cube_map_array : require\n"
+   "precision highp float;\n"
+   "uniform highp samplerCubeArray s;\n"
+   "out vec4 o;\n"
+   "const vec3 dirs[6] = vec3[6](vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 1, 0),\n"
+   "                             vec3(0, -1, 0), vec3(0, 0, 1), vec3(0, 0, -1));\n"
+   "void main() {\n"
+   "   int i = int(gl_FragCoord.x);\n"
+   "   o = texture(s, vec4(dirs[i % 6], float(i / 6)));\n"
+   "}\n";
+
+static void
+test_esgs(void)
+{
+   enum { S = 4, CUBES = 2, LAYERS = 6 * CUBES };
+   static const char *const exts[] = {
+      "GL_OES_geometry_shader", "GL_EXT_geometry_shader", "GL_OES_geometry_point_size",
+      "GL_OES_texture_cube_map_array", "GL_EXT_texture_cube_map_array",
+      "GL_OES_texture_buffer", "GL_EXT_texture_buffer", "GL_OES_primitive_bounding_box",
+      "GL_EXT_primitive_bounding_box"};
+   const char *all = (const char *)glGetString(GL_EXTENSIONS);
+   int missing = 0;
+   for (unsigned e = 0; e < sizeof(exts) / sizeof(exts[0]); e++) {
+      /* whole names: GL_EXT_texture_buffer is also the start of others */
+      const char *at = all;
+      size_t n = strlen(exts[e]);
+      while ((at = strstr(at, exts[e])) && at[n] != ' ' && at[n] != '\0')
+         at += n;
+      if (!at) {
+         FAIL("esgs: %s is not exposed", exts[e]);
+         missing++;
+      }
+   }
+   if (missing)
+      return;
+   GLint inv = 0;
+   glGetIntegerv(GL_MAX_GEOMETRY_SHADER_INVOCATIONS_OES, &inv);
+   printf("MAX_GEOMETRY_SHADER_INVOCATIONS %d\n", inv);
+   if (inv < 32) /* OES_geometry_shader's minimum */
+      FAIL("esgs: MAX_GEOMETRY_SHADER_INVOCATIONS %d < 32", inv);
+
+   /* the bounding box is state (GL ES 3.2 section 11.1.4.1): set, read back */
+   const PFNGLPRIMITIVEBOUNDINGBOXOESPROC bbox =
+      (PFNGLPRIMITIVEBOUNDINGBOXOESPROC)eglGetProcAddress("glPrimitiveBoundingBoxOES");
+   bbox(-0.5f, -0.25f, 0.0f, 1.0f, 0.75f, 0.5f, 0.25f, 1.0f);
+   GLfloat box[8];
+   glGetFloatv(GL_PRIMITIVE_BOUNDING_BOX_OES, box);
+   static const GLfloat want_box[8] = {-0.5f, -0.25f, 0.0f, 1.0f, 0.75f, 0.5f, 0.25f, 1.0f};
+   if (memcmp(box, want_box, sizeof(box)))
+      FAIL("esgs: GL_PRIMITIVE_BOUNDING_BOX_OES reads (%g %g %g %g) (%g %g %g %g)", box[0],
+           box[1], box[2], box[3], box[4], box[5], box[6], box[7]);
+   check_gl("esgs: bounding box");
+
+   GLuint arr, fbo;
+   glGenTextures(1, &arr);
+   glBindTexture(GL_TEXTURE_CUBE_MAP_ARRAY_OES, arr);
+   glTexStorage3D(GL_TEXTURE_CUBE_MAP_ARRAY_OES, 1, GL_RGBA8, S, S, LAYERS);
+   glTexParameteri(GL_TEXTURE_CUBE_MAP_ARRAY_OES, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+   glTexParameteri(GL_TEXTURE_CUBE_MAP_ARRAY_OES, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+   glGenFramebuffers(1, &fbo);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   const PFNGLFRAMEBUFFERTEXTUREOESPROC fb_texture =
+      (PFNGLFRAMEBUFFERTEXTUREOESPROC)eglGetProcAddress("glFramebufferTextureOES");
+   fb_texture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, arr, 0);
+   GLint layered = 0;
+   glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                         GL_FRAMEBUFFER_ATTACHMENT_LAYERED_OES, &layered);
+   if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE || !layered) {
+      FAIL("esgs: layered cube-map array framebuffer incomplete (layered %d)", layered);
+      return;
+   }
+   glViewport(0, 0, S, S);
+   glClearColor(0, 0, 0, 0);
+   glClear(GL_COLOR_BUFFER_BIT);
+   GLuint prog = glCreateProgram();
+   glAttachShader(prog, shader(GL_VERTEX_SHADER, esgs_vs));
+   glAttachShader(prog, shader(GL_GEOMETRY_SHADER_OES, esgs_gs));
+   glAttachShader(prog, shader(GL_FRAGMENT_SHADER, esgs_fs));
+   glLinkProgram(prog);
+   GLint ok = 0;
+   glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      FAIL("esgs: geometry-shader program does not link");
+      return;
+   }
+   static const float tri[] = {-1, -1, 3, -1, -1, 3};
+   draw_2d(prog, GL_TRIANGLES, tri, 3);
+   check_gl("esgs: layered draw");
+
+   /* sample every layer-face back */
+   GLuint dst, fbo2;
+   glGenTextures(1, &dst);
+   glBindTexture(GL_TEXTURE_2D, dst);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, LAYERS, 1);
+   glGenFramebuffers(1, &fbo2);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo2);
+   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, dst, 0);
+   glViewport(0, 0, LAYERS, 1);
+   GLuint sprog = link(shader(GL_VERTEX_SHADER, esgs_vs), shader(GL_FRAGMENT_SHADER, esgs_sample_fs));
+   glUseProgram(sprog);
+   glActiveTexture(GL_TEXTURE0);
+   glBindTexture(GL_TEXTURE_CUBE_MAP_ARRAY_OES, arr);
+   glUniform1i(glGetUniformLocation(sprog, "s"), 0);
+   draw_fullscreen(sprog);
+   uint8_t got[LAYERS * 4];
+   glReadPixels(0, 0, LAYERS, 1, GL_RGBA, GL_UNSIGNED_BYTE, got);
+   check_gl("esgs: sampling");
+   for (int i = 0; i < LAYERS; i++) {
+      const uint8_t want[4] = {(uint8_t)(20 * i), (uint8_t)(255 - 17 * i), (uint8_t)(100 + i),
+                               255};
+      if (memcmp(&got[i * 4], want, 4))
+         FAIL("esgs: cube %d face %d reads (%u %u %u %u), want (%u %u %u %u)", i / 6, i % 6,
+              got[i * 4], got[i * 4 + 1], got[i * 4 + 2], got[i * 4 + 3], want[0], want[1],
+              want[2], want[3]);
+   }
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   glViewport(0, 0, 16, 16);
+   glDeleteFramebuffers(1, &fbo);
+   glDeleteFramebuffers(1, &fbo2);
+   glDeleteTextures(1, &arr);
+   glDeleteTextures(1, &dst);
+   glDeleteProgram(prog);
+   glDeleteProgram(sprog);
+}
+
+/*
+ * gsmem: memory in the geometry shader (GL_OES_geometry_shader with the
+ * GS's MAX_GEOMETRY_SHADER_STORAGE_BLOCKS, _ATOMIC_COUNTER_BUFFERS and
+ * _IMAGE_UNIFORMS, which OES_geometry_shader allows to be 0). NT triangles,
+ * vertex v carries id(v) = 7 v + 3; the GS runs twice per triangle
+ * (invocations = 2) and lane (p, i) = (gl_PrimitiveIDIn, gl_InvocationID)
+ * stores sum = id(3p) + id(3p+1) + id(3p+2) + 1000 i into SSBO v[2p+i],
+ * the atomic counter's pre-increment value into s[2p+i] (every value
+ * 0..2 NT-1 once, in some order), and 3 sum into the r32ui image at (p, i).
+ */
+static const char *gsmem_vs =
+   "#version 310 es\n"
+   "in vec4 a_pos;\n"
+   "flat out uint vid;\n"
+   "void main() { gl_Position = a_pos; vid = uint(gl_VertexID) * 7u + 3u; }\n";
+static const char *gsmem_gs =
+   "#version 310 es\n"
+   "#extension GL_OES_geometry_shader : require\n"
+   "layout(triangles, invocations = 2) in;\n"
+   "layout(points, max_vertices = 1) out;\n"
+   "flat in uint vid[];\n"
+   "layout(std430, binding = 0) buffer Out { uint v[10]; uint s[10]; } o;\n"
+   "layout(binding = 0) uniform atomic_uint cnt;\n"
+   "layout(r32ui, binding = 0) writeonly uniform highp uimage2D img;\n"
+   "void main() {\n"
+   "   int p = gl_PrimitiveIDIn, i = gl_InvocationID;\n"
+   "   uint sum = vid[0] + vid[1] + vid[2] + 1000u * uint(i);\n"
+   "   o.v[2 * p + i] = sum;\n"
+   "   o.s[2 * p + i] = atomicCounterIncrement(cnt);\n"
+   "   imageStore(img, ivec2(p, i), uvec4(3u * sum));\n"
+   "   gl_Position = gl_in[0].gl_Position;\n"
+   "   EmitVertex();\n"
+   "}\n";
+static const char *gsmem_fs =
+   "#version 310 es\n"
+   "precision highp float;\n"
+   "out vec4 o;\n"
+   "void main() { o = vec4(1.0); }\n";
+
+static void
+test_gsmem(void)
+{
+   enum { NT = 5, LANES = 2 * NT };
+   GLint ssbos = 0, acbs = 0, imgs = 0;
+   glGetIntegerv(GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS_OES, &ssbos);
+   glGetIntegerv(GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS_OES, &acbs);
+   glGetIntegerv(GL_MAX_GEOMETRY_IMAGE_UNIFORMS_OES, &imgs);
+   printf("MAX_GEOMETRY_SHADER_STORAGE_BLOCKS %d ATOMIC_COUNTER_BUFFERS %d IMAGE_UNIFORMS %d\n",
+          ssbos, acbs, imgs);
+   if (ssbos < 1 || acbs < 1 || imgs < 1) {
+      FAIL("gsmem: no shader storage blocks, atomic counter buffers or images in the GS");
+      return;
+   }
+   GLuint prog = glCreateProgram();
+   glAttachShader(prog, shader(GL_VERTEX_SHADER, gsmem_vs));
+   glAttachShader(prog, shader(GL_GEOMETRY_SHADER_OES, gsmem_gs));
+   glAttachShader(prog, shader(GL_FRAGMENT_SHADER, gsmem_fs));
+   glLinkProgram(prog);
+   GLint ok = 0;
+   glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+   if (!ok) {
+      FAIL("gsmem: program does not link");
+      return;
+   }
+   GLuint bufs[2], tex;
+   static const uint32_t zero[2 * LANES];
+   glGenBuffers(2, bufs);
+   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, bufs[0]);
+   glBufferData(GL_SHADER_STORAGE_BUFFER, sizeof(zero), zero, GL_DYNAMIC_READ);
+   glBindBufferBase(GL_ATOMIC_COUNTER_BUFFER, 0, bufs[1]);
+   glBufferData(GL_ATOMIC_COUNTER_BUFFER, 4, zero, GL_DYNAMIC_READ);
+   glGenTextures(1, &tex);
+   glBindTexture(GL_TEXTURE_2D, tex);
+   glTexStorage2D(GL_TEXTURE_2D, 1, GL_R32UI, NT, 2);
+   glBindImageTexture(0, tex, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+   float xy[NT * 3 * 2];
+   for (int i = 0; i < NT * 3; i++) {
+      xy[2 * i] = (i % 3 == 1 ? 0.1f : 0.0f) - 0.5f + 0.2f * (i / 3);
+      xy[2 * i + 1] = i % 3 == 2 ? 0.1f : 0.0f;
+   }
+   draw_2d(prog, GL_TRIANGLES, xy, NT * 3);
+   glMemoryBarrier(GL_ALL_BARRIER_BITS);
+   check_gl("gsmem: draw");
+
+   glBindBuffer(GL_SHADER_STORAGE_BUFFER, bufs[0]);
+   const uint32_t *o = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, sizeof(zero),
+                                        GL_MAP_READ_BIT);
+   unsigned seen = 0;
+   for (int p = 0; p < NT && o; p++)
+      for (int i = 0; i < 2; i++) {
+         const uint32_t sum = (7u * (3 * p) + 3) + (7u * (3 * p + 1) + 3) +
+                              (7u * (3 * p + 2) + 3) + 1000u * i;
+         const uint32_t got = o[2 * p + i], slot = o[LANES + 2 * p + i];
+         if (got != sum)
+            FAIL("gsmem: SSBO v[%d] (triangle %d, invocation %d) = %u, want %u", 2 * p + i, p,
+                 i, got, sum);
+         if (slot >= LANES || (seen & (1u << slot)))
+            FAIL("gsmem: atomic counter value %u of lane (%d, %d) is out of 0..%d or seen "
+                 "twice", slot, p, i, LANES - 1);
+         else
+            seen |= 1u << slot;
+      }
+   if (!o)
+      FAIL("gsmem: cannot map the SSBO");
+   glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+   glBindBuffer(GL_ATOMIC_COUNTER_BUFFER, bufs[1]);
+   const uint32_t *c = glMapBufferRange(GL_ATOMIC_COUNTER_BUFFER, 0, 4, GL_MAP_READ_BIT);
+   if (!c || *c != LANES)
+      FAIL("gsmem: atomic counter = %u, want %d", c ? *c : 0, LANES);
+   glUnmapBuffer(GL_ATOMIC_COUNTER_BUFFER);
+
+   GLuint fbo;
+   uint32_t px[NT * 2 * 4];
+   glGenFramebuffers(1, &fbo);
+   glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex, 0);
+   glReadPixels(0, 0, NT, 2, GL_RGBA_INTEGER, GL_UNSIGNED_INT, px);
+   glBindFramebuffer(GL_FRAMEBUFFER, 0);
+   for (int p = 0; p < NT; p++)
+      for (int i = 0; i < 2; i++) {
+         const uint32_t sum = (7u * (3 * p) + 3) + (7u * (3 * p + 1) + 3) +
+                              (7u * (3 * p + 2) + 3) + 1000u * i;
+         if (px[(i * NT + p) * 4] != 3 * sum)
+            FAIL("gsmem: image (%d, %d) = %u, want %u", p, i, px[(i * NT + p) * 4], 3 * sum);
+      }
+   check_gl("gsmem: read back");
+   glDeleteFramebuffers(1, &fbo);
+   glDeleteTextures(1, &tex);
+   glDeleteBuffers(2, bufs);
+   glDeleteProgram(prog);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1117,6 +1422,8 @@ main(int argc, char **argv)
       {"vertex2101010", test_vertex2101010},
       {"tfseparate", test_tfseparate},
       {"copyimage", test_copyimage},
+      {"esgs", test_esgs},
+      {"gsmem", test_gsmem},
    };
    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
       int wanted = argc == 1;

@@ -14,7 +14,10 @@
  *  - MEM.S and MEM.BAR in an FS stop the draw with a GPU fault;
  *  - a draw that loads what the previous draw's FS stored sees all of it in
  *    every cycle-mode configuration (the CP interlock of draws using MEM;
- *    without it the two_gpcs configuration fails).
+ *    without it the two_gpcs configuration fails);
+ *  - a geometry shader stores one word per invocation and counts them with
+ *    an atomic, and the next draw sees all of it (the interlock covers the
+ *    GS's MEM too).
  */
 #include <gtest/gtest.h>
 
@@ -22,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "gs_scenes.h"
 #include "scenes.h"
 #include "unit_configs.h"
 #include "sim/units/cycle_gpu.h"
@@ -342,6 +346,104 @@ spin:
       for (unsigned i = 0; i < kW * kH; i++)
          wrong += r.vram->read32(seen + 4 * i, "test") != kW * kH;
       EXPECT_EQ(wrong, 0u) << mode << ": pixels of draw 2 that saw another count than draw 1's";
+   }
+}
+
+} // namespace
+
+namespace {
+
+/* Draw 1: a geometry shader with 3 invocations per input point (GL ES 3.2
+ * section 11.3.4.2; OES_geometry_shader with SSBOs and atomic counters) over
+ * kPoints points emits nothing; after spinning 100 iterations, lane
+ * (PRIMITIVE_ID p, INVOCATION_ID i) stores 3 p + i + 1 into word 3 p + i and
+ * adds 1 to a counter. Draw 2, without MEM, fetches the counter as a
+ * stride-0 vertex attribute and streams it out for its 6 vertices: it must
+ * wait for draw 1 (the interlock of draws whose shaders use MEM covers the
+ * GS: without it every cycle-mode configuration fetched an earlier count).
+ * Every word, the count
+ * 3 kPoints and what draw 2 saw must be right in functional mode and in
+ * every cycle-mode configuration. */
+TEST(GraphicsMem, GeometryShaderStoresAndAtomicsOncePerInvocation)
+{
+   const unsigned kPoints = 11, kInvocations = 3, kLanes = kPoints * kInvocations;
+   Scene s;
+   TestDraw &t = s.t;
+   t.framebuffer(kW, kH);
+   const uint64_t counter = t.alloc(16), words = t.alloc(kLanes * 4);
+   s.next_draw();
+   std::vector<float> pts;
+   for (unsigned i = 0; i < kPoints; i++)
+      pts.insert(pts.end(), {-0.9f + 0.15f * float(i), 0, 0, 1, 0, 0, 0, 1});
+   t.draw.prim = VLG_PRIM_POINTS;
+   t.draw.vertices_per_prim = 1;
+   color_pipeline(t, pts);
+   gs_io(t, 1, 1);
+   t.gs.input(2, VLG_INPUT_SEMANTIC_PRIMITIVE_ID, 0, 0x1);
+   t.gs.input(3, VLG_INPUT_SEMANTIC_INVOCATION_ID, 0, 0x1);
+   t.gs.st.gs_output_prim = VLG_PRIM_POINTS;
+   t.gs.st.gs_invocations = kInvocations;
+   t.gs.st.writes_memory = true;
+   t.gs.code = assemble(R"(
+    ADDR LC, #0
+spin:
+    PRED.ILT P0, ++LC, #100
+    BRC.JMP spin if P0
+    IMUL R4, R2.xxxx, C0
+    IADD R4, R4, R3.xxxx
+    SHL R5, R4, C1
+    IADD R5, R5, C2
+    IADD R6, R4, C3
+    MEM.ST R6.x, [R5]
+    MOV R6, C3
+    MOV R7, C4
+    MEM.ATOM_ADD R6.x, [R7]
+    BRC.END
+)");
+   t.gs.consts = {as_float(kInvocations), 0, 0, 0, as_float(2), 0, 0, 0,
+                  as_float(uint32_t(words)), 0, 0, 0, as_float(1), 0, 0, 0,
+                  as_float(uint32_t(counter)), 0, 0, 0};
+   s.draw();
+
+   s.next_draw();
+   const std::vector<float> quad = {-1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 0, 0, 0, 1,
+                                    1,  1,  0, 1, 0, 0, 0, 1, -1, -1, 0, 1, 0, 0, 0, 1,
+                                    1,  1,  0, 1, 0, 0, 0, 1, -1, 1,  0, 1, 0, 0, 0, 1};
+   color_pipeline(t, quad);
+   VLG_VERTEX_BUFFER cb;
+   VLG_VERTEX_BUFFER_init(&cb);
+   cb.address = counter;
+   cb.size = 16;
+   cb.stride = 0;
+   t.buffers.push_back(cb);
+   t.elements[1].vertex_buffer_index = unsigned(t.buffers.size() - 1);
+   t.elements[1].format = VLG_FORMAT_R32G32B32A32_UINT;
+   t.elements[1].src_offset = 0;
+   uint64_t so_buf = 0, so_filled = 0;
+   gs_stream_out(t, 5 /* the VS's attribute 1 */, so_buf, so_filled, 16 * 6, 0xab);
+   s.draw();
+   s.sync(1);
+   s.finish();
+
+   const Config p0 = params(kConfigs[0]);
+   auto fgpu = make_functional_gpu(p0);
+   std::vector<std::unique_ptr<CycleGpu>> cgpus;
+   std::vector<std::pair<Gpu *, std::string>> gpus = {{fgpu.get(), "functional"}};
+   for (const NamedConfig &c : kConfigs) {
+      cgpus.push_back(std::make_unique<CycleGpu>(params(c)));
+      gpus.push_back({cgpus.back().get(), std::string("cycle ") + c.name});
+   }
+   for (auto &[g, mode] : gpus) {
+      const ModeRun r = run_scene(s, *g);
+      ASSERT_TRUE(r.res.faults.empty()) << mode << ": " << r.res.faults[0].text;
+      EXPECT_EQ(r.res.draws.at(0).counters.gs_invocations, kLanes) << mode;
+      EXPECT_EQ(r.vram->read32(counter, "test"), kLanes) << mode;
+      for (unsigned w = 0; w < kLanes; w++)
+         EXPECT_EQ(r.vram->read32(words + 4 * w, "test"), w + 1) << mode << " word " << w;
+      EXPECT_EQ(r.vram->read32(so_filled, "test"), 16u * 6u) << mode;
+      for (unsigned v = 0; v < 6; v++)
+         EXPECT_EQ(r.vram->read32(so_buf + 16 * v, "test"), kLanes)
+            << mode << ": draw 2's vertex " << v << " saw another count than draw 1's";
    }
 }
 

@@ -138,8 +138,8 @@ static bool
 vlg_emit_draw_blocks(struct vlg_context *ctx, struct vlg_draw_blocks *blocks)
 {
    const struct pipe_framebuffer_state *fb = &ctx->framebuffer;
-   /* shader buffers and images of the VS and FS (vlg_emit.c) */
-   uint32_t vs_du[VLG_DU_SLOTS * 4], fs_du[VLG_DU_SLOTS * 4];
+   /* shader buffers and images of the VS, FS and GS (vlg_emit.c) */
+   uint32_t vs_du[VLG_DU_SLOTS * 4], fs_du[VLG_DU_SLOTS * 4], gs_du[VLG_DU_SLOTS * 4];
 
    if (!vlg_emit_pipe_state(ctx, &blocks->pipe_state) ||
        !vlg_emit_shader(ctx, ctx->vs,
@@ -155,7 +155,9 @@ vlg_emit_draw_blocks(struct vlg_context *ctx, struct vlg_draw_blocks *blocks)
    blocks->gs = 0;
    blocks->textures[2] = blocks->samplers[2] = 0;
    blocks->num_textures[2] = 0;
-   if (ctx->gs && (!vlg_emit_shader(ctx, ctx->gs, NULL, &blocks->gs) ||
+   if (ctx->gs && (!vlg_emit_shader(ctx, ctx->gs,
+                                    vlg_graphics_driver_uniforms(ctx, ctx->gs, gs_du),
+                                    &blocks->gs) ||
                    !vlg_emit_textures(ctx, ctx->gs, blocks, 2)))
       return false;
 

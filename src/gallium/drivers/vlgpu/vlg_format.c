@@ -83,6 +83,16 @@ vlg_format_supported(enum pipe_format format, unsigned bind, bool is_buffer)
                 PIPE_BIND_SHADER_IMAGE))
       return false;
 
+   /* 12-byte texels (R32G32B32_*) in texel buffers only (above:
+    * ARB_texture_buffer_object_rgb32). As textures st/mesa would choose
+    * them for GL_RGB32UI/I but RGBA32 for GL_RGB32F (it asks for a
+    * render target first, and they are none), and glCopyImageSubData
+    * between the two then fails an assertion in st_cb_copyimage.c
+    * swizzled_copy (96 vs 128 bits; dEQP-GLES31 copy_image
+    * viewclass_96_bits): RGB32 textures stay RGBA32 (padded by st/mesa). */
+   if (util_format_get_blocksize(format) == 12)
+      return false;
+
    /* Images: MEM on the texture's linear layout with the conversion the
     * compiler writes out for the GL ES 3.1 and GL_NV_image_formats formats
     * (vlg_nir_memory.cpp), on textures the GPU can hold (image buffers:

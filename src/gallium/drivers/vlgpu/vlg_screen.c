@@ -131,6 +131,15 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
       /* GLSL 1.50: geometry shaders (draw_info.gs, docs/hw.md "Geometry
        * shaders") and texel buffers give desktop OpenGL 3.2. */
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 120 : 150;
+   /* ESSL 3.10 tells st/mesa the ES 3.1 context may have the ES geometry
+    * shader family (st_extensions.c): OES/EXT_geometry_shader (GS stage,
+    * MAX_GS_INVOCATIONS >= 32: instancing, layered rendering, gl_PrimitiveID
+    * in the FS), then OES/EXT_texture_cube_map_array (PIPE_CAP_CUBE_MAP_ARRAY)
+    * and OES/EXT_primitive_bounding_box (st/mesa keeps the box as state:
+    * NoPrimitiveBoundingBoxOutput, a hint no GPU has to use). Not 320:
+    * that also turns on EXT_gpu_shader5 (docs/driver.md "Not implemented"). */
+   case PIPE_CAP_ESSL_FEATURE_LEVEL:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 310;
 
    /* Geometry shaders: a lane's output strips hold at most 256 vertices
     * (shader_state.gs_max_vertices); GL 3.2's minimums (table 6.43). */
@@ -422,11 +431,13 @@ vlg_screen_get_shader_param(struct pipe_screen *pscreen,
     * hardware atomic counters, so st/mesa lowers them to SSBO atomics and
     * gives half of the 16 shader buffers to them (GL ES 3.1 allows 0 in the
     * VS; Piglit's vs-*-atomic-counter tests need them). Only with ES 3.1
-    * (not with VLGPU_DEBUG=es2); geometry shaders have none. */
+    * (not with VLGPU_DEBUG=es2); geometry shaders too (OES_geometry_shader
+    * allows 0, softpipe has them: dEQP-GLES31 program_interface_query and
+    * opaque_type_indexing use them). */
    case PIPE_SHADER_CAP_MAX_SHADER_BUFFERS:
-      return !geometry && vlg_compute_enabled() ? VLG_MAX_SHADER_BUFFERS : 0;
+      return vlg_compute_enabled() ? VLG_MAX_SHADER_BUFFERS : 0;
    case PIPE_SHADER_CAP_MAX_SHADER_IMAGES:
-      return !geometry && vlg_compute_enabled() ? VLG_MAX_SHADER_IMAGES : 0;
+      return vlg_compute_enabled() ? VLG_MAX_SHADER_IMAGES : 0;
    case PIPE_SHADER_CAP_MAX_INPUTS:
    case PIPE_SHADER_CAP_MAX_OUTPUTS:
       if (compute)

@@ -96,7 +96,8 @@ init_context(struct gl_context *ctx, bool desktop)
    ctx->Const.MaxVertexStreams = 4;
    ctx->Const.MaxTransformFeedbackBuffers = 4;
    ctx->Const.MaxTransformFeedbackInterleavedComponents = 64; /* GL 3.2 minimums */
-   ctx->Const.MaxTransformFeedbackSeparateComponents = 4;
+   /* PIPE_CAP_MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS */
+   ctx->Const.MaxTransformFeedbackSeparateComponents = 64;
    /* what every stage gets: textures, uniforms, uniform blocks */
    for (gl_shader_stage st :
         {MESA_SHADER_VERTEX, MESA_SHADER_GEOMETRY, MESA_SHADER_FRAGMENT, MESA_SHADER_COMPUTE}) {
@@ -122,6 +123,11 @@ init_context(struct gl_context *ctx, bool desktop)
        * OES/EXT_geometry_shader (PIPE_CAP_ESSL_FEATURE_LEVEL 310) */
       ctx->Const.MaxGeometryShaderInvocations = VLG_HW_MAX_GS_INVOCATIONS;
       ctx->Extensions.OES_geometry_shader = true;
+      /* st_extensions.c: with OES_geometry_shader and PIPE_CAP_CUBE_MAP_ARRAY
+       * (samplerCubeArray in GLSL ES 3.10), and the bounding box (state
+       * only, gl_BoundingBoxOES in no shader stage vlgpu runs) */
+      ctx->Extensions.OES_texture_cube_map_array = true;
+      ctx->Extensions.OES_primitive_bounding_box = true;
    }
    {
       struct gl_program_constants *cs = &ctx->Const.Program[MESA_SHADER_COMPUTE];
@@ -147,9 +153,9 @@ init_context(struct gl_context *ctx, bool desktop)
          ctx->Const.MaxComputeWorkGroupCount[i] = 65535;
       }
    }
-   /* SSBOs, atomic counters and images in vertex and fragment shaders too,
-    * as the driver offers them (vlg_screen.c) */
-   for (gl_shader_stage st : {MESA_SHADER_VERTEX, MESA_SHADER_FRAGMENT}) {
+   /* SSBOs, atomic counters and images in vertex, geometry and fragment
+    * shaders too, as the driver offers them (vlg_screen.c) */
+   for (gl_shader_stage st : {MESA_SHADER_VERTEX, MESA_SHADER_GEOMETRY, MESA_SHADER_FRAGMENT}) {
       struct gl_program_constants *pc = &ctx->Const.Program[st];
       pc->MaxShaderStorageBlocks = VLG_MAX_SHADER_BUFFERS / 2;
       pc->MaxAtomicBuffers = VLG_MAX_SHADER_BUFFERS / 2;

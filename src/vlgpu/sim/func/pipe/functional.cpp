@@ -392,7 +392,8 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
                                fs_consts = read_consts(vram, fss);
    const std::vector<TextureUnit> vs_units = texture_units(pkg.vs_textures, pkg.vs_samplers);
    const std::vector<TextureUnit> fs_units = texture_units(pkg.fs_textures, pkg.fs_samplers);
-   /* images, SSBOs and atomic counters: MEM on global memory in both stages */
+   /* images, SSBOs and atomic counters: MEM on global memory in every stage
+    * (the GS's below) */
    const ShaderResources vs_res = stage_resources(VLG_SHADER_STAGE_VERTEX, pkg.vs, vs_consts,
                                                   vs_units, vram, opt.watchdog_instructions, &vram,
                                                   opt.submit_instructions_left);
@@ -414,7 +415,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
       gs = std::make_unique<GsStage>(ge, pe, gss, *gs_prog,
                                      stage_resources(VLG_SHADER_STAGE_GEOMETRY, pkg.gs, gs_consts,
                                                      gs_units, vram, opt.watchdog_instructions,
-                                                     nullptr, opt.submit_instructions_left),
+                                                     &vram, opt.submit_instructions_left),
                                      W);
    }
 

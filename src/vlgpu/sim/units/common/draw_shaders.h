@@ -25,8 +25,8 @@ struct DrawShaders {
    ShaderResources vs_res, fs_res;
    /** Geometry shader (pkg.has_gs(), else null/empty). gs_res has no
     *  output sink (ShaderResources::gs): the SPC runs each GS group with a
-    *  copy pointing at the group's GsOutput. No global MEM, as in
-    *  functional mode. */
+    *  copy pointing at the group's GsOutput. Global MEM as in the VS
+    *  and FS (and functional mode). */
    std::shared_ptr<const Program> gs_prog;
    std::vector<uint32_t> gs_consts;
    std::vector<TextureUnit> gs_units;

@@ -102,21 +102,23 @@ draw_state_load(DrawState &d, const Vram &vram, ProgramCache &programs, uint64_t
                                 vram, max_instructions, global, submit_instructions_left);
    sh->fs_res = stage_resources(VLG_SHADER_STAGE_FRAGMENT, pkg.fs, sh->fs_consts, sh->fs_units,
                                 vram, max_instructions, global, submit_instructions_left);
-   if (pkg.has_gs()) { /* as render_draw: no global MEM in a GS */
+   if (pkg.has_gs()) { /* as render_draw: global MEM in the GS too */
       const VLG_SHADER_STATE &gss = pkg.gs.state;
       sh->gs_prog = programs.get(vram, gss.code, gss.code_size, gss.entry);
       sh->gs_consts = read_consts(vram, gss);
       sh->gs_units = texture_units(pkg.gs_textures, pkg.gs_samplers);
       sh->gs_res = stage_resources(VLG_SHADER_STAGE_GEOMETRY, pkg.gs, sh->gs_consts,
-                                   sh->gs_units, vram, max_instructions, nullptr,
+                                   sh->gs_units, vram, max_instructions, global,
                                    submit_instructions_left);
    }
    /* a shader with MEM reads or writes addresses it computes itself: the
-    * draw interlocks with every in-flight draw, before and after it */
-   for (const Program *p : {sh->vs_prog.get(), sh->fs_prog.get()})
-      if (std::any_of(p->instrs().begin(), p->instrs().end(), [](const Instr &i) {
+    * draw interlocks with every in-flight draw, before and after it (a GS's
+    * MEM.EMIT/MEM.CUT touch no memory) */
+   for (const Program *p : {sh->vs_prog.get(), sh->fs_prog.get(), sh->gs_prog.get()})
+      if (p && std::any_of(p->instrs().begin(), p->instrs().end(), [](const Instr &i) {
              return i.nops && std::any_of(i.ops, i.ops + i.nops, [](const DecodedOp &o) {
-                       return o.kind == OpKind::Mem;
+                       return o.kind == OpKind::Mem && o.memkind != VLG_MEMKIND_EMIT &&
+                              o.memkind != VLG_MEMKIND_CUT;
                     });
           })) {
          d.reads.push_back(MemRange{0, vram.size()});

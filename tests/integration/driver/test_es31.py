@@ -6,8 +6,9 @@ samples; images, an SSBO and atomic counters in the vertex and fragment shaders 
 from the buffer); texelFetch of every
 sample of a 4-sample texture (ARB_texture_multisample) against coverage computed in the
 program; the 2_10_10_10 vertex types (their size check, and their fetch read back with
-transform feedback); glCopyImageSubDataOES between size-compatible and compressed formats.
-Every expected value is computed by vlg_es31.c on the host. Everything runs in
+transform feedback); glCopyImageSubDataOES between size-compatible and compressed formats;
+transform feedback in separate mode with varyings of more than 4 components. Every expected
+value is computed by vlg_es31.c on the host. Everything runs in
 both simulator modes (cycle mode runs the functional dispatch: docs/simulator.md "Compute")."""
 
 import unittest
@@ -109,6 +110,15 @@ class Es31Test(unittest.TestCase):
 
     def test_copy_image_cycle(self):
         self.run_tests(["copyimage"], functional=False)
+
+    def test_transform_feedback_separate_functional(self):
+        """GL_SEPARATE_ATTRIBS with varyings of 16, 12, 6 and 4 components, one buffer
+        each (one at an offset): MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS was 4, so a
+        mat4 did not link (dEQP-GLES3 transform_feedback *separate* 'not supported')."""
+        self.run_tests(["tfseparate"], functional=True)
+
+    def test_transform_feedback_separate_cycle(self):
+        self.run_tests(["tfseparate"], functional=False)
 
     def test_es2_flag_turns_es31_off(self):
         r = run_on("vlgpu", [str(self.program), "info"], env={"VLGPU_DEBUG": "es2"})

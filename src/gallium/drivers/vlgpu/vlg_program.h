@@ -10,6 +10,7 @@
 #include "pipe/p_state.h"
 
 #include "vlg_hw.h"
+#include "vlg_limits.h"
 
 struct pipe_context;
 struct pipe_screen;
@@ -27,8 +28,6 @@ struct vlg_compiled_shader;
  * output map to the framebuffer (gl_FragColor broadcast to every colour
  * buffer, vlg_draw.c).
  */
-#define VLG_SO_MAX_OUTPUTS 64
-
 struct vlg_shader_state {
    enum pipe_shader_type stage;
    /** Unique id within the process, for messages, statistics and dumps. */
@@ -42,7 +41,7 @@ struct vlg_shader_state {
    struct vlg_bo *code_bo;
    /** VS stream output (vlg_so.c): the captured outputs resolved to VS
     *  output registers, and pipe_stream_output_info.stride (dwords). */
-   struct VLG_SO_OUTPUT so_outputs[VLG_SO_MAX_OUTPUTS];
+   struct VLG_SO_OUTPUT so_outputs[VLG_HW_MAX_SO_OUTPUTS];
    unsigned num_so_outputs;
    unsigned so_stride[PIPE_MAX_SO_BUFFERS];
 };

@@ -166,15 +166,17 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
 
    /* EXT_transform_feedback: draw_info.stream_output, written by the
     * geometry stage in both simulator modes (docs/hw.md "Stream output",
-    * vlg_so.c): 4 buffers, the GL minimums of components.  Pause/resume
-    * is rebinding with offset (unsigned)-1: the GPU appends at the
-    * target's filled_size (ARB_transform_feedback2, ES 3.0). */
+    * vlg_so.c): 4 buffers; any so_output entry goes to any buffer at any
+    * dword offset, so one buffer (separate mode: one varying, e.g. a mat4
+    * or a vec4[16]) takes as many components as all of them interleaved:
+    * 64 (softpipe's value; GL ES 3.0 table 6.35 minimums 4 and 64).
+    * Pause/resume is rebinding with offset (unsigned)-1: the GPU appends
+    * at the target's filled_size (ARB_transform_feedback2, ES 3.0). */
    case PIPE_CAP_MAX_STREAM_OUTPUT_BUFFERS:
-      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : VLG_HW_MAX_SO_BUFFERS;
    case PIPE_CAP_MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS:
-      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 4;
    case PIPE_CAP_MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS:
-      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 64;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : VLG_HW_MAX_SO_OUTPUTS;
    case PIPE_CAP_STREAM_OUTPUT_PAUSE_RESUME:
       return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
 

@@ -65,8 +65,16 @@ vlg_so_pack_shader(struct vlg_shader_state *so,
          slot_of_rank[n++] = s;
    }
 
+   /* GL's limits keep a linked program within the so_output entries:
+    * interleaved, at most 64 components in entries of at least one;
+    * separate, 4 varyings spanning at most the 18 VS output registers. */
    const struct vlg_compiled_shader *cs = so->cs;
-   for (unsigned i = 0; i < info->num_outputs && i < VLG_SO_MAX_OUTPUTS; i++) {
+   if (info->num_outputs > VLG_HW_MAX_SO_OUTPUTS)
+      mesa_loge("stream output: %u captured ranges, only the first %u are "
+                "written (so_output entries)",
+                info->num_outputs, VLG_HW_MAX_SO_OUTPUTS);
+   for (unsigned i = 0; i < info->num_outputs && i < VLG_HW_MAX_SO_OUTPUTS;
+        i++) {
       const struct pipe_stream_output *o = &info->output[i];
       if (o->register_index >= n || o->stream != 0) {
          mesa_logw("stream output %u: register %u / stream %u not captured",
@@ -191,7 +199,8 @@ vlg_so_emit(struct vlg_context *ctx, uint64_t *address)
 
    so.num_counters = vlg_query_so_counters(ctx, &so.counters);
    bool any_target = false;
-   for (unsigned b = 0; b < ctx->num_so_targets && b < 4; b++) {
+   for (unsigned b = 0; b < ctx->num_so_targets && b < VLG_HW_MAX_SO_BUFFERS;
+        b++) {
       struct pipe_stream_output_target *pt = ctx->so_targets[b];
       if (!pt || !pt->buffer)
          continue;

@@ -67,8 +67,8 @@ struct VsOutput {
 };
 
 enum : unsigned {
-   kMaxSoBuffers = 4,  /**< stream_output.buffers[] */
-   kMaxSoOutputs = 64, /**< stream_output.outputs[] */
+   kMaxSoBuffers = VLG_HW_MAX_SO_BUFFERS, /**< stream_output.buffers[] */
+   kMaxSoOutputs = VLG_HW_MAX_SO_OUTPUTS, /**< stream_output.outputs[] */
 };
 
 /** One captured output, resolved against the vertex layout. */

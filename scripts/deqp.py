@@ -49,6 +49,7 @@ Exit code: 0 ok; 1 an expectation failed; 2 bad arguments or expectation file;
 import argparse
 import fnmatch
 import hashlib
+import json
 import os
 import queue
 import re
@@ -537,7 +538,23 @@ def run_module(module, exe, cases, driver, mode, jobs, timeout, out_dir, progres
     with open(out_dir / "details.txt", "w") as f:
         for case in sorted(details):
             f.write(f"{case},{results[case]}: {details[case]}\n")
+    # which build ran it, for a later --no-run report
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench
+    m = bench.machine_info()
+    (out_dir / "run.json").write_text(json.dumps(
+        {"commit": m["git_head"], "date": m["date"], "wall_seconds": round(wall, 1),
+         "cases": len(cases), "jobs": jobs}) + "\n")
     return results, details, wall
+
+
+def load_run_info(out_dir):
+    """run.json of an earlier run (commit, date, wall_seconds), or {} for results
+    written before run.json existed."""
+    try:
+        return json.loads((out_dir / "run.json").read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 def driver_label(driver, mode):
@@ -608,9 +625,17 @@ def doc_sections(module, runs, only, exp, args, argv):
     details = f"dEQP at {DEQP_COMMIT[:9]}, {module} mustpass `main`{every}, {args.jobs} processes"
     if args.no_run:
         # --no-run reports an earlier run: say when its results were written.
-        when = max((args.out / label / module / "results.csv").stat().st_mtime for label in runs)
-        details += (", from the results an earlier run wrote to " + str(args.out) + " at "
-                    + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(when)))
+        written = []
+        for label, r in runs.items():
+            info = r.get("info") or {}
+            if info:
+                written.append(f"{label} at {info['date']} by commit {info['commit']}")
+            else:
+                when = (args.out / label / module / "results.csv").stat().st_mtime
+                written.append(f"{label} at "
+                               + time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(when)))
+        details += (", from the results earlier runs wrote to " + str(args.out) + " ("
+                    + "; ".join(written) + ")")
     lines = [bench.provenance(cmd, m, details), ""]
     lines += bench.md_table(["driver"] + COLUMNS + ["total", "seconds"], rows)
     if "softpipe" in runs and len(runs) > 1:
@@ -756,14 +781,18 @@ def main(argv=None):
             label = driver_label(driver, args.mode)
             out_dir = args.out.resolve() / label / module
             if args.no_run:
-                loaded, wall = load_results(out_dir / "results.csv"), None
+                loaded = load_results(out_dir / "results.csv")
+                info = load_run_info(out_dir)
+                # the wall time only when that run had exactly these cases
+                wall = info.get("wall_seconds") if info.get("cases") == len(cases) else None
                 results = {c: loaded[c] for c in cases if c in loaded}
             else:
                 print(f"[deqp] dEQP-{module.upper()} on {label}: {len(cases)} cases, "
                       f"{args.jobs} processes -> {out_dir}", flush=True)
                 results, _, wall = run_module(module, exes[module], cases, driver, args.mode,
                                               args.jobs, args.timeout, out_dir, args.progress)
-            runs[label] = {"results": results, "wall": wall}
+            runs[label] = {"results": results, "wall": wall,
+                           "info": load_run_info(out_dir) if args.no_run else {}}
         lines = summary_lines(module, runs)
         print("\n" + "\n".join(lines))
         only = softpipe_only(runs)

@@ -175,3 +175,15 @@ class PiglitPointSpriteTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(shutil.which("piglit"), "piglit not installed (Debian package piglit)")
+class PiglitMultisampleArrayAndViewCycleTest(unittest.TestCase):
+    """The subset's 4-sample 2D array and texture-view tests on the cycle-mode modules too
+    (docs/hw.md "Multisampling"; docs/driver.md "Texture views")."""
+
+    def test_multisample_arrays_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "arb_texture_multisample", 5, "multisample texture")
+
+    def test_texture_views_pass_in_cycle_mode(self):
+        check_subset_in_cycle_mode(self, "texture_view@", 2, "texture view")

@@ -60,10 +60,13 @@ vlg_resource_layout(struct vlg_screen *screen, struct vlg_resource *rsc)
       return rsc->size <= screen->vram_size;
    }
 
-   /* 4-sample resources: one 2D level (docs/hw.md "Multisampling"). */
+   /* 4-sample resources: one 2D level, or one level of 2D layers
+    * (GL 3.2 / OES_texture_storage_multisample_2d_array; docs/hw.md
+    * "Multisampling"). */
    if (prsc->nr_samples > 1 &&
        (prsc->nr_samples != 4 || prsc->last_level != 0 ||
-        (prsc->target != PIPE_TEXTURE_2D && prsc->target != PIPE_TEXTURE_RECT)))
+        (prsc->target != PIPE_TEXTURE_2D && prsc->target != PIPE_TEXTURE_RECT &&
+         prsc->target != PIPE_TEXTURE_2D_ARRAY)))
       return false;
 
    /* texture.width/height/depth/array_size are 16-bit fields; a 4-sample
@@ -212,6 +215,20 @@ vlg_can_create_resource(struct pipe_screen *pscreen,
 
    memset(&rsc, 0, sizeof(rsc));
    rsc.base = *templat;
+   /* st/mesa's proxy test (st_cb_texture.c st_TestProxyTexImage) asks with
+    * the application's sample count, then allocates the next count
+    * is_format_supported accepts (st_texture_storage: "if the user requests
+    * 1x but only 4x or 8x msaa is supported, we'll use 4x"): judge 2 and 3
+    * samples as the 4 the texture will get, so glTexImage2DMultisample(2)
+    * is not GL_OUT_OF_MEMORY (GL 4.6 section 8.8: samples is a minimum). */
+   if (rsc.base.nr_samples == 2 || rsc.base.nr_samples == 3)
+      rsc.base.nr_samples = rsc.base.nr_storage_samples = 4;
+   /* ... and for glTextureStorage2DMultisample without a level count, as if
+    * the texture had a whole mip chain (last_level = log2(size)), although
+    * a multisample texture has one level (GL 4.6 section 8.8) and st/mesa
+    * creates it so. */
+   if (rsc.base.nr_samples > 1)
+      rsc.base.last_level = 0;
    return vlg_resource_layout(vlg_screen(pscreen), &rsc);
 }
 

@@ -371,6 +371,16 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_TEXTURE_GATHER_OFFSET:
       return VLG_MAX_TEXEL_OFFSET;
 
+   /* ARB/OES_texture_view (st_extensions.c): a sampler view may have
+    * another target and format than its resource. The descriptor of
+    * vlg_create_sampler_view is built from the view alone (its target,
+    * format, level range and first layer; the resource gives addresses and
+    * pitches), so a 2D-array texture sampled as a cube, a cube as a 2D
+    * array or RGBA8 as R32UI needs nothing more: the texel bytes are the
+    * same (GL 4.6 section 8.18, compatible view classes). */
+   case PIPE_CAP_SAMPLER_VIEW_TARGET:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
+
    /* Texture uploads and downloads are CPU copies into VRAM (no blit
     * engine). */
    case PIPE_CAP_TEXTURE_TRANSFER_MODES:
@@ -617,8 +627,9 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
    /* 1 or 4 samples (docs/hw.md "Multisampling"); 4-sample resources are
     * 2D render targets or depth/stencil buffers, and textures
     * (ARB_texture_multisample: texelFetch of one sample reads a view 4
-    * times as wide, vlg_state.c; not with VLGPU_DEBUG=es2); no 4-sample
-    * arrays. */
+    * times as wide, vlg_state.c; not with VLGPU_DEBUG=es2); 4-sample 2D
+    * arrays too (GL 3.2 core, OES_texture_storage_multisample_2d_array):
+    * each layer is laid out as a 4-sample 2D surface. */
    const unsigned samples = MAX2(sample_count, 1);
    if ((samples != 1 && samples != 4) ||
        MAX2(storage_sample_count, 1) != samples)
@@ -627,7 +638,8 @@ vlg_screen_is_format_supported(struct pipe_screen *pscreen,
       PIPE_BIND_RENDER_TARGET | PIPE_BIND_DEPTH_STENCIL |
       (vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : PIPE_BIND_SAMPLER_VIEW);
    if (samples == 4 &&
-       ((target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT) ||
+       ((target != PIPE_TEXTURE_2D && target != PIPE_TEXTURE_RECT &&
+         (target != PIPE_TEXTURE_2D_ARRAY || vlg_debug_enabled(VLG_DEBUG_ES2))) ||
         (bind & ~ms_binds) || !bind))
       return false;
 

@@ -497,6 +497,10 @@ def run_module(module, exe, cases, driver, mode, jobs, timeout, out_dir, progres
     t0 = time.monotonic()
     last = [0.0]
     label = driver_label(driver, mode)
+    # which build runs it (taken now: the tree may move on while a long run goes)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench
+    started = bench.machine_info()
 
     def worker(n):
         with open(out_dir / f"log.{n}.txt", "w") as log:
@@ -539,18 +543,15 @@ def run_module(module, exe, cases, driver, mode, jobs, timeout, out_dir, progres
         for case in sorted(details):
             f.write(f"{case},{results[case]}: {details[case]}\n")
     # which build ran it, for a later --no-run report
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import bench
-    m = bench.machine_info()
     (out_dir / "run.json").write_text(json.dumps(
-        {"commit": m["git_head"], "date": m["date"], "wall_seconds": round(wall, 1),
+        {"commit": started["git_head"], "date": started["date"], "wall_seconds": round(wall, 1),
          "cases": len(cases), "jobs": jobs}) + "\n")
     return results, details, wall
 
 
 def load_run_info(out_dir):
-    """run.json of an earlier run (commit, date, wall_seconds), or {} for results
-    written before run.json existed."""
+    """run.json of an earlier run (commit and date at its start, wall_seconds), or {}
+    for results written before run.json existed."""
     try:
         return json.loads((out_dir / "run.json").read_text())
     except (OSError, ValueError):
@@ -629,7 +630,7 @@ def doc_sections(module, runs, only, exp, args, argv):
         for label, r in runs.items():
             info = r.get("info") or {}
             if info:
-                written.append(f"{label} at {info['date']} by commit {info['commit']}")
+                written.append(f"{label} started {info['date']} at commit {info['commit']}")
             else:
                 when = (args.out / label / module / "results.csv").stat().st_mtime
                 written.append(f"{label} at "

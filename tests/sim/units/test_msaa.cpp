@@ -332,3 +332,102 @@ TEST(Msaa, ResolveRejectsBadPackages)
 }
 
 } // namespace
+
+namespace {
+
+/* Multisample lines (GL ES 3.0.6 section 3.5.2, "Line Multisample
+ * Rasterization"): with multisample rasterization on a 4-sample framebuffer a
+ * line covers the samples inside the rectangle of its width centred on the
+ * segment, from endpoint to endpoint, whatever its width (1 included). The
+ * expected coverage is that rectangle, computed here in double precision;
+ * the endpoints are chosen so that no sample lies within 1/64 pixel of a
+ * rectangle side (checked), so the PE's fp32 corners and 1/256-pixel snapping
+ * cannot decide a sample. Before, a 1-pixel line took the single-sample
+ * (Bresenham) rule for all 4 samples of a pixel and a wide line
+ * draw_pipe_wide_line.c's parallelogram. */
+struct Line {
+   double x0, y0, x1, y1, width;
+   uint8_t rgba[4];
+};
+
+const Line kLines[] = { /* multiples of 1/64 pixel: exact in NDC */
+   {28.0 + 29 / 64.0, 28.0 + 52 / 64.0, 11.0 + 31 / 64.0, 11.0 + 50 / 64.0, 1.0, {255, 0, 0, 255}},
+   {11.0 + 23 / 64.0, 28.0 + 19 / 64.0, 17.0 + 20 / 64.0, 10.0 + 36 / 64.0, 2.5, {0, 255, 0, 255}},
+   {15.0, 10.0 + 61 / 64.0, 15.0 + 6 / 64.0, 29.0 + 26 / 64.0, 1.0, {0, 0, 255, 255}},
+};
+
+/** Sample (px, py) inside line @l's rectangle; *margin = its distance to the
+ *  rectangle's boundary in pixels (inside or outside). */
+bool
+in_line_rect(const Line &l, double px, double py, double *margin)
+{
+   const double dx = l.x1 - l.x0, dy = l.y1 - l.y0, len = std::sqrt(dx * dx + dy * dy);
+   const double ux = dx / len, uy = dy / len;
+   const double a = (px - l.x0) * ux + (py - l.y0) * uy;   /* along the line */
+   const double b = -(px - l.x0) * uy + (py - l.y0) * ux;  /* across it */
+   const bool in = a > 0 && a < len && std::fabs(b) < l.width / 2;
+   *margin = in ? std::min({a, len - a, l.width / 2 - std::fabs(b)})
+                : std::hypot(std::max({0.0, -a, a - len}), std::max(0.0, std::fabs(b) - l.width / 2));
+   return in;
+}
+
+TEST(MsaaLines, EveryWidthCoversTheSamplesOfItsRectangle)
+{
+   Scene s;
+   TestDraw &t = s.t;
+   t.framebuffer(kW, kH, VLG_FORMAT_R8G8B8A8_UNORM);
+   t.fb.samples = 4;
+   t.fb.cbufs[0] = msaa_surface(t, VLG_FORMAT_R8G8B8A8_UNORM);
+   t.pipe.rasterizer.multisample = true;
+   const float black[4] = {0, 0, 0, 1};
+   s.clear(1u << 2, black);
+   for (const Line &l : kLines) {
+      s.next_draw();
+      std::vector<float> v;
+      for (const auto &[x, y] : {std::pair{l.x0, l.y0}, std::pair{l.x1, l.y1}}) {
+         v.insert(v.end(), {float(x * 2.0 / kW - 1.0), float(y * 2.0 / kH - 1.0), 0.0f, 1.0f});
+         for (unsigned c = 0; c < 4; c++)
+            v.push_back(l.rgba[c] / 255.0f);
+      }
+      t.draw.prim = VLG_PRIM_LINES;
+      t.draw.vertices_per_prim = 2;
+      t.pipe.rasterizer.line_width = float(l.width);
+      color_pipeline(t, v);
+      s.draw();
+   }
+   s.sync(1);
+   s.finish();
+
+   Expected ex;
+   ex.color.assign(size_t(kW) * kH * 4, {0, 0, 0, 255});
+   unsigned partly = 0;
+   for (unsigned y = 0; y < kH; y++)
+      for (unsigned x = 0; x < kW; x++) {
+         unsigned n = 0;
+         for (unsigned smp = 0; smp < 4; smp++)
+            for (const Line &l : kLines) {
+               double margin;
+               const bool in = in_line_rect(l, x + kPos[smp][0], y + kPos[smp][1], &margin);
+               EXPECT_GT(margin, 1.0 / 64) << "test setup: sample " << smp << " of (" << x << ", "
+                                           << y << ") is too close to a side";
+               if (in) {
+                  std::copy(l.rgba, l.rgba + 4, ex.color[(size_t(y) * kW + x) * 4 + smp].begin());
+                  n += &l == &kLines[0];
+               }
+            }
+         partly += n != 0 && n != 4;
+      }
+   EXPECT_GT(partly, 20u) << "the first line should cover some pixels partly";
+
+   const Config p = params(kConfigs[0]);
+   auto fgpu = make_functional_gpu(p);
+   CycleGpu cgpu(p);
+   const ModeRun f = run_scene(s, *fgpu);
+   const ModeRun c = run_scene(s, cgpu);
+   ASSERT_TRUE(f.res.faults.empty()) << f.res.faults[0].text;
+   ASSERT_TRUE(c.res.faults.empty()) << c.res.faults[0].text;
+   EXPECT_EQ(check_colors(t.fb.cbufs[0], *f.vram, ex, "functional"), 0u);
+   EXPECT_EQ(check_colors(t.fb.cbufs[0], *c.vram, ex, "cycle"), 0u);
+}
+
+} // namespace

@@ -1245,13 +1245,17 @@ PrimitiveEngine::after_clip_tri(float *v0, float *v1, float *v2, QuadSink &sink)
 void
 PrimitiveEngine::after_clip_line(float *v0, float *v1, QuadSink &sink)
 {
-   if (!s_.wide_lines) {
+   if (!s_.wide_lines && !s_.msaa) {
       pe_setup_line(s_, v0, v1, setup_, sink, stats_);
       return;
    }
    /* draw_pipe_flatshade.c (flat inputs of the provoking vertex on both),
     * then draw_pipe_wide_line.c wideline_line */
    const float *prov = s_.rast.flatshade_first ? v0 : v1;
+   if (s_.msaa) {
+      after_clip_line_rectangle(v0, v1, prov, sink);
+      return;
+   }
    float *w[4] = {tmp(kExpandTmp), tmp(kExpandTmp + 1), tmp(kExpandTmp + 2), tmp(kExpandTmp + 3)};
    std::memcpy(w[0], v0, sizeof(float) * floats_);
    std::memcpy(w[1], v0, sizeof(float) * floats_);
@@ -1287,6 +1291,41 @@ PrimitiveEngine::after_clip_line(float *v0, float *v1, QuadSink &sink)
    const unsigned provoking = s_.rast.flatshade_first ? 0 : 2;
    pe_setup_triangle(s_, w[0], w[2], w[3], provoking, PrimKind::Line, false, setup_, sink, stats_);
    pe_setup_triangle(s_, w[0], w[3], w[1], provoking, PrimKind::Line, false, setup_, sink, stats_);
+}
+
+/* Multisample line rasterization (GL ES 3.0.6 section 3.5.2, "Line
+ * Multisample Rasterization"): with multisample rasterization on a 4-sample
+ * framebuffer a line of any width is the rectangle of that width centred on
+ * the segment, running from one endpoint to the other, and covers the
+ * samples inside it. Corners as llvmpipe's rectangular_lines
+ * (lp_setup_line.c: offsets (-dy, dx) * width / 2 / length, no half-pixel
+ * bias); the two triangles are sampled like any triangle (pe_setup_triangle,
+ * PrimKind::Line: no culling, line statistics). A zero-length line covers
+ * nothing. */
+void
+PrimitiveEngine::after_clip_line_rectangle(float *v0, float *v1, const float *prov,
+                                           QuadSink &sink)
+{
+   const float dx = v1[4] - v0[4], dy = v1[5] - v0[5];
+   const float len = std::sqrt(dx * dx + dy * dy);
+   if (!(len > 0.0f))
+      return;
+   const float scale = 0.5f * s_.line_width / len;
+   const float tx = -dy * scale, ty = dx * scale;
+   float *w[4] = {tmp(kExpandTmp), tmp(kExpandTmp + 1), tmp(kExpandTmp + 2), tmp(kExpandTmp + 3)};
+   const float *ends[4] = {v0, v1, v1, v0};
+   const float sign[4] = {-1.0f, -1.0f, 1.0f, 1.0f};
+   for (int i = 0; i < 4; i++) {
+      std::memcpy(w[i], ends[i], sizeof(float) * floats_);
+      copy_slots(w[i], prov, s_.flat_slots);
+      w[i][4] += sign[i] * tx;
+      w[i][5] += sign[i] * ty;
+   }
+   /* provoking vertex: one of v1's copies (w[1]) for flatshade_last, else v0's */
+   pe_setup_triangle(s_, w[0], w[1], w[2], s_.rast.flatshade_first ? 0 : 1, PrimKind::Line,
+                     false, setup_, sink, stats_);
+   pe_setup_triangle(s_, w[0], w[2], w[3], s_.rast.flatshade_first ? 0 : 1, PrimKind::Line,
+                     false, setup_, sink, stats_);
 }
 
 void

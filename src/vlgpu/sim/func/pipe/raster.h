@@ -29,7 +29,9 @@
  *    same range);
  *  - lines: width rounding to 1 pixel use sp_setup.c's Bresenham
  *    (sp_setup_line, GL's diamond-exit rule is not implemented there either);
- *    wider lines become two triangles as in draw_pipe_wide_line.c;
+ *    wider lines become two triangles as in draw_pipe_wide_line.c; with
+ *    multisample rasterization on 4 samples every line is the rectangle of
+ *    GL ES 3.0 section 3.5.2 (llvmpipe's rectangular lines), two triangles;
  *  - triangles: sp_setup.c sp_setup_tri: vertices sorted by y, fp32 edge
  *    slopes, scan lines at pixel centres (half_pixel_center) with the
  *    top-inclusive/bottom-exclusive, left-exclusive/right-inclusive rule
@@ -181,6 +183,7 @@ class PrimitiveEngine {
    void clip_triangle(const VertexRef *v, uint32_t mask, QuadSink &sink);
    void after_clip_tri(float *v0, float *v1, float *v2, QuadSink &sink);
    void after_clip_line(float *v0, float *v1, QuadSink &sink);
+   void after_clip_line_rectangle(float *v0, float *v1, const float *prov, QuadSink &sink);
    void after_clip_point(float *v0, QuadSink &sink);
    float *tmp(unsigned i) { return &scratch_[size_t(i) * floats_]; }
 

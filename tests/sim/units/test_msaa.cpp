@@ -344,7 +344,8 @@ namespace {
  * rectangle side (checked), so the PE's fp32 corners and 1/256-pixel snapping
  * cannot decide a sample. Before, a 1-pixel line took the single-sample
  * (Bresenham) rule for all 4 samples of a pixel and a wide line
- * draw_pipe_wide_line.c's parallelogram. */
+ * draw_pipe_wide_line.c's parallelogram, and a line leaving the viewport was
+ * clipped there before it became a rectangle. */
 struct Line {
    double x0, y0, x1, y1, width;
    uint8_t rgba[4];
@@ -354,6 +355,9 @@ const Line kLines[] = { /* multiples of 1/64 pixel: exact in NDC */
    {28.0 + 29 / 64.0, 28.0 + 52 / 64.0, 11.0 + 31 / 64.0, 11.0 + 50 / 64.0, 1.0, {255, 0, 0, 255}},
    {11.0 + 23 / 64.0, 28.0 + 19 / 64.0, 17.0 + 20 / 64.0, 10.0 + 36 / 64.0, 2.5, {0, 255, 0, 255}},
    {15.0, 10.0 + 61 / 64.0, 15.0 + 6 / 64.0, 29.0 + 26 / 64.0, 1.0, {0, 0, 255, 255}},
+   /* leaves the viewport (and framebuffer) through its right edge: its rectangle must reach
+    * the edge whole, not cut perpendicular to the line where the line crosses it */
+   {18.0 + 21 / 64.0, 14.0 + 8 / 64.0, 38.0 + 13 / 64.0, 4.0 + 16 / 64.0, 3.0, {255, 255, 0, 255}},
 };
 
 /** Sample (px, py) inside line @l's rectangle; *margin = its distance to the

@@ -278,6 +278,13 @@ PrimitiveAssembler::push(uint32_t v, Emit &&emit)
             emit(Primitive{{c0_, b_, v}, 3});
       }
       break;
+   case VLG_PRIM_LINES_ADJACENCY:
+   case VLG_PRIM_LINE_STRIP_ADJACENCY:
+   case VLG_PRIM_TRIANGLES_ADJACENCY:
+   case VLG_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      /* only a geometry shader's input (GsAssembler below): package checks
+       * refuse a draw of them without a GS (package.cpp) */
+      break;
    }
    if (i == 0)
       c0_ = v;

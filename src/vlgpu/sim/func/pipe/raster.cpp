@@ -1008,10 +1008,18 @@ PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_
       }
       after_clip_point(v[0].data, sink);
    } else if (n == 2) {
-      const uint32_t any = v[0].clipmask | v[1].clipmask;
-      if (!any) {
+      /* multisample lines: x and y are clipped at a guard band half the line
+       * width (and a pixel) outside the viewport, so a line leaving it keeps
+       * its rectangle up to the framebuffer's edge (clipping at the viewport
+       * first cut a wedge off; dEQP-GLES3 rasterization.fbo.rbo_multisample_*
+       * primitives.lines_wide); the scissor/framebuffer rectangle does the
+       * rest */
+      const uint32_t m0 = s_.msaa ? line_guard_mask(v[0].data, v[0].clipmask) : v[0].clipmask;
+      const uint32_t m1 = s_.msaa ? line_guard_mask(v[1].data, v[1].clipmask) : v[1].clipmask;
+      const uint32_t any = m0 | m1;
+      if (!(v[0].clipmask | v[1].clipmask)) {
          after_clip_line(v[0].data, v[1].data, sink);
-      } else if (!(v[0].clipmask & v[1].clipmask)) {
+      } else if (!(m0 & m1)) {
          stats_.prims_clipped++;
          clip_line(v[0], v[1], any, sink);
       } else {
@@ -1156,8 +1164,8 @@ PrimitiveEngine::clip_line(const VertexRef &v0, const VertexRef &v1, uint32_t cl
    const float *prov = s_.rast.flatshade_first ? v0.data : v1.data;
    while (clipmask) {
       const unsigned plane_idx = unsigned(__builtin_ctz(clipmask));
-      const float dp0 = pe_plane_distance(s_, v0.data, plane_idx);
-      const float dp1 = pe_plane_distance(s_, v1.data, plane_idx);
+      const float dp0 = line_plane_distance(v0.data, plane_idx);
+      const float dp1 = line_plane_distance(v1.data, plane_idx);
       if (inf_or_nan(dp0) || inf_or_nan(dp1))
          return;
       if (dp1 < 0.0f) {
@@ -1186,6 +1194,32 @@ PrimitiveEngine::clip_line(const VertexRef &v0, const VertexRef &v1, uint32_t cl
       copy_slots(n1, prov, s_.flat_slots);
    }
    after_clip_line(n0, n1, sink);
+}
+
+/* Distance of clip-space vertex @v to clip plane @plane for lines: the
+ * x/y planes of multisample lines lie (half width + 1 pixel) outside the
+ * viewport (the guard band of PrimitiveEngine::primitive), the others as
+ * for every primitive. */
+float
+PrimitiveEngine::line_plane_distance(const float *v, unsigned plane) const
+{
+   if (!s_.msaa || plane >= 4)
+      return pe_plane_distance(s_, v, plane);
+   const unsigned axis = plane / 2;
+   const float scale = std::fabs(s_.scale[axis]);
+   const float guard = scale > 0.0f ? (0.5f * s_.line_width + 1.0f) / scale : 0.0f;
+   return (plane % 2 ? v[axis] : -v[axis]) + v[3] * (1.0f + guard);
+}
+
+/* @clipmask with its x/y bits recomputed against the guard band. */
+uint32_t
+PrimitiveEngine::line_guard_mask(const float *v, uint32_t clipmask) const
+{
+   uint32_t m = clipmask & ~0xfu;
+   for (unsigned plane = 0; plane < 4; plane++)
+      if (!(line_plane_distance(v, plane) >= 0)) /* NaNs make it fail */
+         m |= 1u << plane;
+   return m;
 }
 
 void

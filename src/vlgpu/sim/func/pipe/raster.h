@@ -184,6 +184,8 @@ class PrimitiveEngine {
    void after_clip_tri(float *v0, float *v1, float *v2, QuadSink &sink);
    void after_clip_line(float *v0, float *v1, QuadSink &sink);
    void after_clip_line_rectangle(float *v0, float *v1, const float *prov, QuadSink &sink);
+   float line_plane_distance(const float *v, unsigned plane) const;
+   uint32_t line_guard_mask(const float *v, uint32_t clipmask) const;
    void after_clip_point(float *v0, QuadSink &sink);
    float *tmp(unsigned i) { return &scratch_[size_t(i) * floats_]; }
 

@@ -23,7 +23,8 @@ configuration) through `./vlgpu run`.  A crash ends one dEQP process: the case
 is recorded as Crash and a new process continues after it; a case that prints
 nothing for --timeout seconds is killed and recorded as Timeout.
 
-Results: out/deqp/<driver>/<module>/results.csv (case,status,seconds), a
+Results: out/deqp/<driver>/<module>/results.csv (case,status,seconds) and
+run.json (commit and date at the start, wall seconds, case count), a
 summary in out/deqp/<module>-summary.txt and, with both drivers, the cases that
 pass on softpipe and not on vlgpu in out/deqp/<module>-softpipe-only.txt.
 <driver> is vlgpu-functional, vlgpu-cycle or softpipe.

@@ -1198,7 +1198,7 @@ PrimitiveEngine::clip_line(const VertexRef &v0, const VertexRef &v1, uint32_t cl
 
 /* Distance of clip-space vertex @v to clip plane @plane for lines: the
  * x/y planes of multisample lines lie (half width + 1 pixel) outside the
- * viewport (the guard band of PrimitiveEngine::primitive), the others as
+ * viewport (the guard band of PrimitiveEngine::process), the others as
  * for every primitive. */
 float
 PrimitiveEngine::line_plane_distance(const float *v, unsigned plane) const

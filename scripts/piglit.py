@@ -50,6 +50,7 @@ import json
 import lzma
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -196,6 +197,56 @@ def load_results(results_dir):
         else:
             tests[name] = t["result"]
     return tests, raw
+
+
+# What a test prints when the X server refused its connection (x11_egl on a
+# loaded machine: waffle's "waffle_display_connect failed due to
+# WAFFLE_ERROR_UNKNOWN: XOpenDisplay failed"): it never ran, so its status says
+# nothing about the driver.
+DISPLAY_LOST = "XOpenDisplay failed"
+
+
+def display_lost(raw):
+    """Names of the tests of piglit results RAW that could not open the X
+    display (DISPLAY_LOST in their output), sorted."""
+    return sorted(name for name, t in raw["tests"].items()
+                  if DISPLAY_LOST in (t.get("out") or "") + (t.get("err") or ""))
+
+
+def replace_results(tests, raw, names, new_tests, new_raw):
+    """Put the results of NAMES from a rerun (NEW_TESTS, NEW_RAW as
+    load_results gives them) in place of the first run's, subtests included;
+    a name the rerun did not report keeps its first result."""
+    for name in names:
+        if name not in new_raw["tests"]:
+            continue
+        for key in [k for k in tests if parent(k) == name]:
+            del tests[key]
+        tests.update({k: v for k, v in new_tests.items() if parent(k) == name})
+        raw["tests"][name] = new_raw["tests"][name]
+
+
+def rerun_display_lost(driver, args, exclude, out, tests, raw):
+    """Run once more, one at a time, the tests of this run that could not open
+    the X display, into OUT/<driver>-display-rerun, and take their new results
+    (TESTS and RAW as load_results gave them, updated in place). Returns the
+    names that still could not open it."""
+    lost = display_lost(raw)
+    if not lost:
+        return []
+    print(f"  [{driver}] {len(lost)} tests could not open the X display "
+          f"({DISPLAY_LOST!r}); running them again one at a time", flush=True)
+    rerun_dir = out / f"{driver}-display-rerun"
+    shutil.rmtree(rerun_dir, ignore_errors=True)
+    run_piglit(driver, argparse.Namespace(**{**vars(args), "jobs": 1, "progress": 0}),
+               ["^%s$" % re.escape(n) for n in lost], exclude, rerun_dir,
+               out / f"{driver}-display-rerun.log")
+    replace_results(tests, raw, lost, *load_results(rerun_dir))
+    still = display_lost({"tests": {n: raw["tests"][n] for n in lost}})
+    if still:
+        print(f"  [{driver}] {len(still)} still could not open the X display: "
+              + ", ".join(still[:5]), flush=True)
+    return still
 
 
 def counts(tests):
@@ -529,6 +580,8 @@ def main(argv=None):
             seconds = run_piglit(driver, args, include, exclude, results_dir,
                                  out / f"{driver}.log")
         tests, raw = load_results(results_dir)
+        if not args.no_run:
+            rerun_display_lost(driver, args, exclude, out, tests, raw)
         runs[driver] = {"label": label, "tests": tests, "raw": raw, "seconds": seconds}
 
     print_counts(runs)

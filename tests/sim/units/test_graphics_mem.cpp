@@ -41,6 +41,23 @@ namespace {
 
 const unsigned kW = 32, kH = 16;
 
+/* The functional GPU, then a cycle-mode GPU in every unit configuration
+ * (unit_configs.h), each with its name for failure messages. */
+struct EveryMode {
+   std::unique_ptr<Gpu> functional = make_functional_gpu(params(kConfigs[0]));
+   std::vector<std::unique_ptr<CycleGpu>> cycle;
+   std::vector<std::pair<Gpu *, std::string>> gpus;
+
+   EveryMode()
+   {
+      gpus.push_back({functional.get(), "functional"});
+      for (const NamedConfig &c : kConfigs) {
+         cycle.push_back(std::make_unique<CycleGpu>(params(c)));
+         gpus.push_back({cycle.back().get(), std::string("cycle ") + c.name});
+      }
+   }
+};
+
 /* FS: R0 = FRAG_COORD. word[y * kW + x] of the buffer at C2.x = its own
  * address; counter at C4.x += 1; colour C5. With @kill_left, fragments with
  * x < 8 are killed before any MEM. */
@@ -330,15 +347,8 @@ spin:
    s.finish();
    /* functional, then cycle mode in every unit configuration (two_gpcs
     * and overlap, 8 draws in flight, are the ones that would overlap) */
-   const Config p0 = params(kConfigs[0]);
-   auto fgpu = make_functional_gpu(p0);
-   std::vector<std::unique_ptr<CycleGpu>> cgpus;
-   std::vector<std::pair<Gpu *, std::string>> gpus = {{fgpu.get(), "functional"}};
-   for (const NamedConfig &c : kConfigs) {
-      cgpus.push_back(std::make_unique<CycleGpu>(params(c)));
-      gpus.push_back({cgpus.back().get(), std::string("cycle ") + c.name});
-   }
-   for (auto &[g, mode] : gpus) {
+   const EveryMode modes;
+   for (auto &[g, mode] : modes.gpus) {
       const ModeRun r = run_scene(s, *g);
       ASSERT_TRUE(r.res.faults.empty()) << mode << ": " << r.res.faults[0].text;
       EXPECT_EQ(r.vram->read32(counter, "test"), kW * kH) << mode;
@@ -425,15 +435,8 @@ spin:
    s.sync(1);
    s.finish();
 
-   const Config p0 = params(kConfigs[0]);
-   auto fgpu = make_functional_gpu(p0);
-   std::vector<std::unique_ptr<CycleGpu>> cgpus;
-   std::vector<std::pair<Gpu *, std::string>> gpus = {{fgpu.get(), "functional"}};
-   for (const NamedConfig &c : kConfigs) {
-      cgpus.push_back(std::make_unique<CycleGpu>(params(c)));
-      gpus.push_back({cgpus.back().get(), std::string("cycle ") + c.name});
-   }
-   for (auto &[g, mode] : gpus) {
+   const EveryMode modes;
+   for (auto &[g, mode] : modes.gpus) {
       const ModeRun r = run_scene(s, *g);
       ASSERT_TRUE(r.res.faults.empty()) << mode << ": " << r.res.faults[0].text;
       EXPECT_EQ(r.res.draws.at(0).counters.gs_invocations, kLanes) << mode;

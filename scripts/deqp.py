@@ -782,6 +782,7 @@ def main(argv=None):
         for driver in drivers:
             label = driver_label(driver, args.mode)
             out_dir = args.out.resolve() / label / module
+            info = {}
             if args.no_run:
                 loaded = load_results(out_dir / "results.csv")
                 info = load_run_info(out_dir)
@@ -793,8 +794,7 @@ def main(argv=None):
                       f"{args.jobs} processes -> {out_dir}", flush=True)
                 results, _, wall = run_module(module, exes[module], cases, driver, args.mode,
                                               args.jobs, args.timeout, out_dir, args.progress)
-            runs[label] = {"results": results, "wall": wall,
-                           "info": load_run_info(out_dir) if args.no_run else {}}
+            runs[label] = {"results": results, "wall": wall, "info": info}
         lines = summary_lines(module, runs)
         print("\n" + "\n".join(lines))
         only = softpipe_only(runs)

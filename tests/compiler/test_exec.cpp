@@ -1618,3 +1618,84 @@ TEST(Exec, UniformBlocks)
                    data[c] * 0.5f + (100.0f * (l % 4) + (3 - c)))
             << "lane " << l << " comp " << c;
 }
+
+TEST(Exec, SamplerAndBlockArraysIndexedAtRunTime)
+{
+   /* EXT_gpu_shader5 (GLSL ES 3.20 sections 4.1.7.1, 4.3.9): sampler and
+    * uniform block arrays indexed by a dynamically uniform expression. TEX
+    * units and LDB slots are instruction fields, so the compiler branches to
+    * one constant-index copy per element (vlg_nir_indexing.cpp). Three
+    * 2x2 RGBA32F textures, texel (x, y) of unit k = (k, x, y, 100k + 10x +
+    * y); three blocks, block k's v = (k + 1, 2k, -k, 0.5). The index varies
+    * per quad (each quad's lanes agree, as dynamically uniform indexing
+    * needs for the derivatives of texture()); every lane must read the
+    * element its own index names. */
+   sim::Vram vram(1 << 16);
+   Machine m;
+   m.vram = &vram;
+   m.num_units = 3;
+   auto texel = [](unsigned k, unsigned x, unsigned y) {
+      return std::array<float, 4>{float(k), float(x), float(y), 100.0f * k + 10.0f * x + y};
+   };
+   for (unsigned k = 0; k < 3; k++) {
+      const uint64_t base = 0x1000 + 0x100 * k;
+      for (unsigned y = 0; y < 2; y++)
+         for (unsigned x = 0; x < 2; x++)
+            vram.write(base + y * 32 + x * 16, texel(k, x, y).data(), 16, "test");
+      sim::TextureUnit &u = m.units[k];
+      u.valid = true;
+      VLG_TEXTURE_init(&u.tex);
+      u.tex.target = VLG_TEXTURE_TARGET_2D;
+      u.tex.format = VLG_FORMAT_R32G32B32A32_FLOAT;
+      u.tex.width = u.tex.height = 2;
+      u.tex.address = base;
+      u.tex.level[0].row_pitch = 32;
+      u.tex.level[0].layer_stride = 64;
+      VLG_SAMPLER_init(&u.samp);
+      u.samp.wrap_s = u.samp.wrap_t = u.samp.wrap_r = VLG_TEX_WRAP_CLAMP_TO_EDGE;
+      u.samp.min_img_filter = u.samp.mag_img_filter = VLG_TEX_FILTER_NEAREST;
+   }
+   auto block = [](unsigned k) {
+      return std::array<float, 4>{k + 1.0f, 2.0f * k, -float(k), 0.5f};
+   };
+   for (unsigned k = 0; k < 3; k++) {
+      const uint64_t base = 0x2000 + 0x100 * k;
+      vram.write(base, block(k).data(), 16, "test");
+      m.buffers[k + 1] = sim::BufferSlot{base, 16}; /* block k = constant buffer k + 1 */
+   }
+
+   const char *fs = R"(#version 310 es
+      #extension GL_EXT_gpu_shader5 : require
+      precision highp float;
+      uniform sampler2D t[3];
+      layout(std140) uniform B { vec4 v; } blk[3];
+      flat in int i;
+      in vec2 uv;
+      out vec4 o[2];
+      void main() {
+         o[0] = texture(t[i], uv);
+         o[1] = blk[i].v * 2.0;
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   EXPECT_EQ(p.fs->buffers_used, 0xeu); /* B1..B3 */
+   EXPECT_EQ(p.fs->state.num_samplers, 3u);
+   Inputs in;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const unsigned q = l / 4, x = l & 1, y = (l >> 1) & 1;
+      in.varyings[p.fs_in.at("i")].push_back(ivec(int(q % 3), 0, 0, 0));
+      in.varyings[p.fs_in.at("uv")].push_back(fvec((x + 0.5f) / 2, (y + 0.5f) / 2, 0, 0));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   for (unsigned l = 0; l < kLanes; l++) {
+      const unsigned k = (l / 4) % 3, x = l & 1, y = (l >> 1) & 1;
+      for (unsigned c = 0; c < 4; c++) {
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][c]), texel(k, x, y)[c])
+            << "lane " << l << " comp " << c;
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][c]), 2.0f * block(k)[c])
+            << "lane " << l << " comp " << c;
+      }
+   }
+}

@@ -335,6 +335,8 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    NIR_PASS_V(nir, nir_copy_prop);
    io.shared_size = compute ? nir->info.shared_size : 0;
    NIR_PASS_V(nir, lower_memory, io.driver_base, &io.ssbos_used, &io.images_used);
+   /* sampler and uniform block arrays indexed at run time (EXT_gpu_shader5) */
+   NIR_PASS_V(nir, lower_dynamic_indexing);
 
    NIR_PASS_V(nir, nir_shader_instructions_pass, lower_ms_tex, nir_metadata_block_index |
               nir_metadata_dominance, nullptr);

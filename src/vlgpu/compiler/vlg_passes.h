@@ -6,6 +6,8 @@
  * (docs/compiler.md):
  *
  *   vlg_nir.cpp       NIR lowering and optimisation for a vec4 VL-IW target
+ *                     (memory access: vlg_nir_memory.cpp; run-time indices of
+ *                     sampler and uniform block arrays: vlg_nir_indexing.cpp)
  *   vlg_isel.cpp      NIR (out of SSA) -> backend IR on virtual registers
  *                     (per instruction family: vlg_isel_{alu,io,memory,tex}.cpp)
  *   vlg_pack.cpp      global-buffer layout: uniforms + constants, packed
@@ -119,6 +121,14 @@ bool tex_unit_offsets(const struct nir_instr *tex, int8_t out[3]);
  * @driver_base (VLG_DU_*); returns progress, the SSBO and image slots used. */
 bool lower_memory(nir_shader *nir, unsigned driver_base, uint32_t *ssbos_used,
                   uint32_t *images_used);
+
+/* vlg_nir_indexing.cpp: every tex with a texture_offset/sampler_offset source
+ * and every load_ubo with a non-constant block index becomes a binary
+ * search of ifs over the possible indices with one constant-index copy per
+ * index (TEX units and LDB slots are instruction fields). Throws
+ * CompileError for a run-time index whose texture and sampler differ.
+ * Returns progress. */
+bool lower_dynamic_indexing(nir_shader *nir);
 
 /* vlg_reassoc.cpp: rewrite every chain of at least @min_terms inexact fadds
  * (a0 + a1 + ... in one block) as min(4, n/4) interleaved partial sums

@@ -136,10 +136,14 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
     * MAX_GS_INVOCATIONS >= 32: instancing, layered rendering, gl_PrimitiveID
     * in the FS), then OES/EXT_texture_cube_map_array (PIPE_CAP_CUBE_MAP_ARRAY)
     * and OES/EXT_primitive_bounding_box (st/mesa keeps the box as state:
-    * NoPrimitiveBoundingBoxOutput, a hint no GPU has to use). Not 320:
-    * that also turns on EXT_gpu_shader5 (docs/driver.md "Not implemented"). */
+    * NoPrimitiveBoundingBoxOutput, a hint no GPU has to use). 320 turns on
+    * EXT/OES_gpu_shader5 as well (and nothing else here: OES_sample_variables
+    * also needs PIPE_CAP_SAMPLE_SHADING; the context stays ES 3.1 without
+    * tessellation): run-time indices of sampler and uniform block arrays
+    * (vlg_nir_indexing.cpp), fma, precise, gather offsets (docs/driver.md
+    * "OpenGL ES 3.2-era extensions on ES 3.1"). */
    case PIPE_CAP_ESSL_FEATURE_LEVEL:
-      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 310;
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 320;
 
    /* Geometry shaders: a lane's output strips hold at most 256 vertices
     * (shader_state.gs_max_vertices); GL 3.2's minimums (table 6.43). */

@@ -83,6 +83,11 @@ init_context(struct gl_context *ctx, bool desktop)
     * image buffers): ES gets OES_texture_buffer (st_extensions.c) */
    ctx->Extensions.ARB_texture_buffer_object = true;
    ctx->Extensions.OES_texture_buffer = true;
+   /* EXT/OES_gpu_shader5 on ES (st_extensions.c: ARB_gpu_shader5 is its
+    * flag, on with PIPE_CAP_ESSL_FEATURE_LEVEL 320): run-time indices of
+    * sampler and uniform block arrays, fma, precise, textureGatherOffsets */
+   if (!desktop)
+      ctx->Extensions.ARB_gpu_shader5 = true;
    /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
    ctx->Extensions.ARB_blend_func_extended = true;
    ctx->Const.MaxDualSourceDrawBuffers = 1;

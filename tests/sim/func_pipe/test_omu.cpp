@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "pipe_test_util.h"
@@ -869,4 +870,152 @@ TEST(OmuMsaa, ResolveAveragesColourSamples)
    uint32_t got;
    std::memcpy(&got, t.vram.data() + idst.address, 4);
    EXPECT_EQ(got, 7u);
+}
+
+namespace {
+
+/** GL 4.6 Table 17.3 (LogicOp): the operation on source bits @s and
+ *  destination bits @d, written out per operation. */
+uint32_t
+gl_logic_op(vlg_logicop op, uint32_t s, uint32_t d)
+{
+   switch (op) {
+   case VLG_LOGICOP_CLEAR:
+      return 0;
+   case VLG_LOGICOP_AND:
+      return s & d;
+   case VLG_LOGICOP_AND_REVERSE:
+      return s & ~d;
+   case VLG_LOGICOP_COPY:
+      return s;
+   case VLG_LOGICOP_AND_INVERTED:
+      return ~s & d;
+   case VLG_LOGICOP_NOOP:
+      return d;
+   case VLG_LOGICOP_XOR:
+      return s ^ d;
+   case VLG_LOGICOP_OR:
+      return s | d;
+   case VLG_LOGICOP_NOR:
+      return ~(s | d);
+   case VLG_LOGICOP_EQUIV:
+      return ~(s ^ d);
+   case VLG_LOGICOP_INVERT:
+      return ~d;
+   case VLG_LOGICOP_OR_REVERSE:
+      return s | ~d;
+   case VLG_LOGICOP_COPY_INVERTED:
+      return ~s;
+   case VLG_LOGICOP_OR_INVERTED:
+      return ~s | d;
+   case VLG_LOGICOP_NAND:
+      return ~(s & d);
+   case VLG_LOGICOP_SET:
+      return ~0u;
+   }
+   return 0;
+}
+
+/** Pixel (x, y) of colour buffer 0 of any format. */
+uint8_t *
+pixel_of(OmuFixture &f, unsigned x, unsigned y)
+{
+   const VLG_SURFACE &s = f.t.fb.cbufs[0];
+   return f.t.vram.data() + s.address + uint64_t(y) * s.pitch +
+          uint64_t(x) * vlg_format_bytes(s.format);
+}
+
+} // namespace
+
+TEST(OmuLogicOp, EveryOperationOnUnorm8ReplacesBlending)
+{
+   /* Source colours that are exact unorm8 values (b / 255), so the packed
+    * source is b; blending is enabled too (additive) and must not apply:
+    * GL 4.6 section 17.3.9, logic op enabled = blending disabled. */
+   OmuFixture f;
+   f.t.pipe.blend.logicop_enable = true;
+   f.t.pipe.blend.rt[0].blend_enable = true;
+   f.t.pipe.blend.rt[0].rgb_dst_factor = VLG_BLEND_FACTOR_ONE;
+   f.t.pipe.blend.rt[0].alpha_dst_factor = VLG_BLEND_FACTOR_ONE;
+   std::mt19937 rng(77);
+   std::uniform_int_distribution<int> byte(0, 255);
+   for (unsigned op = 0; op < 16; op++) {
+      f.t.pipe.blend.logicop_func = vlg_logicop(op);
+      f.load();
+      uint32_t color[kMaxColorBufs][4][4] = {};
+      uint8_t src[4][4], dst[4][4];
+      for (unsigned l = 0; l < 4; l++) {
+         uint8_t *p = f.px(l & 1, l >> 1);
+         for (unsigned c = 0; c < 4; c++) {
+            src[l][c] = uint8_t(byte(rng));
+            color[0][l][c] = as_uint(src[l][c] / 255.0f);
+            p[c] = dst[l][c] = uint8_t(byte(rng));
+         }
+      }
+      omu_write_color(f.s, 0, 0, 0xf, color);
+      for (unsigned l = 0; l < 4; l++)
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ(f.px(l & 1, l >> 1)[c],
+                      uint8_t(gl_logic_op(vlg_logicop(op), src[l][c], dst[l][c])))
+               << vlg_logicop_name(vlg_logicop(op)) << " lane " << l << " channel " << c;
+   }
+}
+
+TEST(OmuLogicOp, ColorMaskKeepsTheDestinationsChannels)
+{
+   OmuFixture f;
+   f.t.pipe.blend.logicop_enable = true;
+   f.t.pipe.blend.logicop_func = VLG_LOGICOP_XOR;
+   f.t.pipe.blend.rt[0].colormask = 0x6; /* G and B */
+   f.load();
+   uint8_t *p = f.px(0, 0);
+   p[0] = 0x11, p[1] = 0x22, p[2] = 0x33, p[3] = 0x44;
+   uint32_t color[kMaxColorBufs][4][4] = {};
+   for (unsigned c = 0; c < 4; c++)
+      color[0][0][c] = as_uint(1.0f); /* 0xff */
+   omu_write_color(f.s, 0, 0, 0x1, color);
+   EXPECT_EQ(p[0], 0x11);
+   EXPECT_EQ(p[1], 0x22 ^ 0xff);
+   EXPECT_EQ(p[2], 0x33 ^ 0xff);
+   EXPECT_EQ(p[3], 0x44);
+}
+
+TEST(OmuLogicOp, IntegerTargetsCombineTheIntegerBits)
+{
+   OmuFixture f;
+   f.t.framebuffer(8, 8, VLG_FORMAT_R32G32_UINT);
+   f.t.pipe.blend.logicop_enable = true;
+   f.t.pipe.blend.logicop_func = VLG_LOGICOP_AND_REVERSE; /* s & ~d */
+   f.load();
+   uint32_t *p = reinterpret_cast<uint32_t *>(pixel_of(f, 1, 0));
+   p[0] = 0x0f0f0f0fu, p[1] = 0x12345678u;
+   uint32_t color[kMaxColorBufs][4][4] = {};
+   color[0][1][0] = 0xffff0000u;
+   color[0][1][1] = 0xdeadbeefu;
+   omu_write_color(f.s, 0, 0, 0x2, color); /* lane 1 = (1, 0) */
+   EXPECT_EQ(p[0], 0xffff0000u & ~0x0f0f0f0fu);
+   EXPECT_EQ(p[1], 0xdeadbeefu & ~0x12345678u);
+}
+
+TEST(OmuLogicOp, FloatTargetsTakeTheSourceUnblended)
+{
+   /* GL 4.6 section 17.3.9: no effect on a floating-point buffer, and
+    * blending stays disabled */
+   OmuFixture f;
+   f.t.framebuffer(8, 8, VLG_FORMAT_R32G32B32A32_FLOAT);
+   f.t.pipe.blend.logicop_enable = true;
+   f.t.pipe.blend.logicop_func = VLG_LOGICOP_XOR;
+   f.t.pipe.blend.rt[0].blend_enable = true;
+   f.t.pipe.blend.rt[0].rgb_dst_factor = VLG_BLEND_FACTOR_ONE;
+   f.t.pipe.blend.rt[0].alpha_dst_factor = VLG_BLEND_FACTOR_ONE;
+   f.load();
+   float *p = reinterpret_cast<float *>(pixel_of(f, 0, 0));
+   const float dst[4] = {0.5f, 2.0f, -1.0f, 8.0f}, src[4] = {1.5f, -3.0f, 0.25f, 100.0f};
+   std::memcpy(p, dst, sizeof(dst));
+   uint32_t color[kMaxColorBufs][4][4] = {};
+   for (unsigned c = 0; c < 4; c++)
+      color[0][0][c] = as_uint(src[c]);
+   omu_write_color(f.s, 0, 0, 0x1, color);
+   for (unsigned c = 0; c < 4; c++)
+      EXPECT_EQ(p[c], src[c]) << c;
 }

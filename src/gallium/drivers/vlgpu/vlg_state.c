@@ -78,12 +78,9 @@ vlg_create_blend_state(struct pipe_context *pctx,
    struct VLG_BLEND b;
    VLG_BLEND_init(&b);
    b.independent_blend_enable = cso->independent_blend_enable;
-   /* Logic ops are desktop GL only and the OMU does not implement them
-    * (docs/simulator-pipeline.md: an enabled logic op faults the draw);
-    * blending state is used instead. */
-   if (cso->logicop_enable)
-      mesa_logw_once("glLogicOp is not supported by the GPU: ignored");
-   b.logicop_enable = false;
+   /* glLogicOp (desktop GL): the OMU combines the packed colour with the
+    * destination (docs/hw.md "Logic ops"); it replaces blending. */
+   b.logicop_enable = cso->logicop_enable;
    b.logicop_func = (enum vlg_logicop)cso->logicop_func;
    b.dither = cso->dither;
    for (unsigned i = 0; i < VLG_HW_MAX_COLOR_BUFS; i++) {

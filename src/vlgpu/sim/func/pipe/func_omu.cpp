@@ -293,7 +293,9 @@ make_omu_state(const DrawPackage &pkg, Vram &vram, unsigned fs_color_written)
       t.is_integer = fi.is_integer;
       t.clamp = fi.is_normalized;
       t.rt = b.independent_blend_enable ? b.rt[i] : b.rt[0];
-      t.blend = t.rt.blend_enable && !t.is_integer;
+      t.blend = t.rt.blend_enable && !t.is_integer && !b.logicop_enable;
+      t.logic = b.logicop_enable && (fi.is_normalized || fi.is_integer) && !fi.is_srgb;
+      t.logicop = b.logicop_func;
       t.written = (fs_color_written >> i & 1) && t.rt.colormask != 0 && !(s.dual_source && i > 0);
       t.path = ColorPath::Generic;
       for (const auto &[format, path] : kColorPaths) {
@@ -592,6 +594,49 @@ store(const OmuTarget &t, uint8_t *p, const float v[4])
    }
 }
 
+/* PIPE_LOGICOP_* (and so vlg_logicop) is the operation's truth table: bit
+ * (2s + d) of the value is the result for source bit s and destination bit
+ * d (COPY = 0b1100, NOOP = 0b1010, AND = 0b1000, NOR = 0b0001). */
+static_assert(VLG_LOGICOP_COPY == 12 && VLG_LOGICOP_NOOP == 10 && VLG_LOGICOP_AND == 8 &&
+                 VLG_LOGICOP_NOR == 1 && VLG_LOGICOP_SET == 15,
+              "vlg_logicop is a truth table");
+
+inline uint8_t
+logic_op(vlg_logicop f, uint8_t s, uint8_t d)
+{
+   return uint8_t(((f & 8) ? s & d : 0) | ((f & 4) ? s & ~d : 0) | ((f & 2) ? ~s & d : 0) |
+                  ((f & 1) ? ~s & ~d : 0));
+}
+
+/** One pixel (or sample) of a logic-op target: the source packed like a
+ *  store (normalized: clamped, then converted), combined byte by byte with
+ *  the destination; channels outside @cmask keep the destination's bits. */
+void
+write_logic_op(const OmuTarget &t, uint8_t *p, const uint32_t src[4], unsigned cmask)
+{
+   uint8_t s[16], r[16];
+   if (t.is_integer) {
+      format_pack_rgba(t.format, src, s);
+   } else {
+      float sf[4];
+      for (unsigned c = 0; c < 4; c++)
+         sf[c] = clamp01(as_float(src[c]));
+      store(t, s, sf);
+   }
+   for (unsigned i = 0; i < t.bpp; i++)
+      r[i] = logic_op(t.logicop, s[i], p[i]);
+   if (cmask != 0xf) {
+      uint32_t rw[4], dw[4];
+      format_unpack_rgba(t.format, r, rw);
+      format_unpack_rgba(t.format, p, dw);
+      for (unsigned c = 0; c < 4; c++)
+         if (!(cmask >> c & 1))
+            rw[c] = dw[c];
+      format_pack_rgba(t.format, rw, r);
+   }
+   std::memcpy(p, r, t.bpp);
+}
+
 } // namespace
 
 /* Not vectorized: the per-channel stores of the blend followed by 16-byte
@@ -613,6 +658,10 @@ omu_write_color(const OmuState &s, int x, int y, unsigned mask, const uint32_t (
          uint8_t *p = pixel(t.base, t.pitch, t.step, x + int(j & 1), y + int(j >> 1));
          const uint32_t *src = color[i][j];
          const uint32_t *src1 = color[kDualSourceSlot][j]; /* read if s.dual_source */
+         if (t.logic) {
+            write_logic_op(t, p, src, cmask);
+            continue;
+         }
          if (t.is_integer) {
             uint32_t outw[4];
             if (cmask != 0xf) {

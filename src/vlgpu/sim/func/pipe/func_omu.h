@@ -81,7 +81,13 @@ struct OmuTarget {
    uint32_t layer_stride = 0; /**< bytes from one layer to the next (surface.layer_stride) */
    bool is_integer = false;   /**< UINT/SINT target: no clamping, no blending */
    bool clamp = false;        /**< normalized target: clamp to [0,1] before/after blending */
-   bool blend = false;        /**< blending enabled (never for integer targets) */
+   bool blend = false;        /**< blending enabled (never for integer targets, nor with a logic op) */
+   /** blend.logicop_enable on a normalized or integer target that is not
+    *  sRGB: the colour is packed to the format's bits and combined bitwise
+    *  with the destination's (GL 4.6 section 17.3.9 "Logical Operation":
+    *  no effect on floating-point or sRGB buffers, blending off either way). */
+   bool logic = false;
+   vlg_logicop logicop = VLG_LOGICOP_COPY; /**< blend.logicop_func */
    VLG_BLEND_RT rt = {};      /**< blend_rt that applies (rt[i] or rt[0], Gallium rule) */
    float const_color[4] = {}; /**< blend_color, clamped for normalized targets */
    ColorPath path = ColorPath::Generic;

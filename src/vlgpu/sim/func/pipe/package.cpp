@@ -477,8 +477,6 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
                                     "implemented",
                                     name_or(vlg_polygon_mode_name(r.fill_front)),
                                     name_or(vlg_polygon_mode_name(r.fill_back))));
-   if (pkg.pipe.blend.logicop_enable)
-      bad("pipe_state", "blend.logicop_enable = true: logic ops are not implemented");
 
    pkg.vertex_elements.resize(d.num_vertex_elements);
    for (unsigned i = 0; i < d.num_vertex_elements; i++) {

@@ -172,7 +172,7 @@ Omu::touch_group(const FsGroup &g, uint32_t &txn, std::vector<uint64_t> &fills, 
       if (!t.written || !t.step)
          continue;
       /* 4 samples: a pixel's line span (step bytes) may be partly covered */
-      const bool read = t.blend || (t.rt.colormask & 0xf) != 0xf || o.samples > 1;
+      const bool read = t.blend || t.logic || (t.rt.colormask & 0xf) != 0xf || o.samples > 1;
       s[ns++] =
          TouchSurface{fb.cbufs[i].address, fb.cbufs[i].pitch, t.step, read, dirty, t.layer_stride};
    }

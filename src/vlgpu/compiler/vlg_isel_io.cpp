@@ -281,6 +281,10 @@ Isel::store_output_index(const nir_io_semantics &sem, int loc)
          /* gl_Layer: the primitive's framebuffer layer (docs/hw.md
           * "Layered rendering") */
          out = output(VLG_OUTPUT_SEMANTIC_LAYER, 0, loc);
+      } else if (loc == VARYING_SLOT_EDGE && nir->info.stage == MESA_SHADER_VERTEX) {
+         /* glEdgeFlag passed through by st/mesa (nir_lower_passthrough_
+          * edgeflags) for polygon mode LINE/POINT: docs/hw.md "Polygon modes" */
+         out = output(VLG_OUTPUT_SEMANTIC_EDGEFLAG, 0, loc);
       } else if (loc == VARYING_SLOT_CLIP_DIST0 || loc == VARYING_SLOT_CLIP_DIST1) {
          /* gl_ClipDistance (and st/mesa's lowered user clip planes) as two
           * vec4s: docs/hw.md "Clip distances" */

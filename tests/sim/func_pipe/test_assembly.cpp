@@ -7,6 +7,9 @@
  */
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <ostream>
+#include <set>
 #include <vector>
 
 #include "sim/func/pipe/geometry.h"
@@ -100,4 +103,103 @@ TEST(Assembly, RestartStartsNewStripAndFan)
    EXPECT_EQ(assemble(VLG_PRIM_TRIANGLE_FAN, false, 6, {4}), (Prims{{0, 1, 2}, {0, 2, 3}}));
    /* triangles with a restart in the middle of a triangle: 0,1 dropped */
    EXPECT_EQ(assemble(VLG_PRIM_TRIANGLES, false, 5, {2}), (Prims{{2, 3, 4}}));
+}
+
+namespace {
+
+struct Tri {
+   uint32_t v[3];
+   unsigned edges;
+   bool operator==(const Tri &o) const
+   {
+      return v[0] == o.v[0] && v[1] == o.v[1] && v[2] == o.v[2] && edges == o.edges;
+   }
+};
+std::ostream &
+operator<<(std::ostream &os, const Tri &t)
+{
+   return os << "(" << t.v[0] << "," << t.v[1] << "," << t.v[2] << " edges " << t.edges << ")";
+}
+
+std::vector<Tri>
+assemble_edges(vlg_prim prim, bool first, unsigned n)
+{
+   std::vector<Tri> out;
+   PrimitiveAssembler pa(prim, first);
+   auto emit = [&](const Primitive &p) { out.push_back({{p.v[0], p.v[1], p.v[2]}, p.edges}); };
+   for (unsigned i = 0; i < n; i++)
+      pa.push(i, emit);
+   pa.restart(emit);
+   return out;
+}
+
+/** The flagged edges (bit k: v[k] -> v[k+1]) as unordered vertex pairs. */
+std::set<std::pair<uint32_t, uint32_t>>
+flagged(const std::vector<Tri> &tris)
+{
+   std::set<std::pair<uint32_t, uint32_t>> s;
+   for (const Tri &t : tris)
+      for (unsigned k = 0; k < 3; k++)
+         if (t.edges >> k & 1)
+            s.insert(std::minmax(t.v[k], t.v[(k + 1) % 3]));
+   return s;
+}
+
+} // namespace
+
+TEST(Assembly, QuadsStripsAndPolygonsFlagOnlyTheirBoundaryEdges)
+{
+   /* Triangle orders of draw_decompose_tmp.h (quads_flatshade_last false);
+    * provoking vertex (GL 4.6 compatibility Table 13.2): a quad's last
+    * vertex, a quad strip's 2i+4th, a polygon's first, or with
+    * flatshade_first a quad's first. Edge bit k: v[k] -> v[k+1]. */
+   EXPECT_EQ(assemble_edges(VLG_PRIM_QUADS, false, 9),
+             (std::vector<Tri>{{{0, 1, 3}, 5}, {{1, 2, 3}, 3}, {{4, 5, 7}, 5}, {{5, 6, 7}, 3}}));
+   EXPECT_EQ(assemble_edges(VLG_PRIM_QUADS, true, 4),
+             (std::vector<Tri>{{{0, 1, 2}, 3}, {{0, 2, 3}, 6}}));
+   EXPECT_EQ(assemble_edges(VLG_PRIM_QUAD_STRIP, false, 7),
+             (std::vector<Tri>{{{2, 0, 3}, 5}, {{0, 1, 3}, 3}, {{4, 2, 5}, 5}, {{2, 3, 5}, 3}}));
+   /* draw_decompose_tmp.h flags these two E0|E1 and E1|E2, the diagonal
+    * 0-3 instead of the side 2-0: the GE flags the outline */
+   EXPECT_EQ(assemble_edges(VLG_PRIM_QUAD_STRIP, true, 4),
+             (std::vector<Tri>{{{0, 3, 2}, 6}, {{0, 1, 3}, 3}}));
+   EXPECT_EQ(assemble_edges(VLG_PRIM_POLYGON, false, 5),
+             (std::vector<Tri>{{{1, 2, 0}, 5}, {{2, 3, 0}, 1}, {{3, 4, 0}, 3}}));
+   EXPECT_EQ(assemble_edges(VLG_PRIM_POLYGON, true, 5),
+             (std::vector<Tri>{{{0, 1, 2}, 3}, {{0, 2, 3}, 2}, {{0, 3, 4}, 6}}));
+   EXPECT_EQ(assemble_edges(VLG_PRIM_POLYGON, false, 3), (std::vector<Tri>{{{1, 2, 0}, 7}}));
+
+   /* whatever the order, the flagged edges are exactly the outline (GL 4.6
+    * compatibility section 14.6.4: only boundary edges are drawn) */
+   using Edges = std::set<std::pair<uint32_t, uint32_t>>;
+   for (bool first : {false, true}) {
+      EXPECT_EQ(flagged(assemble_edges(VLG_PRIM_QUADS, first, 4)),
+                (Edges{{0, 1}, {1, 2}, {2, 3}, {0, 3}}));
+      /* quads 0-1-3-2 and 2-3-5-4 */
+      EXPECT_EQ(flagged(assemble_edges(VLG_PRIM_QUAD_STRIP, first, 6)),
+                (Edges{{0, 1}, {1, 3}, {2, 3}, {0, 2}, {3, 5}, {4, 5}, {2, 4}}));
+      EXPECT_EQ(flagged(assemble_edges(VLG_PRIM_POLYGON, first, 6)),
+                (Edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {0, 5}}));
+      for (vlg_prim p : {VLG_PRIM_TRIANGLES, VLG_PRIM_TRIANGLE_STRIP, VLG_PRIM_TRIANGLE_FAN})
+         for (const Tri &t : assemble_edges(p, first, 5))
+            EXPECT_EQ(t.edges, 7u) << vlg_prim_name(p);
+   }
+}
+
+TEST(Assembly, PolygonHoldsItsLastTriangleUntilRestart)
+{
+   /* restart before vertex 4: polygons 0-1-2-3 and 4-5-6; the closing edge
+    * goes to each polygon's last triangle */
+   std::vector<Tri> out;
+   PrimitiveAssembler pa(VLG_PRIM_POLYGON, false);
+   auto emit = [&](const Primitive &p) { out.push_back({{p.v[0], p.v[1], p.v[2]}, p.edges}); };
+   for (unsigned i = 0; i < 7; i++) {
+      if (i == 4)
+         pa.restart(emit);
+      pa.push(i, emit);
+      if (i == 3)
+         EXPECT_EQ(pa.oldest_kept(), 0u); /* the held triangle still needs vertex 0 */
+   }
+   pa.restart(emit);
+   EXPECT_EQ(out, (std::vector<Tri>{{{1, 2, 0}, 5}, {{2, 3, 0}, 3}, {{5, 6, 4}, 7}}));
 }

@@ -809,3 +809,137 @@ TEST(Draw, PointSpritesWithPerVertexSize)
    EXPECT_EQ(t.rgba8(23, 23)[3], 255); /* point 1 at (24, 24), size 4: 22..25 */
    EXPECT_EQ(t.rgba8(21, 23)[3], 0);
 }
+
+namespace {
+
+/** A quad 4.5 .. 24.5 (pixel centres on its outline) drawn as GL_QUADS in
+ *  polygon mode @mode (both faces), vertices 0..3 counter-clockwise on the
+ *  screen from the top left. */
+FlatScene
+quad_in_mode(vlg_polygon_mode mode)
+{
+   FlatScene s;
+   s.t.draw.prim = VLG_PRIM_QUADS;
+   s.t.pipe.rasterizer.fill_front = s.t.pipe.rasterizer.fill_back = mode;
+   s.vertices({{4.5, 4.5}, {24.5, 4.5}, {24.5, 24.5}, {4.5, 24.5}});
+   return s;
+}
+
+} // namespace
+
+TEST(Draw, PolygonModeLineDrawsTheOutlineOfAQuadNotItsDiagonal)
+{
+   /* GL 4.6 compatibility section 14.6.4: LINE draws the boundary edges;
+    * the quad's two triangles share an interior edge (its diagonal, through
+    * pixel (14, 14)). Flat colour: the quad's provoking vertex, the last
+    * (3), on every edge. */
+   FlatScene filled = quad_in_mode(VLG_POLYGON_MODE_FILL);
+   render(filled.t);
+   EXPECT_EQ(filled.vertex_at(14, 14), 3);
+
+   FlatScene s = quad_in_mode(VLG_POLYGON_MODE_LINE);
+   const DrawStats st = render(s.t);
+   for (auto [x, y] : {std::pair{14u, 4u}, {24u, 14u}, {14u, 24u}, {4u, 14u}})
+      EXPECT_EQ(s.vertex_at(x, y), 3) << x << "," << y;
+   for (auto [x, y] : {std::pair{14u, 14u}, {10u, 10u}, {18u, 10u}, {10u, 18u}, {18u, 18u}})
+      EXPECT_EQ(s.vertex_at(x, y), -1) << x << "," << y;
+   /* four 1-pixel lines of 20 pixels each (Bresenham, the last pixel of
+    * each left out, sp_setup_line): the outline's 80 pixels */
+   EXPECT_EQ(st.fragments_passed, 80u);
+}
+
+TEST(Draw, PolygonModePointDrawsTheVertices)
+{
+   FlatScene s = quad_in_mode(VLG_POLYGON_MODE_POINT);
+   s.t.pipe.rasterizer.point_size = 1.0f;
+   const DrawStats st = render(s.t);
+   for (auto [x, y] : {std::pair{4u, 4u}, {24u, 4u}, {24u, 24u}, {4u, 24u}})
+      EXPECT_EQ(s.vertex_at(x, y), 3) << x << "," << y;
+   EXPECT_EQ(s.vertex_at(14, 4), -1);
+   EXPECT_EQ(st.fragments_passed, 4u);
+}
+
+TEST(Draw, PolygonModePerFaceAndTheFacingOfItsLines)
+{
+   /* draw_pipe_cull.c's det of window positions: (4.5,4.5) (14.5,4.5)
+    * (4.5,14.5) is clockwise on the screen, front with front_ccw false;
+    * the second triangle is wound the other way: back */
+   const std::vector<std::array<double, 2>> tris = {{4.5, 4.5},   {14.5, 4.5},  {4.5, 14.5},
+                                                    {16.5, 16.5}, {16.5, 26.5}, {26.5, 16.5}};
+   for (bool two_sided : {false, true}) {
+      FlatScene s;
+      s.t.framebuffer(32, 32, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z24_UNORM_S8_UINT);
+      s.t.pipe.rasterizer.front_ccw = false;
+      s.t.pipe.rasterizer.fill_front = VLG_POLYGON_MODE_FILL;
+      s.t.pipe.rasterizer.fill_back = VLG_POLYGON_MODE_LINE;
+      if (two_sided) {
+         /* back-facing fragments fail: the lines of a back-facing polygon
+          * are back-facing (GL 4.6 compatibility section 14.6.4) */
+         VLG_DEPTH_STENCIL_ALPHA &dsa = s.t.pipe.depth_stencil_alpha;
+         dsa.stencil[0].enabled = true;
+         dsa.stencil[0].func = VLG_COMPARE_FUNC_ALWAYS;
+         dsa.stencil[1].enabled = true;
+         dsa.stencil[1].func = VLG_COMPARE_FUNC_NEVER;
+      }
+      s.vertices(tris);
+      render(s.t);
+      EXPECT_EQ(s.vertex_at(7, 7), 2);    /* front: filled */
+      EXPECT_EQ(s.vertex_at(19, 19), -1); /* back: outline only */
+      EXPECT_EQ(s.vertex_at(16, 21), two_sided ? -1 : 5) << two_sided;
+   }
+}
+
+TEST(Draw, EdgeFlagsAndUserClipPlanesInPolygonModeLine)
+{
+   /* the VS output EDGEFLAG (attribute 1's y here): an edge is drawn if its
+    * first vertex's flag is 1.0 (draw_cliptest_tmp.h, draw_pipe_unfilled.c) */
+   auto scene = [](float flag1) {
+      FlatScene s;
+      s.t.pipe.rasterizer.fill_front = s.t.pipe.rasterizer.fill_back = VLG_POLYGON_MODE_LINE;
+      /* FlatScene::vertices with attribute 1 = (i/16, edge flag, 0, 1) */
+      TestDraw &t = s.t;
+      std::vector<float> v;
+      const VLG_VIEWPORT &vp = t.pipe.viewport;
+      const double pos[3][2] = {{4.5, 4.5}, {24.5, 4.5}, {4.5, 24.5}};
+      for (unsigned i = 0; i < 3; i++) {
+         v.insert(v.end(), {float((pos[i][0] - vp.translate[0]) / vp.scale[0]),
+                            float((pos[i][1] - vp.translate[1]) / vp.scale[1]), 0.0f, 1.0f});
+         v.insert(v.end(), {float(i) / 16.0f, i == 1 ? flag1 : 1.0f, 0.0f, 1.0f});
+      }
+      color_pipeline(t, v, R"(
+         MOV R4, R0
+         MOV R5, R1
+         MOV R6, R1.yyyy
+         BRC.END
+      )",
+                     VLG_INTERP_FLAT);
+      t.vs.output(6, VLG_OUTPUT_SEMANTIC_EDGEFLAG);
+      return s;
+   };
+   {
+      FlatScene s = scene(1.0f);
+      render(s.t);
+      EXPECT_EQ(s.vertex_at(14, 14), 2); /* edge 1 -> 2 through (14.5, 14.5) */
+      EXPECT_EQ(s.vertex_at(14, 4), 2);
+   }
+   {
+      FlatScene s = scene(0.0f);
+      render(s.t);
+      EXPECT_EQ(s.vertex_at(14, 14), -1); /* vertex 1's flag clear: its edge is gone */
+      EXPECT_EQ(s.vertex_at(14, 4), 2);   /* 0 -> 1 */
+      EXPECT_EQ(s.vertex_at(4, 14), 2);   /* 2 -> 0 */
+   }
+   {
+      /* user clip plane keeping window x <= 14.5: the polygon gets an edge
+       * along the plane, which is drawn (draw_pipe_clip.c: user planes make
+       * boundary edges, frustum planes do not) */
+      FlatScene s = scene(1.0f);
+      s.t.pipe.rasterizer.clip_plane_enable = 0x1;
+      s.t.pipe.clip.plane[0].a = -1.0f;
+      s.t.pipe.clip.plane[0].d = float((14.5 - s.t.pipe.viewport.translate[0]) /
+                                       s.t.pipe.viewport.scale[0]);
+      render(s.t);
+      EXPECT_EQ(s.vertex_at(14, 8), 2);
+      EXPECT_EQ(s.vertex_at(20, 4), -1); /* beyond the plane */
+   }
+}

@@ -409,6 +409,79 @@ scene_strips(Scene &s)
    s.finish();
 }
 
+/** Desktop GL's polygon modes (docs/hw.md "Polygon modes"): quads drawn as
+ *  lines (their diagonals not drawn), a quad strip filled on one face and
+ *  outlined on the other, a polygon as 3-pixel points with polygon offset on
+ *  points, wide lines (width 3) of a fan. */
+inline void
+scene_polygon_modes(Scene &s)
+{
+   TestDraw &t = s.t;
+   t.framebuffer(72, 72, VLG_FORMAT_R8G8B8A8_UNORM, VLG_FORMAT_Z24_UNORM_S8_UINT);
+   const float bg[4] = {0, 0, 0, 1};
+   s.clear((1u << 2) | 3u, bg, 1.0f, 0);
+   VLG_RASTERIZER &r = t.pipe.rasterizer;
+
+   s.next_draw();
+   std::vector<float> q;
+   for (int i = 0; i < 3; i++) {
+      const float x = -0.9f + 0.6f * i, y = 0.3f;
+      for (auto [dx, dy] : {std::pair{0.0f, 0.0f}, {0.5f, 0.1f}, {0.45f, 0.6f}, {0.05f, 0.5f}})
+         q.insert(q.end(), {x + dx, y + dy, 0, 1, 0.3f * i, 1 - dx, dy, 1});
+   }
+   t.draw.prim = VLG_PRIM_QUADS;
+   r.fill_front = r.fill_back = VLG_POLYGON_MODE_LINE;
+   color_pipeline(t, q);
+   s.draw();
+
+   s.next_draw();
+   std::vector<float> st;
+   for (int i = 0; i < 8; i++) {
+      const float x = -0.9f + 0.25f * i;
+      /* the winding flips halfway: quads 0..2 one face, 4..6 the other */
+      const float y0 = i < 4 ? -0.6f : -0.1f, y1 = i < 4 ? -0.1f : -0.6f;
+      st.insert(st.end(), {x, y0, 0.2f, 1, 1, 0.1f * i, 0, 1});
+      st.insert(st.end(), {x, y1, 0.2f, 1, 0, 0.1f * i, 1, 1});
+   }
+   t.draw.prim = VLG_PRIM_QUAD_STRIP;
+   r.fill_front = VLG_POLYGON_MODE_FILL;
+   r.fill_back = VLG_POLYGON_MODE_LINE;
+   color_pipeline(t, st);
+   s.draw();
+
+   s.next_draw();
+   std::vector<float> p;
+   for (int i = 0; i < 7; i++) {
+      const float a = 0.9f * float(i);
+      p.insert(p.end(), {0.5f * std::cos(a) * 0.8f, -0.75f + 0.2f * std::sin(a), 0.5f, 1, 1, 1,
+                         0.1f * i, 1});
+   }
+   t.draw.prim = VLG_PRIM_POLYGON;
+   r.fill_front = r.fill_back = VLG_POLYGON_MODE_POINT;
+   r.point_size = 3.0f;
+   r.offset_point = true;
+   r.offset_units = 4.0f;
+   t.pipe.depth_stencil_alpha.depth_enable = true;
+   t.pipe.depth_stencil_alpha.depth_writemask = true;
+   t.pipe.depth_stencil_alpha.depth_func = VLG_COMPARE_FUNC_LESS;
+   color_pipeline(t, p);
+   s.draw();
+
+   s.next_draw();
+   std::vector<float> f = {0.6f, -0.6f, 0, 1, 1, 1, 1, 1};
+   for (int i = 0; i <= 6; i++) {
+      const float a = 0.5f * float(i);
+      f.insert(f.end(), {0.6f + 0.3f * std::cos(a), -0.6f + 0.3f * std::sin(a), 0, 1, 0.15f * i, 0.5f,
+                         1 - 0.15f * i, 1});
+   }
+   t.draw.prim = VLG_PRIM_TRIANGLE_FAN;
+   r.fill_front = r.fill_back = VLG_POLYGON_MODE_LINE;
+   r.line_width = 3.0f;
+   color_pipeline(t, f);
+   s.draw();
+   s.finish();
+}
+
 struct NamedScene {
    const char *name;
    void (*build)(Scene &);
@@ -426,6 +499,7 @@ all_scenes()
       {"discard", scene_discard},
       {"strips", scene_strips},
       {"dual_source", scene_dual_source},
+      {"polygon_modes", scene_polygon_modes},
    };
    return s;
 }

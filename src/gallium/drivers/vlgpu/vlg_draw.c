@@ -235,14 +235,17 @@ vlg_draw_vbo(struct pipe_context *pctx, const struct pipe_draw_info *info,
       mesa_logw_once("draw skipped: %s", why);
       return;
    }
-   /* PIPE_CAP_SUPPORTED_PRIM_MODES has the 7 GL ES types and the four
-    * adjacency types (u_vbuf converts quads and polygons); GL only lets
+   /* PIPE_CAP_SUPPORTED_PRIM_MODES has every type up to
+    * TRIANGLE_STRIP_ADJACENCY (quads and polygons included); GL only lets
     * adjacency types reach a draw with a geometry shader (GL 3.2 core
-    * §2.12.1: INVALID_OPERATION otherwise). */
-   assert(info->mode <= PIPE_PRIM_TRIANGLE_FAN ||
-          (info->mode >= PIPE_PRIM_LINES_ADJACENCY &&
-           info->mode <= PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY));
-   if (info->mode > PIPE_PRIM_TRIANGLE_FAN && !ctx->gs) {
+    * §2.12.1: INVALID_OPERATION otherwise) and quads and polygons only one
+    * without (main/draw_validate.c keeps them out of a GS's input modes). */
+   assert(info->mode <= PIPE_PRIM_TRIANGLE_STRIP_ADJACENCY);
+   if (info->mode >= PIPE_PRIM_QUADS && info->mode <= PIPE_PRIM_POLYGON && ctx->gs) {
+      mesa_logw_once("draw skipped: quads or polygons with a geometry shader");
+      return;
+   }
+   if (info->mode >= PIPE_PRIM_LINES_ADJACENCY && !ctx->gs) {
       mesa_logw_once("draw skipped: adjacency primitives without a "
                      "geometry shader");
       return;

@@ -73,13 +73,17 @@ vlg_screen_get_device_vendor(struct pipe_screen *pscreen)
    return "vlgpu (simulated VL-IW GPU)";
 }
 
-/* The GL ES primitive types: draw_info.prim (docs/hw.md enum prim). */
+/* draw_info.prim (docs/hw.md enum prim): the GL ES primitive types, desktop
+ * GL's quads and polygons (the GE splits them into triangles and keeps their
+ * inner edges out of polygon mode LINE/POINT: u_vbuf's conversion to
+ * triangles would draw them), the adjacency types. */
 #define VLG_PRIM_MODES                                                        \
    (BITFIELD_BIT(PIPE_PRIM_POINTS) | BITFIELD_BIT(PIPE_PRIM_LINES) |          \
     BITFIELD_BIT(PIPE_PRIM_LINE_LOOP) | BITFIELD_BIT(PIPE_PRIM_LINE_STRIP) |  \
     BITFIELD_BIT(PIPE_PRIM_TRIANGLES) |                                       \
     BITFIELD_BIT(PIPE_PRIM_TRIANGLE_STRIP) |                                  \
-    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_FAN) |                                    \
+    BITFIELD_BIT(PIPE_PRIM_TRIANGLE_FAN) | BITFIELD_BIT(PIPE_PRIM_QUADS) |    \
+    BITFIELD_BIT(PIPE_PRIM_QUAD_STRIP) | BITFIELD_BIT(PIPE_PRIM_POLYGON) |    \
     BITFIELD_BIT(PIPE_PRIM_LINES_ADJACENCY) |                                 \
     BITFIELD_BIT(PIPE_PRIM_LINE_STRIP_ADJACENCY) |                            \
     BITFIELD_BIT(PIPE_PRIM_TRIANGLES_ADJACENCY) |                             \

@@ -175,14 +175,10 @@ vlg_create_rasterizer_state(struct pipe_context *pctx,
    VLG_RASTERIZER_init(&r);
    r.front_ccw = cso->front_ccw;
    r.cull_face = (enum vlg_face)cso->cull_face;
-   /* glPolygonMode (desktop GL only): the PE implements FILL only and
-    * faults on the others; draw filled rather than not at all. */
-   if (cso->fill_front != PIPE_POLYGON_MODE_FILL ||
-       cso->fill_back != PIPE_POLYGON_MODE_FILL)
-      mesa_logw_once("glPolygonMode LINE/POINT is not supported by the GPU: "
-                     "polygons are filled");
-   r.fill_front = VLG_POLYGON_MODE_FILL;
-   r.fill_back = VLG_POLYGON_MODE_FILL;
+   /* glPolygonMode (desktop GL): the PE draws the boundary edges or vertices
+    * of LINE/POINT polygons (docs/hw.md "Polygon modes") */
+   r.fill_front = (enum vlg_polygon_mode)cso->fill_front;
+   r.fill_back = (enum vlg_polygon_mode)cso->fill_back;
    r.flatshade = cso->flatshade;
    r.flatshade_first = cso->flatshade_first;
    r.point_size_per_vertex = cso->point_size_per_vertex;

@@ -534,7 +534,7 @@ render_draw(Vram &vram, uint64_t draw_info_address, const FuncOptions &opt)
          for (unsigned j = 0; j < p.num_vertices; j++)
             refs[j] = VertexRef{&vdata[size_t(p.v[j]) * floats], clipmask[p.v[j]]};
          st.ge.primitives++;
-         engine.process(refs, p.num_vertices, backend, prim_no++);
+         engine.process(refs, p.num_vertices, backend, prim_no++, p.edges);
       };
       /* stream output: its own assembler in the provoking-vertex order
        * (stream_output.h); it writes no memory the draw reads */

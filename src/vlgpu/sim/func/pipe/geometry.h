@@ -215,8 +215,9 @@ class PrimitiveAssembler {
    /** Feed the next vertex in draw order; calls emit(const Primitive &) for
     * every primitive it completes. */
    template <typename Emit> void push(uint32_t v, Emit &&emit);
-   /** Primitive restart (or the end of an instance/draw): closes a line loop
-    * and drops an incomplete primitive. */
+   /** Primitive restart (or the end of an instance/draw): closes a line loop,
+    * emits a polygon's last triangle (held back until then: only the last
+    * one has the closing edge) and drops an incomplete primitive. */
    template <typename Emit> void restart(Emit &&emit);
    /** The lowest vertex number a later push() or restart() may still emit
     *  (a fan's or loop's first vertex, the previous two), ~0u if none. */
@@ -225,16 +226,24 @@ class PrimitiveAssembler {
       if (n_ == 0 || prim_ == VLG_PRIM_POINTS)
          return ~0u;
       uint32_t m = n_ >= 2 ? std::min(a_, b_) : b_;
-      if (prim_ == VLG_PRIM_TRIANGLE_FAN || prim_ == VLG_PRIM_LINE_LOOP)
+      if (n_ >= 3 && (prim_ == VLG_PRIM_QUADS || prim_ == VLG_PRIM_QUAD_STRIP))
+         m = std::min(m, p_);
+      if (prim_ == VLG_PRIM_TRIANGLE_FAN || prim_ == VLG_PRIM_LINE_LOOP ||
+          prim_ == VLG_PRIM_POLYGON)
          m = std::min(m, c0_);
       return m;
    }
 
  private:
+   /* Primitive::edges bits: edge v[k] -> v[(k + 1) % 3] */
+   static constexpr uint8_t kE0 = 1, kE1 = 2, kE2 = 4;
    vlg_prim prim_;
    bool first_;
    uint32_t n_ = 0;                  /* vertices since the last restart */
    uint32_t a_ = 0, b_ = 0, c0_ = 0; /* previous two vertices, first vertex */
+   uint32_t p_ = 0;                  /* the vertex before a_ (quads) */
+   Primitive held_{};                /* POLYGON: the triangle restart() completes */
+   bool holding_ = false;
 };
 
 template <typename Emit>
@@ -278,6 +287,50 @@ PrimitiveAssembler::push(uint32_t v, Emit &&emit)
             emit(Primitive{{c0_, b_, v}, 3});
       }
       break;
+   /* Quads and polygons as draw_decompose_tmp.h splits them (with
+    * quads_flatshade_last false, PIPE_CAP_QUADS_FOLLOW_PROVOKING_VERTEX_
+    * CONVENTION): the edges inside the quad or polygon are not boundary
+    * edges. */
+   case VLG_PRIM_QUADS:
+      if (i % 4 == 3) {
+         if (!first_) {
+            emit(Primitive{{p_, a_, v}, 3, kE0 | kE2});
+            emit(Primitive{{a_, b_, v}, 3, kE0 | kE1});
+         } else {
+            emit(Primitive{{p_, a_, b_}, 3, kE0 | kE1});
+            emit(Primitive{{p_, b_, v}, 3, kE1 | kE2});
+         }
+      }
+      break;
+   case VLG_PRIM_QUAD_STRIP:
+      /* quad (i-3, i-2, i-1, i) for odd i: its edges are i-3 -> i-2,
+       * i-2 -> i, i -> i-1 and i-1 -> i-3 */
+      if (i >= 3 && (i & 1)) {
+         if (!first_) {
+            emit(Primitive{{b_, p_, v}, 3, kE0 | kE2});
+            emit(Primitive{{p_, a_, v}, 3, kE0 | kE1});
+         } else {
+            /* draw flags E0|E1 and E1|E2 here, which marks the diagonal
+             * i-3 -> i and leaves i-1 -> i-3 out: the quad's outline is
+             * i-3 -> i-2 -> i -> i-1 (test_assembly.cpp checks it) */
+            emit(Primitive{{p_, v, b_}, 3, kE1 | kE2});
+            emit(Primitive{{p_, a_, v}, 3, kE0 | kE1});
+         }
+      }
+      break;
+   case VLG_PRIM_POLYGON:
+      /* a fan around vertex 0, the provoking vertex either way (last =
+       * vertex 0 for the last-vertex convention) */
+      if (i >= 2) {
+         if (holding_)
+            emit(held_);
+         const uint8_t open = first_ ? kE1 : kE0, first_edge = first_ ? kE0 : kE2;
+         held_ = first_ ? Primitive{{c0_, b_, v}, 3, open} : Primitive{{b_, v, c0_}, 3, open};
+         if (i == 2)
+            held_.edges |= first_edge;
+         holding_ = true;
+      }
+      break;
    case VLG_PRIM_LINES_ADJACENCY:
    case VLG_PRIM_LINE_STRIP_ADJACENCY:
    case VLG_PRIM_TRIANGLES_ADJACENCY:
@@ -288,6 +341,7 @@ PrimitiveAssembler::push(uint32_t v, Emit &&emit)
    }
    if (i == 0)
       c0_ = v;
+   p_ = a_;
    a_ = b_;
    b_ = v;
 }
@@ -298,6 +352,12 @@ PrimitiveAssembler::restart(Emit &&emit)
 {
    if (prim_ == VLG_PRIM_LINE_LOOP && n_ >= 2)
       emit(Primitive{{b_, c0_, 0}, 2});
+   if (holding_) {
+      /* the polygon's last triangle has its closing edge (last -> 0) */
+      held_.edges |= first_ ? kE2 : kE1;
+      emit(held_);
+      holding_ = false;
+   }
    n_ = 0;
 }
 

@@ -287,7 +287,8 @@ check_shader(const Vram &vram, ShaderPackage &sp, vlg_shader_stage stage, unsign
                                           VLG_OUTPUT_SEMANTIC_POINT_SIZE,
                                           VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE}) ||
                        (gs && (out.semantic == VLG_OUTPUT_SEMANTIC_PRIMITIVE_ID ||
-                               out.semantic == VLG_OUTPUT_SEMANTIC_LAYER))
+                               out.semantic == VLG_OUTPUT_SEMANTIC_LAYER)) ||
+                       (vs && out.semantic == VLG_OUTPUT_SEMANTIC_EDGEFLAG)
                   : one_of(out.semantic, {VLG_OUTPUT_SEMANTIC_COLOR, VLG_OUTPUT_SEMANTIC_DEPTH,
                                           VLG_OUTPUT_SEMANTIC_SAMPLE_MASK,
                                           VLG_OUTPUT_SEMANTIC_DUAL_SOURCE_COLOR});
@@ -446,6 +447,13 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
                      fmt::format("draw_info.prim = {} but draw_info.gs = 0 (adjacency primitives "
                                  "are only defined for draws with a geometry shader)",
                                  name_or(vlg_prim_name(d.prim))));
+   /* GL 3.2 compatibility §2.12.1: a geometry shader takes points, lines
+    * and triangles (and adjacency), never quads or polygons */
+   if (d.gs && (d.prim == VLG_PRIM_QUADS || d.prim == VLG_PRIM_QUAD_STRIP ||
+                d.prim == VLG_PRIM_POLYGON))
+      bad("draw_info", fmt::format("prim = {} with a geometry shader (quads and polygons are no "
+                                   "geometry-shader input)",
+                                   name_or(vlg_prim_name(d.prim))));
    if (d.vertices_per_prim != prim_vertices(d.prim))
       bad("draw_info", fmt::format("vertices_per_prim = {} but prim {} has {}", d.vertices_per_prim,
                                    name_or(vlg_prim_name(d.prim)), prim_vertices(d.prim)));
@@ -472,11 +480,9 @@ load_draw_package(const Vram &vram, uint64_t draw_info_address)
 
    pkg.pipe = read_hw_block<VLG_PIPE_STATE>(vram, d.pipe_state, kCP, "pipe_state");
    const VLG_RASTERIZER &r = pkg.pipe.rasterizer;
-   if (r.fill_front != VLG_POLYGON_MODE_FILL || r.fill_back != VLG_POLYGON_MODE_FILL)
-      bad("pipe_state", fmt::format("rasterizer.fill_front = {}, fill_back = {}: only FILL is "
-                                    "implemented",
-                                    name_or(vlg_polygon_mode_name(r.fill_front)),
-                                    name_or(vlg_polygon_mode_name(r.fill_back))));
+   if (!vlg_polygon_mode_name(r.fill_front) || !vlg_polygon_mode_name(r.fill_back))
+      bad("pipe_state", fmt::format("rasterizer.fill_front = {}, fill_back = {}: not a polygon mode",
+                                    unsigned(r.fill_front), unsigned(r.fill_back)));
 
    pkg.vertex_elements.resize(d.num_vertex_elements);
    for (unsigned i = 0; i < d.num_vertex_elements; i++) {

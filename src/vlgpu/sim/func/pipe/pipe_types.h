@@ -39,6 +39,8 @@ struct VertexLayout {
    int primid_slot = -1;
    /** slot of the GS output LAYER (gl_Layer), -1 if none */
    int layer_slot = -1;
+   /** slot of the VS output EDGEFLAG (glEdgeFlag), -1 if none: every flag set */
+   int edgeflag_slot = -1;
 
    VertexLayout()
    {
@@ -64,6 +66,12 @@ struct VertexRef {
 struct Primitive {
    uint32_t v[3];
    uint8_t num_vertices; /**< 1 point, 2 line, 3 triangle */
+   /** triangles: bit k set if the edge v[k] -> v[(k + 1) % 3] is a boundary
+    *  edge of the polygon (drawn in polygon mode LINE/POINT), clear for the
+    *  interior edges of a decomposed quad or polygon (Gallium's
+    *  DRAW_PIPE_EDGE_FLAG_k, draw_decompose_tmp.h) */
+   uint8_t edges = kAllEdges;
+   static constexpr uint8_t kAllEdges = 7;
 };
 
 /** Plane equation of one fragment-shader input component set, in window
@@ -91,6 +99,10 @@ struct PrimSetup {
     * (linear value divided by the interpolated 1/w). */
    uint8_t mode[kMaxShaderIo] = {};
    bool back_facing = false; /**< polygon is back-facing (points, lines: front) */
+   /** lines and points of a polygon drawn in polygon mode LINE/POINT take
+    *  the polygon's facing (GL 4.6 compatibility section 14.6.4; they are
+    *  still polygons for gl_FrontFacing and two-sided stencil) */
+   bool polygon_back_facing = false;
    uint32_t primitive_id = 0; /**< the FS input PRIMITIVE_ID of every fragment */
    uint32_t layer = 0;        /**< framebuffer layer written: LAYER clamped to PeState::max_layer */
    uint32_t layer_input = 0;  /**< the FS input LAYER: the GS output LAYER as written */

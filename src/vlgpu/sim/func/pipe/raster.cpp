@@ -605,6 +605,7 @@ make_pe_state(const DrawPackage &pkg, const VertexLayout &layout)
 
    /* draw_pipe_offset.c offset_first_tri; mrd: util_get_depth_format_mrd */
    s.offset = r.offset_tri;
+   s.unfilled = r.fill_front != VLG_POLYGON_MODE_FILL || r.fill_back != VLG_POLYGON_MODE_FILL;
    const vlg_format zf = pkg.fb.zsbuf.format;
    s.float_depth = zf == VLG_FORMAT_Z32_FLOAT || zf == VLG_FORMAT_Z32_FLOAT_S8X24_UINT;
    double mrd = 1.0 / ((1 << 24) - 1);
@@ -699,7 +700,7 @@ pe_setup_triangle(const PeState &s, const float *v0, const float *v1, const floa
       }
    }
    ps.kind = kind;
-   ps.back_facing = kind == PrimKind::Triangle ? back : false;
+   ps.back_facing = kind == PrimKind::Triangle ? back : ps.polygon_back_facing;
    setup_tri_coefficients(s, t, ps, kind == PrimKind::Point);
    setup_tri_edges(t);
    stats.triangles_setup++;
@@ -756,7 +757,7 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
    linear(ps.pos, 2, v0[6], v1[6]);
    linear(ps.pos, 3, v0[7], v1[7]);
    ps.kind = PrimKind::Line;
-   ps.back_facing = false;
+   ps.back_facing = ps.polygon_back_facing;
    setup_input_coefficients(s, ps, PrimKind::Line, false,
                             [&](InterpCoef &c, unsigned j, unsigned o, uint8_t mode) {
                                if (mode == kModeConst)
@@ -825,7 +826,7 @@ pe_setup_point(const PeState &s, const float *v0, float size, PrimSetup &ps, Qua
    const_coeff(ps.pos, 2, v0[6]);
    const_coeff(ps.pos, 3, v0[7]);
    ps.kind = PrimKind::Point;
-   ps.back_facing = false;
+   ps.back_facing = ps.polygon_back_facing;
    setup_input_coefficients(s, ps, PrimKind::Point, false,
                             [&](InterpCoef &c, unsigned j, unsigned o, uint8_t mode) {
                                /* point_persp_coeff: a0 = v * w, divided by w again
@@ -986,7 +987,8 @@ PrimitiveEngine::PrimitiveEngine(const PeState &s)
 }
 
 void
-PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id)
+PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id,
+                         uint8_t edges)
 {
    stats_.prims_in++;
    const float *prov = s_.rast.flatshade_first ? v[0].data : v[n - 1].data;
@@ -1028,10 +1030,16 @@ PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_
    } else {
       const uint32_t any = v[0].clipmask | v[1].clipmask | v[2].clipmask;
       if (!any) {
-         after_clip_tri(v[0].data, v[1].data, v[2].data, sink);
+         /* an edge is drawn if it is a boundary edge and its first vertex's
+          * edge flag is set (draw_pipe_unfilled.c) */
+         uint8_t e = edges;
+         for (unsigned k = 0; k < 3; k++)
+            if (!edge_flag(v[k].data))
+               e &= uint8_t(~(1u << k));
+         after_clip_tri(v[0].data, v[1].data, v[2].data, e, sink);
       } else if (!(v[0].clipmask & v[1].clipmask & v[2].clipmask)) {
          stats_.prims_clipped++;
-         clip_triangle(v, any, sink);
+         clip_triangle(v, any, edges, sink);
       } else {
          stats_.prims_trivially_rejected++;
       }
@@ -1075,28 +1083,43 @@ clip_interp(const PeState &s, float *dst, float t, const float *out, const float
 } // namespace
 
 void
-PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, QuadSink &sink)
+PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, uint8_t edges,
+                               QuadSink &sink)
 {
-   /* draw_pipe_clip.c do_clip_tri */
+   /* draw_pipe_clip.c do_clip_tri. With polygon modes, each list entry also
+    * carries its boundary-edge flag (the edge to the next entry, from
+    * @edges) and its vertex's edge flag: a vertex made where the polygon
+    * leaves a frustum plane starts no drawn edge (the edge along the
+    * plane), one made at a user plane does; one made where it comes back
+    * copies the flag of the vertex outside (NVIDIA's behaviour, which draw
+    * copies). */
    float *a[kMaxClipped + 1], *b[kMaxClipped + 1];
    float **inlist = a, **outlist = b;
+   bool ea[kMaxClipped + 1], eb[kMaxClipped + 1], fa[kMaxClipped + 1], fb[kMaxClipped + 1];
+   bool *in_edge = ea, *out_edge = eb, *in_flag = fa, *out_flag = fb;
    unsigned tmpnr = 0, n = 3;
-   inlist[0] = v[0].data;
-   inlist[1] = v[1].data;
-   inlist[2] = v[2].data;
+   for (unsigned k = 0; k < 3; k++) {
+      inlist[k] = v[k].data;
+      in_edge[k] = edges >> k & 1;
+      in_flag[k] = edge_flag(v[k].data);
+   }
    float *const prov = s_.rast.flatshade_first ? v[0].data : v[2].data;
 
    while (clipmask && n >= 3) {
       const unsigned plane_idx = unsigned(__builtin_ctz(clipmask));
       float *vert_prev = inlist[0];
+      bool edge_prev = in_edge[0], flag_prev = in_flag[0];
       float dp_prev = pe_plane_distance(s_, vert_prev, plane_idx);
       unsigned outcount = 0;
+      const bool user_plane = plane_idx >= 6;
       clipmask &= ~(1u << plane_idx);
       if (inf_or_nan(dp_prev))
          return;
       if (n >= kMaxClipped)
          return;
       inlist[n] = inlist[0];
+      in_edge[n] = in_edge[0];
+      in_flag[n] = in_flag[0];
       for (unsigned i = 1; i <= n; i++) {
          float *vert = inlist[i];
          const float dp = pe_plane_distance(s_, vert, plane_idx);
@@ -1106,6 +1129,8 @@ PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, QuadSink &
          if (dp_prev >= 0.0f) {
             if (outcount >= kMaxClipped)
                return;
+            out_edge[outcount] = edge_prev;
+            out_flag[outcount] = flag_prev;
             outlist[outcount++] = vert_prev;
             different_sign = dp < 0.0f;
          } else {
@@ -1115,24 +1140,34 @@ PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, QuadSink &
             if (tmpnr >= kMaxClipped + 1 || outcount >= kMaxClipped)
                return;
             float *nv = tmp(kClipTmp + tmpnr++);
-            outlist[outcount++] = nv;
             const float denom = dp - dp_prev;
             if (dp < 0.0f) {
                if (-dp < dp_prev)
                   clip_interp(s_, nv, dp / denom, vert, vert_prev);
                else
                   clip_interp(s_, nv, -dp_prev / denom, vert_prev, vert);
+               /* going out: an edge along a user plane, none along the frustum */
+               out_edge[outcount] = user_plane || edge_prev;
+               out_flag[outcount] = user_plane;
             } else {
                if (-dp_prev < dp)
                   clip_interp(s_, nv, -dp_prev / denom, vert_prev, vert);
                else
                   clip_interp(s_, nv, dp / denom, vert, vert_prev);
+               /* coming back in */
+               out_edge[outcount] = edge_prev;
+               out_flag[outcount] = flag_prev;
             }
+            outlist[outcount++] = nv;
          }
          vert_prev = vert;
+         edge_prev = in_edge[i];
+         flag_prev = in_flag[i];
          dp_prev = dp;
       }
       std::swap(inlist, outlist);
+      std::swap(in_edge, out_edge);
+      std::swap(in_flag, out_flag);
       n = outcount;
    }
    if (n < 3)
@@ -1146,12 +1181,31 @@ PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, QuadSink &
       copy_slots(d, prov, s_.flat_slots);
       inlist[0] = d;
    }
-   /* emit_poly: fan around vertex 0 keeping the provoking vertex */
-   for (unsigned i = 2; i < n; i++) {
-      if (s_.rast.flatshade_first)
-         after_clip_tri(inlist[0], inlist[i - 1], inlist[i], sink);
-      else
-         after_clip_tri(inlist[i - 1], inlist[i], inlist[0], sink);
+   /* emit_poly: fan around vertex 0 keeping the provoking vertex; the
+    * polygon's edges 0 -> 1, i-1 -> i and n-1 -> 0 are the triangles' first,
+    * middle and last (bit k: v[k] -> v[k+1]) */
+   const bool first = s_.rast.flatshade_first;
+   const uint8_t edge_first = first ? 1 : 4, edge_middle = first ? 2 : 1, edge_last = first ? 4 : 2;
+   uint8_t flags = uint8_t((in_edge[0] ? edge_first : 0) | edge_middle);
+   for (unsigned i = 2; i < n; i++, flags = edge_middle) {
+      if (!in_edge[i - 1])
+         flags &= uint8_t(~edge_middle);
+      if (i == n - 1 && in_edge[i])
+         flags |= edge_last;
+      float *t[3];
+      bool f[3];
+      if (first) {
+         t[0] = inlist[0], t[1] = inlist[i - 1], t[2] = inlist[i];
+         f[0] = in_flag[0], f[1] = in_flag[i - 1], f[2] = in_flag[i];
+      } else {
+         t[0] = inlist[i - 1], t[1] = inlist[i], t[2] = inlist[0];
+         f[0] = in_flag[i - 1], f[1] = in_flag[i], f[2] = in_flag[0];
+      }
+      uint8_t e = flags;
+      for (unsigned k = 0; k < 3; k++)
+         if (!f[k])
+            e &= uint8_t(~(1u << k));
+      after_clip_tri(t[0], t[1], t[2], e, sink);
    }
 }
 
@@ -1222,58 +1276,124 @@ PrimitiveEngine::line_guard_mask(const float *v, uint32_t clipmask) const
    return m;
 }
 
+bool
+PrimitiveEngine::edge_flag(const float *v) const
+{
+   /* draw_cliptest_tmp.h: set iff the EDGEFLAG output's x is 1.0 */
+   return s_.layout.edgeflag_slot < 0 || v[unsigned(s_.layout.edgeflag_slot) * 4] == 1.0f;
+}
+
+/* draw_pipe_offset.c do_offset_tri on the copies @c (window z, saturated). */
 void
-PrimitiveEngine::after_clip_tri(float *v0, float *v1, float *v2, QuadSink &sink)
+PrimitiveEngine::polygon_offset(float *const c[3]) const
+{
+   const float det = calc_det(c[0], c[1], c[2]);
+   const float inv_det = 1.0f / det;
+   const float ex = c[0][4] - c[2][4], ey = c[0][5] - c[2][5], ez = c[0][6] - c[2][6];
+   const float fx = c[1][4] - c[2][4], fy = c[1][5] - c[2][5], fz = c[1][6] - c[2][6];
+   const float a = ey * fz - ez * fy;
+   const float b = ez * fx - ex * fz;
+   const float dzdx = std::fabs(a * inv_det);
+   const float dzdy = std::fabs(b * inv_det);
+   const float mult = (dzdx > dzdy ? dzdx : dzdy) * s_.offset_scale;
+   float zoffset;
+   if (s_.float_depth) {
+      const double m = std::max(std::max(std::fabs(double(c[0][6])), std::fabs(double(c[1][6]))),
+                                std::fabs(double(c[2][6])));
+      const float mf = float(m);
+      int32_t bits = bit_cast<int32_t>(mf);
+      bits &= 0xff << 23;
+      bits -= 23 << 23;
+      bits = std::max(bits, 0);
+      const float mrd = bit_cast<float>(bits);
+      zoffset = s_.offset_units * mrd + mult;
+   } else {
+      zoffset = s_.offset_units + mult;
+   }
+   if (s_.offset_clamp != 0.0f)
+      zoffset = s_.offset_clamp < 0.0f ? std::max(zoffset, s_.offset_clamp)
+                                       : std::min(zoffset, s_.offset_clamp);
+   for (unsigned k = 0; k < 3; k++) {
+      const float z = c[k][6] + zoffset;
+      c[k][6] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
+   }
+}
+
+void
+PrimitiveEngine::after_clip_tri(float *v0, float *v1, float *v2, uint8_t edges, QuadSink &sink)
 {
    const unsigned provoking = s_.rast.flatshade_first ? 0 : 2;
-   if (s_.offset) {
-      /* draw_pipe_cull.c det, then draw_pipe_offset.c do_offset_tri on copies */
-      const float det = calc_det(v0, v1, v2);
-      if (s_.rast.cull_face != VLG_FACE_NONE) {
-         const bool back = det != 0.0f ? ((det < 0.0f) != s_.rast.front_ccw) : true;
-         if ((back ? VLG_FACE_BACK : VLG_FACE_FRONT) & unsigned(s_.rast.cull_face)) {
-            stats_.prims_culled++;
-            return;
-         }
-      }
-      float *c[3] = {tmp(kOffsetTmp), tmp(kOffsetTmp + 1), tmp(kOffsetTmp + 2)};
-      std::memcpy(c[0], v0, sizeof(float) * floats_);
-      std::memcpy(c[1], v1, sizeof(float) * floats_);
-      std::memcpy(c[2], v2, sizeof(float) * floats_);
-      const float inv_det = 1.0f / det;
-      const float ex = c[0][4] - c[2][4], ey = c[0][5] - c[2][5], ez = c[0][6] - c[2][6];
-      const float fx = c[1][4] - c[2][4], fy = c[1][5] - c[2][5], fz = c[1][6] - c[2][6];
-      const float a = ey * fz - ez * fy;
-      const float b = ez * fx - ex * fz;
-      const float dzdx = std::fabs(a * inv_det);
-      const float dzdy = std::fabs(b * inv_det);
-      const float mult = (dzdx > dzdy ? dzdx : dzdy) * s_.offset_scale;
-      float zoffset;
-      if (s_.float_depth) {
-         const double m = std::max(std::max(std::fabs(double(c[0][6])), std::fabs(double(c[1][6]))),
-                                   std::fabs(double(c[2][6])));
-         const float mf = float(m);
-         int32_t bits = bit_cast<int32_t>(mf);
-         bits &= 0xff << 23;
-         bits -= 23 << 23;
-         bits = std::max(bits, 0);
-         const float mrd = bit_cast<float>(bits);
-         zoffset = s_.offset_units * mrd + mult;
-      } else {
-         zoffset = s_.offset_units + mult;
-      }
-      if (s_.offset_clamp != 0.0f)
-         zoffset = s_.offset_clamp < 0.0f ? std::max(zoffset, s_.offset_clamp)
-                                          : std::min(zoffset, s_.offset_clamp);
-      for (float *vv : c) {
-         const float z = vv[6] + zoffset;
-         vv[6] = z < 0.0f ? 0.0f : (z > 1.0f ? 1.0f : z);
-      }
-      pe_setup_triangle(s_, c[0], c[1], c[2], provoking, PrimKind::Triangle, true, setup_, sink,
-                        stats_);
+   if (!s_.offset && !s_.unfilled) {
+      pe_setup_triangle(s_, v0, v1, v2, provoking, PrimKind::Triangle, true, setup_, sink, stats_);
       return;
    }
-   pe_setup_triangle(s_, v0, v1, v2, provoking, PrimKind::Triangle, true, setup_, sink, stats_);
+   /* draw_pipe_cull.c: det of the window positions; a zero-area triangle
+    * counts as back-facing for culling */
+   const float det = calc_det(v0, v1, v2);
+   if (s_.rast.cull_face != VLG_FACE_NONE) {
+      const bool back = det != 0.0f ? ((det < 0.0f) != s_.rast.front_ccw) : true;
+      if ((back ? VLG_FACE_BACK : VLG_FACE_FRONT) & unsigned(s_.rast.cull_face)) {
+         stats_.prims_culled++;
+         return;
+      }
+   }
+   /* draw_pipe_offset.c / draw_pipe_unfilled.c: the fill mode of the face,
+    * det = 0 taken as clockwise */
+   const bool back = (det < 0.0f) != s_.rast.front_ccw;
+   const vlg_polygon_mode mode = back ? s_.rast.fill_back : s_.rast.fill_front;
+   if (mode != VLG_POLYGON_MODE_FILL) {
+      unfilled_tri(v0, v1, v2, edges, back, det, sink);
+      return;
+   }
+   if (!s_.offset) {
+      pe_setup_triangle(s_, v0, v1, v2, provoking, PrimKind::Triangle, true, setup_, sink, stats_);
+      return;
+   }
+   float *c[3] = {tmp(kOffsetTmp), tmp(kOffsetTmp + 1), tmp(kOffsetTmp + 2)};
+   std::memcpy(c[0], v0, sizeof(float) * floats_);
+   std::memcpy(c[1], v1, sizeof(float) * floats_);
+   std::memcpy(c[2], v2, sizeof(float) * floats_);
+   polygon_offset(c);
+   pe_setup_triangle(s_, c[0], c[1], c[2], provoking, PrimKind::Triangle, true, setup_, sink,
+                     stats_);
+}
+
+/* Polygon mode LINE or POINT for one (culled, unclipped or clipped)
+ * triangle (docs/hw.md "Polygon modes"), as draw's offset, flatshade and
+ * unfilled stages do it: polygon offset if offset_line/offset_point asks,
+ * the provoking vertex's flat inputs on every vertex, then the boundary
+ * edges of @edges as lines (v2 -> v0, v0 -> v1, v1 -> v2) or their first
+ * vertices as points (v0, v1, v2), through the usual line and point paths
+ * (width, size, sprites, multisampling), with the polygon's facing. */
+void
+PrimitiveEngine::unfilled_tri(float *v0, float *v1, float *v2, uint8_t edges, bool back,
+                              float det, QuadSink &sink)
+{
+   const bool line = (back ? s_.rast.fill_back : s_.rast.fill_front) == VLG_POLYGON_MODE_LINE;
+   float *c[3] = {tmp(kOffsetTmp), tmp(kOffsetTmp + 1), tmp(kOffsetTmp + 2)};
+   std::memcpy(c[0], v0, sizeof(float) * floats_);
+   std::memcpy(c[1], v1, sizeof(float) * floats_);
+   std::memcpy(c[2], v2, sizeof(float) * floats_);
+   if (line ? s_.rast.offset_line : s_.rast.offset_point)
+      polygon_offset(c);
+   const float *prov = s_.rast.flatshade_first ? v0 : v2;
+   for (float *vv : c)
+      copy_slots(vv, prov, s_.flat_slots);
+   /* draw_pipe_unfilled.c inject_front_face_info: front iff det says the
+    * front winding (det = 0: back) */
+   setup_.polygon_back_facing =
+      !((s_.rast.front_ccw && det < 0.0f) || (!s_.rast.front_ccw && det > 0.0f));
+   if (line) {
+      static const unsigned order[3] = {2, 0, 1};
+      for (unsigned k : order)
+         if (edges >> k & 1)
+            after_clip_line(c[k], c[(k + 1) % 3], sink);
+   } else {
+      for (unsigned k = 0; k < 3; k++)
+         if (edges >> k & 1)
+            after_clip_point(c[k], sink);
+   }
+   setup_.polygon_back_facing = false;
 }
 
 void

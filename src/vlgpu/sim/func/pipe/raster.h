@@ -16,6 +16,10 @@
  *    the polygon emitted as a fan that keeps the provoking vertex);
  *  - culling: draw_pipe_cull.c / sp_setup.c (det of window positions,
  *    front_ccw, zero-area triangles never drawn);
+ *  - polygon modes: draw_pipe_unfilled.c after culling, offset and the
+ *    flat-shade copy (boundary edges and edge flags of Primitive::edges and
+ *    the EDGEFLAG output, kept through clipping as draw_pipe_clip.c does;
+ *    docs/hw.md "Polygon modes");
  *  - polygon offset: draw_pipe_offset.c (units x minimum resolvable
  *    difference x 2 for unorm depth, units x 2^(exponent(max |z|) - 23) for
  *    float depth, + scale x max(|dz/dx|, |dz/dy|), clamp, applied to the
@@ -101,7 +105,10 @@ struct PeState {
    /** Slots the clipper interpolates: perspective-correctly, with the
     * screen-space t (noperspective), or copies from the provoking vertex. */
    std::vector<uint8_t> persp_slots, linear_slots, flat_slots;
-   bool offset = false;       /**< polygon offset on triangles (offset_tri) */
+   bool offset = false;       /**< polygon offset on filled triangles (offset_tri) */
+   /** rasterizer.fill_front or fill_back is not FILL: triangles go through
+    *  the polygon-mode path (docs/hw.md "Polygon modes") */
+   bool unfilled = false;
    float offset_units = 0.0f; /**< draw_pipe_offset: units * mrd * 2 (unorm) or units (float) */
    float offset_scale = 0.0f, offset_clamp = 0.0f;
    bool float_depth = false;     /**< depth buffer is Z32F: units scale with max |z| */
@@ -171,7 +178,8 @@ class PrimitiveEngine {
     * @primitive_id: the FS input PRIMITIVE_ID of its fragments unless the
     * layout has a GS output PRIMITIVE_ID, which the provoking vertex gives
     * (the GE's count of the instance's primitives without a GS). */
-   void process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id = 0);
+   void process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id = 0,
+                uint8_t edges = Primitive::kAllEdges);
 
    const PeStats &stats() const { return stats_; }
 
@@ -180,8 +188,12 @@ class PrimitiveEngine {
    void line(VertexRef v0, VertexRef v1, QuadSink &sink);
    void triangle(const VertexRef &v0, const VertexRef &v1, const VertexRef &v2, QuadSink &sink);
    void clip_line(const VertexRef &v0, const VertexRef &v1, uint32_t mask, QuadSink &sink);
-   void clip_triangle(const VertexRef *v, uint32_t mask, QuadSink &sink);
-   void after_clip_tri(float *v0, float *v1, float *v2, QuadSink &sink);
+   void clip_triangle(const VertexRef *v, uint32_t mask, uint8_t edges, QuadSink &sink);
+   void after_clip_tri(float *v0, float *v1, float *v2, uint8_t edges, QuadSink &sink);
+   void polygon_offset(float *const c[3]) const;
+   void unfilled_tri(float *v0, float *v1, float *v2, uint8_t edges, bool back, float det,
+                     QuadSink &sink);
+   bool edge_flag(const float *v) const;
    void after_clip_line(float *v0, float *v1, QuadSink &sink);
    void after_clip_line_rectangle(float *v0, float *v1, const float *prov, QuadSink &sink);
    float line_plane_distance(const float *v, unsigned plane) const;

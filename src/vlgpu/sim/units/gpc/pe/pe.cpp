@@ -173,7 +173,7 @@ Pe::emit(const Primitive &prim)
     * the instance's primitives numbered for the FS input PRIMITIVE_ID (a GS
     * draw's come from the GS output) */
    const uint64_t before = setups_of(engine_->stats());
-   engine_->process(refs, prim.num_vertices, *this, d.has_gs() ? 0u : inst_prims_++);
+   engine_->process(refs, prim.num_vertices, *this, d.has_gs() ? 0u : inst_prims_++, prim.edges);
    const uint64_t n = setups_of(engine_->stats()) - before;
    setups_now_ += uint32_t(n);
    count_.setups += n;

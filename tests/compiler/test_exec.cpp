@@ -1671,10 +1671,11 @@ TEST(Exec, SamplerAndBlockArraysIndexedAtRunTime)
       layout(std140) uniform B { vec4 v; } blk[3];
       flat in int i;
       in vec2 uv;
-      out vec4 o[2];
+      out vec4 o[3];
       void main() {
          o[0] = texture(t[i], uv);
          o[1] = blk[i].v * 2.0;
+         o[2] = texelFetch(t[i], ivec2(1, 1), 0) + vec4(textureSize(t[i], 0), 0, 0);
       }
    )";
    CompiledProgram p = compile_glsl("", fs);
@@ -1695,6 +1696,10 @@ TEST(Exec, SamplerAndBlockArraysIndexedAtRunTime)
          EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0)[l][c]), texel(k, x, y)[c])
             << "lane " << l << " comp " << c;
          EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 1)[l][c]), 2.0f * block(k)[c])
+            << "lane " << l << " comp " << c;
+         /* texelFetch and textureSize (ops without a sampler) too */
+         EXPECT_EQ(bitsf(r.out.at(FRAG_RESULT_DATA0 + 2)[l][c]),
+                   texel(k, 1, 1)[c] + (c < 2 ? 2.0f : 0.0f))
             << "lane " << l << " comp " << c;
       }
    }

@@ -84,9 +84,11 @@ lower_tex(nir_builder *b, nir_tex_instr *tex)
    if (ti < 0 && si < 0)
       return false;
    /* GLSL's samplers are combined: texture and sampler come from one
-    * deref, so they have one index (gl_nir_lower_samplers_as_deref); a TEX
-    * unit is such a pair (docs/isa.md "tex.unit"). */
-   if (tex->texture_index != tex->sampler_index)
+    * deref (glsl_to_nir.cpp), so they have one index; a TEX unit is such a
+    * pair (docs/isa.md "tex.unit") and instruction selection takes the
+    * texture's. An op without a sampler (txf, txs) may have no
+    * sampler_offset. */
+   if (ti >= 0 && si >= 0 && tex->texture_index != tex->sampler_index)
       throw CompileError("a texture indexed at run time with another sampler (texture " +
                          std::to_string(tex->texture_index) + ", sampler " +
                          std::to_string(tex->sampler_index) + ")");
@@ -154,8 +156,9 @@ lower_dynamic_indexing(nir_shader *nir)
       nir_builder_init(&b, func->impl);
       bool changed = false;
       for (nir_instr *instr : todo)
-         changed |= instr->type == nir_instr_type_tex ? lower_tex(&b, nir_instr_as_tex(instr))
-                                                      : lower_ubo(&b, nir_instr_as_intrinsic(instr));
+         changed |= instr->type == nir_instr_type_tex
+                       ? lower_tex(&b, nir_instr_as_tex(instr))
+                       : lower_ubo(&b, nir_instr_as_intrinsic(instr));
       nir_metadata_preserve(func->impl, changed ? nir_metadata_none : nir_metadata_all);
       progress |= changed;
    }

@@ -1704,3 +1704,69 @@ TEST(Exec, SamplerAndBlockArraysIndexedAtRunTime)
       }
    }
 }
+
+TEST(Exec, Int64ArithmeticOnThirtyTwoBitRegisters)
+{
+   /* ARB_gpu_shader_int64: nir_lower_int64 and vlg_nir_64bit.cpp make every
+    * 64-bit value a pair of 32-bit components; the expected values are the
+    * host's int64_t/uint64_t arithmetic on the same inputs. Inputs: a flat
+    * ivec4 (x, y: one int64 as low/high halves; z, w: another) and a
+    * uniform int64 (a 64-bit uniform load). */
+   const char *fs = R"(#version 150
+      #extension GL_ARB_gpu_shader_int64 : require
+      flat in ivec4 v;
+      uniform int64_t k;
+      out ivec4 o[4];
+      void main() {
+         int64_t a = packInt2x32(v.xy), b = packInt2x32(v.zw);
+         uint64_t ua = uint64_t(a), ub = uint64_t(b);
+         o[0] = ivec4(unpackInt2x32(a * b + k), unpackInt2x32(a / (b | 1l)));
+         o[1] = ivec4(unpackUint2x32(ua >> 7 ^ ub << 13), unpackUint2x32(ua % (ub | 1ul)));
+         o[2] = ivec4(a < b ? 1 : 0, ua < ub ? 1 : 0, int(a >> 40), int(max(a, b) == a));
+         o[3] = ivec4(unpackInt2x32(abs(a) - b), unpackInt2x32(-a));
+      }
+   )";
+   CompiledProgram p = compile_glsl("", fs);
+   ASSERT_TRUE(p.fs) << p.error;
+   Rng rng(64);
+   const int64_t kval = int64_t(0x123456789abcdefll);
+   Machine m;
+   m.cb0.assign(64, 0);
+   const unsigned ks = p.uniform_slot.at("k");
+   m.cb0[ks * 4] = uint32_t(uint64_t(kval));
+   m.cb0[ks * 4 + 1] = uint32_t(uint64_t(kval) >> 32);
+   Inputs in;
+   std::vector<std::pair<int64_t, int64_t>> ab;
+   for (unsigned l = 0; l < kLanes; l++) {
+      auto r64 = [&] {
+         const uint64_t hi = uint32_t(rng.next(0.0f, 1.0f) * 4294967295.0);
+         const uint64_t lo = uint32_t(rng.next(0.0f, 1.0f) * 4294967295.0);
+         return int64_t((hi << 32) | lo) >> (l % 5) * 12; /* small and large magnitudes */
+      };
+      const int64_t a = r64(), b = l == 3 ? a : r64();
+      ab.push_back({a, b});
+      in.varyings[p.fs_in.at("v")].push_back(
+         ivec(int32_t(uint64_t(a)), int32_t(uint64_t(a) >> 32), int32_t(uint64_t(b)),
+              int32_t(uint64_t(b) >> 32)));
+   }
+   Result r = run(p.fs.get(), kLanes, in, m);
+   ASSERT_TRUE(r.ok) << r.fault;
+   auto halves = [](uint64_t x) { return std::array<uint32_t, 2>{uint32_t(x), uint32_t(x >> 32)}; };
+   for (unsigned l = 0; l < kLanes; l++) {
+      const int64_t a = ab[l].first, b = ab[l].second;
+      const uint64_t ua = uint64_t(a), ub = uint64_t(b);
+      const uint64_t want[4][4] = {
+         {halves(ua * ub + uint64_t(kval))[0], halves(ua * ub + uint64_t(kval))[1],
+          halves(uint64_t(a / (b | 1)))[0], halves(uint64_t(a / (b | 1)))[1]},
+         {halves((ua >> 7) ^ (ub << 13))[0], halves((ua >> 7) ^ (ub << 13))[1],
+          halves(ua % (ub | 1))[0], halves(ua % (ub | 1))[1]},
+         {a < b ? 1u : 0u, ua < ub ? 1u : 0u, uint32_t(int32_t(a >> 40)), std::max(a, b) == a},
+         {halves(uint64_t(std::llabs(a)) - ub)[0], halves(uint64_t(std::llabs(a)) - ub)[1],
+          halves(0 - ua)[0], halves(0 - ua)[1]},
+      };
+      for (unsigned i = 0; i < 4; i++)
+         for (unsigned c = 0; c < 4; c++)
+            EXPECT_EQ(r.out.at(FRAG_RESULT_DATA0 + int(i))[l][c], uint32_t(want[i][c]))
+               << "lane " << l << " o[" << i << "]." << "xyzw"[c] << " a " << a << " b " << b;
+   }
+}

@@ -239,6 +239,8 @@ optimize_loop(nir_shader *nir)
       progress |= OPT(nir_opt_dead_cf);
       progress |= OPT(nir_opt_cse);
       progress |= OPT(nir_opt_peephole_select, 16, true, true);
+      /* 64-bit phis, bcsels and vecs the passes above make of int64 values */
+      progress |= OPT(lower_64bit_alu);
       progress |= OPT(nir_opt_intrinsics);
       progress |= OPT(nir_opt_algebraic);
       progress |= OPT(nir_opt_constant_folding);
@@ -313,9 +315,12 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    NIR_PASS_V(nir, nir_lower_vars_to_ssa);
 
    collect_io_info(nir, io);
+   /* 64-bit inputs, outputs and uniforms as pairs of 32-bit components
+    * (ARB_gpu_shader_int64; vlg_nir_64bit.cpp does the rest) */
    NIR_PASS_V(nir, nir_lower_io, (nir_variable_mode)(nir_var_shader_in | nir_var_shader_out),
-              type_size_vec4, (nir_lower_io_options)0);
-   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_type_size_vec4, (nir_lower_io_options)0);
+              type_size_vec4, nir_lower_io_lower_64bit_to_32);
+   NIR_PASS_V(nir, nir_lower_io, nir_var_uniform, uniform_type_size_vec4,
+              nir_lower_io_lower_64bit_to_32);
    NIR_PASS_V(nir, nir_lower_system_values);
    if (compute) {
       /* shared variables to 32-bit offsets as st/mesa does (a no-op on its
@@ -337,6 +342,9 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    NIR_PASS_V(nir, lower_memory, io.driver_base, &io.ssbos_used, &io.images_used);
    /* sampler and uniform block arrays indexed at run time (EXT_gpu_shader5) */
    NIR_PASS_V(nir, lower_dynamic_indexing);
+   /* what nir_lower_int64 left 64 bits wide: memory access and phis */
+   NIR_PASS_V(nir, lower_64bit_access);
+   NIR_PASS_V(nir, lower_64bit_alu);
 
    NIR_PASS_V(nir, nir_shader_instructions_pass, lower_ms_tex, nir_metadata_block_index |
               nir_metadata_dominance, nullptr);
@@ -396,6 +404,7 @@ nir_prepare(nir_shader *nir, const PipelineOptions &o, IoInfo &io)
    NIR_PASS_V(nir, nir_opt_dce);
    NIR_PASS_V(nir, nir_remove_dead_variables, nir_var_function_temp, nullptr);
 
+   check_no_64bit(nir);
    NIR_PASS_V(nir, nir_convert_from_ssa, true);
    NIR_PASS_V(nir, nir_lower_vec_to_movs, nullptr, nullptr);
    NIR_PASS_V(nir, nir_opt_dce);

@@ -19,7 +19,9 @@
  *     rotates, byte/word extract/insert, bitfield_reverse and bit_count
  *     (shifts and masks: 15 and 12 ops, rare in shaders), find_lsb
  *     (FMSB(x & -x)), ifind_msb (FMSB of x or ~x), the unorm/snorm packs, mul_high,
- *     carries, saturating adds, int64/fp64.
+ *     carries, saturating adds, int64 (64-bit memory access and what the
+ *     optimisation loop makes 64 bits wide: vlg_nir_64bit.cpp), fp64 (never
+ *     reaches the backend: no PIPE_CAP_DOUBLES).
  *   in vlg_isel.cpp: umin/umax (no NIR lowering exists in 22.3), fround_even,
  *     fdot2 (MUL + ADD), ineg (IADD 0, -x).
  *

@@ -7,7 +7,8 @@
  *
  *   vlg_nir.cpp       NIR lowering and optimisation for a vec4 VL-IW target
  *                     (memory access: vlg_nir_memory.cpp; run-time indices of
- *                     sampler and uniform block arrays: vlg_nir_indexing.cpp)
+ *                     sampler and uniform block arrays: vlg_nir_indexing.cpp;
+ *                     64-bit integers: vlg_nir_64bit.cpp)
  *   vlg_isel.cpp      NIR (out of SSA) -> backend IR on virtual registers
  *                     (per instruction family: vlg_isel_{alu,io,memory,tex}.cpp)
  *   vlg_pack.cpp      global-buffer layout: uniforms + constants, packed
@@ -129,6 +130,18 @@ bool lower_memory(nir_shader *nir, unsigned driver_base, uint32_t *ssbos_used,
  * CompileError for a run-time index whose texture and sampler differ.
  * Returns progress. */
 bool lower_dynamic_indexing(nir_shader *nir);
+
+/* vlg_nir_64bit.cpp: 64-bit loads and stores (uniforms, uniform blocks,
+ * global and shared memory) as 32-bit ones plus pack/unpack_64_2x32_split
+ * (ARB_gpu_shader_int64 after nir_lower_int64). Returns progress. */
+bool lower_64bit_access(nir_shader *nir);
+/* vlg_nir_64bit.cpp: the 64-bit ALU values left (bcsel, vecN, phis):
+ * scalarised, read through vecNs, nir_lower_64bit_phis, nir_lower_int64.
+ * Returns progress. */
+bool lower_64bit_alu(nir_shader *nir);
+/* vlg_nir_64bit.cpp: throws CompileError naming the first 64-bit SSA value
+ * left in @nir (the backend's registers hold 32-bit components). */
+void check_no_64bit(nir_shader *nir);
 
 /* vlg_reassoc.cpp: rewrite every chain of at least @min_terms inexact fadds
  * (a0 + a1 + ... in one block) as min(4, n/4) interleaved partial sums

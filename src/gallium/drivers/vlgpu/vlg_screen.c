@@ -369,6 +369,14 @@ vlg_screen_get_param(struct pipe_screen *pscreen, enum pipe_cap param)
    case PIPE_CAP_MAX_TEXEL_OFFSET:
       return VLG_MAX_TEXEL_OFFSET;
 
+   /* ARB_gpu_shader_int64 (desktop GL; Mesa offers it on core contexts):
+    * the 64-bit integer ops are 32-bit ones on the halves (nir_lower_int64,
+    * lower_int64_options), 64-bit memory access and varyings are pairs of
+    * dwords (vlg_nir_64bit.cpp, docs/compiler.md "64-bit integers"). No
+    * fp64: docs/driver.md "Not implemented". */
+   case PIPE_CAP_INT64:
+      return vlg_debug_enabled(VLG_DEBUG_ES2) ? 0 : 1;
+
    /* ARB_texture_gather: the texture unit's TG4 gathers any of the four
     * components (docs/isa.md), constant offsets through TOFF as above
     * (run-time ones are added to the coordinates by nir_lower_tex). */

@@ -48,9 +48,11 @@ new_program(struct gl_context *, gl_shader_stage stage, GLuint, bool is_arb_asm)
 /* An ES context with the limits vlgpu's driver advertises (generous enough
  * for glmark2; standalone.cpp's ES 2 minimums reject some of its shaders). */
 void
-init_context(struct gl_context *ctx, bool desktop)
+init_context(struct gl_context *ctx, bool desktop, bool core)
 {
-   initialize_context_to_defaults(ctx, desktop ? API_OPENGL_COMPAT : API_OPENGLES2);
+   initialize_context_to_defaults(ctx, !desktop ? API_OPENGLES2
+                                       : core   ? API_OPENGL_CORE
+                                                : API_OPENGL_COMPAT);
    _mesa_glsl_builtin_functions_init_or_ref();
    /* ES 3.1 (GLSL ES 3.10: compute shaders, SSBOs, images, atomic
     * counters) with the compute limits the driver advertises
@@ -88,6 +90,10 @@ init_context(struct gl_context *ctx, bool desktop)
     * sampler and uniform block arrays, fma, precise, textureGatherOffsets */
    if (!desktop)
       ctx->Extensions.ARB_gpu_shader5 = true;
+   /* PIPE_CAP_INT64: ARB_gpu_shader_int64 (Mesa offers it on core
+    * contexts only below GL 4.0, extensions_table.h; vlg_nir_64bit.cpp) */
+   if (desktop)
+      ctx->Extensions.ARB_gpu_shader_int64 = true;
    /* EXT_blend_func_extended, as PIPE_CAP_MAX_DUAL_SOURCE_RENDER_TARGETS */
    ctx->Extensions.ARB_blend_func_extended = true;
    ctx->Const.MaxDualSourceDrawBuffers = 1;
@@ -307,15 +313,19 @@ glsl_to_vlgpu_nir(const std::vector<GlslSource> &srcs, std::vector<nir_shader *>
 {
    static struct gl_context ctx_storage;
    struct gl_context *ctx = &ctx_storage;
-   bool desktop = false;
+   bool desktop = false, int64 = false;
    for (const GlslSource &s : srcs) {
       std::smatch m;
       if (s.desktop ||
           (std::regex_search(s.text, m, std::regex("^\\s*#\\s*version\\s+([0-9]+)(\\s+es)?")) &&
            !m[2].matched && m[1].str() != "100"))
          desktop = true;
+      int64 |= s.text.find("GL_ARB_gpu_shader_int64") != std::string::npos;
    }
-   init_context(ctx, desktop);
+   /* the driver's GL 3.2 compatibility context has no int64: a program
+    * asking for it gets the core context that has (a compatibility one
+    * serves everything else, as Piglit's desktop tests expect) */
+   init_context(ctx, desktop, desktop && int64);
    out.clear();
    log.clear();
 

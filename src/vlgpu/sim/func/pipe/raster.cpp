@@ -986,6 +986,18 @@ PrimitiveEngine::PrimitiveEngine(const PeState &s)
 {
 }
 
+/* Boundary edges @edges (bit k: v[k] -> v[k+1]) less those whose first
+ * vertex's edge flag @flag[k] is clear: the edges polygon mode draws
+ * (draw_pipe_unfilled.c). */
+static uint8_t
+drawn_edges(uint8_t edges, const bool flag[3])
+{
+   for (unsigned k = 0; k < 3; k++)
+      if (!flag[k])
+         edges &= uint8_t(~(1u << k));
+   return edges;
+}
+
 void
 PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_t primitive_id,
                          uint8_t edges)
@@ -1032,11 +1044,8 @@ PrimitiveEngine::process(const VertexRef *v, unsigned n, QuadSink &sink, uint32_
       if (!any) {
          /* an edge is drawn if it is a boundary edge and its first vertex's
           * edge flag is set (draw_pipe_unfilled.c) */
-         uint8_t e = edges;
-         for (unsigned k = 0; k < 3; k++)
-            if (!edge_flag(v[k].data))
-               e &= uint8_t(~(1u << k));
-         after_clip_tri(v[0].data, v[1].data, v[2].data, e, sink);
+         const bool f[3] = {edge_flag(v[0].data), edge_flag(v[1].data), edge_flag(v[2].data)};
+         after_clip_tri(v[0].data, v[1].data, v[2].data, drawn_edges(edges, f), sink);
       } else if (!(v[0].clipmask & v[1].clipmask & v[2].clipmask)) {
          stats_.prims_clipped++;
          clip_triangle(v, any, edges, sink);
@@ -1201,11 +1210,7 @@ PrimitiveEngine::clip_triangle(const VertexRef *v, uint32_t clipmask, uint8_t ed
          t[0] = inlist[i - 1], t[1] = inlist[i], t[2] = inlist[0];
          f[0] = in_flag[i - 1], f[1] = in_flag[i], f[2] = in_flag[0];
       }
-      uint8_t e = flags;
-      for (unsigned k = 0; k < 3; k++)
-         if (!f[k])
-            e &= uint8_t(~(1u << k));
-      after_clip_tri(t[0], t[1], t[2], e, sink);
+      after_clip_tri(t[0], t[1], t[2], drawn_edges(flags, f), sink);
    }
 }
 
@@ -1276,6 +1281,17 @@ PrimitiveEngine::line_guard_mask(const float *v, uint32_t clipmask) const
    return m;
 }
 
+/* Copies of @v0..v2 in the offset scratch slots, into @c. */
+void
+PrimitiveEngine::offset_copies(const float *v0, const float *v1, const float *v2, float *c[3])
+{
+   const float *v[3] = {v0, v1, v2};
+   for (unsigned k = 0; k < 3; k++) {
+      c[k] = tmp(kOffsetTmp + k);
+      std::memcpy(c[k], v[k], sizeof(float) * floats_);
+   }
+}
+
 bool
 PrimitiveEngine::edge_flag(const float *v) const
 {
@@ -1283,11 +1299,11 @@ PrimitiveEngine::edge_flag(const float *v) const
    return s_.layout.edgeflag_slot < 0 || v[unsigned(s_.layout.edgeflag_slot) * 4] == 1.0f;
 }
 
-/* draw_pipe_offset.c do_offset_tri on the copies @c (window z, saturated). */
+/* draw_pipe_offset.c do_offset_tri on the copies @c (window z, saturated);
+ * @det: calc_det of their window positions, which the offset does not change. */
 void
-PrimitiveEngine::polygon_offset(float *const c[3]) const
+PrimitiveEngine::polygon_offset(float *const c[3], float det) const
 {
-   const float det = calc_det(c[0], c[1], c[2]);
    const float inv_det = 1.0f / det;
    const float ex = c[0][4] - c[2][4], ey = c[0][5] - c[2][5], ez = c[0][6] - c[2][6];
    const float fx = c[1][4] - c[2][4], fy = c[1][5] - c[2][5], fz = c[1][6] - c[2][6];
@@ -1342,18 +1358,16 @@ PrimitiveEngine::after_clip_tri(float *v0, float *v1, float *v2, uint8_t edges, 
    const bool back = (det < 0.0f) != s_.rast.front_ccw;
    const vlg_polygon_mode mode = back ? s_.rast.fill_back : s_.rast.fill_front;
    if (mode != VLG_POLYGON_MODE_FILL) {
-      unfilled_tri(v0, v1, v2, edges, back, det, sink);
+      unfilled_tri(v0, v1, v2, edges, mode, det, sink);
       return;
    }
    if (!s_.offset) {
       pe_setup_triangle(s_, v0, v1, v2, provoking, PrimKind::Triangle, true, setup_, sink, stats_);
       return;
    }
-   float *c[3] = {tmp(kOffsetTmp), tmp(kOffsetTmp + 1), tmp(kOffsetTmp + 2)};
-   std::memcpy(c[0], v0, sizeof(float) * floats_);
-   std::memcpy(c[1], v1, sizeof(float) * floats_);
-   std::memcpy(c[2], v2, sizeof(float) * floats_);
-   polygon_offset(c);
+   float *c[3];
+   offset_copies(v0, v1, v2, c);
+   polygon_offset(c, det);
    pe_setup_triangle(s_, c[0], c[1], c[2], provoking, PrimKind::Triangle, true, setup_, sink,
                      stats_);
 }
@@ -1366,16 +1380,14 @@ PrimitiveEngine::after_clip_tri(float *v0, float *v1, float *v2, uint8_t edges, 
  * vertices as points (v0, v1, v2), through the usual line and point paths
  * (width, size, sprites, multisampling), with the polygon's facing. */
 void
-PrimitiveEngine::unfilled_tri(float *v0, float *v1, float *v2, uint8_t edges, bool back,
-                              float det, QuadSink &sink)
+PrimitiveEngine::unfilled_tri(float *v0, float *v1, float *v2, uint8_t edges,
+                              vlg_polygon_mode mode, float det, QuadSink &sink)
 {
-   const bool line = (back ? s_.rast.fill_back : s_.rast.fill_front) == VLG_POLYGON_MODE_LINE;
-   float *c[3] = {tmp(kOffsetTmp), tmp(kOffsetTmp + 1), tmp(kOffsetTmp + 2)};
-   std::memcpy(c[0], v0, sizeof(float) * floats_);
-   std::memcpy(c[1], v1, sizeof(float) * floats_);
-   std::memcpy(c[2], v2, sizeof(float) * floats_);
+   const bool line = mode == VLG_POLYGON_MODE_LINE;
+   float *c[3];
+   offset_copies(v0, v1, v2, c);
    if (line ? s_.rast.offset_line : s_.rast.offset_point)
-      polygon_offset(c);
+      polygon_offset(c, det);
    const float *prov = s_.rast.flatshade_first ? v0 : v2;
    for (float *vv : c)
       copy_slots(vv, prov, s_.flat_slots);

@@ -190,9 +190,10 @@ class PrimitiveEngine {
    void clip_line(const VertexRef &v0, const VertexRef &v1, uint32_t mask, QuadSink &sink);
    void clip_triangle(const VertexRef *v, uint32_t mask, uint8_t edges, QuadSink &sink);
    void after_clip_tri(float *v0, float *v1, float *v2, uint8_t edges, QuadSink &sink);
-   void polygon_offset(float *const c[3]) const;
-   void unfilled_tri(float *v0, float *v1, float *v2, uint8_t edges, bool back, float det,
-                     QuadSink &sink);
+   void offset_copies(const float *v0, const float *v1, const float *v2, float *c[3]);
+   void polygon_offset(float *const c[3], float det) const;
+   void unfilled_tri(float *v0, float *v1, float *v2, uint8_t edges, vlg_polygon_mode mode,
+                     float det, QuadSink &sink);
    bool edge_flag(const float *v) const;
    void after_clip_line(float *v0, float *v1, QuadSink &sink);
    void after_clip_line_rectangle(float *v0, float *v1, const float *prov, QuadSink &sink);

@@ -136,10 +136,10 @@ make_ge_state(const DrawPackage &pkg)
          break;
       case VLG_OUTPUT_SEMANTIC_EDGEFLAG:
          /* polygon mode LINE/POINT skips the edges its vertex starts
-          * (docs/hw.md "Polygon modes"); a VS output only */
-         if (!has_gs && L.edgeflag_slot < 0)
+          * (docs/hw.md "Polygon modes"); a VS output only (package.cpp) */
+         if (L.edgeflag_slot < 0)
             L.edgeflag_slot = int(next++);
-         slot = has_gs ? -1 : L.edgeflag_slot;
+         slot = L.edgeflag_slot;
          break;
       case VLG_OUTPUT_SEMANTIC_CLIP_DISTANCE:
          /* the PE's user planes read them (docs/hw.md "Clip distances") */

@@ -60,7 +60,8 @@ search(nir_builder *b, nir_ssa_def *index, unsigned first, unsigned count,
    return nir_if_phi(b, low, high);
 }
 
-/** Units from @first up that are set in @used (the sampler array's range);
+/** Units from @first up that are set in shader_info.textures_used (the
+ *  sampler array's range);
  *  all units to the last one when @first is not set (a shader that did not
  *  record its textures, e.g. from TGSI). */
 unsigned

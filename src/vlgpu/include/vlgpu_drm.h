@@ -152,13 +152,21 @@ const char *vlg_drm_get_fault(struct vlg_drm_device *dev);
  * until the next submit. */
 const char *vlg_drm_get_stats_json(struct vlg_drm_device *dev);
 /** The same JSON without what the driver's statistics tables do not read:
- * no per-queue statistics and no module counters (each draw's "modules"
- * keeps "cycles", "bottleneck" and each module's ticks/busy/stalled/
- * starved/idle) and of the submit totals ("stats") only "bottleneck" (cycle
- * mode: the submit's cycles by cause). Much cheaper to make and parse
- * for submits of many draws in cycle mode. Owned by the device, valid until
- * the next submit. */
+ * no per-queue statistics and no module counters per draw (each draw's
+ * "modules" keeps "cycles", "bottleneck" and each module's ticks/busy/
+ * stalled/starved/idle), and of the submit totals ("stats", cycle mode)
+ * only "bottleneck" (the submit's cycles by cause) and "modules" (each
+ * module's cycles and counters over the whole queue). Much cheaper to make
+ * and parse for submits of many draws in cycle mode. Owned by the device,
+ * valid until the next submit. */
 const char *vlg_drm_get_draw_stats_json(struct vlg_drm_device *dev);
+/** The modules of the timed model, as JSON: [{"name": "gpc0.spc1",
+ * "class": "Spc"}, ...] in the order of the statistics' "modules" objects;
+ * "class" is the module's <module class> in src/vlgpu/sim/units/
+ * counters.xml (docs/simulator-modules.md). "[]" in functional mode, and
+ * when it cannot be made (reason in vlg_drm_get_fault). Owned by the
+ * device, valid for its life. */
+const char *vlg_drm_get_modules_json(struct vlg_drm_device *dev);
 
 #ifdef __cplusplus
 }

@@ -63,6 +63,19 @@ VLG_STATS_KEY_(prims_culled)
 VLG_STATS_KEY_(fragments)
 VLG_STATS_KEY_(fragments_passed)
 VLG_STATS_KEY_(fragments_killed)
+
+/* ---- module counters the driver reads --------------------------------------
+ * In the "counters" object of a module of a submit's "stats" (Stats::to_json),
+ * X(module class, key) for each: the class and key of sim/units/counters.xml
+ * (test SimUnitCounters.DriverReadsDescribedCounters checks them). */
+#define VLG_STATS_DRIVER_COUNTERS(X)                                                               \
+   X(Spc, l1_hits)                                                                                 \
+   X(Spc, l1_misses)                                                                               \
+   X(L2, read_hits)                                                                                \
+   X(L2, read_misses)                                                                              \
+   X(L2, read_merged)                                                                              \
+   X(Mc, read_bytes)                                                                               \
+   X(Mc, write_bytes)
 #undef VLG_STATS_KEY_
 
 } // namespace vlgpu::stats_key

@@ -18,6 +18,7 @@
 #include "sim/core/engine.h"
 #include "sim/units/cycle_gpu.h"
 #include "sim/units/unit_counters.h"
+#include "vlgpu_stats_keys.h"
 
 using namespace vlgpu::sim;
 
@@ -92,6 +93,40 @@ TEST(SimUnitCounters, ModulesRegisterTheirRowsInOrder)
    }
    for (const std::string &cls : classes())
       EXPECT_TRUE(seen.count(cls)) << cls << " of counters.xml is no module of the GPU";
+}
+
+/* The class each module reports (the generated counter struct sets it;
+ * CycleGpu::modules(), vlg_drm_get_modules_json) is its class by name. */
+TEST(SimUnitCounters, ModulesKnowTheirClass)
+{
+   Config p;
+   p.gpcs = 2;
+   p.spcs_per_gpc = 3;
+   CycleGpu gpu(p);
+   const std::vector<Gpu::ModuleName> mods = gpu.modules();
+   ASSERT_EQ(mods.size(), gpu.engine().modules().size());
+   size_t spcs = 0;
+   for (size_t i = 0; i < mods.size(); i++) {
+      EXPECT_EQ(mods[i].name, gpu.engine().modules()[i]->name());
+      EXPECT_EQ(mods[i].module_class, class_of(mods[i].name)) << mods[i].name;
+      spcs += mods[i].module_class == "Spc";
+   }
+   EXPECT_EQ(spcs, 6u);
+}
+
+/* The module counters the driver reads (VLG_STATS_DRIVER_COUNTERS in
+ * vlgpu_stats_keys.h) are rows of counters.xml, in the class given there. */
+TEST(SimUnitCounters, DriverReadsDescribedCounters)
+{
+#define VLG_CHECK(cls_, key_)                                                                      \
+   {                                                                                               \
+      bool found = false;                                                                          \
+      for (const UnitCounterRow &r : rows_of(#cls_))                                               \
+         found = found || std::string(r.key) == #key_;                                             \
+      EXPECT_TRUE(found) << #cls_ "." #key_ " is not in counters.xml";                            \
+   }
+   VLG_STATS_DRIVER_COUNTERS(VLG_CHECK)
+#undef VLG_CHECK
 }
 
 TEST(SimUnitCounters, DocsTablesMatchCountersXml)

@@ -16,6 +16,10 @@
 #include "vlg_hw.h"
 #include "vlg_screen.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct blitter_context;
 struct vlg_shader_state;
 
@@ -225,5 +229,9 @@ void vlg_state_cleanup(struct vlg_context *ctx);
 /** Pack the framebuffer block of \p fb into \p words (vlg_state.c). */
 void vlg_pack_framebuffer(const struct pipe_framebuffer_state *fb,
                           uint32_t *words);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VLG_CONTEXT_H */

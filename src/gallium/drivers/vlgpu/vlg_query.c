@@ -24,6 +24,10 @@
  * zeroes the query's slot; end flushes and keeps the slot's values.
  * Timer and pipeline-statistics queries are not supported: the screen does
  * not advertise them and create_query returns NULL with a warning.
+ *
+ * Driver queries (types from PIPE_QUERY_DRIVER_SPECIFIC: the simulated
+ * GPU's counters for GALLIUM_HUD) are vlg_driver_query.cpp's; each entry
+ * point here hands them over.
  */
 
 #include <string.h>
@@ -33,10 +37,11 @@
 
 #include "vlg_bo.h"
 #include "vlg_context.h"
+#include "vlg_driver_query.h"
 #include "vlg_screen.h"
 
 struct vlg_query {
-   unsigned type;
+   unsigned type; /**< first: a driver query (vlg_driver_query.cpp) starts so too */
    /** Occlusion queries: the 64-bit counter the CP adds to. */
    struct vlg_bo *bo;
    /** Primitive queries: slot in ctx->so_counters while active (-1 not),
@@ -67,6 +72,8 @@ static struct pipe_query *
 vlg_create_query(struct pipe_context *pctx, unsigned query_type,
                  unsigned index)
 {
+   if (vlg_is_driver_query(query_type))
+      return vlg_driver_query_create(pctx, query_type);
    if (vlg_is_prim_query(query_type) && index != 0) {
       mesa_logw("query type %u of vertex stream %u: the GPU has stream 0 "
                 "only", query_type, index);
@@ -113,6 +120,10 @@ vlg_destroy_query(struct pipe_context *pctx, struct pipe_query *pq)
 {
    struct vlg_query *q = (struct vlg_query *)pq;
 
+   if (vlg_is_driver_query(q->type)) {
+      vlg_driver_query_destroy(pq);
+      return;
+   }
    vlg_query_stop(vlg_context(pctx), q);
    /* Queued draws hold their own reference to the counter. */
    vlg_bo_reference(&q->bo, NULL);
@@ -125,6 +136,8 @@ vlg_begin_query(struct pipe_context *pctx, struct pipe_query *pq)
    struct vlg_context *ctx = vlg_context(pctx);
    struct vlg_query *q = (struct vlg_query *)pq;
 
+   if (vlg_is_driver_query(q->type))
+      return vlg_driver_query_begin(pctx, pq);
    if (vlg_is_prim_query(q->type)) {
       struct vlg_screen *screen = vlg_screen(pctx->screen);
       int slot = -1;
@@ -167,6 +180,8 @@ vlg_end_query(struct pipe_context *pctx, struct pipe_query *pq)
    struct vlg_context *ctx = vlg_context(pctx);
    struct vlg_query *q = (struct vlg_query *)pq;
 
+   if (vlg_is_driver_query(q->type))
+      return vlg_driver_query_end(pctx, pq);
    if (q->slot >= 0) {
       if (vlg_batch_uses_bo(&ctx->batch, ctx->so_counters))
          vlg_context_flush(ctx, NULL, 0);
@@ -185,6 +200,8 @@ vlg_get_query_result(struct pipe_context *pctx, struct pipe_query *pq,
 
    /* Everything queued before the query has finished once it has been
     * submitted (submits are synchronous). */
+   if (vlg_is_driver_query(q->type))
+      return vlg_driver_query_result(pq, result);
    if (vlg_is_prim_query(q->type)) {
       /* end_query kept the counts */
       switch (q->type) {

@@ -42,6 +42,7 @@
 #include "vlg_public.h"
 #include "vlg_resource.h"
 #include "vlg_screen.h"
+#include "vlg_driver_query.h"
 #include "vlg_stats.h"
 #include "vlgpu_drm.h"
 
@@ -803,14 +804,26 @@ vlg_screen_flush_frontbuffer(struct pipe_screen *pscreen,
 void
 vlg_screen_end_frame(struct vlg_screen *screen)
 {
+   simple_mtx_lock(&screen->device_lock);
    if (screen->stats)
       vlg_stats_end_frame(screen->stats);
-   simple_mtx_lock(&screen->device_lock);
    int ret = vlg_drm_end_frame(screen->dev);
    if (ret)
       mesa_loge("ending a frame failed: %s",
                 ret == -EIO ? vlg_drm_get_fault(screen->dev) : strerror(-ret));
    simple_mtx_unlock(&screen->device_lock);
+}
+
+struct vlg_stats *
+vlg_screen_stats_for_queries(struct vlg_screen *screen)
+{
+   simple_mtx_lock(&screen->device_lock);
+   if (!screen->stats)
+      screen->stats = vlg_stats_create(NULL, false, screen->mode == VLG_DRM_MODE_CYCLE,
+                                       true, vlg_drm_get_modules_json(screen->dev));
+   struct vlg_stats *stats = screen->stats;
+   simple_mtx_unlock(&screen->device_lock);
+   return stats;
 }
 
 static void
@@ -819,6 +832,7 @@ vlg_screen_destroy(struct pipe_screen *pscreen)
    struct vlg_screen *screen = vlg_screen(pscreen);
 
    vlg_stats_destroy(screen->stats);
+   vlg_driver_queries_destroy(screen);
    vlg_bo_reference(&screen->present_bo, NULL);
    vlg_bo_reference(&screen->dummy_texture, NULL);
    if (screen->dev)
@@ -907,7 +921,8 @@ vlg_screen_create_device(struct vlg_screen *screen)
    screen->max_compute_regs = regs;
 
    screen->stats = vlg_stats_create(stats, vlg_debug_enabled(VLG_DEBUG_STATS),
-                                    args.mode == VLG_DRM_MODE_CYCLE);
+                                    args.mode == VLG_DRM_MODE_CYCLE, false,
+                                    vlg_drm_get_modules_json(screen->dev));
    return true;
 }
 
@@ -949,6 +964,8 @@ vlgpu_create_screen(struct sw_winsys *winsys)
    pscreen->get_compiler_options = vlg_program_get_compiler_options;
    pscreen->context_create = vlg_context_create;
    pscreen->flush_frontbuffer = vlg_screen_flush_frontbuffer;
+   pscreen->get_driver_query_info = vlg_get_driver_query_info;
+   pscreen->get_driver_query_group_info = vlg_get_driver_query_group_info;
 
    vlg_init_screen_resource_functions(pscreen);
    vlg_init_screen_fence_functions(pscreen);

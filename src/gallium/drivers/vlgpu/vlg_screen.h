@@ -12,6 +12,10 @@
 #include "util/simple_mtx.h"
 #include "vlg_limits.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct sw_winsys;
 struct vlg_bo;
 struct vlg_drm_device;
@@ -80,8 +84,12 @@ struct vlg_screen {
    struct vlg_bo *dummy_texture;
 
    /** Per-frame/per-draw statistics (VLGPU_STATS, VLGPU_DEBUG=stats), or
-    *  NULL. */
+    *  NULL; made at the first driver query otherwise
+    *  (vlg_screen_stats_for_queries). Set and read under device_lock. */
    struct vlg_stats *stats;
+   /** The driver queries (vlg_driver_query.cpp), made on first use under
+    *  device_lock. */
+   void *driver_queries;
 };
 
 static inline struct vlg_screen *
@@ -98,5 +106,14 @@ uint64_t vlg_screen_next_batch_id(struct vlg_screen *screen);
  *  frame's rows and the device moves its trace to the next frame
  *  (vlg_drm_end_frame: VLGPU_TRACE_FRAMES). */
 void vlg_screen_end_frame(struct vlg_screen *screen);
+
+/** The statistics, made now (counting only) if neither VLGPU_STATS nor
+ *  VLGPU_DEBUG=stats made them: the driver queries read their totals.
+ *  NULL when out of host memory. */
+struct vlg_stats *vlg_screen_stats_for_queries(struct vlg_screen *screen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VLG_SCREEN_H */

@@ -27,9 +27,13 @@
 #include "vlgpu_drm.h"
 #include "vlgpu_stats_keys.h"
 #include "vlg_stats.h"
+#include "vlg_stats_sums.h"
 
 using json = nlohmann::ordered_json;
 namespace K = vlgpu::stats_key;
+using vlgpu::driver::Causes;
+using vlgpu::driver::ModuleSums;
+using vlgpu::driver::Sums;
 
 namespace {
 
@@ -48,90 +52,7 @@ u64(const json &j, const char *a, const char *b = nullptr)
    return p->is_number() ? p->get<uint64_t>() : 0;
 }
 
-/** Sums of one module's cycles (cycle mode).  busy + stalled + starved +
- *  idle is the period the module was simulated over (docs/simulator.md
- *  "Statistics"); ticks counts tick calls, fewer when the module sleeps, so
- *  it is not the denominator of a fraction. */
-struct ModuleSums {
-#define VLG_FIELD(k) uint64_t k = 0;
-   VLG_STATS_MODULE_CYCLE_KEYS(VLG_FIELD)
-#undef VLG_FIELD
-   uint64_t period() const { return busy + stalled + starved + idle; }
-};
-
-/** A bottleneck breakdown (the "bottleneck" object of the simulator's
- *  statistics, docs/simulator.md "Bottleneck report"): cycles per cause in
- *  the simulator's priority order; they add up to the period's cycles. */
-struct Causes {
-   std::vector<std::pair<std::string, uint64_t>> cycles;
-
-   void add(const json &b)
-   {
-      if (!b.is_object())
-         return;
-      size_t i = 0;
-      for (const auto &[k, v] : b.items()) {
-         const uint64_t n = v.is_number() ? v.get<uint64_t>() : 0;
-         if (i < cycles.size() && cycles[i].first == k)
-            cycles[i].second += n;
-         else
-            cycles.emplace_back(k, n); /* first use (same order every submit) */
-         i++;
-      }
-   }
-   uint64_t total() const
-   {
-      uint64_t t = 0;
-      for (const auto &c : cycles)
-         t += c.second;
-      return t;
-   }
-   /** @v cycles as a fraction of the total (0 when there are none). */
-   double fraction(uint64_t v) const
-   {
-      const uint64_t t = total();
-      return t ? double(v) / double(t) : 0.0;
-   }
-   /** The cycles of cause @name (0 if absent). */
-   uint64_t of(const std::string &name) const
-   {
-      for (const auto &c : cycles)
-         if (c.first == name)
-            return c.second;
-      return 0;
-   }
-   /** The cause with the most cycles, nullptr if none has any. */
-   const std::pair<std::string, uint64_t> *top() const
-   {
-      const std::pair<std::string, uint64_t> *t = nullptr;
-      for (const auto &c : cycles)
-         if (!t || c.second > t->second)
-            t = &c;
-      return t && t->second ? t : nullptr;
-   }
-   /** "omu_quads 61.2%, spc_issue 20.3%, pe 9.9%": the @n largest. */
-   std::string text(size_t n) const
-   {
-      std::vector<std::pair<std::string, uint64_t>> v = cycles;
-      std::stable_sort(v.begin(), v.end(),
-                       [](const auto &a, const auto &b) { return a.second > b.second; });
-      std::string s;
-      char buf[96];
-      for (size_t i = 0; i < v.size() && i < n && v[i].second; i++) {
-         std::snprintf(buf, sizeof(buf), "%s%s %.1f%%", s.empty() ? "" : ", ", v[i].first.c_str(),
-                       100.0 * fraction(v[i].second));
-         s += buf;
-      }
-      return s;
-   }
-};
-
-struct Frame {
-   uint64_t submits = 0, draws = 0, clears = 0, cycles = 0, faults = 0;
-   uint64_t vertices = 0, primitives = 0, fragments = 0, passed = 0;
-   uint64_t vs_instr = 0, fs_instr = 0, dual = 0;
-   std::map<std::string, ModuleSums> modules;
-   Causes causes; /* the frame's cycles by cause (the submits' breakdowns) */
+struct Frame : Sums {
    json draw_list = json::array(); /* JSON Lines output only */
 };
 
@@ -213,8 +134,11 @@ cell(const std::string &v)
    X(fragments_passed, cur.passed, true)                                                           \
    X(vs_instructions, cur.vs_instr, true)                                                          \
    X(fs_instructions, cur.fs_instr, true)                                                          \
-   X(dual_issue_rate, dual_rate, true)                                                             \
+   X(dual_issue_rate, cur.dual_issue_rate(), true)                                                 \
    X(faults, cur.faults, true)                                                                     \
+   X(l1_hit_rate, cur.l1_hit_rate(), true)                                                         \
+   X(l2_hit_rate, cur.l2_hit_rate(), true)                                                         \
+   X(mc_bytes, cur.mc_bytes(), true)                                                               \
    X(host_ms, host_ms, true)
 
 /** "a,b,c": the column names of a list, without the null ones. */
@@ -242,10 +166,13 @@ struct vlg_stats {
    std::vector<std::string> cause_columns;
    uint64_t frame_number = 0;
    Frame cur;
+   Sums total; /* over the device's life (the driver queries) */
+   std::map<std::string, std::string> module_class; /* vlg_drm_get_modules_json */
    std::chrono::steady_clock::time_point last_end = std::chrono::steady_clock::now();
    bool parse_error_reported = false;
 
-   void draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit);
+   void draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit, Sums &sub);
+   void add_modules(const json &modules, Sums &sub) const;
    void write_frame();
 };
 
@@ -262,8 +189,31 @@ draw_kind_text(const vlg_draw_record *rec)
    return name ? name : "?";
 }
 
+/* A submit's modules (the "modules" of its "stats", cycle mode): their
+ * cycles, and the counters the driver reads by module class. */
 void
-vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
+vlg_stats::add_modules(const json &modules, Sums &sub) const
+{
+   if (!modules.is_object())
+      return;
+   for (const auto &[name, m] : modules.items()) {
+      ModuleSums &s = sub.modules[name];
+#define VLG_ADD(k) s.k += u64(m, K::k);
+      VLG_STATS_MODULE_CYCLE_KEYS(VLG_ADD)
+#undef VLG_ADD
+      auto cls = module_class.find(name);
+      if (cls == module_class.end())
+         continue;
+#define VLG_ADD(cls_, key_)                                                                        \
+   if (cls->second == #cls_)                                                                       \
+      sub.cls_##_##key_ += u64(m, K::counters, #key_);
+      VLG_STATS_DRIVER_COUNTERS(VLG_ADD)
+#undef VLG_ADD
+   }
+}
+
+void
+vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit, Sums &sub)
 {
    const json &c = d.contains(K::counters) ? d[K::counters] : json::object();
    const uint64_t vs_i = u64(c, K::vs, K::instructions), fs_i = u64(c, K::fs, K::instructions);
@@ -273,30 +223,22 @@ vlg_stats::draw_row(const json &d, const vlg_draw_record *rec, uint64_t submit)
    const uint64_t draw_no = u64(d, K::draw);
    const uint64_t cycles = u64(d, K::cycles);
 
-   cur.draws++;
-   cur.clears += clear;
-   cur.faults += faulted;
-   cur.vertices += u64(c, K::vs, K::invocations);
-   cur.primitives += u64(c, K::ge, K::primitives);
-   cur.fragments += u64(c, K::pe, K::fragments);
-   cur.passed += u64(c, K::omu, K::fragments_passed);
-   cur.vs_instr += vs_i;
-   cur.fs_instr += fs_i;
-   cur.dual += vs_d + fs_d;
+   sub.draws++;
+   sub.clears += clear;
+   sub.faults += faulted;
+   sub.vertices += u64(c, K::vs, K::invocations);
+   sub.primitives += u64(c, K::ge, K::primitives);
+   sub.fragments += u64(c, K::pe, K::fragments);
+   sub.passed += u64(c, K::omu, K::fragments_passed);
+   sub.vs_instr += vs_i;
+   sub.fs_instr += fs_i;
+   sub.dual += vs_d + fs_d;
    Causes causes; /* the draw's cycles by cause (cycle mode) */
    if (d.contains(K::modules) && d[K::modules].is_object() && d[K::modules].contains(K::bottleneck))
       causes.add(d[K::modules][K::bottleneck]);
    const auto *top = causes.top();
    const std::string limiter = top ? top->first : "";
    const double limiter_share = top ? causes.fraction(top->second) : 0.0;
-   if (d.contains(K::modules) && d[K::modules].is_object() && d[K::modules].contains(K::modules)) {
-      for (const auto &[name, m] : d[K::modules][K::modules].items()) {
-         ModuleSums &s = cur.modules[name];
-#define VLG_ADD(k) s.k += u64(m, K::k);
-         VLG_STATS_MODULE_CYCLE_KEYS(VLG_ADD)
-#undef VLG_ADD
-      }
-   }
 
    if (print) {
       if (clear) {
@@ -350,8 +292,7 @@ vlg_stats::write_frame()
    const auto now = std::chrono::steady_clock::now();
    const double host_ms = std::chrono::duration<double, std::milli>(now - last_end).count();
    last_end = now;
-   const uint64_t instr = cur.vs_instr + cur.fs_instr;
-   const double dual_rate = instr ? double(cur.dual) / double(instr) : 0.0;
+   const double dual_rate = cur.dual_issue_rate();
 
    const auto *top = cur.causes.top();
    if (print) {
@@ -442,14 +383,22 @@ vlg_stats::write_frame()
 extern "C" {
 
 struct vlg_stats *
-vlg_stats_create(const char *path, bool print, bool cycle_mode)
+vlg_stats_create(const char *path, bool print, bool cycle_mode, bool for_queries,
+                 const char *modules_json)
 {
-   if ((!path || !*path) && !print)
+   if ((!path || !*path) && !print && !for_queries)
       return nullptr;
 
    auto *s = new vlg_stats();
    s->print = print;
    s->cycle_mode = cycle_mode;
+   try {
+      for (const json &m : json::parse(modules_json ? modules_json : "[]"))
+         s->module_class[m.at("name").get<std::string>()] = m.at("class").get<std::string>();
+   } catch (const std::exception &e) {
+      /* the device made it: a bug, not bad input */
+      mesa_loge("the device's module list is not valid JSON: %s", e.what());
+   }
    if (path && *path) {
       std::string p(path);
       auto ends_with = [&](const char *suffix) {
@@ -531,17 +480,25 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
       stats->parse_error_reported = true;
       return;
    }
-   stats->cur.submits++;
-   stats->cur.cycles += u64(j, K::cycles);
-   if (j.contains(K::stats) && j[K::stats].is_object() && j[K::stats].contains(K::bottleneck))
-      stats->cur.causes.add(j[K::stats][K::bottleneck]);
-   const uint64_t submit = u64(j, K::submit);
-   if (!j.contains(K::draws) || !j[K::draws].is_array())
-      return;
-   for (const json &d : j[K::draws]) {
-      const uint64_t i = u64(d, K::index_in_queue);
-      stats->draw_row(d, i < num_records ? &records[i] : nullptr, submit);
+   Sums sub;
+   sub.submits = 1;
+   sub.cycles = u64(j, K::cycles);
+   if (j.contains(K::stats) && j[K::stats].is_object()) {
+      const json &st = j[K::stats];
+      if (st.contains(K::bottleneck))
+         sub.causes.add(st[K::bottleneck]);
+      if (st.contains(K::modules))
+         stats->add_modules(st[K::modules], sub);
    }
+   const uint64_t submit = u64(j, K::submit);
+   if (j.contains(K::draws) && j[K::draws].is_array()) {
+      for (const json &d : j[K::draws]) {
+         const uint64_t i = u64(d, K::index_in_queue);
+         stats->draw_row(d, i < num_records ? &records[i] : nullptr, submit, sub);
+      }
+   }
+   stats->cur.add(sub);
+   stats->total.add(sub);
 }
 
 const char *
@@ -559,3 +516,11 @@ vlg_stats_end_frame(struct vlg_stats *stats)
 }
 
 } /* extern "C" */
+
+vlgpu::driver::Sums
+vlg_stats_totals(struct vlg_stats *stats)
+{
+   std::lock_guard<std::mutex> guard(stats->lock);
+   return stats->total;
+}
+

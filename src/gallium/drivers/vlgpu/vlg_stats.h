@@ -38,13 +38,19 @@ struct vlg_draw_record {
  *         a directory that gets frames.csv and draws.csv (and, from the
  *         device, submit-NNNNNN.json and config.json).  NULL: no files.
  * @print  VLGPU_DEBUG=stats: one line per draw and per frame on stderr.
+ * @for_queries  create it even without @path and @print: the driver
+ *         queries (vlg_driver_query.cpp) read its totals.
+ * @modules_json  vlg_drm_get_modules_json: the module counters of
+ *         VLG_STATS_DRIVER_COUNTERS are summed by the modules' class.
  *
  * Frames end at flush_frontbuffer (SwapBuffers), or, for programs that
  * never present, at glFinish (vlg_context_flush with
- * PIPE_FLUSH_HINT_FINISH).  \return NULL (with the reason logged) when a
+ * PIPE_FLUSH_HINT_FINISH).  \return NULL when there is nothing to do (no
+ * @path, no @print, not @for_queries), or (with the reason logged) when a
  * file cannot be created.
  */
-struct vlg_stats *vlg_stats_create(const char *path, bool print, bool cycle_mode);
+struct vlg_stats *vlg_stats_create(const char *path, bool print, bool cycle_mode,
+                                   bool for_queries, const char *modules_json);
 
 /** Write what the current frame has so far (as a last frame) and close. */
 void vlg_stats_destroy(struct vlg_stats *stats);

@@ -281,6 +281,16 @@ class Gpu {
     *  program that never presents; frames count from 0). Cycle mode: the
     *  trace's frame range (VLGPU_TRACE_FRAMES). Default: nothing. */
    virtual void end_frame() {}
+
+   /** A module of the timed model and its class in sim/units/counters.xml. */
+   struct ModuleName {
+      std::string name;         /**< "cp", "gpc0.spc1", ...: the statistics' module key */
+      std::string module_class; /**< "Cp", "Spc", ...: counters.xml <module class> */
+   };
+   /** Cycle mode: every module, in the order of the statistics (Stats::modules);
+    *  the functional GPU has none. Not const: the cycle-mode GPU builds its
+    *  modules on first use. */
+   virtual std::vector<ModuleName> modules() { return {}; }
 };
 
 /**

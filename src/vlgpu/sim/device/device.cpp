@@ -80,6 +80,7 @@ struct vlg_drm_device {
    std::optional<PendingStats> pending_stats;
    bool stats_made = true, draw_stats_made = false;
    std::string draw_stats = "{}";
+   std::string modules; /* vlg_drm_get_modules_json, made on first use */
    std::string stats_dir, dump_dir;
    DrawSet dump_draws;
 };
@@ -299,10 +300,18 @@ stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t 
                                      : nlohmann::ordered_json(nullptr)}});
    j["faults"] = std::move(faults);
    j["host_errors"] = host_errors;
-   if (full)
+   if (full) {
       j[K::stats] = r.stats;
-   else if (r.stats.is_object() && r.stats.contains(K::bottleneck))
-      j[K::stats] = {{K::bottleneck, r.stats[K::bottleneck]}}; /* the frame's breakdown */
+   } else if (r.stats.is_object()) {
+      /* the whole queue's breakdown and modules (their cycles and counters,
+       * not the queues): the frame's figures (draw windows overlap) */
+      nlohmann::ordered_json st = nlohmann::ordered_json::object();
+      if (r.stats.contains(K::modules))
+         st[K::modules] = r.stats[K::modules];
+      if (r.stats.contains(K::bottleneck))
+         st[K::bottleneck] = r.stats[K::bottleneck];
+      j[K::stats] = std::move(st);
+   }
    return j;
 }
 
@@ -736,6 +745,22 @@ const char *
 vlg_drm_get_draw_stats_json(struct vlg_drm_device *dev)
 {
    return stats_text(dev, false);
+}
+
+const char *
+vlg_drm_get_modules_json(struct vlg_drm_device *dev)
+{
+   if (!dev)
+      return "[]";
+   return guarded<const char *>(dev, "vlg_drm_get_modules_json", "[]", "[]", [&] {
+      if (dev->modules.empty()) {
+         nlohmann::ordered_json j = nlohmann::ordered_json::array();
+         for (const Gpu::ModuleName &m : dev->gpu->modules())
+            j.push_back({{"name", m.name}, {"class", m.module_class}});
+         dev->modules = j.dump();
+      }
+      return dev->modules.c_str();
+   });
 }
 
 } /* extern "C" */

@@ -212,6 +212,17 @@ CycleGpu::snapshot()
    return eng_->stats(); /* syncs the modules' cycle counters */
 }
 
+std::vector<Gpu::ModuleName>
+CycleGpu::modules()
+{
+   std::vector<ModuleName> v;
+   for (const Module *m : engine().modules()) {
+      const auto *u = dynamic_cast<const Unit *>(m);
+      v.push_back({m->name(), u ? u->module_class() : ""});
+   }
+   return v;
+}
+
 void
 CycleGpu::never_sleep()
 {

@@ -81,6 +81,7 @@ class CycleGpu final : public Gpu {
     *  ConfigError for a malformed range. */
    void set_trace_frames(const std::string &range);
    void end_frame() override;
+   std::vector<ModuleName> modules() override;
    /** Fault injection for tests: make module @name (e.g. "gpc0.omu") hang
     *  from now on, until the pipeline is rebuilt. @throws ConfigError. */
    void wedge(const std::string &name);

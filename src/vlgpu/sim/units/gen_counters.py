@@ -59,13 +59,16 @@ def counters_struct(cls, header, rows):
         " *  order of counters.xml. */",
         "struct %sCounters {" % cls,
         "   explicit %sCounters(CounterRegistrar r)" % cls,
+        "      : module_class(r.module_class(%s))%s" % (cpp_string(cls), "," if rows else ""),
     ]
     for i, (key, kind, doc) in enumerate(rows):
-        lead = "      : " if i == 0 else "        "
+        lead = "        "
         tail = "" if i == len(rows) - 1 else ","
         out.append("%s%s(r.%s(%s, %s))%s" % (lead, key, KINDS[kind][1], cpp_string(key),
                                              cpp_string(doc), tail))
-    out += ["   {", "   }"]
+    out += ["   {", "   }",
+            "   /** \"%s\": the module's class in counters.xml (Unit::module_class()) */" % cls,
+            "   const char *const module_class;"]
     for key, kind, doc in rows:
         out += ["   /** %s */" % doc, "   %s &%s;" % (KINDS[kind][0], key)]
     out.append("};")

@@ -80,6 +80,8 @@ class CounterRegistrar {
    inline Counter &event(std::string name, std::string doc);
    /** A CycleCounter named @name, described by @doc. */
    inline CycleCounter &cycles(std::string name, std::string doc);
+   /** The module's class in counters.xml ("Spc"): Unit::module_class(). */
+   inline const char *module_class(const char *cls);
 
  private:
    friend class Unit;
@@ -112,6 +114,10 @@ class Unit : public Module {
     * called.
     */
    std::string stall_report() const override;
+
+   /** The module's class, as counters.xml names it ("Spc", "L2", ...: one
+    *  for every SPC); the generated counter struct sets it. "" before. */
+   const char *module_class() const { return module_class_; }
 
    /** Tick this module every cycle, never letting it sleep (tests: the
     *  sleeping rules must not change any result or statistic). */
@@ -176,6 +182,7 @@ class Unit : public Module {
    std::deque<CycleCounter> cycle_counters_;
 
  private:
+   const char *module_class_ = "";
    friend class CounterRegistrar;
 };
 
@@ -189,6 +196,13 @@ inline CycleCounter &
 CounterRegistrar::cycles(std::string name, std::string doc)
 {
    return u_.add_cycle_counter(std::move(name), std::move(doc));
+}
+
+inline const char *
+CounterRegistrar::module_class(const char *cls)
+{
+   u_.module_class_ = cls;
+   return cls;
 }
 
 /**

@@ -186,6 +186,29 @@ TEST(RasterTriangle, CoverageMatchesEdgeFunctionsIncludingFrustumClipping)
    EXPECT_GT(compared, 200u * 4000u);
 }
 
+/* A viewport far larger than int (found by the cp fuzz target: rows and
+ * edge lengths saturated to INT_MIN and their sum overflowed, and an edge
+ * beyond int dropped its pixels): the NDC triangle (-1,-1), (1,-1), (0,1)
+ * through a 6e9-pixel viewport whose NDC origin is the framebuffer's corner
+ * has window vertices (-3e9, -3e9), (3e9, -3e9), (0, 3e9); the 64 x 64
+ * framebuffer lies over a billion pixels inside every edge, so every pixel
+ * is covered, once. */
+TEST(RasterTriangle, FarOffScreenVerticesStayInIntRange)
+{
+   Bench b(64, 64);
+   b.t.viewport(-3e9f, -3e9f, 6e9f, 6e9f);
+   b.load();
+   const double c[3][4] = {{-1, -1, 0, 1}, {1, -1, 0, 1}, {0, 1, 0, 1}};
+   VertexRef v[3] = {b.vertex(c[0]), b.vertex(c[1]), b.vertex(c[2])};
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   eng.process(v, 3, r);
+   const auto cov = r.coverage();
+   EXPECT_EQ(cov.size(), 64u * 64u);
+   for (const auto &[xy, n] : cov)
+      EXPECT_EQ(n, 1) << xy.first << "," << xy.second;
+}
+
 TEST(RasterTriangle, TieRuleOnPixelCentres)
 {
    /* Edges through pixel centres: a right triangle with a vertical left edge

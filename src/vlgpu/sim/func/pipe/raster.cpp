@@ -34,6 +34,21 @@ trunc_int(double f)
    return int(f);
 }
 
+/** @f truncated to an integer, saturated at +-2^62 (NaN: -2^62): row and
+ *  column arithmetic of far-off-screen vertices (window coordinates beyond
+ *  int, e.g. from a huge viewport) in 64 bits cannot overflow, and the clip
+ *  rectangle brings every result back into int range. */
+inline int64_t
+trunc_int64(float f)
+{
+   constexpr float kLimit = 4611686018427387904.0f; /* 2^62 */
+   if (!(f > -kLimit))
+      return -(int64_t(1) << 62);
+   if (!(f < kLimit))
+      return int64_t(1) << 62;
+   return int64_t(f);
+}
+
 inline bool
 inf_or_nan(float f)
 {
@@ -123,7 +138,7 @@ is_interpolated(const FsInput &in)
 
 struct Edge {
    float dx, dy, dxdy, sx, sy;
-   int lines;
+   int64_t lines; /**< rows (trunc_int64: a far-off-screen edge has more than int holds) */
 };
 
 struct TriSetup {
@@ -377,22 +392,20 @@ flush_spans(Spans &sp, QuadOut &out)
 
 /** subtriangle */
 void
-subtriangle(const Cliprect &clip, Spans &sp, QuadOut &out, Edge &eleft, Edge &eright, int lines)
+subtriangle(const Cliprect &clip, Spans &sp, QuadOut &out, Edge &eleft, Edge &eright,
+            int64_t lines)
 {
-   const int sy = trunc_int(eleft.sy);
-   int start_y = std::max(sy, clip.miny);
-   int finish_y = std::min(sy + lines, clip.maxy);
-   start_y -= sy;
-   finish_y -= sy;
-   for (int y = start_y; y < finish_y; y++) {
-      int left = trunc_int(eleft.sx + float(y) * eleft.dxdy);
-      int right = trunc_int(eright.sx + float(y) * eright.dxdy);
-      if (left < clip.minx)
-         left = clip.minx;
-      if (right > clip.maxx)
-         right = clip.maxx;
+   /* rows and columns in 64 bits, clipped back into int (trunc_int64) */
+   const int64_t sy = trunc_int64(eleft.sy);
+   const int64_t start_y = std::max<int64_t>(sy, clip.miny) - sy;
+   const int64_t finish_y = std::min<int64_t>(sy + lines, clip.maxy) - sy;
+   for (int64_t y = start_y; y < finish_y; y++) {
+      const int left = int(
+         std::max<int64_t>(trunc_int64(eleft.sx + float(y) * eleft.dxdy), clip.minx));
+      const int right = int(
+         std::min<int64_t>(trunc_int64(eright.sx + float(y) * eright.dxdy), clip.maxx));
       if (left < right) {
-         const int yy = sy + y;
+         const int yy = int(sy + y);
          if (block(yy) != sp.y) {
             flush_spans(sp, out);
             sp.y = block(yy);
@@ -432,17 +445,17 @@ setup_tri_edges(TriSetup &t)
    const float vmax_y = t.vmax[5] - t.pixel_offset;
 
    t.emaj.sy = std::ceil(vmin_y);
-   t.emaj.lines = trunc_int(std::ceil(vmax_y - t.emaj.sy));
+   t.emaj.lines = trunc_int64(std::ceil(vmax_y - t.emaj.sy));
    t.emaj.dxdy = t.emaj.dy != 0.0f ? t.emaj.dx / t.emaj.dy : 0.0f;
    t.emaj.sx = vmin_x + (t.emaj.sy - vmin_y) * t.emaj.dxdy;
 
    t.etop.sy = std::ceil(vmid_y);
-   t.etop.lines = trunc_int(std::ceil(vmax_y - t.etop.sy));
+   t.etop.lines = trunc_int64(std::ceil(vmax_y - t.etop.sy));
    t.etop.dxdy = t.etop.dy != 0.0f ? t.etop.dx / t.etop.dy : 0.0f;
    t.etop.sx = vmid_x + (t.etop.sy - vmid_y) * t.etop.dxdy;
 
    t.ebot.sy = std::ceil(vmin_y);
-   t.ebot.lines = trunc_int(std::ceil(vmid_y - t.ebot.sy));
+   t.ebot.lines = trunc_int64(std::ceil(vmid_y - t.ebot.sy));
    t.ebot.dxdy = t.ebot.dy != 0.0f ? t.ebot.dx / t.ebot.dy : 0.0f;
    t.ebot.sx = vmin_x + (t.ebot.sy - vmin_y) * t.ebot.dxdy;
 }

@@ -4,6 +4,7 @@
 #include "sim/units/cycle_gpu.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <tuple>
 
@@ -122,6 +123,37 @@ CycleGpu::CycleGpu(const Config &p) : p_(p)
       set_trace_window(w);
    if (const char *f = std::getenv("VLGPU_TRACE_FRAMES"))
       set_trace_frames(f);
+   if (const char *f = std::getenv("VLGPU_PROFILE"); f && *f)
+      enable_profile(f);
+}
+
+void
+CycleGpu::enable_profile(const std::string &path)
+{
+   if (!profile_)
+      profile_ = std::make_unique<ShaderProfile>();
+   profile_path_ = path;
+   if (eng_)
+      for (Module *m : eng_->modules())
+         if (auto *spc = dynamic_cast<Spc *>(m))
+            spc->set_profile(profile_.get());
+}
+
+const ShaderProfile *
+CycleGpu::profile()
+{
+   if (profile_ && eng_)
+      snapshot(); /* Spc::sync_counters charges the running stalls */
+   return profile_.get();
+}
+
+void
+CycleGpu::write_profile()
+{
+   /* not while empty: a GL program may make a second device that runs no
+    * shader (glmark2 probes one), whose file would replace the real one */
+   if (profile_ && !profile_path_.empty() && !profile_->empty())
+      profile()->write(profile_path_);
 }
 
 /* "LO-HI" or "LO-" (HI = kNever) of decimal numbers, and "N" (N-N) when
@@ -162,6 +194,7 @@ CycleGpu::set_trace_frames(const std::string &range)
 void
 CycleGpu::end_frame()
 {
+   write_profile();
    const bool was = in_trace_frames();
    frame_++;
    if (trace_path_.empty() || !eng_ || rebuild_ || was == in_trace_frames())
@@ -176,6 +209,11 @@ CycleGpu::~CycleGpu()
 {
    if (eng_)
       eng_->stop_trace();
+   try {
+      write_profile();
+   } catch (const std::exception &e) {
+      std::fprintf(stderr, "vlgpu: %s\n", e.what());
+   }
 }
 
 Engine &
@@ -329,6 +367,8 @@ CycleGpu::build()
    eng_ = std::move(eng);
    rebuild_ = false;
    begin_stats_.clear();
+   if (profile_)
+      enable_profile(profile_path_);
    if (!trace_path_.empty() && in_trace_frames())
       eng_->start_trace(trace_path_, trace_opts_);
 }

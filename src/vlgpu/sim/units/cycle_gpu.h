@@ -47,6 +47,7 @@
 #include "sim/func/pipe/functional.h"
 #include "sim/func/shader/program.h"
 #include "sim/units/common/unit.h"
+#include "sim/units/gpc/spc/shader_profile.h"
 #include "sim/core/config.h"
 
 namespace vlgpu::sim {
@@ -90,6 +91,15 @@ class CycleGpu final : public Gpu {
    void never_sleep();
    /** Pipeline resets (deadlocks, simulator errors) so far. */
    uint64_t resets() const { return resets_; }
+   /** Profile every shader instruction the SPCs run from now on
+    *  (gpc/spc/shader_profile.h), and with a non-empty @path write it there
+    *  as JSON at every end_frame() and when the GPU is destroyed, once a
+    *  shader has run (also VLGPU_PROFILE=PATH; two GPUs of one process
+    *  that both run shaders write the same file, the last one wins). */
+   void enable_profile(const std::string &path = "");
+   /** The profile so far, with every SPC's running stall charged up to the
+    *  current cycle; nullptr unless enable_profile() was called. */
+   const ShaderProfile *profile();
 
  private:
    void build();
@@ -116,6 +126,9 @@ class CycleGpu final : public Gpu {
    Cp *cp_ = nullptr;
    std::string trace_path_;
    TraceOptions trace_opts_;
+   std::unique_ptr<ShaderProfile> profile_;
+   std::string profile_path_;
+   void write_profile();
    /* frames ended so far, and the frames to trace [first, last] */
    uint64_t frame_ = 0, trace_first_frame_ = 0, trace_last_frame_ = kNever;
    bool in_trace_frames() const

@@ -66,6 +66,34 @@ Spc::count(Reason r, Cycle now)
 }
 
 void
+Spc::sync_counters(Cycle now)
+{
+   Unit::sync_counters(now);
+   if (stall_at_) {
+      stall_at_->stalls[size_t(stall_reason_)] += now - stall_since_;
+      stall_since_ = now;
+   }
+}
+
+void
+Spc::profile_stall(InstrProfile *at, StallReason r, Cycle now)
+{
+   if (at == stall_at_ && r == stall_reason_)
+      return;
+   if (stall_at_)
+      stall_at_->stalls[size_t(stall_reason_)] += now - stall_since_;
+   stall_at_ = at;
+   stall_reason_ = r;
+   stall_since_ = now;
+}
+
+ProgramProfile *
+Spc::profile_of(const std::shared_ptr<const Program> &prog, uint64_t code, char stage)
+{
+   return profile_ && prog ? &profile_->of(prog, code, stage) : nullptr;
+}
+
+void
 Spc::accept(SpcTask t, Cycle now)
 {
    if (t.last_of) {
@@ -100,8 +128,11 @@ Spc::accept(SpcTask t, Cycle now)
    s->start_issue(now);
    const VLG_SHADER_STATE &st = fs ? d.pkg.fs.state : gs ? d.pkg.gs.state : d.pkg.vs.state;
    if (!s->dead && d.shaders && (!gs || d.shaders->gs_prog)) {
-      s->prog = fs ? d.shaders->fs_prog.get()
-                   : gs ? d.shaders->gs_prog.get() : d.shaders->vs_prog.get();
+      const std::shared_ptr<const Program> &prog =
+         fs ? d.shaders->fs_prog : gs ? d.shaders->gs_prog : d.shaders->vs_prog;
+      s->prog = prog.get();
+      s->prof = VLG_UNLIKELY(profile_ != nullptr) ? profile_of(prog, st.code, fs ? 'f' : gs ? 'g' : 'v')
+                                                  : nullptr;
       s->res = fs ? &d.shaders->fs_res : &d.shaders->vs_res;
       if (gs) {
          if (!s->gs_sink)
@@ -122,6 +153,7 @@ Spc::accept(SpcTask t, Cycle now)
    } else {
       s->dead = true;
       s->prog = nullptr;
+      s->prof = nullptr;
       s->res = nullptr;
       s->reg_bytes = 0;
       s->next = -1;
@@ -487,6 +519,12 @@ Spc::issue(Slot &s, Cycle now)
    count_.lane_instructions += lanes;
    if (VLG_UNLIKELY(log_ != nullptr))
       log_->push_back(IssueRecord{now, in->pc, tg.group_id(), tg.is_fragment(), in->dual});
+   if (VLG_UNLIKELY(s.prof != nullptr)) {
+      InstrProfile &p = s.prof->instrs[size_t(in - s.prog->instrs().data())];
+      p.issues++;
+      p.lanes += lanes;
+      p.dual_issued += in->dual;
+   }
    if (in->dual)
       ++count_.dual_issued;
    if (VLG_UNLIKELY(s.gs) && is_emit(*in))
@@ -702,6 +740,8 @@ Spc::tick(Cycle now)
    Slot *oldest_done = nullptr;
    Slot *pick = nullptr;
    Reason why = kEmpty;
+   Slot *stalled = nullptr; /* the profile: the oldest group that could not issue */
+   StallReason stalled_why = StallReason::Operand;
    for (uint32_t si : live_) {
       Slot &s = slots_[si];
       const bool done = s.ended || s.dead;
@@ -721,12 +761,20 @@ Spc::tick(Cycle now)
       }
       if (pick && s.age > pick->age)
          continue;
-      if (VLG_UNLIKELY(s.wg != nullptr) && s.tg->at_barrier() && !s.draw->aborted(now))
-         continue; /* at MEM.BAR: released by the last group of its workgroup to get there */
+      if (VLG_UNLIKELY(s.wg != nullptr) && s.tg->at_barrier() && !s.draw->aborted(now)) {
+         /* at MEM.BAR: released by the last group of its workgroup to get there */
+         if (VLG_UNLIKELY(s.prof != nullptr) && (!stalled || s.age < stalled->age))
+            stalled = &s, stalled_why = StallReason::Barrier;
+         continue;
+      }
       Reason w = kMemory;
       if (ready_to_issue(s, now, w)) {
          pick = &s;
       } else if (!s.dead && !s.ended) {
+         if (VLG_UNLIKELY(s.prof != nullptr) && (!stalled || s.age < stalled->age))
+            stalled = &s, stalled_why = w == kTexture      ? StallReason::Texture
+                                        : w == kScoreboard ? StallReason::Operand
+                                                           : StallReason::Memory;
          if (w == kTexture) { /* counted before the scoreboard and memory */
             why = kTexture;
             wake = std::min(wake, tex_free_);
@@ -764,6 +812,14 @@ Spc::tick(Cycle now)
       count(why == kEmpty ? kMemory : why, now);
    } else {
       count(kEmpty, now);
+   }
+   if (VLG_UNLIKELY(profile_ != nullptr)) {
+      /* a cycle without an issue (and not in a shared-memory access's bank
+       * passes) goes to the oldest waiting group's next instruction */
+      const bool stall = !pick && !(now < issue_free_ && any) && !out_blocked && stalled &&
+                         stalled->next >= 0;
+      profile_stall(stall ? &stalled->prof->instrs[size_t(stalled->next)] : nullptr, stalled_why,
+                    now);
    }
 
    /* `last` tokens: report a draw once it has no resident group left */

@@ -84,6 +84,7 @@
 #include <vector>
 
 #include "sim/units/common/unit.h"
+#include "sim/units/gpc/spc/shader_profile.h"
 #include "sim/units/unit_counters.h" /* generated from counters.xml */
 #include "sim/core/config.h"
 
@@ -122,6 +123,11 @@ class Spc final : public Unit {
    };
    /** Record every issue into @log (nullptr: stop); costs one test per issue. */
    void set_issue_log(std::vector<IssueRecord> *log) { log_ = log; }
+   /** Add this SPC's per-instruction figures to @profile (nullptr: stop;
+    *  shader_profile.h); costs one test per issue and per cycle. */
+   void set_profile(ShaderProfile *profile) { profile_ = profile; }
+   /** Also charges the running stall of the profile up to @now. */
+   void sync_counters(Cycle now) override;
 
  private:
    std::string state_report() const override;
@@ -147,6 +153,7 @@ class Spc final : public Unit {
       std::unique_ptr<FsGroup> fs;
       ThreadGroup *tg = nullptr;
       const Program *prog = nullptr;
+      ProgramProfile *prof = nullptr; /* with a profile (set_profile): its program's */
       const ShaderResources *res = nullptr;
       DrawState *draw = nullptr;
       CsWorkgroup *wg = nullptr; /* a compute thread group: its workgroup */
@@ -230,6 +237,10 @@ class Spc final : public Unit {
    bool retire_workgroup(CsWorkgroup &wg);
    void complete_memory(Cycle now);
    void count(Reason r, Cycle now);
+   /* the profile: the stall cycles from @now on go to instruction @at (nullptr: none) */
+   void profile_stall(InstrProfile *at, StallReason r, Cycle now);
+   ProgramProfile *profile_of(const std::shared_ptr<const Program> &prog, uint64_t code,
+                              char stage);
 
    Config p_;
    ThreadGroupPool &pool_;
@@ -247,6 +258,10 @@ class Spc final : public Unit {
    std::vector<std::unique_ptr<CsWorkgroup>> wgs_; /* resident compute workgroups */
    Cycle issue_free_ = 0; /* a shared-memory access holds the issue until this cycle */
    std::vector<IssueRecord> *log_ = nullptr;
+   ShaderProfile *profile_ = nullptr;
+   InstrProfile *stall_at_ = nullptr; /* the profile's running stall charge, since stall_since_ */
+   StallReason stall_reason_ = StallReason::Operand;
+   Cycle stall_since_ = 0;
    /** The texture unit filters until this cycle; no texture instruction
     *  issues before it. */
    Cycle tex_free_ = 0;

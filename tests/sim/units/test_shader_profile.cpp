@@ -1,0 +1,135 @@
+/*
+ * The per-instruction shader profile (sim/units/gpc/spc/shader_profile.h)
+ * on the whole cycle-mode GPU: a full-screen textured triangle whose FS
+ * fetches a texel (TEX), computes something independent of it, then reads
+ * the texel. The wait for the texel is charged to the instruction that
+ * reads it, not to the TEX; every instruction issues once per FS thread
+ * group; the profile is the same whether the modules sleep or not, and the
+ * pixels and cycles are those of a run without the profile.
+ */
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "scenes.h"
+#include "unit_configs.h"
+#include "sim/func/shader/program.h"
+#include "sim/units/cycle_gpu.h"
+
+using namespace vlgpu;
+using namespace vlgpu::sim;
+using namespace vlgpu::sim::test;
+
+namespace {
+
+constexpr unsigned kScreen = 64, kTexSize = 256, kLevels = 9;
+/* instruction indexes of the FS below */
+constexpr uint32_t kTex = 1, kIndependent = 2, kUse = 3;
+
+void
+scene_texture_then_use(Scene &s)
+{
+   TestDraw &t = s.t;
+   t.framebuffer(kScreen, kScreen);
+   /* one triangle covering the framebuffer, uv 0..1 across it (as
+    * test_tex_rate.cpp) */
+   t.viewport(0, 0, 2 * kScreen, 2 * kScreen);
+   const std::vector<float> v = {-1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 2, 0, 0, 1,
+                                 -1, 1,  0, 1, 0, 2, 0, 1};
+   color_pipeline(t, v);
+   t.fs.code = assemble("MUL R2, R0, C0\n"  /* 0: texture coordinates */
+                        "TEX R1, R2, T0\n"  /* 1: the fetch */
+                        "MUL R3, R0, C0\n"  /* 2: independent of R1 */
+                        "ADD R1, R1, R3\n"  /* 3: the first read of R1 */
+                        "BRC.END\n");
+   t.fs.consts = {1, 1, 1, 1};
+   t.fs.st.uses_derivatives = true;
+   t.fs.st.num_samplers = 1;
+   const VLG_TEXTURE tex = mip_texture_rgba8(
+      t, kTexSize, kLevels, [](unsigned l, unsigned x, unsigned y, unsigned) {
+         return std::array<uint8_t, 4>{uint8_t(x * 3 + l * 40), uint8_t(y * 5), uint8_t(l * 29),
+                                       255};
+      });
+   VLG_SAMPLER smp;
+   VLG_SAMPLER_init(&smp);
+   smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;
+   smp.min_img_filter = smp.mag_img_filter = VLG_TEX_FILTER_LINEAR;
+   smp.min_mip_filter = VLG_MIP_FILTER_LINEAR;
+   t.fs_texture(tex, smp);
+   s.draw();
+   s.finish();
+}
+
+} // namespace
+
+TEST(ShaderProfile, LatencyIsChargedToTheFirstReader)
+{
+   Scene s;
+   scene_texture_then_use(s);
+   Config cfg;
+   cfg.validate();
+
+   CycleGpu plain{cfg};
+   const ModeRun base = run_scene(s, plain);
+
+   CycleGpu gpu{cfg};
+   gpu.enable_profile();
+   const ModeRun r = run_scene(s, gpu);
+   ASSERT_TRUE(r.res.faults.empty());
+   /* the profile changes nothing it measures */
+   EXPECT_EQ(r.res.cycles, base.res.cycles);
+   EXPECT_EQ(compare_surfaces(s.t.fb, *base.vram, *r.vram, "without vs with profile"), 0u);
+
+   const ShaderProfile *prof = gpu.profile();
+   ASSERT_NE(prof, nullptr);
+   const auto j = prof->to_json();
+   ASSERT_EQ(j["shaders"].size(), 2u); /* the VS and the FS */
+   const auto &fs = j["shaders"][0]["stage"] == "fs" ? j["shaders"][0] : j["shaders"][1];
+   ASSERT_EQ(fs["stage"], "fs");
+   ASSERT_EQ(fs["instructions"].size(), 5u);
+   EXPECT_NE(fs["instructions"][kTex]["text"].get<std::string>().find("TEX"), std::string::npos);
+
+   /* FS thread groups: full quads of the 64x64 screen, width-lane groups */
+   const uint64_t frags = uint64_t(kScreen) * kScreen;
+   const uint64_t groups = frags / cfg.thread_group_width;
+   for (uint32_t k = 0; k < 5; k++) {
+      EXPECT_EQ(fs["instructions"][k]["issues"].get<uint64_t>(), groups) << k;
+      EXPECT_EQ(fs["instructions"][k]["lanes"].get<uint64_t>(), frags) << k;
+   }
+   auto stalls = [&](uint32_t k) {
+      uint64_t n = 0;
+      for (const auto &[reason, c] : fs["instructions"][k]["stalls"].items())
+         n += c.get<uint64_t>();
+      return n;
+   };
+   auto memory = [&](uint32_t k) {
+      return fs["instructions"][k]["stalls"]["memory"].get<uint64_t>();
+   };
+   /* the texel's latency waits at its first reader */
+   EXPECT_GT(memory(kUse), 0u);
+   EXPECT_GT(stalls(kUse), 4 * stalls(kTex));
+   EXPECT_GT(stalls(kUse), 4 * stalls(kIndependent));
+   EXPECT_EQ(memory(kIndependent), 0u);
+}
+
+TEST(ShaderProfile, SleepingChangesNothing)
+{
+   Scene s;
+   scene_texture_then_use(s);
+   Config cfg;
+   cfg.validate();
+   CycleGpu a{cfg}, b{cfg};
+   a.enable_profile();
+   b.enable_profile();
+   b.never_sleep();
+   run_scene(s, a);
+   run_scene(s, b);
+   const auto j = a.profile()->to_json();
+   EXPECT_EQ(j, b.profile()->to_json());
+   uint64_t stalls = 0;
+   for (const auto &sh : j["shaders"])
+      for (const auto &in : sh["instructions"])
+         for (const auto &[reason, c] : in["stalls"].items())
+            stalls += c.get<uint64_t>();
+   EXPECT_GT(stalls, 0u); /* (equal empty profiles would prove nothing) */
+}

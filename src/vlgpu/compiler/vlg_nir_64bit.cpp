@@ -33,6 +33,7 @@
 
 #include "vlg_passes.h"
 
+#include <cstring>
 #include <string>
 
 namespace vlgpu {
@@ -217,7 +218,13 @@ lower_64bit_access(nir_shader *nir)
 bool
 lower_64bit_alu(nir_shader *nir)
 {
-   if (!nir->options->lower_int64_options)
+   /* Read as the integer it is: vlg_nir_options.c sets every bit (~0, C), a
+    * value outside the C++ enum's range, so loading it as the enum is
+    * undefined (UBSan -fsanitize=enum, ./vlgpu test --sanitize). */
+   uint32_t int64_options;
+   static_assert(sizeof(nir->options->lower_int64_options) == sizeof(int64_options));
+   std::memcpy(&int64_options, &nir->options->lower_int64_options, sizeof(int64_options));
+   if (!int64_options)
       return false;
    bool progress = false;
    NIR_PASS(progress, nir, nir_lower_alu_to_scalar, is_64bit_alu, nullptr);

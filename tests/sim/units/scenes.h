@@ -311,6 +311,50 @@ scene_texture(Scene &s)
    s.finish();
 }
 
+/** The framebuffer side of scene_fullscreen_texture (pixels). */
+constexpr unsigned kFullscreenTextureSize = 64;
+
+/** A full-screen textured triangle (test_tex_rate.cpp, test_shader_profile.cpp):
+ *  a 64x64 framebuffer, one triangle with u, v = 0..1 across it sampling a
+ *  256x256 texture of 9 levels (LOD 2 everywhere) with the FS @fs_code
+ *  (varying R0 = u v 0 1, C0 = 1 1 1 1, texture unit 0; its output R1).
+ *  @trilinear: LINEAR/LINEAR/mip LINEAR, else NEAREST/NEAREST/mip NONE. */
+inline void
+scene_fullscreen_texture(Scene &s, const char *fs_code, bool trilinear)
+{
+   constexpr unsigned kScreen = kFullscreenTextureSize, kTexSize = 256, kLevels = 9;
+   TestDraw &t = s.t;
+   t.framebuffer(kScreen, kScreen);
+   /* one triangle that needs no clipping and covers the whole framebuffer:
+    * window (0,0), (128,0), (0,128) with a 128x128 viewport over the 64x64
+    * framebuffer (its hypotenuse x + y = 128 misses every pixel centre);
+    * x y z w, u v 0 1 with u, v = 0..1 across the framebuffer (LOD
+    * log2(256 / 64) = 2). One triangle: every quad is full, no helper lanes
+    * (two triangles would both shade the diagonal's quads, with helpers). */
+   t.viewport(0, 0, 2 * kScreen, 2 * kScreen);
+   const std::vector<float> v = {-1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 2, 0, 0, 1,
+                                 -1, 1,  0, 1, 0, 2, 0, 1};
+   color_pipeline(t, v);
+   t.fs.code = assemble(fs_code);
+   t.fs.consts = {1, 1, 1, 1};
+   t.fs.st.uses_derivatives = true;
+   t.fs.st.num_samplers = 1;
+   const VLG_TEXTURE tex = mip_texture_rgba8(
+      t, kTexSize, kLevels, [](unsigned l, unsigned x, unsigned y, unsigned) {
+         return std::array<uint8_t, 4>{uint8_t(x * 3 + l * 40), uint8_t(y * 5), uint8_t(l * 29),
+                                       255};
+      });
+   VLG_SAMPLER smp;
+   VLG_SAMPLER_init(&smp);
+   smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;
+   const vlg_tex_filter f = trilinear ? VLG_TEX_FILTER_LINEAR : VLG_TEX_FILTER_NEAREST;
+   smp.min_img_filter = smp.mag_img_filter = f;
+   smp.min_mip_filter = trilinear ? VLG_MIP_FILTER_LINEAR : VLG_MIP_FILTER_NONE;
+   t.fs_texture(tex, smp);
+   s.draw();
+   s.finish();
+}
+
 /** Many small triangles with a Z16 depth test (softpipe's Z16 fast path in
  *  the early tests). */
 inline void

@@ -22,42 +22,20 @@ using namespace vlgpu::sim::test;
 
 namespace {
 
-constexpr unsigned kScreen = 64, kTexSize = 256, kLevels = 9;
+constexpr unsigned kScreen = kFullscreenTextureSize;
 /* instruction indexes of the FS below */
 constexpr uint32_t kTex = 1, kIndependent = 2, kUse = 3;
 
 void
 scene_texture_then_use(Scene &s)
 {
-   TestDraw &t = s.t;
-   t.framebuffer(kScreen, kScreen);
-   /* one triangle covering the framebuffer, uv 0..1 across it (as
-    * test_tex_rate.cpp) */
-   t.viewport(0, 0, 2 * kScreen, 2 * kScreen);
-   const std::vector<float> v = {-1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 2, 0, 0, 1,
-                                 -1, 1,  0, 1, 0, 2, 0, 1};
-   color_pipeline(t, v);
-   t.fs.code = assemble("MUL R2, R0, C0\n"  /* 0: texture coordinates */
-                        "TEX R1, R2, T0\n"  /* 1: the fetch */
-                        "MUL R3, R0, C0\n"  /* 2: independent of R1 */
-                        "ADD R1, R1, R3\n"  /* 3: the first read of R1 */
-                        "BRC.END\n");
-   t.fs.consts = {1, 1, 1, 1};
-   t.fs.st.uses_derivatives = true;
-   t.fs.st.num_samplers = 1;
-   const VLG_TEXTURE tex = mip_texture_rgba8(
-      t, kTexSize, kLevels, [](unsigned l, unsigned x, unsigned y, unsigned) {
-         return std::array<uint8_t, 4>{uint8_t(x * 3 + l * 40), uint8_t(y * 5), uint8_t(l * 29),
-                                       255};
-      });
-   VLG_SAMPLER smp;
-   VLG_SAMPLER_init(&smp);
-   smp.wrap_s = smp.wrap_t = smp.wrap_r = VLG_TEX_WRAP_REPEAT;
-   smp.min_img_filter = smp.mag_img_filter = VLG_TEX_FILTER_LINEAR;
-   smp.min_mip_filter = VLG_MIP_FILTER_LINEAR;
-   t.fs_texture(tex, smp);
-   s.draw();
-   s.finish();
+   scene_fullscreen_texture(s,
+                            "MUL R2, R0, C0\n" /* 0: texture coordinates */
+                            "TEX R1, R2, T0\n" /* 1: the fetch */
+                            "MUL R3, R0, C0\n" /* 2: independent of R1 */
+                            "ADD R1, R1, R3\n" /* 3: the first read of R1 */
+                            "BRC.END\n",
+                            true);
 }
 
 } // namespace

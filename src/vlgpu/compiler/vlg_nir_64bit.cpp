@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  *
  * vlg_nir_64bit.cpp — 64-bit integers (ARB_gpu_shader_int64) on 32-bit
- * registers. st/mesa runs nir_lower_int64 (lower_int64_options ~0,
+ * registers. st/mesa runs nir_lower_int64 (lower_int64_options: every option,
  * vlg_nir_options.c), which turns every 64-bit ALU op into 32-bit ones on
  * the halves (unpack_64_2x32_split_x/y in, pack_64_2x32_split out); what it
  * leaves are the 64-bit values that memory gives and takes. This pass splits
@@ -33,7 +33,6 @@
 
 #include "vlg_passes.h"
 
-#include <cstring>
 #include <string>
 
 namespace vlgpu {
@@ -218,13 +217,7 @@ lower_64bit_access(nir_shader *nir)
 bool
 lower_64bit_alu(nir_shader *nir)
 {
-   /* Read as the integer it is: vlg_nir_options.c sets every bit (~0, C), a
-    * value outside the C++ enum's range, so loading it as the enum is
-    * undefined (UBSan -fsanitize=enum, ./vlgpu test --sanitize). */
-   uint32_t int64_options;
-   static_assert(sizeof(nir->options->lower_int64_options) == sizeof(int64_options));
-   std::memcpy(&int64_options, &nir->options->lower_int64_options, sizeof(int64_options));
-   if (!int64_options)
+   if (!nir->options->lower_int64_options)
       return false;
    bool progress = false;
    NIR_PASS(progress, nir, nir_lower_alu_to_scalar, is_64bit_alu, nullptr);

@@ -86,8 +86,13 @@ static const nir_shader_compiler_options vlg_nir_options = {
    .max_unroll_iterations = 32,
    .force_indirect_unrolling_sampler = true,
    .force_indirect_unrolling = nir_var_shader_in | nir_var_shader_out | nir_var_function_temp,
-   .lower_int64_options = ~0,
-   .lower_doubles_options = ~0,
+   /* Every option Mesa 22.3.6 defines (nir.h: up to nir_lower_iadd_sat64 and
+    * nir_lower_fp64_full_software): not ~0, which lies outside the C++ enums'
+    * range of values, so that st/mesa's and our C++ loads of these fields
+    * are defined (UBSan -fsanitize=enum, ./vlgpu test --sanitize). */
+   .lower_int64_options = (nir_lower_int64_options)((nir_lower_iadd_sat64 << 1) - 1),
+   .lower_doubles_options =
+      (nir_lower_doubles_options)((nir_lower_fp64_full_software << 1) - 1),
 };
 
 const struct nir_shader_compiler_options *

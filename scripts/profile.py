@@ -131,7 +131,15 @@ def main(argv):
         sys.path.insert(0, str(ROOT / "scripts"))
         import bench
         m = bench.machine_info()
-        cmd = "./vlgpu profile " + " ".join(a for a in argv if not a.startswith("--out"))
+        shown, skip = [], False  # the command without --out DIR (a local path)
+        for a in argv:
+            if skip or a.startswith("--out="):
+                skip = False
+                continue
+            skip = a == "--out"
+            if not skip:
+                shown.append(a)
+        cmd = "./vlgpu profile " + " ".join(shown)
         head = bench.provenance(cmd, m, f"cycle mode, {args.size}, {args.frames} frames")
         if bench.write_doc_sections(args.doc, {f"profile {args.glmark2}":
                                                [head, "", "```"] + text.splitlines() + ["```"]},

@@ -131,8 +131,7 @@ Spc::accept(SpcTask t, Cycle now)
       const std::shared_ptr<const Program> &prog =
          fs ? d.shaders->fs_prog : gs ? d.shaders->gs_prog : d.shaders->vs_prog;
       s->prog = prog.get();
-      s->prof = VLG_UNLIKELY(profile_ != nullptr) ? profile_of(prog, st.code, fs ? 'f' : gs ? 'g' : 'v')
-                                                  : nullptr;
+      s->prof = profile_of(prog, st.code, fs ? 'f' : gs ? 'g' : 'v');
       s->res = fs ? &d.shaders->fs_res : &d.shaders->vs_res;
       if (gs) {
          if (!s->gs_sink)

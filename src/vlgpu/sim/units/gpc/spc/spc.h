@@ -239,6 +239,7 @@ class Spc final : public Unit {
    void count(Reason r, Cycle now);
    /* the profile: the stall cycles from @now on go to instruction @at (nullptr: none) */
    void profile_stall(InstrProfile *at, StallReason r, Cycle now);
+   /* the profile of @prog (stage 'v', 'g', 'f', 'c'); nullptr without a profile */
    ProgramProfile *profile_of(const std::shared_ptr<const Program> &prog, uint64_t code,
                               char stage);
 

@@ -47,7 +47,7 @@ Spc::accept_workgroup(std::unique_ptr<CsWorkgroup> wg, Cycle now)
       s->draw = &d;
       s->tg = tg.get();
       s->prog = su.prog.get();
-      s->prof = VLG_UNLIKELY(profile_ != nullptr) ? profile_of(su.prog, st.code, 'c') : nullptr;
+      s->prof = profile_of(su.prog, st.code, 'c');
       s->res = wg->res.get();
       s->code = st.code;
       s->reg_bytes = reg_bytes;

@@ -69,6 +69,27 @@ class LauncherTest(unittest.TestCase):
                 self.assertEqual(h.returncode, 0, h.stderr)
                 self.assertIn(f"usage: vlgpu {name}", h.stdout)
 
+    def test_fuzz_passes_options_after_double_dash_to_libfuzzer(self):
+        """`./vlgpu fuzz TARGET --seconds N -- -jobs=2` (docs/fuzzing.md): what follows
+        `--` reaches libFuzzer whether the target comes before or after the options
+        (argparse alone rejected it after an option). The command is replaced by a
+        recorder, so nothing runs."""
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader("vlgpu_launcher_t", str(ROOT / "vlgpu"))
+        m = importlib.util.module_from_spec(importlib.util.spec_from_loader("vlgpu_launcher_t",
+                                                                            loader))
+        loader.exec_module(m)
+        seen = {}
+        m.COMMANDS["fuzz"] = (lambda a: seen.update(vars(a)) or 0,) + m.COMMANDS["fuzz"][1:]
+        for argv in (["fuzz", "dump", "--seconds", "7", "--keep-going", "--", "-jobs=2"],
+                     ["fuzz", "--seconds", "7", "dump", "--", "-jobs=2"]):
+            with self.subTest(argv=argv):
+                seen.clear()
+                self.assertEqual(m.main(argv), 0)
+                self.assertEqual((seen["target"], seen["seconds"], seen["libfuzzer_args"]),
+                                 ("dump", 7, ["-jobs=2"]))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -66,7 +66,8 @@ def exit_program(glx=False):
 
 def framegrab_shim():
     """The LD_PRELOAD frame grabber (vlg_framegrab.c)."""
-    return build_helper("vlg_framegrab.c", "vlg_framegrab.so", ["-shared", "-fPIC", "-ldl"])
+    return build_helper("vlg_framegrab.c", "vlg_framegrab.so",
+                        ["-shared", "-fPIC", "-fno-omit-frame-pointer", "-ldl"])
 
 
 def load_rgba(path):

@@ -23,12 +23,21 @@
  *  - Programs that look their GL functions up with dlsym() or with an
  *    eglGetProcAddress they got from dlsym() (glmark2's glad loader) get the
  *    shim's eglSwapBuffers/glFinish from them.
+ *  - Under AddressSanitizer (./vlgpu test --sanitize) the ASan runtime
+ *    comes first in LD_PRELOAD and intercepts clock_gettime(): it finds
+ *    the shim's with dlsym(RTLD_NEXT), which is the shim's dlsym() (below:
+ *    it answers such lookups from ahead of the shim with the shim's own
+ *    clocks), and the shim then looks one frame further up for the caller
+ *    (the interceptor keeps a frame pointer; the shim is built with
+ *    -fno-omit-frame-pointer). ASan's start-up runs through the shim's
+ *    dlsym() before its own interceptors are set up, so that path calls
+ *    no function ASan intercepts (same_name() instead of strcmp()).
  *  - With VLG_GRAB_TIMES=FILE, each frame end appends a line "N WALL_NS
  *    CPU_NS" to FILE: frame number, the real CLOCK_MONOTONIC and
  *    CLOCK_PROCESS_CPUTIME_ID in nanoseconds, read by syscall so the fake
  *    clock above does not apply (scripts/bench.py times frames with it).
  *
- * Build: cc -shared -fPIC vlg_framegrab.c -o vlg_framegrab.so -ldl
+ * Build: cc -shared -fPIC -fno-omit-frame-pointer vlg_framegrab.c -o vlg_framegrab.so -ldl
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -55,6 +64,51 @@ step_us(void)
    return (s ? atoll(s) : 40) * 1000;
 }
 
+static void init_real(void);
+static void *(*real_dlsym)(void *, const char *);
+
+/* strcmp() == 0 without calling strcmp(): dlsym() below runs inside
+ * AddressSanitizer's start-up, where ASan's strcmp interceptor has no real
+ * strcmp yet and would jump to address 0 (header comment). */
+static int
+same_name(const char *a, const char *b)
+{
+   while (*a && *a == *b) {
+      a++;
+      b++;
+   }
+   return *a == *b;
+}
+
+/* The loaded object (link map) that holds the code at `addr`, or NULL. */
+static struct link_map *
+map_of(const void *addr)
+{
+   struct link_map *map = NULL;
+   Dl_info info;
+
+   if (!dladdr1(addr, &info, (void **)&map, RTLD_DL_LINKMAP))
+      return NULL;
+   return map;
+}
+
+/* Whether `map` is AddressSanitizer's runtime (the object defining
+ * __asan_init); never true without ASan. */
+static int
+is_sanitizer_runtime(const struct link_map *map)
+{
+   static const struct link_map *asan;
+   static int looked;
+
+   if (!looked) {
+      init_real();
+      void *p = real_dlsym ? real_dlsym(RTLD_DEFAULT, "__asan_init") : NULL;
+      asan = p ? map_of(p) : NULL;
+      looked = 1;
+   }
+   return map && map == asan;
+}
+
 /* Whether the code at `ra` belongs to the program itself (not to Mesa, Xlib,
  * libc...): only the program's own clock reads are faked.  Libraries keep
  * the real clock, because they turn it into absolute timeouts for real
@@ -64,25 +118,32 @@ static int
 called_from_program(const void *ra)
 {
    static struct link_map *program;
-   struct link_map *map = NULL;
-   Dl_info info;
+   struct link_map *map;
 
    if (!program) {
       void *self = dlopen(NULL, RTLD_NOW);
       if (!self || dlinfo(self, RTLD_DI_LINKMAP, &program) != 0 || !program)
          return 1;
    }
-   if (!dladdr1(ra, &info, (void **)&map, RTLD_DL_LINKMAP) || !map)
-      return 1;
-   return map == program;
+   map = map_of(ra);
+   return !map || map == program;
 }
 
 int
 clock_gettime(clockid_t clk, struct timespec *tp)
 {
    long long now = start_us + frames * step_us();
+   const void *caller = __builtin_return_address(0);
 
-   if (!called_from_program(__builtin_return_address(0)))
+   /* Through ASan's interceptor: its caller is the one that counts (header
+    * comment; both frames keep frame pointers). */
+   if (is_sanitizer_runtime(map_of(caller))) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wframe-address"
+      caller = __builtin_return_address(1);
+#pragma GCC diagnostic pop
+   }
+   if (!called_from_program(caller))
       return syscall(SYS_clock_gettime, clk, tp) == 0 ? 0 : -1;
    tp->tv_sec = now / 1000000;
    tp->tv_nsec = (now % 1000000) * 1000;
@@ -100,10 +161,15 @@ gettimeofday(struct timeval *restrict tv, void *restrict tz)
    return 0;
 }
 
+/* The shim's own clocks, bound inside the shim (a plain &clock_gettime
+ * would be the first definition in the process: ASan's interceptor). */
+extern __typeof__(clock_gettime) vlg_own_clock_gettime
+   __attribute__((alias("clock_gettime"), copy(clock_gettime), visibility("hidden")));
+extern __typeof__(gettimeofday) vlg_own_gettimeofday
+   __attribute__((alias("gettimeofday"), copy(gettimeofday), visibility("hidden")));
+
 typedef void (*vlg_proc)(void);
 static vlg_proc (*real_get_proc_address)(const char *);
-static void *(*real_dlsym)(void *, const char *);
-static void init_real(void);
 
 /* A GL function of the current context: through the eglGetProcAddress the
  * program looked up (glmark2 links no EGL library), or libEGL's. */
@@ -232,31 +298,55 @@ static vlg_proc
 grab_eglGetProcAddress(const char *name)
 {
    vlg_proc p = real_get_proc_address(name);
-   if (p && strcmp(name, "glFinish") == 0) {
+   if (p && same_name(name, "glFinish")) {
       real_finish = (void (*)(void))p;
       return (vlg_proc)grab_glFinish;
    }
-   if (p && strcmp(name, "eglSwapBuffers") == 0) {
+   if (p && same_name(name, "eglSwapBuffers")) {
       real_swap = (EGLBoolean(*)(EGLDisplay, EGLSurface))p;
       return (vlg_proc)eglSwapBuffers;
    }
    return p;
 }
 
+/* Whether the object `map` comes before the shim in the process's search
+ * order (the link map chain). */
+static int
+precedes_shim(const struct link_map *map)
+{
+   const struct link_map *shim = map_of((const void *)same_name);
+
+   for (const struct link_map *m = map ? map->l_next : NULL; m; m = m->l_next) {
+      if (m == shim)
+         return 1;
+   }
+   return 0;
+}
+
 void *
 dlsym(void *restrict handle, const char *restrict name)
 {
    init_real();
+   /* dlsym(RTLD_NEXT) searches after its caller, but forwarded from here it
+    * searches after the shim: a caller ahead of the shim (the ASan runtime
+    * resolving its clock_gettime interceptor's target) gets the shim's own
+    * clocks, which is what it would have found. */
+   if (handle == RTLD_NEXT && precedes_shim(map_of(__builtin_return_address(0)))) {
+      if (same_name(name, "clock_gettime"))
+         return (void *)vlg_own_clock_gettime;
+      if (same_name(name, "gettimeofday"))
+         return (void *)vlg_own_gettimeofday;
+   }
    void *p = real_dlsym(handle, name);
-   if (p && strcmp(name, "eglGetProcAddress") == 0) {
+   if (p && same_name(name, "eglGetProcAddress")) {
       real_get_proc_address = (vlg_proc(*)(const char *))p;
       return (void *)grab_eglGetProcAddress;
    }
-   if (p && strcmp(name, "eglSwapBuffers") == 0) {
+   if (p && same_name(name, "eglSwapBuffers")) {
       real_swap = (EGLBoolean(*)(EGLDisplay, EGLSurface))p;
       return (void *)eglSwapBuffers;
    }
-   if (p && strcmp(name, "glFinish") == 0) {
+   if (p && same_name(name, "glFinish")) {
       real_finish = (void (*)(void))p;
       return (void *)grab_glFinish;
    }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -877,6 +878,59 @@ TEST(RasterLines, OnePixelLinesBresenham)
    EXPECT_EQ(pixels(2.5, 3.5, 8.5, 3.5), (P{{2, 3}, {3, 3}, {4, 3}, {5, 3}, {6, 3}, {7, 3}}));
    EXPECT_EQ(pixels(5.5, 9.5, 5.5, 6.5), (P{{5, 7}, {5, 8}, {5, 9}}));
    EXPECT_EQ(pixels(2.5, 2.5, 6.5, 6.5), (P{{2, 2}, {3, 3}, {4, 4}, {5, 5}}));
+}
+
+/* Lines whose window endpoints lie beyond int (a 6e9-pixel viewport, as in
+ * RasterTriangle.FarOffScreenVerticesStayInIntRange; found by UBSan in
+ * Piglit's overflow-edge-cases, where a non-finite position saturated):
+ * the walk covers the 64 x 64 framebuffer as the exact line does. The
+ * diagonal from window (-3e9, -3e9) to (3e9, 3e9) crosses pixels (k, k); the
+ * line y = x / 2 from (-3e9, -1.5e9) to (3e9, 1.5e9) is x-major, and
+ * Bresenham's midpoint rule rounds its y = k / 2 half up: pixel
+ * (k, floor((k + 1) / 2)). Both directions draw the same pixels. */
+TEST(RasterLines, FarOffScreenEndpointsWalkOnlyTheFramebuffer)
+{
+   Bench b(64, 64);
+   b.t.viewport(-3e9f, -3e9f, 6e9f, 6e9f);
+   b.load();
+   auto pixels = [&](const double (&c0)[4], const double (&c1)[4]) {
+      VertexRef v[2] = {b.vertex(c0), b.vertex(c1)};
+      Recorder r;
+      PrimitiveEngine eng(b.pe);
+      eng.process(v, 2, r);
+      return r.coverage();
+   };
+   std::map<std::pair<int, int>, int> diagonal, half;
+   for (int k = 0; k < 64; k++) {
+      diagonal[{k, k}] = 1;
+      half[{k, (k + 1) / 2}] = 1;
+   }
+   const double lo[4] = {-1, -1, 0, 1}, hi[4] = {1, 1, 0, 1};
+   const double hlo[4] = {-1, -0.5, 0, 1}, hhi[4] = {1, 0.5, 0, 1};
+   EXPECT_EQ(pixels(lo, hi), diagonal);
+   EXPECT_EQ(pixels(hi, lo), diagonal);
+   EXPECT_EQ(pixels(hlo, hhi), half);
+}
+
+/* A non-finite position (GL leaves its rendering undefined) ends the line
+ * quickly and inside the framebuffer: its endpoint saturates at -2^62
+ * (trunc_int64), and the walk skips to the cliprect (before the fix: int
+ * overflow, and 2^31 steps). */
+TEST(RasterLines, NonFiniteEndpointStaysInTheFramebuffer)
+{
+   Bench b(64, 64);
+   b.load();
+   const double nan = std::numeric_limits<double>::quiet_NaN();
+   const double c0[4] = {nan, nan, 0, 1}, c1[4] = {0.25, 0.5, 0, 1};
+   VertexRef v[2] = {b.vertex(c0), b.vertex(c1)};
+   Recorder r;
+   PrimitiveEngine eng(b.pe);
+   eng.process(v, 2, r);
+   for (const auto &[xy, n] : r.coverage()) {
+      EXPECT_TRUE(xy.first >= 0 && xy.first < 64 && xy.second >= 0 && xy.second < 64)
+         << xy.first << "," << xy.second;
+      EXPECT_EQ(n, 1);
+   }
 }
 
 TEST(RasterLines, WideLineIsARectangle)

@@ -741,12 +741,13 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
 {
    if (s.rast.rasterizer_discard)
       return false;
-   int x0 = trunc_int(v0[4]);
-   const int x1 = trunc_int(v1[4]);
-   int y0 = trunc_int(v0[5]);
-   const int y1 = trunc_int(v1[5]);
-   int dx = x1 - x0;
-   int dy = y1 - y0;
+   /* int64: a viewport larger than int (a hardware word from a dump) puts
+    * clipped endpoints beyond int, and a non-finite position saturates
+    * (trunc_int64); the walk below skips to the cliprect. */
+   const int64_t x0 = trunc_int64(v0[4]), x1 = trunc_int64(v1[4]);
+   const int64_t y0 = trunc_int64(v0[5]), y1 = trunc_int64(v1[5]);
+   const int64_t dx = x1 - x0; /* |.| <= 2^63 - 1: endpoints within +-2^62 */
+   const int64_t dy = y1 - y0;
    if (dx == 0 && dy == 0)
       return false;
 
@@ -800,27 +801,48 @@ pe_setup_line(const PeState &s, const float *v0, const float *v1, PrimSetup &ps,
       }
       cur.mask |= m;
    };
-   const int xstep = dx < 0 ? -1 : 1;
-   const int ystep = dy < 0 ? -1 : 1;
-   dx = std::abs(dx);
-   dy = std::abs(dy);
-   /* Bresenham along the major axis, x when dx > dy (softpipe writes the
-    * loop once per axis) */
-   const bool x_major = dx > dy;
-   int &major = x_major ? x0 : y0, &minor = x_major ? y0 : x0;
-   const int major_step = x_major ? xstep : ystep, minor_step = x_major ? ystep : xstep;
-   const int dmajor = x_major ? dx : dy, dminor = x_major ? dy : dx;
-   const int errorInc = dminor + dminor;
-   int error = errorInc - dmajor;
-   const int errorDec = error - dmajor;
-   for (int i = 0; i < dmajor; i++) {
-      plot(x0, y0);
-      major += major_step;
+   /* Bresenham along the major axis, x when |dx| > |dy| (softpipe writes the
+    * loop once per axis). Step i (0 <= i < dmajor) plots (major0 + i *
+    * major_step, minor0 + j_i * minor_step), where the walk has stepped the
+    * minor axis j_i = floor((2 dminor i + dmajor) / (2 dmajor)) times before
+    * it and its error term is 2 dminor (i + 1) - dmajor - 2 dmajor j_i: that
+    * closed form lets the walk start at the first step inside the cliprect
+    * and stop after the last, with the pixels of the step-by-step walk (a
+    * line is monotonic, so the skipped steps are clipped ones at its ends).
+    * __int128: the products of lengths up to 2^63. */
+   using i128 = __int128;
+   const bool x_major = (dx < 0 ? -i128(dx) : i128(dx)) > (dy < 0 ? -i128(dy) : i128(dy));
+   const int64_t major0 = x_major ? x0 : y0, minor0 = x_major ? y0 : x0;
+   const int major_step = (x_major ? dx : dy) < 0 ? -1 : 1;
+   const int minor_step = (x_major ? dy : dx) < 0 ? -1 : 1;
+   const i128 dmajor = x_major ? (dx < 0 ? -i128(dx) : i128(dx)) : (dy < 0 ? -i128(dy) : i128(dy));
+   const i128 dminor = x_major ? (dy < 0 ? -i128(dy) : i128(dy)) : (dx < 0 ? -i128(dx) : i128(dx));
+   const int cmin = x_major ? s.cliprect.minx : s.cliprect.miny;
+   const int cmax = x_major ? s.cliprect.maxx : s.cliprect.maxy; /* exclusive */
+   const int nmin = x_major ? s.cliprect.miny : s.cliprect.minx;
+   const int nmax = x_major ? s.cliprect.maxy : s.cliprect.maxx;
+   /* steps whose major coordinate lies in [cmin, cmax) */
+   i128 first = major_step > 0 ? i128(cmin) - major0 : i128(major0) - (cmax - 1);
+   i128 last = major_step > 0 ? i128(cmax - 1) - major0 : i128(major0) - cmin;
+   first = std::max<i128>(first, 0);
+   last = std::min<i128>(last, dmajor - 1);
+   const i128 errorInc = dminor + dminor;
+   const i128 errorDec = errorInc - dmajor - dmajor;
+   i128 j = first <= last ? (errorInc * first + dmajor) / (dmajor + dmajor) : 0;
+   i128 error = errorInc * (first + 1) - dmajor - (dmajor + dmajor) * j;
+   for (i128 i = first; i <= last; i++) {
+      const i128 major = major0 + i * major_step, minor = minor0 + j * minor_step;
+      if (minor >= nmin && minor < nmax) {
+         if (x_major)
+            plot(int(major), int(minor));
+         else
+            plot(int(minor), int(major));
+      }
       if (error < 0) {
          error += errorInc;
       } else {
          error += errorDec;
-         minor += minor_step;
+         j++;
       }
    }
    if (cur.mask)

@@ -10,7 +10,8 @@ knows, by the file that marks them (several may be found in one directory):
   demo      summary.json of `./vlgpu demo` (out/demo: es2gears/, glmark2/)
   bench     glmark2.json of `./vlgpu bench glmark2 --out OUT_DIR`
   ubench    ubench.json of `./vlgpu ubench --out OUT_DIR`
-  profile   profile.json of `./vlgpu profile --out OUT_DIR`
+  profile   profile.json of `./vlgpu profile --out OUT_DIR` (when alone: next to
+            another run's files it is that run's VLGPU_PROFILE output)
 
 Sweep runs do not exist yet; the report does not know them.
 
@@ -103,6 +104,10 @@ def detect(out_dir):
               "profile": lambda d: "shaders" in d}[kind]
         if isinstance(doc, dict) and ok(doc):
             found[kind] = doc
+    # A profile.json next to another run's files is that run's VLGPU_PROFILE output
+    # (hottest shader lines), not a `./vlgpu profile` run of its own.
+    if len(found) > 1:
+        found.pop("profile", None)
     return found
 
 

@@ -63,7 +63,7 @@ class LauncherTest(unittest.TestCase):
         r = launch(["--help"])
         self.assertEqual(r.returncode, 0)
         for name in ["setup", "run", "test", "demo", "asm", "disasm", "cc", "replay",
-                     "bench", "piglit", "glmark2"]:
+                     "bench", "piglit", "glmark2", "report"]:
             with self.subTest(subcommand=name):
                 h = launch([name, "--help"])
                 self.assertEqual(h.returncode, 0, h.stderr)

@@ -124,6 +124,16 @@ def slug(scene):
     return s[:120] or "default"
 
 
+def machine_info():
+    """scripts/bench.py's machine_info() (date, git_head, nproc, load average, ...):
+    where a run's numbers came from; recorded in results.json and out/demo/summary.json
+    (./vlgpu report shows the date and commit)."""
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    import bench  # scripts/bench.py imports this module: import it late
+    return bench.machine_info()
+
+
 def read_times(path):
     """[(frame, wall_ns, cpu_ns)] from a VLG_GRAB_TIMES file ("N WALL_NS CPU_NS" lines,
     tests/integration/driver/vlg_framegrab.c); [] when the file does not exist."""
@@ -663,7 +673,8 @@ def main(argv=None):
                      else ["problems:"] + [f"  {b}" for b in bad])
     out = Path(args.out)
     (out / "results.json").write_text(json.dumps(
-        {"args": {k: v for k, v in vars(args).items()}, "scenes": results},
+        {"args": {k: v for k, v in vars(args).items()}, "machine": machine_info(),
+         "scenes": results},
         indent=1, default=str) + "\n")
     (out / "results.txt").write_text("\n".join(lines) + "\n")
     print()

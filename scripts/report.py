@@ -231,6 +231,9 @@ def header(out_dir, kinds):
     for kind, doc in kinds.items():
         p = out_dir / MARKERS[kind]
         date = commit = mode = command = None
+        if kind in ("glmark2", "demo"):  # machine: recorded since ./vlgpu report exists
+            m = doc.get("machine") or {}
+            date, commit = m.get("date"), m.get("git_head")
         if kind == "glmark2":
             a = doc["args"]
             mode = a.get("mode")
@@ -600,8 +603,10 @@ svg { max-width: 100%; height: auto; }
 % endif
 % endif
 <% s = it.get("stats") or {} %>
-% if s.get("cycles"):
+% if s.get("cycles") and any(s["cycles"]):
 <p>${s["frames"]} frames in the statistics; simulated cycles per frame: ${", ".join(format(c, ",") for c in s["cycles"][:12])}${" ..." if len(s["cycles"]) > 12 else ""}</p>
+% elif s.get("frames"):
+<p>${s["frames"]} frames in the statistics, without cycles (functional mode: no timing, so no per-draw cycles, utilisation or bottlenecks).</p>
 % endif
 % if s.get("draw_svg"):
 <h3>Per-draw cycles</h3>

@@ -239,7 +239,8 @@ def header(out_dir, kinds):
             mode = a.get("mode")
             command = ("./vlgpu glmark2 -- " + " ".join(f"-b {b}" for b in a.get("benchmark") or [])
                        + (" --validate" if a.get("validate") else f" --frames {a.get('frames')}")
-                       + f" --mode {mode} -s {a.get('size')}" + (" --dump" if a.get("dump") else ""))
+                       + f" --mode {mode} -s {a.get('size')}"
+                       + (" --dump" if a.get("dump") else ""))
         elif kind == "demo":
             mode = "es2gears: cycle" + ("; glmark2: functional" if "glmark2" in doc else "")
             command = "./vlgpu demo"
@@ -684,7 +685,8 @@ def bench_table(doc):
     """(header, rows) of a bench glmark2.json's per-scene rows."""
     head = ["scene", "mode", "frames", "wall ms median", "cpu ms median", "x softpipe (cpu)",
             "cycles/frame", "Mcycles per CPU s"]
-    rows = [[r["scene"], r["mode"], r.get("frames_measured", 0), fmt(r.get("wall_ms_median"), ".1f"),
+    rows = [[r["scene"], r["mode"], r.get("frames_measured", 0),
+             fmt(r.get("wall_ms_median"), ".1f"),
              fmt(r.get("cpu_ms_median"), ".1f"), fmt(r.get("ratio_cpu"), ".2f"),
              fmt(r.get("cycles_per_frame"), ",.0f"),
              fmt(r["sim_cycles_per_cpu_s"] / 1e6 if r.get("sim_cycles_per_cpu_s") else None, ".2f")]
@@ -729,7 +731,8 @@ def build(out_dir, output):
         scene_rows=scene_rows, bench_header=bench_header, bench_rows=bench_rows,
         ubench_rows=ubench_rows, ubench_plots=ubench_plots,
         profiles=[(p, hot_lines(d)) for p, d in find_profiles(out_dir)],
-        dumps=find_dumps(out_dir), frame_views=FRAME_VIEWS, max_dump=MAX_DUMP_DRAWS, rel=rel, fmt=fmt,
+        dumps=find_dumps(out_dir), frame_views=FRAME_VIEWS, max_dump=MAX_DUMP_DRAWS, rel=rel,
+        fmt=fmt,
         made=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
     output.write_text(page)
     return kinds

@@ -12,6 +12,7 @@ chromium fails the tests (it is in the launcher's APT_PACKAGES), never skips
 them."""
 
 import csv
+import os
 import json
 import re
 import shutil
@@ -51,7 +52,7 @@ class ReportTest(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory(prefix="report-", dir=ROOT / "out")
         cls.dir = Path(cls.tmp.name)
         run = cls.dir / "run"
-        env = dict(__import__("os").environ, VLGPU_PROFILE=str(run / "profile.json"))
+        env = dict(os.environ, VLGPU_PROFILE=str(run / "profile.json"))
         r = subprocess.run([str(ROOT / "vlgpu"), "glmark2", "--", "-b", "build", "--frames", "2",
                             "--mode", "cycle", "-s", "160x120", "--dump", "-j", "1",
                             "--out", str(run)], capture_output=True, text=True, timeout=300,

@@ -16,7 +16,10 @@ memory = a register a memory op fills or the instruction fetch, texture =
 the texture unit still filtering, barrier = MEM.BAR). Per line: that
 instruction's share of the shader's cycles, issues, lanes per issue,
 dual-issued issues, stall cycles by reason, PC (unit address) and the
-disassembly. Shaders are named by stage and the VRAM address of their code.
+disassembly. Shaders are named by stage, the VRAM address of their code and
+the driver's label of it ("FS 3 GLSL5": stage, CSO number and Mesa's name of
+the GL program, whose GLSL source MESA_SHADER_CAPTURE_PATH=DIR writes to
+DIR/5.shader_test; plus the program's glObjectLabel).
 
 Exit code: 0 when the program ran and left a profile, 1 otherwise, 2 on bad
 usage."""
@@ -55,7 +58,8 @@ def report(profile, top=5):
     for n, s in enumerate(shaders[:top]):
         cyc = s["cycles"] or 1
         out.append("")
-        out.append(f"shader {n + 1}: {s['stage']} at {s['code']}: {s['cycles']:,} cycles "
+        name = f" \"{s['name']}\"" if s.get("name") else ""
+        out.append(f"shader {n + 1}: {s['stage']} at {s['code']}{name}: {s['cycles']:,} cycles "
                    f"({100.0 * s['cycles'] / total:.1f}% of all), {s['issues']:,} issues")
         out.append(f"  {'cycles':>7} {'issues':>9} {'lanes':>6} {'dual':>7} "
                    + " ".join(f"{r:>9}" for r in REASONS) + f" {'pc':>5}  instruction")

@@ -98,6 +98,14 @@ int vlg_drm_bo_create(struct vlg_drm_device *dev, struct vlg_drm_bo_create *args
  * valid until the buffer is freed. NULL for an unknown handle. */
 void *vlg_drm_bo_map(struct vlg_drm_device *dev, uint32_t handle);
 int vlg_drm_bo_free(struct vlg_drm_device *dev, uint32_t handle);
+/** Give buffer @handle a debug label (as panfrost's DRM_IOCTL_PANFROST_SET_LABEL_BO):
+ * the shader profile (VLGPU_PROFILE) names a shader whose code starts in the
+ * buffer by it (the driver labels shader code "FS 3 GLSL5": stage, CSO
+ * number, Mesa's program name). At most VLG_DRM_LABEL_MAX bytes are kept
+ * (longer labels are cut); NULL or "" removes the label; freeing the buffer
+ * removes it too. Returns 0, -EINVAL (no device), -ENOENT (unknown handle). */
+#define VLG_DRM_LABEL_MAX 255
+int vlg_drm_bo_set_label(struct vlg_drm_device *dev, uint32_t handle, const char *label);
 
 /* ---- displays ---------------------------------------------------------------- */
 

@@ -6,6 +6,7 @@ reads the TEX's destination, the shader's hottest line, and every
 instruction of a shader issues equally often (straight-line code)."""
 
 import json
+import os
 import re
 import subprocess
 import unittest
@@ -28,9 +29,14 @@ def reads(text, reg):
 class ProfileTest(unittest.TestCase):
     def test_texture_latency_on_first_reader(self):
         out = driverlib.tempdir("profile")
+        capture = out / "shaders"
+        capture.mkdir()
+        # Mesa writes each linked GL program's GLSL to CAPTURE/N.shader_test,
+        # N the program object's name: the N of the profile's "GLSLN"
+        env = dict(os.environ, MESA_SHADER_CAPTURE_PATH=str(capture))
         r = subprocess.run([str(ROOT / "vlgpu"), "profile", "--glmark2", "texture",
                             "--frames", "2", "--out", str(out), "--top", "2"],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=600, env=env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertIn("<- hottest", r.stdout)
         prof = json.loads((out / "profile.json").read_text())
@@ -49,6 +55,14 @@ class ProfileTest(unittest.TestCase):
         self.assertGreater(memory[reader], 10 * memory[tex])
         self.assertEqual(len({i["issues"] for i in ins}), 1, ins)
         self.assertEqual(s["issues"], sum(i["issues"] for i in ins))
+        # named by the driver's label of its code: "FS <CSO> GLSL<program>", whose
+        # GLSL source Mesa captured is the texture scene's fragment shader
+        m = re.fullmatch(r"FS \d+ GLSL(\d+)", s.get("name", ""))
+        self.assertTrue(m, s.get("name"))
+        self.assertIn(f'"{s["name"]}"', r.stdout)
+        source = (capture / f"{m.group(1)}.shader_test").read_text()
+        fragment = source.split("[fragment shader]", 1)[1]
+        self.assertIn("texture2D", fragment)
 
 
 if __name__ == "__main__":

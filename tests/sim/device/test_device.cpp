@@ -212,6 +212,23 @@ TEST(Device, BufferObjects)
    EXPECT_EQ(vlg_drm_bo_create(d.dev, &again), 0);
 }
 
+/* vlg_drm_bo_set_label (vlgpu_drm.h): its errors; what the label does is
+ * ShaderProfile.ShadersAreNamedByTheLabelOfTheirCode's. */
+TEST(Device, BufferLabels)
+{
+   Device d(nullptr, nullptr, nullptr, "vram.size_bytes=1M");
+   struct vlg_drm_bo_create c {};
+   c.size = 64;
+   ASSERT_EQ(vlg_drm_bo_create(d.dev, &c), 0);
+   EXPECT_EQ(vlg_drm_bo_set_label(d.dev, c.handle, "FS 1 GLSL3"), 0);
+   EXPECT_EQ(vlg_drm_bo_set_label(d.dev, c.handle, std::string(1000, 'x').c_str()), 0);
+   EXPECT_EQ(vlg_drm_bo_set_label(d.dev, c.handle, nullptr), 0); /* removes it */
+   EXPECT_EQ(vlg_drm_bo_set_label(d.dev, c.handle + 1000, "x"), -ENOENT);
+   EXPECT_EQ(vlg_drm_bo_set_label(nullptr, c.handle, "x"), -EINVAL);
+   ASSERT_EQ(vlg_drm_bo_free(d.dev, c.handle), 0);
+   EXPECT_EQ(vlg_drm_bo_set_label(d.dev, c.handle, "x"), -ENOENT); /* freed */
+}
+
 TEST(Device, Displays)
 {
    Device d;

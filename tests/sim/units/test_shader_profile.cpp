@@ -111,3 +111,48 @@ TEST(ShaderProfile, SleepingChangesNothing)
             stalls += c.get<uint64_t>();
    EXPECT_GT(stalls, 0u); /* (equal empty profiles would prove nothing) */
 }
+
+/* Gpu::set_label (vlg_drm_bo_set_label): a shader is named by the label of
+ * the range its code starts in, as the label was when the shader first ran
+ * (a later label, or the range's removal, does not rename it); an unlabelled
+ * shader has no name. The ranges: [A, A + 4) labelled, A + 4 not. */
+TEST(ShaderProfile, ShadersAreNamedByTheLabelOfTheirCode)
+{
+   Scene s;
+   scene_texture_then_use(s);
+   Config cfg;
+   cfg.validate();
+   /* where the scene puts the FS code: from an unnamed run */
+   CycleGpu probe{cfg};
+   probe.enable_profile();
+   run_scene(s, probe);
+   uint64_t fs_code = 0;
+   const auto unnamed = probe.profile()->to_json();
+   for (const auto &sh : unnamed["shaders"]) {
+      EXPECT_FALSE(sh.contains("name"));
+      if (sh["stage"] == "fs")
+         fs_code = std::stoull(sh["code"].get<std::string>(), nullptr, 16);
+   }
+   ASSERT_NE(fs_code, 0u);
+
+   CycleGpu gpu{cfg};
+   gpu.set_label(fs_code, 4, "FS 7 GLSL3");
+   EXPECT_EQ(gpu.label_at(fs_code + 3), "FS 7 GLSL3");
+   EXPECT_EQ(gpu.label_at(fs_code + 4), "");
+   EXPECT_EQ(gpu.label_at(fs_code - 1), "");
+   gpu.enable_profile();
+   run_scene(s, gpu);
+   gpu.set_label(fs_code, 4, {}); /* freed after it ran */
+   EXPECT_EQ(gpu.label_at(fs_code), "");
+   unsigned named = 0;
+   const auto j = gpu.profile()->to_json();
+   for (const auto &sh : j["shaders"]) {
+      if (sh["stage"] == "fs") {
+         EXPECT_EQ(sh.value("name", ""), "FS 7 GLSL3");
+         named++;
+      } else {
+         EXPECT_FALSE(sh.contains("name")) << sh["stage"];
+      }
+   }
+   EXPECT_EQ(named, 1u);
+}

@@ -57,6 +57,16 @@ vlg_bo_create(struct vlg_screen *screen, uint64_t size, uint32_t align,
 }
 
 void
+vlg_bo_set_label(struct vlg_bo *bo, const char *label)
+{
+   struct vlg_screen *screen = bo->screen;
+
+   simple_mtx_lock(&screen->device_lock);
+   vlg_drm_bo_set_label(screen->dev, bo->handle, label);
+   simple_mtx_unlock(&screen->device_lock);
+}
+
+void
 vlg_bo_destroy(struct vlg_bo *bo)
 {
    struct vlg_screen *screen = bo->screen;

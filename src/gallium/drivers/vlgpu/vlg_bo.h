@@ -47,6 +47,9 @@ struct vlg_bo *vlg_bo_create(struct vlg_screen *screen, uint64_t size,
                              uint32_t align, const char *name);
 
 void vlg_bo_destroy(struct vlg_bo *bo);
+/** Give @bo a debug label in the device (vlg_drm_bo_set_label: the shader
+ *  profile names shader code by it); a failure only loses the label. */
+void vlg_bo_set_label(struct vlg_bo *bo, const char *label);
 
 static inline void
 vlg_bo_reference(struct vlg_bo **dst, struct vlg_bo *src)

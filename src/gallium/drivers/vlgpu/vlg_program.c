@@ -96,9 +96,14 @@ vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_stat
       nir_print_shader(nir, stderr);
    }
 
-   char name[64];
-   snprintf(name, sizeof(name), "%s %u%s%s", vlg_stage_name(stage), so->id,
-            nir->info.name ? " " : "", nir->info.name ? nir->info.name : "");
+   /* "FS 3 GLSL5 (label)": stage, CSO number, Mesa's name of the GL program
+    * (st/mesa: "GLSL" + the program object's name, as MESA_SHADER_CAPTURE_PATH
+    * names its N.shader_test files) and its glObjectLabel, if any. */
+   char name[128];
+   snprintf(name, sizeof(name), "%s %u%s%s%s%s%s", vlg_stage_name(stage), so->id,
+            nir->info.name ? " " : "", nir->info.name ? nir->info.name : "",
+            nir->info.label ? " (" : "", nir->info.label ? nir->info.label : "",
+            nir->info.label ? ")" : "");
 
    struct vlg_compile_options opts = {
       .disasm = vlg_debug_enabled(VLG_DEBUG_SHADERS),
@@ -139,6 +144,7 @@ vlg_create_shader_state(struct pipe_context *pctx, const struct pipe_shader_stat
       return so;
    }
    memcpy(so->code_bo->map, so->cs->code, so->cs->state.code_size * 4);
+   vlg_bo_set_label(so->code_bo, name); /* the shader profile's name */
    return so;
 }
 

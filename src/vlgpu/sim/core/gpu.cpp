@@ -170,4 +170,23 @@ draw_report_json(const DrawReport &r)
    return j;
 }
 
+void
+Gpu::set_label(uint64_t address, uint64_t size, std::string label)
+{
+   if (label.empty())
+      labels_.erase(address);
+   else
+      labels_[address] = Label{size, std::move(label)};
+}
+
+std::string
+Gpu::label_at(uint64_t address) const
+{
+   auto it = labels_.upper_bound(address);
+   if (it == labels_.begin())
+      return {};
+   --it;
+   return address - it->first < it->second.size ? it->second.text : std::string();
+}
+
 } // namespace vlgpu::sim

@@ -83,6 +83,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -291,6 +292,24 @@ class Gpu {
     *  the functional GPU has none. Not const: the cycle-mode GPU builds its
     *  modules on first use. */
    virtual std::vector<ModuleName> modules() { return {}; }
+
+   /**
+    * Name the VRAM bytes [@address, @address + @size) (a buffer object's
+    * debug label, vlg_drm_bo_set_label): the shader profile calls a shader
+    * whose code starts there by it. An empty @label removes the name; a new
+    * label of the same @address replaces it. Ranges do not overlap (buffer
+    * objects do not).
+    */
+   void set_label(uint64_t address, uint64_t size, std::string label);
+   /** The label of the named range holding VRAM byte @address, "" if none. */
+   std::string label_at(uint64_t address) const;
+
+ private:
+   struct Label {
+      uint64_t size;
+      std::string text;
+   };
+   std::map<uint64_t, Label> labels_; /**< by start address */
 };
 
 /**

@@ -631,7 +631,23 @@ vlg_drm_bo_free(struct vlg_drm_device *dev, uint32_t handle)
       if (it == dev->bos.end())
          return -ENOENT;
       dev->alloc->free(it->second.address);
+      dev->gpu->set_label(it->second.address, it->second.size, {});
       dev->bos.erase(it);
+      return 0;
+   });
+}
+
+int
+vlg_drm_bo_set_label(struct vlg_drm_device *dev, uint32_t handle, const char *label)
+{
+   if (!dev)
+      return -EINVAL;
+   return guarded(dev, "vlg_drm_bo_set_label", [&] {
+      auto it = dev->bos.find(handle);
+      if (it == dev->bos.end())
+         return -ENOENT;
+      std::string text = label ? std::string(label).substr(0, VLG_DRM_LABEL_MAX) : std::string();
+      dev->gpu->set_label(it->second.address, it->second.size, std::move(text));
       return 0;
    });
 }

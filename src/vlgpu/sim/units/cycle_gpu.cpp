@@ -130,8 +130,10 @@ CycleGpu::CycleGpu(const Config &p) : p_(p)
 void
 CycleGpu::enable_profile(const std::string &path)
 {
-   if (!profile_)
+   if (!profile_) {
       profile_ = std::make_unique<ShaderProfile>();
+      profile_->set_namer([this](uint64_t code) { return label_at(code); });
+   }
    profile_path_ = path;
    if (eng_)
       for (Module *m : eng_->modules())

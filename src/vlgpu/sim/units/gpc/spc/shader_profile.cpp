@@ -44,6 +44,8 @@ ShaderProfile::of(const std::shared_ptr<const Program> &prog, uint64_t code, cha
    p->program = prog;
    p->code = code;
    p->stage = stage;
+   if (namer_)
+      p->name = namer_(code);
    p->instrs.resize(prog->num_instrs());
    ProgramProfile &ref = *p;
    index_[prog.get()] = &ref;
@@ -112,11 +114,14 @@ ShaderProfile::to_json() const
                            {"stalls", std::move(stalls)}});
          issues += i.issues;
       }
-      shaders.push_back({{"code", fmt::format("0x{:x}", p->code)},
-                         {"stage", stage_name(p->stage)},
-                         {"cycles", cycles},
-                         {"issues", issues},
-                         {"instructions", std::move(instrs)}});
+      nlohmann::ordered_json shader = {{"code", fmt::format("0x{:x}", p->code)},
+                                       {"stage", stage_name(p->stage)}};
+      if (!p->name.empty())
+         shader["name"] = p->name;
+      shader["cycles"] = cycles;
+      shader["issues"] = issues;
+      shader["instructions"] = std::move(instrs);
+      shaders.push_back(std::move(shader));
    }
    return {{"shaders", std::move(shaders)}};
 }

@@ -22,7 +22,9 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -58,6 +60,7 @@ struct ProgramProfile {
    std::shared_ptr<const Program> program; /**< kept alive for the disassembly */
    uint64_t code = 0;                      /**< VRAM byte address of its code */
    char stage = '?';                       /**< 'v', 'g', 'f' or 'c' */
+   std::string name; /**< the driver's label of its code's buffer ("FS 3 GLSL5"), or "" */
    std::vector<InstrProfile> instrs;       /**< by instruction index (Program::instr) */
 };
 
@@ -67,11 +70,16 @@ struct ProgramProfile {
  */
 class ShaderProfile {
  public:
-   /** The profile of @prog (made on first use). */
+   /** The profile of @prog (made on first use, named by the namer). */
    ProgramProfile &of(const std::shared_ptr<const Program> &prog, uint64_t code, char stage);
+   /** How a program is named when its profile is made: the label of its code
+    *  address (CycleGpu: Gpu::label_at), read then because the buffer may be
+    *  freed and its address reused before the profile is written. */
+   void set_namer(std::function<std::string(uint64_t code)> namer) { namer_ = std::move(namer); }
 
    /**
-    * {"shaders": [{"code": "0x...", "stage": "fs", "cycles": N, "issues": N,
+    * {"shaders": [{"code": "0x...", "stage": "fs", "name": label (when it has
+    *   one), "cycles": N, "issues": N,
     *   "instructions": [{"pc": unit address, "text": disassembly, "issues",
     *   "lanes", "dual_issued", "stalls": {"operand", "memory", "texture",
     *   "barrier"}}, ...]}, ...]}: shaders by cycles (issues + stall cycles),
@@ -88,6 +96,7 @@ class ShaderProfile {
  private:
    std::vector<std::unique_ptr<ProgramProfile>> programs_;
    std::unordered_map<const Program *, ProgramProfile *> index_;
+   std::function<std::string(uint64_t)> namer_;
 };
 
 } // namespace vlgpu::sim

@@ -55,6 +55,20 @@ struct vlg_drm_create_args {
    /** Which draws to dump: NULL = all, else a list of draw numbers and
     * ranges "0,5,10-20" (draws count from 0 over the device's life). */
    const char *dump_draws;
+   /** Frame capture (docs/capture.md): when not NULL, the device records
+    * everything the GPU consumes in the frames @capture_frames selects (VRAM
+    * pages, submits, displays, frame ends) into this directory, for
+    * `./vlgpu replay DIR` (VLGPU_CAPTURE). A directory that cannot be made is
+    * an error of vlg_drm_device_create; a write error later stops the capture
+    * with a message on stderr (the program goes on). */
+   const char *capture_dir;
+   /** Which frames to capture: "FIRST-LAST", "FIRST-" or "N" (frames count
+    * from 0 as vlg_drm_end_frame counts them); NULL = all
+    * (VLGPU_CAPTURE_FRAMES). */
+   const char *capture_frames;
+   /** Who creates the device, recorded in a capture's manifest (the driver
+    * says "Mesa VERSION"), or NULL. */
+   const char *client;
 };
 
 /**

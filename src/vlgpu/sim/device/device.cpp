@@ -22,6 +22,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -29,6 +31,7 @@
 #include "vlgpu_stats_keys.h"
 
 #include "sim/device/allocator.h"
+#include "sim/device/capture.h"
 #include "sim/device/device_hooks.h"
 #include "sim/device/draw_set.h"
 #include "sim/core/gpu.h"
@@ -49,6 +52,7 @@ constexpr uint64_t kMaxTextureSize = 16384;
 struct Bo {
    uint64_t address = 0;
    uint64_t size = 0;
+   std::string label; /* vlg_drm_bo_set_label, for a capture that starts later */
 };
 
 } // namespace
@@ -83,6 +87,12 @@ struct vlg_drm_device {
    std::string modules; /* vlg_drm_get_modules_json, made on first use */
    std::string stats_dir, dump_dir;
    DrawSet dump_draws;
+   uint64_t frame = 0; /* frames ended so far (vlg_drm_end_frame) */
+   /* VLGPU_CAPTURE (capture.h): what to capture, the writer while the
+    * frames in range run, and whether it is over (range done, or an error) */
+   std::optional<CaptureWriter::Info> capture_info;
+   std::unique_ptr<CaptureWriter> capture;
+   bool capture_over = false;
 };
 
 namespace {
@@ -111,6 +121,92 @@ entry_hook(const char *entry)
 {
    if (g_entry_hook)
       g_entry_hook(entry);
+}
+
+/** Capture directories of the devices of this process that capture now. */
+std::set<std::string> g_capture_dirs;
+
+/** End the capture of @dev (the writer closed with @complete, errors ignored). */
+void
+capture_stop(vlg_drm_device &dev, bool complete) noexcept
+{
+   if (!dev.capture)
+      return;
+   try {
+      dev.capture->finish(complete);
+   } catch (const std::exception &e) {
+      std::fprintf(stderr, "vlgpu: VLGPU_CAPTURE=%s: %s\n", dev.capture->info().dir.c_str(),
+                   e.what());
+   } catch (...) {
+   }
+   g_capture_dirs.erase(dev.capture->info().dir);
+   dev.capture.reset();
+   dev.capture_over = true;
+}
+
+/** Run @f on the capture writer; an error ends the capture (with the
+ *  reason on stderr), never the program. */
+template <typename F>
+void
+capture_guard(vlg_drm_device &dev, F &&f) noexcept
+{
+   if (!dev.capture)
+      return;
+   try {
+      f(*dev.capture);
+      return;
+   } catch (const std::exception &e) {
+      std::fprintf(stderr, "vlgpu: VLGPU_CAPTURE=%s: %s; capture stopped\n",
+                   dev.capture->info().dir.c_str(), e.what());
+   } catch (...) {
+      std::fprintf(stderr, "vlgpu: VLGPU_CAPTURE: unknown error; capture stopped\n");
+   }
+   capture_stop(dev, false);
+}
+
+/** Start the capture when the current frame is the first of its range
+ *  (creating the writer and recording the displays and labels of now);
+ *  true while capturing. A device that starts capturing while another
+ *  device of the process captures into DIR writes DIR-2 (then DIR-3...). */
+bool
+capture_active(vlg_drm_device &dev) noexcept
+{
+   if (dev.capture)
+      return true;
+   if (!dev.capture_info || dev.capture_over || dev.frame < dev.capture_info->first_frame ||
+       dev.frame > dev.capture_info->last_frame)
+      return false;
+   CaptureWriter::Info info = *dev.capture_info;
+   try {
+      for (unsigned n = 2; g_capture_dirs.count(info.dir); n++)
+         info.dir = fmt::format("{}-{}", dev.capture_info->dir, n);
+      dev.capture = std::make_unique<CaptureWriter>(info, dev.cfg);
+      g_capture_dirs.insert(info.dir);
+   } catch (const std::exception &e) {
+      std::fprintf(stderr, "vlgpu: VLGPU_CAPTURE=%s: %s; no capture\n", info.dir.c_str(),
+                   e.what());
+      dev.capture_over = true;
+      return false;
+   }
+   capture_guard(dev, [&](CaptureWriter &w) {
+      for (const auto &[id, d] : dev.displays)
+         w.display(id, d);
+      for (const auto &[h, bo] : dev.bos)
+         if (!bo.label.empty())
+            w.label(bo.address, bo.size, bo.label);
+   });
+   return bool(dev.capture);
+}
+
+/** The VRAM ranges of every buffer object. */
+std::vector<CaptureRange>
+bo_ranges(const vlg_drm_device &dev)
+{
+   std::vector<CaptureRange> r;
+   r.reserve(dev.bos.size());
+   for (const auto &[h, bo] : dev.bos)
+      r.push_back({bo.address, bo.size});
+   return r;
 }
 
 /** The device's GpuHost for one submit: displays, the dump, per-draw statistics. */
@@ -476,6 +572,21 @@ create_device(const vlg_drm_create_args *args, vlg_drm_device **out, char *err, 
    if (!make_dir("dump_dir", args->dump_dir, dev->dump_dir) ||
        !make_dir("stats_dir", args->stats_dir, dev->stats_dir))
       return -EINVAL;
+   if (args->capture_dir && *args->capture_dir) {
+      CaptureWriter::Info ci;
+      try {
+         if (args->capture_frames && *args->capture_frames)
+            std::tie(ci.first_frame, ci.last_frame) = parse_capture_frames(args->capture_frames);
+      } catch (const CaptureError &e) {
+         set_err(err, err_size, e.what());
+         return -EINVAL;
+      }
+      if (!make_dir("capture_dir", args->capture_dir, ci.dir))
+         return -EINVAL;
+      ci.client = args->client ? args->client : "";
+      ci.mode = dev->mode;
+      dev->capture_info = ci;
+   }
    if (!dev->stats_dir.empty()) {
       try {
          dev->cfg.write_json((std::filesystem::path(dev->stats_dir) / "config.json").string());
@@ -534,6 +645,22 @@ get_param(const vlg_drm_device *dev, uint32_t param, uint64_t *value)
 
 } // namespace
 
+uint8_t *
+vlgpu::sim::device_vram(vlg_drm_device *dev, uint64_t *size)
+{
+   *size = dev->vram->size();
+   return dev->vram->data();
+}
+
+void
+vlgpu::sim::device_set_counters(vlg_drm_device *dev, uint64_t submits, uint64_t fence,
+                                uint64_t draws)
+{
+   dev->submits = submits;
+   dev->fence = fence;
+   dev->draws = draws;
+}
+
 void
 vlgpu::sim::set_device_entry_hook_for_tests(void (*hook)(const char *entry))
 {
@@ -573,6 +700,8 @@ void
 vlg_drm_device_destroy(struct vlg_drm_device *dev)
 {
    /* destructors do not throw (C++11: noexcept): no guard */
+   if (dev)
+      capture_stop(*dev, true);
    delete dev;
 }
 
@@ -647,6 +776,11 @@ vlg_drm_bo_set_label(struct vlg_drm_device *dev, uint32_t handle, const char *la
       if (it == dev->bos.end())
          return -ENOENT;
       std::string text = label ? std::string(label).substr(0, VLG_DRM_LABEL_MAX) : std::string();
+      if (capture_active(*dev))
+         capture_guard(*dev, [&](CaptureWriter &w) {
+            w.label(it->second.address, it->second.size, text);
+         });
+      it->second.label = text;
       dev->gpu->set_label(it->second.address, it->second.size, std::move(text));
       return 0;
    });
@@ -674,6 +808,8 @@ vlg_drm_display_set(struct vlg_drm_device *dev, uint32_t id, const struct vlg_dr
       d.height = display->height;
       d.format = display->format;
       dev->displays[id] = d;
+      if (capture_active(*dev))
+         capture_guard(*dev, [&](CaptureWriter &w) { w.display(id, d); });
       return 0;
    });
 }
@@ -683,8 +819,13 @@ vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id)
 {
    if (!dev)
       return -EINVAL;
-   return guarded(dev, "vlg_drm_display_remove",
-                  [&] { return dev->displays.erase(id) ? 0 : -ENOENT; });
+   return guarded(dev, "vlg_drm_display_remove", [&] {
+      if (!dev->displays.erase(id))
+         return -ENOENT;
+      if (capture_active(*dev))
+         capture_guard(*dev, [&](CaptureWriter &w) { w.display_remove(id); });
+      return 0;
+   });
 }
 
 int
@@ -702,7 +843,17 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
       DeviceHost host(*dev, submit);
       dev->pending_stats.reset();
       dev->stats_made = dev->draw_stats_made = false;
+      const bool capturing = capture_active(*dev);
+      if (capturing)
+         capture_guard(*dev, [&](CaptureWriter &w) {
+            w.before_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev), submit - 1,
+                            dev->fence, first_draw, args->cmd_address, args->cmd_dwords);
+         });
       SubmitResult r = dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
+      if (capturing)
+         capture_guard(*dev, [&](CaptureWriter &w) {
+            w.after_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev));
+         });
       dev->draws += r.draws.size();
       args->fence = ++dev->fence;
       dev->fault = fault_text(submit, first_draw, r);
@@ -731,6 +882,12 @@ vlg_drm_end_frame(struct vlg_drm_device *dev)
       return -EINVAL;
    return guarded(dev, "vlg_drm_end_frame", [&] {
       dev->gpu->end_frame();
+      if (capture_active(*dev)) {
+         capture_guard(*dev, [&](CaptureWriter &w) { w.end_frame(dev->frame); });
+         if (dev->frame >= dev->capture_info->last_frame)
+            capture_stop(*dev, true);
+      }
+      dev->frame++;
       return 0;
    });
 }

@@ -1,0 +1,306 @@
+/*
+ * vlgpu simulator: the frame capture writer (capture.h, docs/capture.md).
+ */
+#include "sim/device/capture.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "sim/dump/dump.h"
+#include "sim/dump/image.h"
+
+namespace fs = std::filesystem;
+
+namespace vlgpu::sim {
+
+namespace {
+
+constexpr int kZstdLevel = 3;
+
+std::string
+errno_text()
+{
+   return std::strerror(errno);
+}
+
+/** The command line of this process (/proc/self/cmdline), or [] when unreadable. */
+nlohmann::ordered_json
+app_cmdline()
+{
+   nlohmann::ordered_json a = nlohmann::ordered_json::array();
+   std::ifstream f("/proc/self/cmdline", std::ios::binary);
+   std::string arg;
+   while (std::getline(f, arg, '\0'))
+      a.push_back(arg);
+   return a;
+}
+
+} // namespace
+
+std::string
+capture_page_hash(const uint8_t *data, uint64_t size)
+{
+   const XXH128_hash_t h = XXH3_128bits(data, size);
+   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+std::pair<uint64_t, uint64_t>
+parse_capture_frames(const std::string &range)
+{
+   const char *expected = "expected FIRST-LAST, FIRST- or N (frames from 0, LAST >= FIRST)";
+   const size_t dash = range.find('-');
+   const std::string a = range.substr(0, dash);
+   const std::string b = dash == std::string::npos ? a : range.substr(dash + 1);
+   auto number = [&](const std::string &s, uint64_t &v) {
+      if (s.empty() || s.size() > 19)
+         return false;
+      for (char c : s)
+         if (!std::isdigit((unsigned char)c))
+            return false;
+      v = std::stoull(s);
+      return true;
+   };
+   uint64_t lo = 0, hi = UINT64_MAX;
+   if (!number(a, lo) || (!b.empty() && !number(b, hi)) || hi < lo)
+      throw CaptureError(fmt::format("VLGPU_CAPTURE_FRAMES '{}': {}", range, expected));
+   return {lo, hi};
+}
+
+/** The event log: a zstd stream into events.jsonl.zst, one zstd frame per
+ *  captured frame. */
+struct CaptureWriter::Log {
+   std::string path;
+   std::FILE *f = nullptr;
+   ZSTD_CCtx *cctx = nullptr;
+   std::vector<char> out = std::vector<char>(ZSTD_CStreamOutSize());
+   uint64_t bytes = 0; /* compressed bytes written */
+
+   explicit Log(const std::string &p) : path(p)
+   {
+      f = std::fopen(path.c_str(), "wb");
+      if (!f)
+         throw CaptureError(fmt::format("{}: cannot create: {}", path, errno_text()));
+      cctx = ZSTD_createCCtx();
+      if (!cctx)
+         throw std::bad_alloc();
+      ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, kZstdLevel);
+   }
+   ~Log()
+   {
+      ZSTD_freeCCtx(cctx);
+      if (f)
+         std::fclose(f);
+   }
+   /** Compress @text; @end closes the zstd frame (and flushes the file). */
+   void put(const std::string &text, bool end)
+   {
+      ZSTD_inBuffer in{text.data(), text.size(), 0};
+      const ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
+      for (;;) {
+         ZSTD_outBuffer o{out.data(), out.size(), 0};
+         const size_t left = ZSTD_compressStream2(cctx, &o, &in, mode);
+         if (ZSTD_isError(left))
+            throw CaptureError(fmt::format("{}: zstd: {}", path, ZSTD_getErrorName(left)));
+         if (o.pos && std::fwrite(out.data(), 1, o.pos, f) != o.pos)
+            throw CaptureError(fmt::format("{}: write error: {}", path, errno_text()));
+         bytes += o.pos;
+         if (end ? left == 0 : in.pos == in.size)
+            break;
+      }
+      if (end && std::fflush(f) != 0)
+         throw CaptureError(fmt::format("{}: write error: {}", path, errno_text()));
+   }
+};
+
+CaptureWriter::CaptureWriter(const Info &info, const Config &cfg) : info_(info)
+{
+   std::error_code ec;
+   fs::create_directories(fs::path(info_.dir) / "blobs", ec);
+   if (ec)
+      throw CaptureError(
+         fmt::format("{}: cannot create the capture directory: {}", info_.dir, ec.message()));
+   try {
+      cfg.write_json((fs::path(info_.dir) / "config.json").string());
+   } catch (const ConfigError &e) {
+      throw CaptureError(e.what());
+   }
+   config_ = cfg.to_json();
+   known_.assign(cfg.vram_size_bytes / kCapturePageBytes + 1, std::string());
+   log_ = std::make_unique<Log>((fs::path(info_.dir) / "events.jsonl.zst").string());
+   write_manifest(false);
+}
+
+CaptureWriter::~CaptureWriter() = default;
+
+void
+CaptureWriter::event(const std::string &line)
+{
+   log_->put(line + "\n", false);
+}
+
+std::vector<std::pair<uint64_t, std::string>>
+CaptureWriter::changed_pages(const uint8_t *vram, uint64_t vram_size,
+                             const std::vector<CaptureRange> &ranges)
+{
+   std::vector<std::pair<uint64_t, std::string>> changed;
+   std::vector<bool> seen(known_.size(), false);
+   for (const CaptureRange &r : ranges) {
+      if (r.size == 0)
+         continue;
+      for (uint64_t p = r.address / kCapturePageBytes;
+           p <= (r.address + r.size - 1) / kCapturePageBytes && p < known_.size(); p++) {
+         if (seen[p])
+            continue;
+         seen[p] = true;
+         const uint64_t a = p * kCapturePageBytes;
+         if (a + kCapturePageBytes > vram_size)
+            continue; /* vram.size_bytes is a multiple of 1 MiB: never */
+         std::string h = capture_page_hash(vram + a, kCapturePageBytes);
+         if (h != known_[p]) {
+            known_[p] = h;
+            changed.emplace_back(a, std::move(h));
+         }
+      }
+   }
+   return changed;
+}
+
+void
+CaptureWriter::before_submit(const uint8_t *vram, uint64_t vram_size,
+                             const std::vector<CaptureRange> &ranges, uint64_t submit,
+                             uint64_t fence, uint64_t draws, uint64_t cmd_address,
+                             uint32_t cmd_dwords)
+{
+   const auto changed = changed_pages(vram, vram_size, ranges);
+   if (!changed.empty()) {
+      nlohmann::ordered_json pages = nlohmann::ordered_json::array();
+      std::vector<char> z(ZSTD_compressBound(kCapturePageBytes));
+      for (const auto &[a, h] : changed) {
+         pages.push_back({a, h});
+         pages_++;
+         raw_bytes_ += kCapturePageBytes;
+         if (blobs_.count(h))
+            continue;
+         const size_t n = ZSTD_compress(z.data(), z.size(), vram + a, kCapturePageBytes, kZstdLevel);
+         if (ZSTD_isError(n))
+            throw CaptureError(fmt::format("zstd: {}", ZSTD_getErrorName(n)));
+         const std::string path = (fs::path(info_.dir) / "blobs" / (h + ".zst")).string();
+         try {
+            dump::write_file(path, z.data(), n);
+         } catch (const DumpError &e) {
+            throw CaptureError(e.what());
+         }
+         blobs_.insert(h);
+         blob_bytes_ += n;
+      }
+      nlohmann::ordered_json ev = {{"ev", "pages"}, {"pages", std::move(pages)}};
+      event(ev.dump());
+   }
+   submits_++;
+   nlohmann::ordered_json ev = {{"ev", "submit"},          {"submit", submit},
+                                {"fence", fence},          {"draws", draws},
+                                {"cmd_address", cmd_address}, {"cmd_dwords", cmd_dwords}};
+   event(ev.dump());
+}
+
+void
+CaptureWriter::after_submit(const uint8_t *vram, uint64_t vram_size,
+                            const std::vector<CaptureRange> &ranges)
+{
+   changed_pages(vram, vram_size, ranges);
+}
+
+void
+CaptureWriter::display(uint32_t id, const Display &d)
+{
+   nlohmann::ordered_json ev = {{"ev", "display"}, {"id", id},         {"width", d.width},
+                                {"height", d.height}, {"stride", d.stride}, {"format", d.format}};
+   event(ev.dump());
+}
+
+void
+CaptureWriter::display_remove(uint32_t id)
+{
+   event(nlohmann::ordered_json{{"ev", "display_remove"}, {"id", id}}.dump());
+}
+
+void
+CaptureWriter::label(uint64_t address, uint64_t size, const std::string &text)
+{
+   nlohmann::ordered_json ev = {
+      {"ev", "label"}, {"address", address}, {"size", size}, {"label", text}};
+   event(ev.dump());
+}
+
+void
+CaptureWriter::end_frame(uint64_t frame)
+{
+   log_->put(nlohmann::ordered_json{{"ev", "end_frame"}, {"frame", frame}}.dump() + "\n", true);
+   frames_++;
+   first_seen_frame_ = std::min(first_seen_frame_, frame);
+   last_seen_frame_ = frame;
+   write_manifest(false);
+}
+
+void
+CaptureWriter::finish(bool complete)
+{
+   if (finished_)
+      return;
+   finished_ = true;
+   log_->put("", true);
+   write_manifest(complete);
+}
+
+void
+CaptureWriter::write_manifest(bool complete)
+{
+   nlohmann::ordered_json m;
+   m["format"] = "vlgpu-capture";
+   m["version"] = 1;
+   m["complete"] = complete;
+   m["app"] = app_cmdline();
+   m["client"] = info_.client;
+#ifdef VLGPU_GIT_COMMIT
+   m["vlgpu_commit"] = VLGPU_GIT_COMMIT;
+#else
+   m["vlgpu_commit"] = nullptr;
+#endif
+   m["mode"] = gpu_mode_name(info_.mode);
+   m["config"] = config_;
+   m["frame_range"] = {{"first", info_.first_frame},
+                       {"last", info_.last_frame == UINT64_MAX
+                                   ? nlohmann::ordered_json(nullptr)
+                                   : nlohmann::ordered_json(info_.last_frame)}};
+   m["frames"] = frames_;
+   m["first_frame"] = frames_ ? nlohmann::ordered_json(first_seen_frame_) : nullptr;
+   m["last_frame"] = frames_ ? nlohmann::ordered_json(last_seen_frame_) : nullptr;
+   m["submits"] = submits_;
+   m["page_bytes"] = kCapturePageBytes;
+   m["pages_recorded"] = pages_;
+   m["page_bytes_recorded"] = raw_bytes_;
+   m["blobs"] = blobs_.size();
+   m["blob_bytes"] = blob_bytes_;
+   m["log_bytes"] = log_ ? log_->bytes : 0;
+   const std::string path = (fs::path(info_.dir) / "manifest.json").string();
+   const std::string tmp = path + ".tmp";
+   try {
+      dump::write_text(tmp, m.dump(2) + "\n");
+   } catch (const DumpError &e) {
+      throw CaptureError(e.what());
+   }
+   std::error_code ec;
+   fs::rename(tmp, path, ec);
+   if (ec)
+      throw CaptureError(fmt::format("{}: cannot write: {}", path, ec.message()));
+}
+
+} // namespace vlgpu::sim

@@ -1,0 +1,166 @@
+/*
+ * vlgpu simulator: frame capture (VLGPU_CAPTURE, docs/capture.md) and its
+ * replay by the simulator alone (vlgpu-sim replay CAPTURE, ./vlgpu replay).
+ *
+ * A capture is a directory:
+ *   manifest.json       what was captured (format, app, versions, frame
+ *                       range, counts and byte sizes); rewritten at every
+ *                       captured frame end ("complete": false until the
+ *                       last frame of the range ended or the device died)
+ *   config.json         the GPU configuration of the live run (Config::write_json)
+ *   events.jsonl.zst    the ordered event log: JSON lines, one zstd frame per
+ *                       captured frame (concatenated frames)
+ *   blobs/HASH.zst      one VRAM page (kCapturePageBytes bytes) per distinct
+ *                       content, zstd-compressed, named by the XXH3-128 hash
+ *                       of the content (32 hex digits)
+ *
+ * Events (one JSON object per line, "ev" says which):
+ *   {"ev":"pages","pages":[[ADDRESS,"HASH"],...]}  VRAM pages (byte address
+ *       of the page, a multiple of kCapturePageBytes) that hold new contents
+ *       since the previous record: written before each submit that follows a
+ *       CPU write; pages the GPU itself wrote are not recorded (the replay
+ *       writes them again)
+ *   {"ev":"display","id":ID,"width":W,"height":H,"stride":S,"format":F}
+ *   {"ev":"display_remove","id":ID}
+ *   {"ev":"label","address":A,"size":S,"label":"TEXT"}
+ *   {"ev":"submit","submit":N,"fence":F,"draws":D,"cmd_address":A,"cmd_dwords":W}
+ *       N, F, D: the device's submit number, last fence and draw count
+ *       before this submit (the replay continues from them)
+ *   {"ev":"end_frame","frame":K}
+ */
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "sim/core/config.h"
+#include "sim/core/gpu.h"
+
+struct vlg_drm_device;
+
+namespace vlgpu::sim {
+
+/** Bytes of one captured VRAM page (the unit of change detection and of
+ *  deduplication). */
+constexpr uint64_t kCapturePageBytes = 64 * 1024;
+
+/** A capture that cannot be written (the message names the file and the
+ *  system's reason) or read (malformed: "FILE: what", or "FILE:LINE: what"
+ *  for the event log). */
+class CaptureError : public std::runtime_error {
+ public:
+   explicit CaptureError(const std::string &msg) : std::runtime_error(msg) {}
+};
+
+/** 128-bit content hash of a page as 32 lower-case hex digits. */
+std::string capture_page_hash(const uint8_t *data, uint64_t size);
+
+/**
+ * Parse a frame range "FIRST-LAST", "FIRST-" (no end) or "N" (frames count
+ * from 0, as vlg_drm_end_frame counts them). @throws CaptureError
+ * "VLGPU_CAPTURE_FRAMES 'TEXT': expected ..." when malformed.
+ */
+std::pair<uint64_t, uint64_t> parse_capture_frames(const std::string &range);
+
+/** One VRAM byte range of a buffer object [address, address + size). */
+struct CaptureRange {
+   uint64_t address = 0, size = 0;
+};
+
+/**
+ * The writer behind VLGPU_CAPTURE. Memory: one 16-byte hash per VRAM page
+ * plus one per distinct page content written (the set of blob names), and
+ * one zstd stream; everything else goes to disk as it comes. Every method
+ * throws CaptureError on an I/O error (the device then stops capturing and
+ * says why on stderr) and std::bad_alloc.
+ */
+class CaptureWriter {
+ public:
+   struct Info {
+      std::string dir;      /**< created if missing */
+      uint64_t first_frame = 0, last_frame = UINT64_MAX; /**< inclusive */
+      std::string client;   /**< who made the device (e.g. "Mesa 22.3.6"), may be "" */
+      GpuMode mode = GpuMode::Functional;
+   };
+   /** Create @info.dir, blobs/, config.json (@cfg) and the event log. */
+   CaptureWriter(const Info &info, const Config &cfg);
+   ~CaptureWriter();
+   CaptureWriter(const CaptureWriter &) = delete;
+   CaptureWriter &operator=(const CaptureWriter &) = delete;
+
+   /** Record the pages of @ranges whose contents changed since the last
+    *  record or after_submit(); then the submit. */
+   void before_submit(const uint8_t *vram, uint64_t vram_size, const std::vector<CaptureRange> &ranges,
+                      uint64_t submit, uint64_t fence, uint64_t draws, uint64_t cmd_address,
+                      uint32_t cmd_dwords);
+   /** Take the contents the GPU left in the pages of @ranges as known (not recorded). */
+   void after_submit(const uint8_t *vram, uint64_t vram_size, const std::vector<CaptureRange> &ranges);
+   void display(uint32_t id, const Display &d);
+   void display_remove(uint32_t id);
+   void label(uint64_t address, uint64_t size, const std::string &text);
+   /** Frame @frame ended: close its zstd frame of the log, rewrite the manifest. */
+   void end_frame(uint64_t frame);
+   /** Close the log and write the final manifest ("complete": @complete). */
+   void finish(bool complete);
+
+   const Info &info() const { return info_; }
+   uint64_t blob_bytes() const { return blob_bytes_; }
+
+ private:
+   struct Log;
+   void event(const std::string &line);
+   void write_manifest(bool complete);
+   /** Pages of @ranges whose hash differs from the last known one: their
+    *  addresses and new hashes, with the known hashes updated. */
+   std::vector<std::pair<uint64_t, std::string>>
+   changed_pages(const uint8_t *vram, uint64_t vram_size, const std::vector<CaptureRange> &ranges);
+
+   Info info_;
+   nlohmann::ordered_json config_;
+   std::unique_ptr<Log> log_;
+   std::vector<std::string> known_;              /* hash per VRAM page, "" = unknown */
+   std::unordered_set<std::string> blobs_;       /* blob names written */
+   uint64_t frames_ = 0, submits_ = 0, pages_ = 0, blob_bytes_ = 0, raw_bytes_ = 0;
+   uint64_t first_seen_frame_ = UINT64_MAX, last_seen_frame_ = 0;
+   bool finished_ = false;
+};
+
+/** What a replay of a capture does and where its outputs go. */
+struct CaptureReplayOptions {
+   std::string dir;                  /**< the capture */
+   std::string out;                  /**< output directory (created) */
+   GpuMode mode = GpuMode::Cycle;
+   std::string overrides;            /**< "k=v,..." after the capture's config.json */
+};
+
+/** Per frame of a replay. */
+struct CaptureReplayFrame {
+   uint64_t frame = 0, submits = 0, draws = 0, cycles = 0, faults = 0;
+   std::vector<std::string> pngs; /**< OUT/frame-NNNNNN-display-ID.png */
+};
+
+/**
+ * Replay a capture with the simulator alone: a device of the capture's
+ * configuration (plus @opts.overrides) in @opts.mode, its VRAM pages and
+ * displays re-created in order, every submit run; statistics go to
+ * OUT/stats/ as with VLGPU_STATS=DIR (submit-NNNNNN.json, config.json), and
+ * at each frame end every display is written as
+ * OUT/frame-NNNNNN-display-ID.png and a line of OUT/frames.jsonl
+ * ({"frame", "submits", "draws", "cycles", "faults"}).
+ * @throws CaptureError naming the file for a malformed capture (missing
+ * blob, truncated log, bad JSON) or an unwritable output; ConfigError for
+ * a bad configuration.
+ */
+std::vector<CaptureReplayFrame> replay_capture(const CaptureReplayOptions &opts);
+
+/* Device internals the replay uses (device.cpp). */
+uint8_t *device_vram(vlg_drm_device *dev, uint64_t *size);
+/** Continue counting submits, fences and draws from these values. */
+void device_set_counters(vlg_drm_device *dev, uint64_t submits, uint64_t fence, uint64_t draws);
+
+} // namespace vlgpu::sim

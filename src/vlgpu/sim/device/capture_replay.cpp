@@ -1,0 +1,346 @@
+/*
+ * vlgpu simulator: replay of a frame capture by the simulator alone
+ * (capture.h, docs/capture.md): a vlgpu_drm.h device, its VRAM pages and
+ * displays re-created from the capture, every submit run again.
+ */
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <zstd.h>
+
+#include "vlgpu_drm.h"
+#include "sim/device/capture.h"
+#include "sim/dump/dump.h"
+#include "sim/dump/image.h"
+
+namespace fs = std::filesystem;
+
+namespace vlgpu::sim {
+
+namespace {
+
+/** The event log read line by line (zstd stream, concatenated frames). */
+class LogReader {
+ public:
+   explicit LogReader(const std::string &path) : path_(path)
+   {
+      f_ = std::fopen(path.c_str(), "rb");
+      if (!f_)
+         throw CaptureError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+      d_ = ZSTD_createDCtx();
+      if (!d_)
+         throw std::bad_alloc();
+   }
+   ~LogReader()
+   {
+      ZSTD_freeDCtx(d_);
+      std::fclose(f_);
+   }
+   LogReader(const LogReader &) = delete;
+   LogReader &operator=(const LogReader &) = delete;
+
+   /** The next line (without '\n'); false at the end of the log.
+    *  @throws CaptureError for corrupt or truncated data. */
+   bool next(std::string &line)
+   {
+      for (;;) {
+         const size_t nl = text_.find('\n', pos_);
+         if (nl != std::string::npos) {
+            line = text_.substr(pos_, nl - pos_);
+            pos_ = nl + 1;
+            line_no_++;
+            return true;
+         }
+         text_.erase(0, pos_);
+         pos_ = 0;
+         if (!fill()) {
+            if (!text_.empty())
+               throw CaptureError(
+                  fmt::format("{}:{}: truncated (last line has no end)", path_, line_no_ + 1));
+            return false;
+         }
+      }
+   }
+   uint64_t line_no() const { return line_no_; }
+   const std::string &path() const { return path_; }
+
+ private:
+   /** Decompress more into text_; false at the end of the file. */
+   bool fill()
+   {
+      for (;;) {
+         if (in_pos_ == in_size_) {
+            in_size_ = std::fread(in_.data(), 1, in_.size(), f_);
+            in_pos_ = 0;
+            if (in_size_ == 0) {
+               if (std::ferror(f_))
+                  throw CaptureError(fmt::format("{}: read error", path_));
+               if (mid_frame_)
+                  throw CaptureError(fmt::format(
+                     "{}: truncated after line {} (the zstd stream ends inside a frame)", path_,
+                     line_no_));
+               return false;
+            }
+         }
+         std::vector<char> out(ZSTD_DStreamOutSize());
+         ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
+         ZSTD_outBuffer o{out.data(), out.size(), 0};
+         const size_t r = ZSTD_decompressStream(d_, &o, &in);
+         if (ZSTD_isError(r))
+            throw CaptureError(fmt::format("{}: corrupt after line {}: zstd: {}", path_,
+                                           line_no_, ZSTD_getErrorName(r)));
+         in_pos_ = in.pos;
+         mid_frame_ = r != 0;
+         if (o.pos) {
+            text_.append(out.data(), o.pos);
+            return true;
+         }
+      }
+   }
+
+   std::string path_;
+   std::FILE *f_ = nullptr;
+   ZSTD_DCtx *d_ = nullptr;
+   std::vector<char> in_ = std::vector<char>(ZSTD_DStreamInSize());
+   size_t in_size_ = 0, in_pos_ = 0;
+   bool mid_frame_ = false;
+   std::string text_;
+   size_t pos_ = 0;
+   uint64_t line_no_ = 0;
+};
+
+/** The replay's state: the device, the displays' memory, the frame so far. */
+struct Replay {
+   const CaptureReplayOptions &opts;
+   vlg_drm_device *dev = nullptr;
+   uint8_t *vram = nullptr;
+   uint64_t vram_size = 0;
+   std::map<uint32_t, std::vector<uint8_t>> display_mem;
+   std::map<uint32_t, Display> displays;
+   CaptureReplayFrame frame;
+   std::vector<CaptureReplayFrame> frames;
+   std::FILE *frames_file = nullptr;
+
+   explicit Replay(const CaptureReplayOptions &o) : opts(o) {}
+   ~Replay()
+   {
+      vlg_drm_device_destroy(dev);
+      if (frames_file)
+         std::fclose(frames_file);
+   }
+};
+
+template <typename T>
+T
+field(const nlohmann::json &j, const char *key, const LogReader &log)
+{
+   if (!j.contains(key))
+      throw CaptureError(fmt::format("{}:{}: event without \"{}\"", log.path(), log.line_no(), key));
+   try {
+      return j.at(key).get<T>();
+   } catch (const nlohmann::json::exception &) {
+      throw CaptureError(
+         fmt::format("{}:{}: \"{}\" has the wrong type", log.path(), log.line_no(), key));
+   }
+}
+
+void
+load_page(Replay &rp, uint64_t address, const std::string &hash, const LogReader &log)
+{
+   if (address % kCapturePageBytes || address + kCapturePageBytes > rp.vram_size)
+      throw CaptureError(
+         fmt::format("{}:{}: page address 0x{:x} outside VRAM ({} bytes)", log.path(),
+                     log.line_no(), address, rp.vram_size));
+   const std::string path = (fs::path(rp.opts.dir) / "blobs" / (hash + ".zst")).string();
+   std::vector<uint8_t> z;
+   try {
+      z = dump::read_file(path, ZSTD_compressBound(kCapturePageBytes));
+   } catch (const DumpError &e) {
+      throw CaptureError(fmt::format("{} (page 0x{:x} of {}:{})", e.what(), address, log.path(),
+                                     log.line_no()));
+   }
+   const size_t n = ZSTD_decompress(rp.vram + address, kCapturePageBytes, z.data(), z.size());
+   if (ZSTD_isError(n) || n != kCapturePageBytes)
+      throw CaptureError(fmt::format("{}: not a zstd-compressed page of {} bytes{}{}", path,
+                                     kCapturePageBytes, ZSTD_isError(n) ? ": " : "",
+                                     ZSTD_isError(n) ? ZSTD_getErrorName(n) : ""));
+   if (capture_page_hash(rp.vram + address, kCapturePageBytes) != hash)
+      throw CaptureError(fmt::format("{}: the contents do not match the name (hash)", path));
+}
+
+void
+set_display(Replay &rp, const nlohmann::json &ev, const LogReader &log)
+{
+   const uint32_t id = field<uint32_t>(ev, "id", log);
+   Display d;
+   d.width = field<uint32_t>(ev, "width", log);
+   d.height = field<uint32_t>(ev, "height", log);
+   d.stride = field<uint32_t>(ev, "stride", log);
+   d.format = field<uint32_t>(ev, "format", log);
+   std::vector<uint8_t> &mem = rp.display_mem[id];
+   mem.assign(size_t(d.stride) * d.height, 0);
+   d.data = mem.empty() ? nullptr : mem.data();
+   vlg_drm_display disp{d.data, d.stride, d.width, d.height, d.format};
+   if (vlg_drm_display_set(rp.dev, id, &disp) != 0)
+      throw CaptureError(fmt::format("{}:{}: display {} rejected by the device", log.path(),
+                                     log.line_no(), id));
+   rp.displays[id] = d;
+}
+
+void
+run_submit(Replay &rp, const nlohmann::json &ev, const LogReader &log)
+{
+   device_set_counters(rp.dev, field<uint64_t>(ev, "submit", log), field<uint64_t>(ev, "fence", log),
+                       field<uint64_t>(ev, "draws", log));
+   struct vlg_drm_submit s {};
+   s.cmd_address = field<uint64_t>(ev, "cmd_address", log);
+   s.cmd_dwords = field<uint32_t>(ev, "cmd_dwords", log);
+   const int r = vlg_drm_submit(rp.dev, &s);
+   if (r == -EINVAL)
+      throw CaptureError(fmt::format("{}:{}: submit rejected by the device (queue 0x{:x}, {} dwords)",
+                                     log.path(), log.line_no(), s.cmd_address, s.cmd_dwords));
+   if (r != 0)
+      std::fprintf(stderr, "vlgpu-sim: %s\n", vlg_drm_get_fault(rp.dev));
+   const nlohmann::json st = nlohmann::json::parse(vlg_drm_get_draw_stats_json(rp.dev), nullptr,
+                                                   false);
+   rp.frame.submits++;
+   if (st.is_object()) {
+      rp.frame.cycles += st.value("cycles", uint64_t(0));
+      if (st.contains("draws") && st["draws"].is_array())
+         rp.frame.draws += st["draws"].size();
+      if (st.contains("faults") && st["faults"].is_array())
+         rp.frame.faults += st["faults"].size();
+   }
+}
+
+void
+end_frame(Replay &rp, uint64_t number)
+{
+   vlg_drm_end_frame(rp.dev);
+   rp.frame.frame = number;
+   for (const auto &[id, d] : rp.displays) {
+      const dump::ImageCodec c = dump::image_codec(d.format);
+      if (!c.supported || !d.width || !d.height)
+         continue;
+      const std::string path =
+         (fs::path(rp.opts.out) / fmt::format("frame-{:06}-display-{}.png", number, id)).string();
+      const std::vector<uint8_t> px = dump::image_to_png_pixels(c, d.data, d.stride, d.width, d.height);
+      try {
+         dump::write_png(path, d.width, d.height, c.channels, px.data());
+      } catch (const DumpError &e) {
+         throw CaptureError(e.what());
+      }
+      rp.frame.pngs.push_back(path);
+   }
+   const CaptureReplayFrame &f = rp.frame;
+   const std::string line = nlohmann::ordered_json{{"frame", f.frame},   {"submits", f.submits},
+                                                   {"draws", f.draws},   {"cycles", f.cycles},
+                                                   {"faults", f.faults}}
+                               .dump() +
+                            "\n";
+   if (std::fputs(line.c_str(), rp.frames_file) < 0)
+      throw CaptureError(fmt::format("{}/frames.jsonl: write error", rp.opts.out));
+   rp.frames.push_back(std::move(rp.frame));
+   rp.frame = CaptureReplayFrame{};
+}
+
+void
+run_event(Replay &rp, const std::string &line, const LogReader &log)
+{
+   const nlohmann::json ev = nlohmann::json::parse(line, nullptr, false);
+   if (!ev.is_object() || !ev.contains("ev") || !ev["ev"].is_string())
+      throw CaptureError(fmt::format("{}:{}: not an event (a JSON object with \"ev\")", log.path(),
+                                     log.line_no()));
+   const std::string kind = ev["ev"];
+   if (kind == "pages") {
+      const nlohmann::json pages = ev.value("pages", nlohmann::json());
+      if (!pages.is_array())
+         throw CaptureError(fmt::format("{}:{}: \"pages\" is not an array", log.path(), log.line_no()));
+      for (const nlohmann::json &p : pages) {
+         if (!p.is_array() || p.size() != 2 || !p[0].is_number_unsigned() || !p[1].is_string())
+            throw CaptureError(
+               fmt::format("{}:{}: a page is not [ADDRESS, \"HASH\"]", log.path(), log.line_no()));
+         load_page(rp, p[0].get<uint64_t>(), p[1].get<std::string>(), log);
+      }
+   } else if (kind == "display") {
+      set_display(rp, ev, log);
+   } else if (kind == "display_remove") {
+      const uint32_t id = field<uint32_t>(ev, "id", log);
+      vlg_drm_display_remove(rp.dev, id);
+      rp.displays.erase(id);
+      rp.display_mem.erase(id);
+   } else if (kind == "label") {
+      /* labels name buffers by handle: the replay has none; the profile
+       * names shaders by address, which needs a handle here. Ignored. */
+   } else if (kind == "submit") {
+      run_submit(rp, ev, log);
+   } else if (kind == "end_frame") {
+      end_frame(rp, field<uint64_t>(ev, "frame", log));
+   } else {
+      throw CaptureError(
+         fmt::format("{}:{}: unknown event \"{}\"", log.path(), log.line_no(), kind));
+   }
+}
+
+/** Check the manifest (readable, this format) and make the device. */
+void
+open_capture(Replay &rp)
+{
+   const std::string mpath = (fs::path(rp.opts.dir) / "manifest.json").string();
+   std::string text;
+   try {
+      text = dump::read_text(mpath);
+   } catch (const DumpError &e) {
+      throw CaptureError(e.what());
+   }
+   const nlohmann::json m = nlohmann::json::parse(text, nullptr, false);
+   if (!m.is_object() || m.value("format", "") != "vlgpu-capture")
+      throw CaptureError(fmt::format("{}: not a vlgpu capture manifest (JSON with \"format\": "
+                                     "\"vlgpu-capture\")",
+                                     mpath));
+   if (m.value("version", 0) != 1)
+      throw CaptureError(fmt::format("{}: capture format version {} (this vlgpu reads 1)", mpath,
+                                     m.value("version", 0)));
+   if (m.value("page_bytes", uint64_t(0)) != kCapturePageBytes)
+      throw CaptureError(fmt::format("{}: page_bytes is not {}", mpath, kCapturePageBytes));
+   std::error_code ec;
+   fs::create_directories(fs::path(rp.opts.out) / "stats", ec);
+   if (ec)
+      throw CaptureError(fmt::format("{}: cannot create: {}", rp.opts.out, ec.message()));
+   const std::string cfg = (fs::path(rp.opts.dir) / "config.json").string();
+   const std::string stats = (fs::path(rp.opts.out) / "stats").string();
+   vlg_drm_create_args a{};
+   a.config_path = cfg.c_str();
+   a.config_overrides = rp.opts.overrides.c_str();
+   a.mode = uint32_t(rp.opts.mode);
+   a.stats_dir = stats.c_str();
+   a.client = "vlgpu-sim replay";
+   char err[1024] = "";
+   if (vlg_drm_device_create(&a, &rp.dev, err, sizeof(err)) != 0)
+      throw ConfigError(err);
+   rp.vram = device_vram(rp.dev, &rp.vram_size);
+   const std::string fpath = (fs::path(rp.opts.out) / "frames.jsonl").string();
+   rp.frames_file = std::fopen(fpath.c_str(), "w");
+   if (!rp.frames_file)
+      throw CaptureError(fmt::format("{}: cannot create: {}", fpath, std::strerror(errno)));
+}
+
+} // namespace
+
+std::vector<CaptureReplayFrame>
+replay_capture(const CaptureReplayOptions &opts)
+{
+   Replay rp(opts);
+   open_capture(rp);
+   LogReader log((fs::path(opts.dir) / "events.jsonl.zst").string());
+   std::string line;
+   while (log.next(line))
+      run_event(rp, line, log);
+   return std::move(rp.frames);
+}
+
+} // namespace vlgpu::sim

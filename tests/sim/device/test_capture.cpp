@@ -1,0 +1,279 @@
+/*
+ * Frame capture (VLGPU_CAPTURE, vlg_drm_create_args::capture_dir) and its
+ * replay by the simulator alone (replay_capture, docs/capture.md).
+ *
+ * The expected values come from the live run: the displays' bytes after
+ * each frame and the statistics files the live device wrote
+ * (stats_dir). The replay must give the same pixels, the same statistics
+ * files byte for byte (cycles and counters included) with the capture's
+ * configuration and mode, and the same pixels in functional mode.
+ */
+#include "device_test_util.h"
+
+#include <nlohmann/json.hpp>
+
+#include "sim/device/capture.h"
+#include "sim/dump/image.h"
+
+using namespace vlgpu::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string
+file_text(const fs::path &p)
+{
+   std::ifstream f(p, std::ios::binary);
+   return std::string(std::istreambuf_iterator<char>(f), {});
+}
+
+vlg_drm_device *
+make_device(uint32_t mode, const char *stats_dir, const char *capture_dir,
+            const char *capture_frames)
+{
+   vlg_drm_create_args a{};
+   a.mode = mode;
+   a.stats_dir = stats_dir;
+   a.capture_dir = capture_dir;
+   a.capture_frames = capture_frames;
+   a.client = "test_capture";
+   vlg_drm_device *dev = nullptr;
+   char err[512] = "";
+   if (vlg_drm_device_create(&a, &dev, err, sizeof(err)) != 0)
+      throw std::runtime_error(std::string("vlg_drm_device_create: ") + err);
+   return dev;
+}
+
+/** What the live run left: the display's bytes after each frame. */
+struct LiveRun {
+   unsigned width = 0, height = 0;
+   std::vector<std::vector<uint8_t>> frames;
+};
+
+/**
+ * Three frames on one device: frame 0 draws the seed square (constant
+ * colour) and DUMPs it to display 3; frame 1 another colour and frame 2 a
+ * textured, blended square, each built in new buffer objects (CPU writes
+ * the capture must see) with the render target refilled.
+ */
+LiveRun
+live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const char *frames)
+{
+   Device d(nullptr, nullptr, nullptr, nullptr, VLG_DRM_MODE_FUNCTIONAL);
+   vlg_drm_device_destroy(d.dev);
+   d.dev = make_device(mode, stats_dir, capture_dir, frames);
+
+   LiveRun live;
+   Square sq;
+   sq.build(d);
+   live.width = sq.width;
+   live.height = sq.height;
+   std::vector<uint8_t> screen(size_t(sq.width) * 4 * sq.height, 0);
+   vlg_drm_display disp{screen.data(), sq.width * 4, sq.width, sq.height,
+                        VLG_FORMAT_R8G8B8A8_UNORM};
+   EXPECT_EQ(vlg_drm_display_set(d.dev, 3, &disp), 0);
+   const uint8_t bg[4] = {10, 20, 30, 255};
+   sq.fill_rt(d, bg);
+   /* four pages of one content (a lookup table the queues never read):
+    * stored once */
+   const Device::Bo table = d.bo(4 * vlgpu::sim::kCapturePageBytes, 65536);
+   for (uint64_t i = 0; i < 4 * vlgpu::sim::kCapturePageBytes; i++)
+      table.ptr[i] = uint8_t(i * 7);
+
+   auto frame = [&](const Square &s) {
+      std::vector<uint32_t> q;
+      cmd_draw(q, s.draw_info);
+      cmd_dump(q, s.rt_surface_block, 3, 0, 0, s.width, s.height);
+      cmd_halt(q);
+      EXPECT_EQ(d.submit(q), 0) << vlg_drm_get_fault(d.dev);
+      EXPECT_EQ(vlg_drm_end_frame(d.dev), 0);
+      live.frames.push_back(screen);
+   };
+   frame(sq);
+
+   Square sq2;
+   sq2.color[0] = 0.9f;
+   sq2.color[1] = 0.1f;
+   sq2.build(d);
+   sq2.fill_rt(d, bg);
+   frame(sq2);
+
+   Square sq3;
+   sq3.fs = kTexFs;
+   sq3.texture = true;
+   sq3.blend = true;
+   sq3.rgb_src = VLG_BLEND_FACTOR_SRC_ALPHA;
+   sq3.rgb_dst = VLG_BLEND_FACTOR_INV_SRC_ALPHA;
+   sq3.build(d);
+   sq3.fill_rt(d, bg);
+   frame(sq3);
+   return live;
+}
+
+/** The RGBA8 bytes of a replayed frame's PNG. */
+std::vector<uint8_t>
+replayed(const fs::path &out, uint64_t frame, const LiveRun &live)
+{
+   char name[64];
+   std::snprintf(name, sizeof(name), "frame-%06llu-display-3.png", (unsigned long long)frame);
+   return vlgpu::sim::dump::read_png((out / name).string(), 4, live.width, live.height).pixels;
+}
+
+struct CaptureTest : ::testing::Test {
+   fs::path root;
+   void SetUp() override { root = fresh_dir("capture"); }
+   void TearDown() override
+   {
+      if (!HasFailure())
+         fs::remove_all(root);
+   }
+};
+
+} // namespace
+
+TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
+{
+   const uint32_t mode = vlgpu::sim::cycle_gpu_available() ? VLG_DRM_MODE_CYCLE
+                                                           : VLG_DRM_MODE_FUNCTIONAL;
+   const fs::path cap = root / "cap", live_stats = root / "live-stats";
+   const LiveRun live = live_run(mode, live_stats.c_str(), cap.c_str(), nullptr);
+   ASSERT_EQ(live.frames.size(), 3u);
+   /* the frames differ from each other: the replay of one frame cannot pass for another */
+   EXPECT_NE(live.frames[0], live.frames[1]);
+   EXPECT_NE(live.frames[1], live.frames[2]);
+
+   const nlohmann::json m = nlohmann::json::parse(file_text(cap / "manifest.json"));
+   EXPECT_EQ(m["format"], "vlgpu-capture");
+   EXPECT_EQ(m["complete"], true);
+   EXPECT_EQ(m["frames"], 3);
+   EXPECT_EQ(m["submits"], 3);
+   EXPECT_EQ(m["client"], "test_capture");
+   EXPECT_GT(m["blob_bytes"].get<uint64_t>(), 0u);
+   /* deduplication: the zero pages and pages seen before are stored once */
+   EXPECT_LT(m["blobs"].get<uint64_t>(), m["pages_recorded"].get<uint64_t>());
+
+   vlgpu::sim::CaptureReplayOptions o;
+   o.dir = cap.string();
+   o.out = (root / "replay").string();
+   o.mode = vlgpu::sim::GpuMode(mode);
+   const auto frames = vlgpu::sim::replay_capture(o);
+   ASSERT_EQ(frames.size(), 3u);
+   uint64_t live_cycles = 0;
+   for (uint64_t f = 0; f < 3; f++) {
+      EXPECT_EQ(replayed(o.out, f, live), live.frames[f]) << "frame " << f;
+      /* the statistics file of the frame's submit, byte for byte */
+      char name[64];
+      std::snprintf(name, sizeof(name), "submit-%06llu.json", (unsigned long long)f + 1);
+      const std::string want = file_text(live_stats / name);
+      ASSERT_FALSE(want.empty()) << name;
+      EXPECT_EQ(file_text(fs::path(o.out) / "stats" / name), want) << name;
+      const uint64_t c = nlohmann::json::parse(want)["cycles"].get<uint64_t>();
+      EXPECT_EQ(frames[f].cycles, c) << "frame " << f;
+      live_cycles += c;
+   }
+   if (mode == VLG_DRM_MODE_CYCLE)
+      EXPECT_GT(live_cycles, 0u);
+   EXPECT_EQ(file_text(fs::path(o.out) / "stats" / "config.json"),
+             file_text(live_stats / "config.json"));
+
+   /* another mode: the same pixels */
+   o.out = (root / "replay-functional").string();
+   o.mode = vlgpu::sim::GpuMode::Functional;
+   ASSERT_EQ(vlgpu::sim::replay_capture(o).size(), 3u);
+   for (uint64_t f = 0; f < 3; f++)
+      EXPECT_EQ(replayed(o.out, f, live), live.frames[f]) << "functional, frame " << f;
+
+   /* another configuration: the same pixels */
+   o.out = (root / "replay-config").string();
+   o.overrides = "spcs_per_gpc=1";
+   o.mode = vlgpu::sim::GpuMode(mode);
+   ASSERT_EQ(vlgpu::sim::replay_capture(o).size(), 3u);
+   for (uint64_t f = 0; f < 3; f++)
+      EXPECT_EQ(replayed(o.out, f, live), live.frames[f]) << "spcs_per_gpc=1, frame " << f;
+}
+
+TEST_F(CaptureTest, FrameRangeCapturesOnlyThoseFramesAndReplaysThem)
+{
+   const fs::path cap = root / "cap";
+   const LiveRun live = live_run(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), "1-1");
+   const nlohmann::json m = nlohmann::json::parse(file_text(cap / "manifest.json"));
+   EXPECT_EQ(m["frames"], 1);
+   EXPECT_EQ(m["first_frame"], 1);
+   EXPECT_EQ(m["submits"], 1);
+   vlgpu::sim::CaptureReplayOptions o;
+   o.dir = cap.string();
+   o.out = (root / "replay").string();
+   o.mode = vlgpu::sim::GpuMode::Functional;
+   const auto frames = vlgpu::sim::replay_capture(o);
+   ASSERT_EQ(frames.size(), 1u);
+   EXPECT_EQ(frames[0].frame, 1u);
+   EXPECT_EQ(replayed(o.out, 1, live), live.frames[1]);
+   EXPECT_FALSE(fs::exists(fs::path(o.out) / "frame-000000-display-3.png"));
+}
+
+TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
+{
+   const fs::path cap = root / "cap";
+   live_run(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), nullptr);
+   vlgpu::sim::CaptureReplayOptions o;
+   o.out = (root / "replay").string();
+   o.mode = vlgpu::sim::GpuMode::Functional;
+   auto error_of = [&](const fs::path &dir) {
+      o.dir = dir.string();
+      try {
+         vlgpu::sim::replay_capture(o);
+      } catch (const vlgpu::sim::CaptureError &e) {
+         return std::string(e.what());
+      }
+      return std::string("no error");
+   };
+   auto copy = [&](const char *name) {
+      const fs::path c = root / name;
+      fs::copy(cap, c, fs::copy_options::recursive);
+      return c;
+   };
+
+   /* a deleted blob */
+   const fs::path no_blob = copy("no-blob");
+   fs::path victim;
+   for (const auto &e : fs::directory_iterator(no_blob / "blobs"))
+      victim = e.path();
+   ASSERT_FALSE(victim.empty());
+   fs::remove(victim);
+   std::string err = error_of(no_blob);
+   EXPECT_NE(err.find(victim.filename().string()), std::string::npos) << err;
+
+   /* a truncated event log */
+   const fs::path cut = copy("cut");
+   const fs::path log = cut / "events.jsonl.zst";
+   fs::resize_file(log, fs::file_size(log) - 7);
+   err = error_of(cut);
+   EXPECT_NE(err.find("events.jsonl.zst"), std::string::npos) << err;
+   EXPECT_NE(err.find("truncated"), std::string::npos) << err;
+
+   /* bad JSON in the manifest */
+   const fs::path bad = copy("bad-manifest");
+   std::ofstream(bad / "manifest.json") << "{\"format\": \"vlgpu-capture\",";
+   err = error_of(bad);
+   EXPECT_NE(err.find("manifest.json"), std::string::npos) << err;
+}
+
+TEST_F(CaptureTest, UncreatableDirectoryIsACreateError)
+{
+   const fs::path file = root / "file";
+   fs::create_directories(root);
+   std::ofstream(file) << "x";
+   vlg_drm_create_args a{};
+   a.mode = VLG_DRM_MODE_FUNCTIONAL;
+   const std::string dir = (file / "cap").string();
+   a.capture_dir = dir.c_str();
+   vlg_drm_device *dev = nullptr;
+   char err[512] = "";
+   EXPECT_EQ(vlg_drm_device_create(&a, &dev, err, sizeof(err)), -EINVAL);
+   EXPECT_NE(std::string(err).find("capture_dir"), std::string::npos) << err;
+   const std::string ok = (root / "ok").string();
+   a.capture_dir = ok.c_str();
+   a.capture_frames = "3-1";
+   EXPECT_EQ(vlg_drm_device_create(&a, &dev, err, sizeof(err)), -EINVAL);
+   EXPECT_NE(std::string(err).find("VLGPU_CAPTURE_FRAMES '3-1'"), std::string::npos) << err;
+}

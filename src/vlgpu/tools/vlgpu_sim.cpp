@@ -8,6 +8,14 @@
  *      in a fresh VRAM, run the DRAW, write OUT_DIR/rt<i>.png and .bin (raw),
  *      zs.bin, stats.json, and print a one-line summary that says whether the
  *      render targets equal the dump's "-after" images.
+ *   vlgpu-sim replay CAPTURE [--mode cycle|functional] [-o OUT_DIR] [--config FILE]
+ *                            [--set key=value,...]
+ *      Replay a frame capture (CAPTURE has a manifest.json: written with
+ *      VLGPU_CAPTURE=CAPTURE, docs/capture.md) by the simulator alone: every
+ *      frame's displays as OUT_DIR/frame-NNNNNN-display-ID.png, the
+ *      statistics as VLGPU_STATS=DIR writes them (OUT_DIR/stats/
+ *      submit-NNNNNN.json), one line per frame in OUT_DIR/frames.jsonl and
+ *      on stdout. Default mode: the capture's; default OUT_DIR CAPTURE/replay.
  *   vlgpu-sim bench
  *      Not here: the benchmarks are `vlgpu-sim-bench sim` (./vlgpu bench sim,
  *      docs/perf/README.md); this subcommand says so.
@@ -32,6 +40,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/gpu.h"
+#include "sim/device/capture.h"
 #include "sim/dump/dump.h"
 
 using namespace vlgpu;
@@ -114,6 +123,49 @@ replay(const std::string &dir, const std::string &mode_name, std::string out,
    }
 }
 
+/** `replay CAPTURE`: replay_capture() and a line per frame. */
+int
+replay_capture_dir(const std::string &dir, const std::string &mode_name, std::string out,
+                   const std::string &config, const std::string &set)
+{
+   if (out.empty())
+      out = (std::filesystem::path(dir) / "replay").string();
+   try {
+      CaptureReplayOptions o;
+      o.dir = dir;
+      o.out = out;
+      o.config = config;
+      o.overrides = set;
+      std::string m = mode_name.empty() ? capture_mode(dir) : mode_name;
+      if (m == "cycle" && !cycle_gpu_available()) {
+         std::fprintf(stderr, "note: functional mode (this build has no cycle-mode GPU)\n");
+         m = "functional";
+      }
+      o.mode = m == "cycle" ? GpuMode::Cycle : GpuMode::Functional;
+      const std::vector<CaptureReplayFrame> frames = replay_capture(o);
+      for (const CaptureReplayFrame &f : frames)
+         std::printf("frame %llu: %llu submits, %llu draws, %llu cycles%s\n",
+                     (unsigned long long)f.frame, (unsigned long long)f.submits,
+                     (unsigned long long)f.draws, (unsigned long long)f.cycles,
+                     f.faults ? ", GPU FAULTS" : "");
+      std::printf("%zu frames replayed in %s mode; output in %s\n", frames.size(),
+                  gpu_mode_name(o.mode), out.c_str());
+      for (const CaptureReplayFrame &f : frames)
+         if (f.faults)
+            return 1;
+      return 0;
+   } catch (const CaptureError &e) {
+      std::fprintf(stderr, "vlgpu-sim: %s\n", e.what());
+   } catch (const ConfigError &e) {
+      std::fprintf(stderr, "vlgpu-sim: configuration: %s\n", e.what());
+   } catch (const std::bad_alloc &) {
+      std::fprintf(stderr, "vlgpu-sim: out of host memory\n");
+   } catch (const std::exception &e) {
+      std::fprintf(stderr, "vlgpu-sim: internal error: %s\n", e.what());
+   }
+   return 1;
+}
+
 } // namespace
 
 int
@@ -125,8 +177,11 @@ main(int argc, char **argv)
    std::string dir, mode, out, config, set;
    CLI::App *rp = app.add_subcommand(
       "replay", "replay one draw of a per-draw dump (DIR = DUMP/draw-NNNNNN, docs/dump.md), "
-                "edited or not, and compare the result with the dump's -after images");
-   rp->add_option("DIR", dir, "draw directory of a dump (written with VLGPU_DUMP=DUMP)")
+                "edited or not, and compare the result with the dump's -after images; or "
+                "the frames of a capture (DIR has a manifest.json: VLGPU_CAPTURE=DIR, "
+                "docs/capture.md)");
+   rp->add_option("DIR", dir,
+                  "draw directory of a dump (written with VLGPU_DUMP=DUMP), or a capture")
       ->required()
       ->check(CLI::ExistingDirectory);
    rp->add_option("--mode", mode,
@@ -144,6 +199,8 @@ main(int argc, char **argv)
       "bench", "not here: run vlgpu-sim-bench sim (./vlgpu bench sim, docs/perf/README.md)");
 
    CLI11_PARSE(app, argc, argv);
+   if (*rp && std::filesystem::exists(std::filesystem::path(dir) / "manifest.json"))
+      return replay_capture_dir(dir, mode, out, config, set);
    if (*rp)
       return replay(dir, mode, out, config, set);
    if (*bench) {

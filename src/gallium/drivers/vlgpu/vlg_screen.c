@@ -863,6 +863,9 @@ vlg_stats_path_is_dir(const char *path)
  *   VLGPU_STATS=DIR         the device writes each submit's statistics there
  *   VLGPU_DUMP=DIR          per-draw readable dump (docs/dump.md)
  *   VLGPU_DUMP_DRAWS=LIST   which draws to dump ("0,5,10-20")
+ *   VLGPU_CAPTURE=DIR       frame capture (docs/capture.md), replayable with
+ *                           ./vlgpu replay DIR
+ *   VLGPU_CAPTURE_FRAMES=R  which frames: FIRST-LAST, FIRST- or N (default all)
  * The cycle-mode GPU itself reads VLGPU_TRACE=FILE.json (Perfetto/Chrome
  * JSON trace), VLGPU_TRACE_CYCLES=BEGIN-END and VLGPU_TRACE_FRAMES=
  * FIRST-LAST (frames as vlg_screen_end_frame counts them).
@@ -886,6 +889,13 @@ vlg_screen_create_device(struct vlg_screen *screen)
       .stats_dir = vlg_stats_path_is_dir(stats) ? stats : NULL,
       .dump_dir = dump,
       .dump_draws = getenv("VLGPU_DUMP_DRAWS"),
+      .capture_dir = getenv("VLGPU_CAPTURE"),
+      .capture_frames = getenv("VLGPU_CAPTURE_FRAMES"),
+#ifdef PACKAGE_VERSION
+      .client = "Mesa " PACKAGE_VERSION,
+#else
+      .client = "Mesa",
+#endif
    };
 
    int ret = vlg_drm_device_create(&args, &screen->dev, err, sizeof(err));

@@ -135,8 +135,13 @@ struct CaptureReplayOptions {
    std::string dir;                  /**< the capture */
    std::string out;                  /**< output directory (created) */
    GpuMode mode = GpuMode::Cycle;
-   std::string overrides;            /**< "k=v,..." after the capture's config.json */
+   std::string config;               /**< configuration file instead of the capture's, or "" */
+   std::string overrides;            /**< "k=v,..." after the configuration file */
 };
+
+/** The mode of the live run ("cycle" or "functional") from CAPTURE/manifest.json.
+ *  @throws CaptureError naming the file. */
+std::string capture_mode(const std::string &dir);
 
 /** Per frame of a replay. */
 struct CaptureReplayFrame {

@@ -286,11 +286,11 @@ run_event(Replay &rp, const std::string &line, const LogReader &log)
    }
 }
 
-/** Check the manifest (readable, this format) and make the device. */
-void
-open_capture(Replay &rp)
+/** CAPTURE/manifest.json, checked: readable, this format. */
+nlohmann::json
+read_manifest(const std::string &dir)
 {
-   const std::string mpath = (fs::path(rp.opts.dir) / "manifest.json").string();
+   const std::string mpath = (fs::path(dir) / "manifest.json").string();
    std::string text;
    try {
       text = dump::read_text(mpath);
@@ -307,11 +307,21 @@ open_capture(Replay &rp)
                                      m.value("version", 0)));
    if (m.value("page_bytes", uint64_t(0)) != kCapturePageBytes)
       throw CaptureError(fmt::format("{}: page_bytes is not {}", mpath, kCapturePageBytes));
+   return m;
+}
+
+/** Check the manifest and make the device. */
+void
+open_capture(Replay &rp)
+{
+   read_manifest(rp.opts.dir);
    std::error_code ec;
    fs::create_directories(fs::path(rp.opts.out) / "stats", ec);
    if (ec)
       throw CaptureError(fmt::format("{}: cannot create: {}", rp.opts.out, ec.message()));
-   const std::string cfg = (fs::path(rp.opts.dir) / "config.json").string();
+   const std::string cfg = rp.opts.config.empty()
+                              ? (fs::path(rp.opts.dir) / "config.json").string()
+                              : rp.opts.config;
    const std::string stats = (fs::path(rp.opts.out) / "stats").string();
    vlg_drm_create_args a{};
    a.config_path = cfg.c_str();
@@ -330,6 +340,18 @@ open_capture(Replay &rp)
 }
 
 } // namespace
+
+std::string
+capture_mode(const std::string &dir)
+{
+   const nlohmann::json m = read_manifest(dir);
+   const std::string mode = m.value("mode", "");
+   if (mode != "cycle" && mode != "functional")
+      throw CaptureError(fmt::format("{}/manifest.json: \"mode\" is not \"cycle\" or "
+                                     "\"functional\"",
+                                     dir));
+   return mode;
+}
 
 std::vector<CaptureReplayFrame>
 replay_capture(const CaptureReplayOptions &opts)

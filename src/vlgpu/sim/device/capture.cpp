@@ -24,6 +24,9 @@ namespace vlgpu::sim {
 namespace {
 
 constexpr int kZstdLevel = 3;
+/** Events kept in memory before they are compressed without waiting for
+ *  the end of the frame. */
+constexpr size_t kMaxPendingBytes = 1 << 20;
 
 std::string
 errno_text()
@@ -74,8 +77,11 @@ parse_capture_frames(const std::string &range)
    return {lo, hi};
 }
 
-/** The event log: a zstd stream into events.jsonl.zst, one zstd frame per
- *  captured frame. */
+/** The event log: events.jsonl.zst, one zstd frame per captured frame.
+ *  A frame's events are kept in memory until it ends (a few bytes per
+ *  event: page hashes, not pages; at most kMaxPendingBytes) and then
+ *  compressed as one zstd frame, so a program that exits without destroying its device (_exit) leaves
+ *  a log of whole frames. */
 struct CaptureWriter::Log {
    std::string path;
    std::FILE *f = nullptr;
@@ -99,23 +105,29 @@ struct CaptureWriter::Log {
       if (f)
          std::fclose(f);
    }
-   /** Compress @text; @end closes the zstd frame (and flushes the file). */
+   std::string pending; /* the events of the frame being captured */
+
+   /** Add @text; @end compresses what the frame has as one zstd frame
+    *  and flushes the file. */
    void put(const std::string &text, bool end)
    {
-      ZSTD_inBuffer in{text.data(), text.size(), 0};
-      const ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
+      pending += text;
+      if (!end && pending.size() < kMaxPendingBytes)
+         return;
+      ZSTD_inBuffer in{pending.data(), pending.size(), 0};
       for (;;) {
          ZSTD_outBuffer o{out.data(), out.size(), 0};
-         const size_t left = ZSTD_compressStream2(cctx, &o, &in, mode);
+         const size_t left = ZSTD_compressStream2(cctx, &o, &in, ZSTD_e_end);
          if (ZSTD_isError(left))
             throw CaptureError(fmt::format("{}: zstd: {}", path, ZSTD_getErrorName(left)));
          if (o.pos && std::fwrite(out.data(), 1, o.pos, f) != o.pos)
             throw CaptureError(fmt::format("{}: write error: {}", path, errno_text()));
          bytes += o.pos;
-         if (end ? left == 0 : in.pos == in.size)
+         if (left == 0)
             break;
       }
-      if (end && std::fflush(f) != 0)
+      pending.clear();
+      if (std::fflush(f) != 0)
          throw CaptureError(fmt::format("{}: write error: {}", path, errno_text()));
    }
 };
@@ -256,7 +268,8 @@ CaptureWriter::finish(bool complete)
    if (finished_)
       return;
    finished_ = true;
-   log_->put("", true);
+   if (!log_->pending.empty())
+      log_->put("", true);
    write_manifest(complete);
 }
 

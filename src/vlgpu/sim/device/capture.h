@@ -8,8 +8,9 @@
  *                       captured frame end ("complete": false until the
  *                       last frame of the range ended or the device died)
  *   config.json         the GPU configuration of the live run (Config::write_json)
- *   events.jsonl.zst    the ordered event log: JSON lines, one zstd frame per
- *                       captured frame (concatenated frames)
+ *   events.jsonl.zst    the ordered event log: JSON lines in concatenated
+ *                       zstd frames, one per captured frame (more for a
+ *                       frame of over 1 MiB of events)
  *   blobs/HASH.zst      one VRAM page (kCapturePageBytes bytes) per distinct
  *                       content, zstd-compressed, named by the XXH3-128 hash
  *                       of the content (32 hex digits)
@@ -75,7 +76,8 @@ struct CaptureRange {
 /**
  * The writer behind VLGPU_CAPTURE. Memory: one 16-byte hash per VRAM page
  * plus one per distinct page content written (the set of blob names), and
- * one zstd stream; everything else goes to disk as it comes. Every method
+ * the events of the current frame (at most 1 MiB of text, then compressed);
+ * everything else goes to disk as it comes. Every method
  * throws CaptureError on an I/O error (the device then stops capturing and
  * says why on stderr) and std::bad_alloc.
  */

@@ -26,9 +26,10 @@
  * Configuration: the dump's config.json (the configuration of the live run),
  * or --config FILE instead, then --set overrides (docs/simulator.md).
  *
- * Exit status: 0 success; 1 malformed dump, bad configuration or a GPU
- * fault of the replayed draw (the readable report on stderr); 2 usage
- * errors (CLI11) and `bench`.
+ * Exit status: 0 success; 1 malformed dump or capture, bad configuration or
+ * a GPU fault of the replayed draw or frames (the readable report on
+ * stderr); 2 usage errors (CLI11) and `bench`; 3 a replayed capture's
+ * display pixels differ from the live run's.
  */
 #include <CLI/CLI.hpp>
 
@@ -143,17 +144,25 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
       }
       o.mode = m == "cycle" ? GpuMode::Cycle : GpuMode::Functional;
       const std::vector<CaptureReplayFrame> frames = replay_capture(o);
-      for (const CaptureReplayFrame &f : frames)
-         std::printf("frame %llu: %llu submits, %llu draws, %llu cycles%s\n",
+      bool differ = false;
+      for (const CaptureReplayFrame &f : frames) {
+         std::string pixels = f.images == 0 ? "no display image"
+                              : f.images_differing == 0
+                                 ? "display pixels identical to the live run"
+                                 : fmt::format("{} of {} display images DIFFER from the live run",
+                                               f.images_differing, f.images);
+         differ |= f.images_differing != 0;
+         std::printf("frame %llu: %llu submits, %llu draws, %llu cycles, %s%s\n",
                      (unsigned long long)f.frame, (unsigned long long)f.submits,
-                     (unsigned long long)f.draws, (unsigned long long)f.cycles,
+                     (unsigned long long)f.draws, (unsigned long long)f.cycles, pixels.c_str(),
                      f.faults ? ", GPU FAULTS" : "");
+      }
       std::printf("%zu frames replayed in %s mode; output in %s\n", frames.size(),
                   gpu_mode_name(o.mode), out.c_str());
       for (const CaptureReplayFrame &f : frames)
          if (f.faults)
             return 1;
-      return 0;
+      return differ ? 3 : 0;
    } catch (const CaptureError &e) {
       std::fprintf(stderr, "vlgpu-sim: %s\n", e.what());
    } catch (const ConfigError &e) {

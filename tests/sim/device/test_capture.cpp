@@ -169,6 +169,9 @@ TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
       EXPECT_EQ(file_text(fs::path(o.out) / "stats" / name), want) << name;
       const uint64_t c = nlohmann::json::parse(want)["cycles"].get<uint64_t>();
       EXPECT_EQ(frames[f].cycles, c) << "frame " << f;
+      /* the replay's own check against the live display's hash */
+      EXPECT_EQ(frames[f].images, 1u) << "frame " << f;
+      EXPECT_EQ(frames[f].images_differing, 0u) << "frame " << f;
       live_cycles += c;
    }
    if (mode == VLG_DRM_MODE_CYCLE)
@@ -179,9 +182,12 @@ TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
    /* another mode: the same pixels */
    o.out = (root / "replay-functional").string();
    o.mode = vlgpu::sim::GpuMode::Functional;
-   ASSERT_EQ(vlgpu::sim::replay_capture(o).size(), 3u);
-   for (uint64_t f = 0; f < 3; f++)
+   const auto functional = vlgpu::sim::replay_capture(o);
+   ASSERT_EQ(functional.size(), 3u);
+   for (uint64_t f = 0; f < 3; f++) {
       EXPECT_EQ(replayed(o.out, f, live), live.frames[f]) << "functional, frame " << f;
+      EXPECT_EQ(functional[f].images_differing, 0u);
+   }
 
    /* another configuration: the same pixels */
    o.out = (root / "replay-config").string();

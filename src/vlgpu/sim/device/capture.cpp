@@ -16,6 +16,7 @@
 
 #include "sim/dump/dump.h"
 #include "sim/dump/image.h"
+#include "vlg_hw.h"
 
 namespace fs = std::filesystem;
 
@@ -52,6 +53,21 @@ std::string
 capture_page_hash(const uint8_t *data, uint64_t size)
 {
    const XXH128_hash_t h = XXH3_128bits(data, size);
+   return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+std::string
+display_hash(const Display &d)
+{
+   XXH3_state_t *st = XXH3_createState();
+   if (!st)
+      throw std::bad_alloc();
+   XXH3_128bits_reset(st);
+   const uint64_t row = uint64_t(d.width) * vlg_format_bytes(d.format);
+   for (uint32_t y = 0; d.data && y < d.height; y++)
+      XXH3_128bits_update(st, d.data + uint64_t(y) * d.stride, row);
+   const XXH128_hash_t h = XXH3_128bits_digest(st);
+   XXH3_freeState(st);
    return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
@@ -242,6 +258,13 @@ void
 CaptureWriter::display_remove(uint32_t id)
 {
    event(nlohmann::ordered_json{{"ev", "display_remove"}, {"id", id}}.dump());
+}
+
+void
+CaptureWriter::display_image(uint32_t id, const Display &d)
+{
+   event(nlohmann::ordered_json{{"ev", "display_image"}, {"id", id}, {"hash", display_hash(d)}}
+            .dump());
 }
 
 void

@@ -23,6 +23,9 @@
  *       writes them again)
  *   {"ev":"display","id":ID,"width":W,"height":H,"stride":S,"format":F}
  *   {"ev":"display_remove","id":ID}
+ *   {"ev":"display_image","id":ID,"hash":"HASH"}  what display ID showed in the
+ *       live run (display_hash) before it was removed, and at each frame end:
+ *       the replay compares its own pixels with it and writes them as PNG
  *   {"ev":"label","address":A,"size":S,"label":"TEXT"}
  *   {"ev":"submit","submit":N,"fence":F,"draws":D,"cmd_address":A,"cmd_dwords":W}
  *       N, F, D: the device's submit number, last fence and draw count
@@ -60,6 +63,9 @@ class CaptureError : public std::runtime_error {
 
 /** 128-bit content hash of a page as 32 lower-case hex digits. */
 std::string capture_page_hash(const uint8_t *data, uint64_t size);
+/** The same hash of a display's pixels: its height rows of width x
+ *  bytes-per-pixel bytes (the padding of each row left out). */
+std::string display_hash(const Display &d);
 
 /**
  * Parse a frame range "FIRST-LAST", "FIRST-" (no end) or "N" (frames count
@@ -104,6 +110,8 @@ class CaptureWriter {
    void after_submit(const uint8_t *vram, uint64_t vram_size, const std::vector<CaptureRange> &ranges);
    void display(uint32_t id, const Display &d);
    void display_remove(uint32_t id);
+   /** Record what display @id shows now (display_hash of @d). */
+   void display_image(uint32_t id, const Display &d);
    void label(uint64_t address, uint64_t size, const std::string &text);
    /** Frame @frame ended: close its zstd frame of the log, rewrite the manifest. */
    void end_frame(uint64_t frame);
@@ -148,6 +156,8 @@ std::string capture_mode(const std::string &dir);
 /** Per frame of a replay. */
 struct CaptureReplayFrame {
    uint64_t frame = 0, submits = 0, draws = 0, cycles = 0, faults = 0;
+   /** display images of the frame compared with the live run's, and how many differ */
+   uint64_t images = 0, images_differing = 0;
    std::vector<std::string> pngs; /**< OUT/frame-NNNNNN-display-ID.png */
 };
 
@@ -155,10 +165,13 @@ struct CaptureReplayFrame {
  * Replay a capture with the simulator alone: a device of the capture's
  * configuration (plus @opts.overrides) in @opts.mode, its VRAM pages and
  * displays re-created in order, every submit run; statistics go to
- * OUT/stats/ as with VLGPU_STATS=DIR (submit-NNNNNN.json, config.json), and
- * at each frame end every display is written as
- * OUT/frame-NNNNNN-display-ID.png and a line of OUT/frames.jsonl
- * ({"frame", "submits", "draws", "cycles", "faults"}).
+ * OUT/stats/ as with VLGPU_STATS=DIR (submit-NNNNNN.json, config.json);
+ * each display's image (where the live run recorded one: before the
+ * display was removed, at frame ends) is compared with the live run's and
+ * the last one of each display in a frame written as
+ * OUT/frame-NNNNNN-display-ID.png; a line of OUT/frames.jsonl per frame
+ * ({"frame", "submits", "draws", "cycles", "faults", "images",
+ * "images_differing"}).
  * @throws CaptureError naming the file for a malformed capture (missing
  * blob, truncated log, bad JSON) or an unwritable output; ConfigError for
  * a bad configuration.

@@ -122,6 +122,9 @@ struct Replay {
    std::map<uint32_t, std::vector<uint8_t>> display_mem;
    std::map<uint32_t, Display> displays;
    CaptureReplayFrame frame;
+   /** The last image of each display in this frame (Display.data into image_mem). */
+   std::map<uint32_t, Display> images;
+   std::map<uint32_t, std::vector<uint8_t>> image_mem;
    std::vector<CaptureReplayFrame> frames;
    std::FILE *frames_file = nullptr;
 
@@ -217,12 +220,31 @@ run_submit(Replay &rp, const nlohmann::json &ev, const LogReader &log)
    }
 }
 
+/** display_image: compare display @id with the live run's hash, keep a copy for the PNG. */
+void
+display_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
+{
+   const uint32_t id = field<uint32_t>(ev, "id", log);
+   const std::string hash = field<std::string>(ev, "hash", log);
+   auto it = rp.displays.find(id);
+   if (it == rp.displays.end())
+      throw CaptureError(fmt::format("{}:{}: image of display {}, which is not registered",
+                                     log.path(), log.line_no(), id));
+   rp.frame.images++;
+   if (display_hash(it->second) != hash)
+      rp.frame.images_differing++;
+   rp.image_mem[id] = rp.display_mem[id];
+   Display copy = it->second;
+   copy.data = rp.image_mem[id].empty() ? nullptr : rp.image_mem[id].data();
+   rp.images[id] = copy;
+}
+
 void
 end_frame(Replay &rp, uint64_t number)
 {
    vlg_drm_end_frame(rp.dev);
    rp.frame.frame = number;
-   for (const auto &[id, d] : rp.displays) {
+   for (const auto &[id, d] : rp.images) {
       const dump::ImageCodec c = dump::image_codec(d.format);
       if (!c.supported || !d.width || !d.height)
          continue;
@@ -237,15 +259,19 @@ end_frame(Replay &rp, uint64_t number)
       rp.frame.pngs.push_back(path);
    }
    const CaptureReplayFrame &f = rp.frame;
-   const std::string line = nlohmann::ordered_json{{"frame", f.frame},   {"submits", f.submits},
-                                                   {"draws", f.draws},   {"cycles", f.cycles},
-                                                   {"faults", f.faults}}
-                               .dump() +
-                            "\n";
+   const std::string line =
+      nlohmann::ordered_json{{"frame", f.frame},   {"submits", f.submits},
+                             {"draws", f.draws},   {"cycles", f.cycles},
+                             {"faults", f.faults}, {"images", f.images},
+                             {"images_differing", f.images_differing}}
+         .dump() +
+      "\n";
    if (std::fputs(line.c_str(), rp.frames_file) < 0)
       throw CaptureError(fmt::format("{}/frames.jsonl: write error", rp.opts.out));
    rp.frames.push_back(std::move(rp.frame));
    rp.frame = CaptureReplayFrame{};
+   rp.images.clear();
+   rp.image_mem.clear();
 }
 
 void
@@ -273,6 +299,8 @@ run_event(Replay &rp, const std::string &line, const LogReader &log)
       vlg_drm_display_remove(rp.dev, id);
       rp.displays.erase(id);
       rp.display_mem.erase(id);
+   } else if (kind == "display_image") {
+      display_image(rp, ev, log);
    } else if (kind == "label") {
       /* labels name buffers by handle: the replay has none; the profile
        * names shaders by address, which needs a handle here. Ignored. */

@@ -820,10 +820,15 @@ vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id)
    if (!dev)
       return -EINVAL;
    return guarded(dev, "vlg_drm_display_remove", [&] {
-      if (!dev->displays.erase(id))
+      auto it = dev->displays.find(id);
+      if (it == dev->displays.end())
          return -ENOENT;
       if (capture_active(*dev))
-         capture_guard(*dev, [&](CaptureWriter &w) { w.display_remove(id); });
+         capture_guard(*dev, [&](CaptureWriter &w) {
+            w.display_image(id, it->second);
+            w.display_remove(id);
+         });
+      dev->displays.erase(it);
       return 0;
    });
 }
@@ -883,7 +888,11 @@ vlg_drm_end_frame(struct vlg_drm_device *dev)
    return guarded(dev, "vlg_drm_end_frame", [&] {
       dev->gpu->end_frame();
       if (capture_active(*dev)) {
-         capture_guard(*dev, [&](CaptureWriter &w) { w.end_frame(dev->frame); });
+         capture_guard(*dev, [&](CaptureWriter &w) {
+            for (const auto &[id, d] : dev->displays)
+               w.display_image(id, d);
+            w.end_frame(dev->frame);
+         });
          if (dev->frame >= dev->capture_info->last_frame)
             capture_stop(*dev, true);
       }

@@ -180,6 +180,8 @@ std::vector<CaptureReplayFrame> replay_capture(const CaptureReplayOptions &opts)
 
 /* Device internals the replay uses (device.cpp). */
 uint8_t *device_vram(vlg_drm_device *dev, uint64_t *size);
+/** Label VRAM [address, address + size) as vlg_drm_bo_set_label does a buffer. */
+void device_set_label(vlg_drm_device *dev, uint64_t address, uint64_t size, std::string label);
 /** Continue counting submits, fences and draws from these values. */
 void device_set_counters(vlg_drm_device *dev, uint64_t submits, uint64_t fence, uint64_t draws);
 

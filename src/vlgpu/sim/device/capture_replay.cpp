@@ -302,8 +302,9 @@ run_event(Replay &rp, const std::string &line, const LogReader &log)
    } else if (kind == "display_image") {
       display_image(rp, ev, log);
    } else if (kind == "label") {
-      /* labels name buffers by handle: the replay has none; the profile
-       * names shaders by address, which needs a handle here. Ignored. */
+      /* the shader profile's names (VLGPU_PROFILE of a replay) */
+      device_set_label(rp.dev, field<uint64_t>(ev, "address", log), field<uint64_t>(ev, "size", log),
+                       field<std::string>(ev, "label", log));
    } else if (kind == "submit") {
       run_submit(rp, ev, log);
    } else if (kind == "end_frame") {

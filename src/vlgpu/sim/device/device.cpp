@@ -653,6 +653,13 @@ vlgpu::sim::device_vram(vlg_drm_device *dev, uint64_t *size)
 }
 
 void
+vlgpu::sim::device_set_label(vlg_drm_device *dev, uint64_t address, uint64_t size,
+                             std::string label)
+{
+   dev->gpu->set_label(address, size, std::move(label));
+}
+
+void
 vlgpu::sim::device_set_counters(vlg_drm_device *dev, uint64_t submits, uint64_t fence,
                                 uint64_t draws)
 {

@@ -4,6 +4,7 @@
 #include "sim/device/capture.h"
 
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -282,7 +283,13 @@ CaptureWriter::end_frame(uint64_t frame)
    frames_++;
    first_seen_frame_ = std::min(first_seen_frame_, frame);
    last_seen_frame_ = frame;
-   write_manifest(false);
+   /* at most once a second: creating the file costs more host time than
+    * the rest of the capture of a small frame */
+   const auto now = std::chrono::steady_clock::now();
+   if (frames_ == 1 || now - manifest_time_ >= std::chrono::seconds(1)) {
+      write_manifest(false);
+      manifest_time_ = now;
+   }
 }
 
 void

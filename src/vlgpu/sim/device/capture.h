@@ -4,9 +4,10 @@
  *
  * A capture is a directory:
  *   manifest.json       what was captured (format, app, versions, frame
- *                       range, counts and byte sizes); rewritten at every
- *                       captured frame end ("complete": false until the
- *                       last frame of the range ended or the device died)
+ *                       range, counts and byte sizes); rewritten after the
+ *                       first captured frame, then at most once a second at
+ *                       frame ends, and when the capture ends ("complete":
+ *                       true then)
  *   config.json         the GPU configuration of the live run (Config::write_json)
  *   events.jsonl.zst    the ordered event log: JSON lines in concatenated
  *                       zstd frames, one per captured frame (more for a
@@ -34,6 +35,7 @@
  */
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -138,6 +140,7 @@ class CaptureWriter {
    uint64_t frames_ = 0, submits_ = 0, pages_ = 0, blob_bytes_ = 0, raw_bytes_ = 0;
    uint64_t first_seen_frame_ = UINT64_MAX, last_seen_frame_ = 0;
    bool finished_ = false;
+   std::chrono::steady_clock::time_point manifest_time_;
 };
 
 /** What a replay of a capture does and where its outputs go. */

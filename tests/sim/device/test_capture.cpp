@@ -44,10 +44,12 @@ make_device(uint32_t mode, const char *stats_dir, const char *capture_dir,
    return dev;
 }
 
-/** What the live run left: the display's bytes after each frame. */
+/** What the live run left: the bytes of display 3 after each frame, and of
+ *  display 5, registered only for each frame's submit (as the driver's
+ *  presents do). */
 struct LiveRun {
    unsigned width = 0, height = 0;
-   std::vector<std::vector<uint8_t>> frames;
+   std::vector<std::vector<uint8_t>> frames, presents;
 };
 
 /**
@@ -80,14 +82,21 @@ live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const ch
    for (uint64_t i = 0; i < 4 * vlgpu::sim::kCapturePageBytes; i++)
       table.ptr[i] = uint8_t(i * 7);
 
+   std::vector<uint8_t> present(screen.size(), 0);
+   vlg_drm_display pdisp{present.data(), sq.width * 4, sq.width, sq.height,
+                         VLG_FORMAT_R8G8B8A8_UNORM};
    auto frame = [&](const Square &s) {
       std::vector<uint32_t> q;
       cmd_draw(q, s.draw_info);
       cmd_dump(q, s.rt_surface_block, 3, 0, 0, s.width, s.height);
+      cmd_dump(q, s.rt_surface_block, 5, 0, 0, s.width, s.height);
       cmd_halt(q);
+      EXPECT_EQ(vlg_drm_display_set(d.dev, 5, &pdisp), 0);
       EXPECT_EQ(d.submit(q), 0) << vlg_drm_get_fault(d.dev);
+      EXPECT_EQ(vlg_drm_display_remove(d.dev, 5), 0);
       EXPECT_EQ(vlg_drm_end_frame(d.dev), 0);
       live.frames.push_back(screen);
+      live.presents.push_back(present);
    };
    frame(sq);
 
@@ -110,12 +119,13 @@ live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const ch
    return live;
 }
 
-/** The RGBA8 bytes of a replayed frame's PNG. */
+/** The RGBA8 bytes of a replayed frame's PNG of display @display. */
 std::vector<uint8_t>
-replayed(const fs::path &out, uint64_t frame, const LiveRun &live)
+replayed(const fs::path &out, uint64_t frame, const LiveRun &live, unsigned display = 3)
 {
    char name[64];
-   std::snprintf(name, sizeof(name), "frame-%06llu-display-3.png", (unsigned long long)frame);
+   std::snprintf(name, sizeof(name), "frame-%06llu-display-%u.png", (unsigned long long)frame,
+                 display);
    return vlgpu::sim::dump::read_png((out / name).string(), 4, live.width, live.height).pixels;
 }
 
@@ -161,6 +171,7 @@ TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
    uint64_t live_cycles = 0;
    for (uint64_t f = 0; f < 3; f++) {
       EXPECT_EQ(replayed(o.out, f, live), live.frames[f]) << "frame " << f;
+      EXPECT_EQ(replayed(o.out, f, live, 5), live.presents[f]) << "frame " << f;
       /* the statistics file of the frame's submit, byte for byte */
       char name[64];
       std::snprintf(name, sizeof(name), "submit-%06llu.json", (unsigned long long)f + 1);
@@ -170,7 +181,7 @@ TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
       const uint64_t c = nlohmann::json::parse(want)["cycles"].get<uint64_t>();
       EXPECT_EQ(frames[f].cycles, c) << "frame " << f;
       /* the replay's own check against the live display's hash */
-      EXPECT_EQ(frames[f].images, 1u) << "frame " << f;
+      EXPECT_EQ(frames[f].images, 2u) << "frame " << f;
       EXPECT_EQ(frames[f].images_differing, 0u) << "frame " << f;
       live_cycles += c;
    }

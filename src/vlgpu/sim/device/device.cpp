@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -123,8 +124,10 @@ entry_hook(const char *entry)
       g_entry_hook(entry);
 }
 
-/** Capture directories of the devices of this process that capture now. */
+/** Capture directories of the devices of this process that capture now
+ *  (devices of different threads may start and stop captures at once). */
 std::set<std::string> g_capture_dirs;
+std::mutex g_capture_dirs_lock;
 
 /** End the capture of @dev (the writer closed with @complete, errors ignored). */
 void
@@ -139,7 +142,10 @@ capture_stop(vlg_drm_device &dev, bool complete) noexcept
                    e.what());
    } catch (...) {
    }
-   g_capture_dirs.erase(dev.capture->info().dir);
+   {
+      std::lock_guard<std::mutex> lock(g_capture_dirs_lock);
+      g_capture_dirs.erase(dev.capture->info().dir);
+   }
    dev.capture.reset();
    dev.capture_over = true;
 }
@@ -178,6 +184,7 @@ capture_active(vlg_drm_device &dev) noexcept
       return false;
    CaptureWriter::Info info = *dev.capture_info;
    try {
+      std::lock_guard<std::mutex> lock(g_capture_dirs_lock);
       for (unsigned n = 2; g_capture_dirs.count(info.dir); n++)
          info.dir = fmt::format("{}-{}", dev.capture_info->dir, n);
       dev.capture = std::make_unique<CaptureWriter>(info, dev.cfg);

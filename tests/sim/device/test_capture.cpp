@@ -161,6 +161,13 @@ TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
    EXPECT_GT(m["blob_bytes"].get<uint64_t>(), 0u);
    /* deduplication: the zero pages and pages seen before are stored once */
    EXPECT_LT(m["blobs"].get<uint64_t>(), m["pages_recorded"].get<uint64_t>());
+   uint64_t bytes = 0;
+   for (const auto &e : fs::recursive_directory_iterator(cap))
+      if (e.is_regular_file())
+         bytes += e.file_size();
+   std::printf("   capture of 3 frames: %llu bytes (%llu blobs for %llu pages recorded)\n",
+               (unsigned long long)bytes, (unsigned long long)m["blobs"].get<uint64_t>(),
+               (unsigned long long)m["pages_recorded"].get<uint64_t>());
 
    vlgpu::sim::CaptureReplayOptions o;
    o.dir = cap.string();

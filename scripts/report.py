@@ -525,6 +525,21 @@ code, pre { font-size: .85em; } .note { color: #555; font-size: .9em; }
 svg { max-width: 100%; height: auto; }
 </style></head>
 <body>
+<%def name="numeric_table(header, rows)">
+<table><tr>
+% for h in header:
+<th>${h}</th>
+% endfor
+</tr>
+% for row in rows:
+<tr>
+% for c in row:
+<td${"" if loop.first else ' class="n"' | n}>${c}</td>
+% endfor
+</tr>
+% endfor
+</table>
+</%def>
 <h1>vlgpu report: ${title}</h1>
 <h2 id="run">Run</h2>
 <table>
@@ -535,36 +550,12 @@ svg { max-width: 100%; height: auto; }
 
 % if scene_rows:
 <h2 id="scenes">Scenes</h2>
-<table><tr>
-% for h in scene_header:
-<th>${h}</th>
-% endfor
-</tr>
-% for row in scene_rows:
-<tr>
-% for c in row:
-<td${"" if loop.first else ' class="n"' | n}>${c}</td>
-% endfor
-</tr>
-% endfor
-</table>
+${numeric_table(scene_header, scene_rows) | n}
 % endif
 
 % if bench_rows:
 <h2 id="bench">Benchmark (bench glmark2)</h2>
-<table><tr>
-% for h in bench_header:
-<th>${h}</th>
-% endfor
-</tr>
-% for row in bench_rows:
-<tr>
-% for c in row:
-<td${"" if loop.first else ' class="n"' | n}>${c}</td>
-% endfor
-</tr>
-% endfor
-</table>
+${numeric_table(bench_header, bench_rows) | n}
 % endif
 
 % if ubench_rows:

@@ -3,8 +3,10 @@
 (`./vlgpu profile`; docs/simulator.md "Shader profile").
 
 Runs a glmark2 scene (--glmark2 SCENE: `glmark2-es2 --off-screen -b SCENE`,
---frames frames, glmark2's clock stepped per frame as `./vlgpu glmark2` does)
-or any command (after --) with VLGPU_PROFILE=OUT/profile.json, then prints the
+--frames frames, glmark2's clock stepped per frame as `./vlgpu glmark2` does),
+a frame capture (--capture DIR: `./vlgpu replay DIR --mode cycle`, the
+simulator alone, docs/capture.md) or any command (after --) with
+VLGPU_PROFILE=OUT/profile.json, then prints the
 annotated disassembly of the hottest shaders from that file and writes it to
 OUT/profile.txt (OUT default out/profile).
 
@@ -84,6 +86,9 @@ def main(argv):
     p.add_argument("--glmark2", metavar="SCENE",
                    help="profile this glmark2-es2 scene (a -b argument, e.g. texture or "
                         "shading:shading=phong)")
+    p.add_argument("--capture", metavar="DIR", type=Path,
+                   help="profile the replay of this frame capture (VLGPU_CAPTURE=DIR; "
+                        "replayed in cycle mode into OUT/replay)")
     p.add_argument("--frames", type=int, default=3,
                    help="glmark2: frames to run (default 3)")
     p.add_argument("--size", default="400x300", help="glmark2: window size (default 400x300)")
@@ -99,8 +104,11 @@ def main(argv):
                    help="-- PROGRAM ARGS: profile this command instead of a glmark2 scene")
     args = p.parse_args(argv)
     cmd = args.command[1:] if args.command[:1] == ["--"] else args.command
-    if bool(cmd) == bool(args.glmark2):
-        p.error("give either --glmark2 SCENE or -- COMMAND")
+    if sum(map(bool, (cmd, args.glmark2, args.capture))) != 1:
+        p.error("give one of --glmark2 SCENE, --capture DIR or -- COMMAND")
+    if args.capture and not (args.capture / "manifest.json").is_file():
+        p.error(f"--capture {args.capture}: no manifest.json there (not a VLGPU_CAPTURE "
+                "directory)")
     args.out.mkdir(parents=True, exist_ok=True)
     prof = args.out / "profile.json"
     if prof.exists():
@@ -118,6 +126,13 @@ def main(argv):
         if res["exit_code"] != 0 or res["problems"]:
             print(f"vlgpu profile: glmark2 ended with {res['exit_code']}: "
                   f"{res['problems'] or 'see ' + str(args.out / 'run')}", file=sys.stderr)
+            return 1
+    elif args.capture:
+        r = subprocess.run([str(ROOT / "vlgpu"), "replay", str(args.capture), "--mode", "cycle",
+                            "-o", str(args.out / "replay")])
+        if r.returncode != 0:
+            print(f"vlgpu profile: the replay of {args.capture} exited {r.returncode}",
+                  file=sys.stderr)
             return 1
     else:
         r = subprocess.run([str(ROOT / "vlgpu"), "run", "--driver", "vlgpu", "--"] + cmd)

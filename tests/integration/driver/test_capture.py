@@ -84,6 +84,16 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(rf.stdout.count("display pixels identical to the live run"), FRAMES,
                          rf.stdout)
 
+        # the shader profile of the capture (issue 21): the replay's shaders,
+        # named by the labels the capture recorded (the driver's "FS N GLSLk")
+        rp = launch(["profile", "--capture", str(cap), "--out", str(out / "profile"),
+                     "--top", "1"], timeout=600)
+        self.assertEqual(rp.returncode, 0, rp.stdout + rp.stderr)
+        prof = json.loads((out / "profile" / "profile.json").read_text())
+        names = {s["stage"]: s.get("name", "") for s in prof["shaders"]}
+        self.assertRegex(names.get("fs", ""), r"^FS \d+ GLSL\d+$", prof["shaders"])
+        self.assertIn("<- hottest", rp.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()

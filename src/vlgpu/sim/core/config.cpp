@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <limits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -622,6 +625,24 @@ Config::describe_markdown()
                         "| `{}` | {} | {} | {}..{} | {} |\n",
                         "| `queues.<name>.capacity`, `.latency`, `.bandwidth` | uint32 | "
                         "`queues.default.*` | as the defaults | {} |\n");
+}
+
+std::pair<uint64_t, uint64_t>
+parse_range(const std::string &range, bool single, const char *what, const char *expected)
+{
+   const size_t dash = range.find('-');
+   char *e1 = nullptr, *e2 = nullptr;
+   const std::string a = range.substr(0, dash);
+   const std::string b = dash == std::string::npos ? a : range.substr(dash + 1);
+   errno = 0;
+   const unsigned long long lo = std::strtoull(a.c_str(), &e1, 10);
+   const unsigned long long hi =
+      b.empty() ? std::numeric_limits<uint64_t>::max() : std::strtoull(b.c_str(), &e2, 10);
+   if ((dash == std::string::npos && !single) || a.empty() || !std::isdigit((unsigned char)a[0]) ||
+       *e1 || (!b.empty() && (!std::isdigit((unsigned char)b[0]) || *e2)) || errno == ERANGE ||
+       (single ? hi < lo : hi <= lo))
+      throw ConfigError(fmt::format("{} '{}': expected {}", what, range, expected));
+   return {lo, hi};
 }
 
 } // namespace vlgpu::sim

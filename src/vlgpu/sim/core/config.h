@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -266,5 +267,16 @@ struct Config {
    /** The same as a Markdown table (the one in docs/simulator.md). */
    static std::string describe_markdown();
 };
+
+/**
+ * A range setting of decimal numbers: "LO-HI", "LO-" (HI = UINT64_MAX, no
+ * end) and, when @single, "N" (N-N); HI > LO, or HI >= LO when @single (an
+ * inclusive range, e.g. frames). Used by VLGPU_TRACE_CYCLES,
+ * VLGPU_TRACE_FRAMES and VLGPU_CAPTURE_FRAMES. @throws ConfigError
+ * "WHAT 'RANGE': expected EXPECTED" when malformed, or when a number does
+ * not fit 64 bits.
+ */
+std::pair<uint64_t, uint64_t> parse_range(const std::string &range, bool single, const char *what,
+                                          const char *expected);
 
 } // namespace vlgpu::sim

@@ -3,7 +3,6 @@
  */
 #include "sim/device/capture.h"
 
-#include <cctype>
 #include <chrono>
 #include <cerrno>
 #include <cstdio>
@@ -75,23 +74,12 @@ display_hash(const Display &d)
 std::pair<uint64_t, uint64_t>
 parse_capture_frames(const std::string &range)
 {
-   const char *expected = "expected FIRST-LAST, FIRST- or N (frames from 0, LAST >= FIRST)";
-   const size_t dash = range.find('-');
-   const std::string a = range.substr(0, dash);
-   const std::string b = dash == std::string::npos ? a : range.substr(dash + 1);
-   auto number = [&](const std::string &s, uint64_t &v) {
-      if (s.empty() || s.size() > 19)
-         return false;
-      for (char c : s)
-         if (!std::isdigit((unsigned char)c))
-            return false;
-      v = std::stoull(s);
-      return true;
-   };
-   uint64_t lo = 0, hi = UINT64_MAX;
-   if (!number(a, lo) || (!b.empty() && !number(b, hi)) || hi < lo)
-      throw CaptureError(fmt::format("VLGPU_CAPTURE_FRAMES '{}': {}", range, expected));
-   return {lo, hi};
+   try {
+      return parse_range(range, true, "VLGPU_CAPTURE_FRAMES",
+                         "FIRST-LAST, FIRST- or N (frames from 0, LAST >= FIRST)");
+   } catch (const ConfigError &e) {
+      throw CaptureError(e.what());
+   }
 }
 
 /** The event log: events.jsonl.zst, one zstd frame per captured frame.

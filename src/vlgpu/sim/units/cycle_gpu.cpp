@@ -3,7 +3,6 @@
  */
 #include "sim/units/cycle_gpu.h"
 
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
@@ -156,25 +155,6 @@ CycleGpu::write_profile()
     * shader (glmark2 probes one), whose file would replace the real one */
    if (profile_ && !profile_path_.empty() && !profile_->empty())
       profile()->write(profile_path_);
-}
-
-/* "LO-HI" or "LO-" (HI = kNever) of decimal numbers, and "N" (N-N) when
- * @single; HI > LO, or HI >= LO when @single (an inclusive range). A
- * ConfigError "WHAT 'RANGE': expected EXPECTED" when malformed. */
-static std::pair<uint64_t, uint64_t>
-parse_range(const std::string &range, bool single, const char *what, const char *expected)
-{
-   const size_t dash = range.find('-');
-   char *e1 = nullptr, *e2 = nullptr;
-   const std::string a = range.substr(0, dash);
-   const std::string b = dash == std::string::npos ? a : range.substr(dash + 1);
-   const unsigned long long lo = std::strtoull(a.c_str(), &e1, 10);
-   const unsigned long long hi = b.empty() ? kNever : std::strtoull(b.c_str(), &e2, 10);
-   if ((dash == std::string::npos && !single) || a.empty() || !std::isdigit((unsigned char)a[0]) ||
-       *e1 || (!b.empty() && (!std::isdigit((unsigned char)b[0]) || *e2)) ||
-       (single ? hi < lo : hi <= lo))
-      throw ConfigError(fmt::format("{} '{}': expected {}", what, range, expected));
-   return {lo, hi};
 }
 
 void

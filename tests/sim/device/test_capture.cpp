@@ -10,7 +10,11 @@
  */
 #include "device_test_util.h"
 
+#include <algorithm>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
+#include <zstd.h>
 
 #include "sim/device/capture.h"
 #include "sim/dump/image.h"
@@ -81,6 +85,8 @@ live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const ch
    const Device::Bo table = d.bo(4 * vlgpu::sim::kCapturePageBytes, 65536);
    for (uint64_t i = 0; i < 4 * vlgpu::sim::kCapturePageBytes; i++)
       table.ptr[i] = uint8_t(i * 7);
+   /* labelled before any frame: a capture starting later records it too */
+   EXPECT_EQ(vlg_drm_bo_set_label(d.dev, table.handle, "lookup table"), 0);
 
    std::vector<uint8_t> present(screen.size(), 0);
    vlg_drm_display pdisp{present.data(), sq.width * 4, sq.width, sq.height,
@@ -117,6 +123,30 @@ live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const ch
    sq3.fill_rt(d, bg);
    frame(sq3);
    return live;
+}
+
+/** The events of CAPTURE/events.jsonl.zst (concatenated zstd frames of JSON lines). */
+std::vector<nlohmann::json>
+capture_events(const fs::path &cap)
+{
+   const std::string z = file_text(cap / "events.jsonl.zst");
+   ZSTD_DCtx *d = ZSTD_createDCtx();
+   std::string text;
+   std::vector<char> out(ZSTD_DStreamOutSize());
+   ZSTD_inBuffer in{z.data(), z.size(), 0};
+   while (in.pos < in.size) {
+      ZSTD_outBuffer o{out.data(), out.size(), 0};
+      const size_t r = ZSTD_decompressStream(d, &o, &in);
+      if (ZSTD_isError(r))
+         break;
+      text.append(out.data(), o.pos);
+   }
+   ZSTD_freeDCtx(d);
+   std::vector<nlohmann::json> events;
+   std::istringstream lines(text);
+   for (std::string line; std::getline(lines, line);)
+      events.push_back(nlohmann::json::parse(line));
+   return events;
 }
 
 /** The RGBA8 bytes of a replayed frame's PNG of display @display. */
@@ -233,6 +263,17 @@ TEST_F(CaptureTest, FrameRangeCapturesOnlyThoseFramesAndReplaysThem)
    EXPECT_EQ(frames[0].frame, 1u);
    EXPECT_EQ(replayed(o.out, 1, live), live.frames[1]);
    EXPECT_FALSE(fs::exists(fs::path(o.out) / "frame-000000-display-3.png"));
+   /* the label set in frame 0 is in the capture of frame 1, before its submit */
+   const auto events = capture_events(cap);
+   auto index_of = [&](const char *ev) {
+      return std::find_if(events.begin(), events.end(),
+                          [&](const nlohmann::json &e) { return e["ev"] == ev; }) -
+             events.begin();
+   };
+   const auto label = index_of("label");
+   ASSERT_LT(label, index_of("submit")) << events.size() << " events";
+   EXPECT_EQ(events[label]["label"], "lookup table");
+   EXPECT_EQ(events[label]["size"], 4 * vlgpu::sim::kCapturePageBytes);
 }
 
 TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)

@@ -25,6 +25,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -53,7 +54,6 @@ constexpr uint64_t kMaxTextureSize = 16384;
 struct Bo {
    uint64_t address = 0;
    uint64_t size = 0;
-   std::string label; /* vlg_drm_bo_set_label, for a capture that starts later */
 };
 
 } // namespace
@@ -199,10 +199,20 @@ capture_active(vlg_drm_device &dev) noexcept
       for (const auto &[id, d] : dev.displays)
          w.display(id, d);
       for (const auto &[h, bo] : dev.bos)
-         if (!bo.label.empty())
-            w.label(bo.address, bo.size, bo.label);
+         if (std::string label = dev.gpu->label_at(bo.address); !label.empty())
+            w.label(bo.address, bo.size, label);
    });
    return bool(dev.capture);
+}
+
+/** Record an event: start the capture if its first frame has come
+ *  (capture_active), then run @f on the writer (capture_guard). */
+template <typename F>
+void
+capture_record(vlg_drm_device &dev, F &&f) noexcept
+{
+   if (capture_active(dev))
+      capture_guard(dev, std::forward<F>(f));
 }
 
 /** The VRAM ranges of every buffer object. */
@@ -790,11 +800,9 @@ vlg_drm_bo_set_label(struct vlg_drm_device *dev, uint32_t handle, const char *la
       if (it == dev->bos.end())
          return -ENOENT;
       std::string text = label ? std::string(label).substr(0, VLG_DRM_LABEL_MAX) : std::string();
-      if (capture_active(*dev))
-         capture_guard(*dev, [&](CaptureWriter &w) {
-            w.label(it->second.address, it->second.size, text);
-         });
-      it->second.label = text;
+      capture_record(*dev, [&](CaptureWriter &w) {
+         w.label(it->second.address, it->second.size, text);
+      });
       dev->gpu->set_label(it->second.address, it->second.size, std::move(text));
       return 0;
    });
@@ -822,8 +830,7 @@ vlg_drm_display_set(struct vlg_drm_device *dev, uint32_t id, const struct vlg_dr
       d.height = display->height;
       d.format = display->format;
       dev->displays[id] = d;
-      if (capture_active(*dev))
-         capture_guard(*dev, [&](CaptureWriter &w) { w.display(id, d); });
+      capture_record(*dev, [&](CaptureWriter &w) { w.display(id, d); });
       return 0;
    });
 }
@@ -837,11 +844,10 @@ vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id)
       auto it = dev->displays.find(id);
       if (it == dev->displays.end())
          return -ENOENT;
-      if (capture_active(*dev))
-         capture_guard(*dev, [&](CaptureWriter &w) {
-            w.display_image(id, it->second);
-            w.display_remove(id);
-         });
+      capture_record(*dev, [&](CaptureWriter &w) {
+         w.display_image(id, it->second);
+         w.display_remove(id);
+      });
       dev->displays.erase(it);
       return 0;
    });
@@ -862,17 +868,15 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
       DeviceHost host(*dev, submit);
       dev->pending_stats.reset();
       dev->stats_made = dev->draw_stats_made = false;
-      const bool capturing = capture_active(*dev);
-      if (capturing)
-         capture_guard(*dev, [&](CaptureWriter &w) {
-            w.before_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev), submit - 1,
-                            dev->fence, first_draw, args->cmd_address, args->cmd_dwords);
-         });
+      capture_record(*dev, [&](CaptureWriter &w) {
+         w.before_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev), submit - 1,
+                         dev->fence, first_draw, args->cmd_address, args->cmd_dwords);
+      });
       SubmitResult r = dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
-      if (capturing)
-         capture_guard(*dev, [&](CaptureWriter &w) {
-            w.after_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev));
-         });
+      /* (no-op unless the capture recorded the submit) */
+      capture_guard(*dev, [&](CaptureWriter &w) {
+         w.after_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev));
+      });
       dev->draws += r.draws.size();
       args->fence = ++dev->fence;
       dev->fault = fault_text(submit, first_draw, r);
@@ -901,15 +905,13 @@ vlg_drm_end_frame(struct vlg_drm_device *dev)
       return -EINVAL;
    return guarded(dev, "vlg_drm_end_frame", [&] {
       dev->gpu->end_frame();
-      if (capture_active(*dev)) {
-         capture_guard(*dev, [&](CaptureWriter &w) {
-            for (const auto &[id, d] : dev->displays)
-               w.display_image(id, d);
-            w.end_frame(dev->frame);
-         });
-         if (dev->frame >= dev->capture_info->last_frame)
-            capture_stop(*dev, true);
-      }
+      capture_record(*dev, [&](CaptureWriter &w) {
+         for (const auto &[id, d] : dev->displays)
+            w.display_image(id, d);
+         w.end_frame(dev->frame);
+      });
+      if (dev->capture && dev->frame >= dev->capture_info->last_frame)
+         capture_stop(*dev, true);
       dev->frame++;
       return 0;
    });

@@ -86,9 +86,8 @@ class LogReader {
                return false;
             }
          }
-         std::vector<char> out(ZSTD_DStreamOutSize());
          ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};
-         ZSTD_outBuffer o{out.data(), out.size(), 0};
+         ZSTD_outBuffer o{out_.data(), out_.size(), 0};
          const size_t r = ZSTD_decompressStream(d_, &o, &in);
          if (ZSTD_isError(r))
             throw CaptureError(fmt::format("{}: corrupt after line {}: zstd: {}", path_,
@@ -96,7 +95,7 @@ class LogReader {
          in_pos_ = in.pos;
          mid_frame_ = r != 0;
          if (o.pos) {
-            text_.append(out.data(), o.pos);
+            text_.append(out_.data(), o.pos);
             return true;
          }
       }
@@ -106,6 +105,7 @@ class LogReader {
    std::FILE *f_ = nullptr;
    ZSTD_DCtx *d_ = nullptr;
    std::vector<char> in_ = std::vector<char>(ZSTD_DStreamInSize());
+   std::vector<char> out_ = std::vector<char>(ZSTD_DStreamOutSize());
    size_t in_size_ = 0, in_pos_ = 0;
    bool mid_frame_ = false;
    std::string text_;

@@ -39,7 +39,9 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "vlgpu_drm.h"
 #include "sim/core/gpu.h"
 #include "sim/device/capture.h"
 #include "sim/dump/dump.h"
@@ -152,10 +154,11 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
                                  : fmt::format("{} of {} display images DIFFER from the live run",
                                                f.images_differing, f.images);
          differ |= f.images_differing != 0;
-         std::printf("frame %llu: %llu submits, %llu draws, %llu cycles, %s%s\n",
+         std::printf("frame %llu: %llu submits, %llu draws, %llu cycles, %s%s (host %.1f ms, "
+                     "CPU %.1f ms)\n",
                      (unsigned long long)f.frame, (unsigned long long)f.submits,
                      (unsigned long long)f.draws, (unsigned long long)f.cycles, pixels.c_str(),
-                     f.faults ? ", GPU FAULTS" : "");
+                     f.faults ? ", GPU FAULTS" : "", f.host_ms, f.cpu_ms);
       }
       std::printf("%zu frames replayed in %s mode; output in %s\n", frames.size(),
                   gpu_mode_name(o.mode), out.c_str());
@@ -173,6 +176,33 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
       std::fprintf(stderr, "vlgpu-sim: internal error: %s\n", e.what());
    }
    return 1;
+}
+
+/** `params`: every device parameter (vlg_drm_get_param) of a device made
+ *  with @config and @set in @mode_name, as one JSON object on stdout. */
+int
+print_params(const std::string &config, const std::string &set, const std::string &mode_name)
+{
+   vlg_drm_create_args a{};
+   a.config_path = config.empty() ? nullptr : config.c_str();
+   a.config_overrides = set.c_str();
+   a.mode = mode_name == "functional" ? VLG_DRM_MODE_FUNCTIONAL : VLG_DRM_MODE_CYCLE;
+   a.client = "vlgpu-sim params";
+   vlg_drm_device *dev = nullptr;
+   char err[1024] = "";
+   if (vlg_drm_device_create(&a, &dev, err, sizeof(err)) != 0) {
+      std::fprintf(stderr, "vlgpu-sim: configuration: %s\n", err);
+      return 1;
+   }
+   nlohmann::ordered_json out = nlohmann::ordered_json::object();
+   for (uint32_t p = 0; p < VLG_DRM_PARAM_COUNT; p++) {
+      uint64_t v = 0;
+      if (vlg_drm_get_param(dev, p, &v) == 0)
+         out[vlg_drm_param_name(p)] = v;
+   }
+   vlg_drm_device_destroy(dev);
+   std::printf("%s\n", out.dump().c_str());
+   return 0;
 }
 
 } // namespace
@@ -204,6 +234,16 @@ main(int argc, char **argv)
                   "GPU configuration file (JSON, docs/simulator.md) instead of DIR/config.json");
    rp->add_option("--set", set, "configuration overrides key=value,key=value (after the file)");
 
+   std::string pconfig, pset, pmode = "cycle";
+   CLI::App *params = app.add_subcommand(
+      "params", "print the device parameters a driver reads (vlg_drm_get_param: VRAM size, "
+                "compute limits, ...) for a configuration, as one JSON object; a capture's "
+                "manifest.json \"driver_params\" holds those its client read (docs/capture.md)");
+   params->add_option("--config", pconfig, "GPU configuration file (JSON, docs/simulator.md)");
+   params->add_option("--set", pset, "configuration overrides key=value,key=value (after the file)");
+   params->add_option("--mode", pmode, "GPU model the device is made for (default cycle)")
+      ->check(CLI::IsMember({"cycle", "functional"}));
+
    CLI::App *bench = app.add_subcommand(
       "bench", "not here: run vlgpu-sim-bench sim (./vlgpu bench sim, docs/perf/README.md)");
 
@@ -212,6 +252,8 @@ main(int argc, char **argv)
       return replay_capture_dir(dir, mode, out, config, set);
    if (*rp)
       return replay(dir, mode, out, config, set);
+   if (*params)
+      return print_params(pconfig, pset, pmode);
    if (*bench) {
       std::fprintf(stderr, "vlgpu-sim bench: the benchmarks are in vlgpu-sim-bench: run "
                            "`vlgpu-sim-bench sim --help` (./vlgpu bench sim)\n");

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <zstd.h>
 
@@ -222,8 +223,9 @@ TEST_F(CaptureTest, ReplayEqualsTheLiveRunPixelsCyclesAndStatistics)
       EXPECT_EQ(frames[f].images_differing, 0u) << "frame " << f;
       live_cycles += c;
    }
-   if (mode == VLG_DRM_MODE_CYCLE)
+   if (mode == VLG_DRM_MODE_CYCLE) {
       EXPECT_GT(live_cycles, 0u);
+   }
    EXPECT_EQ(file_text(fs::path(o.out) / "stats" / "config.json"),
              file_text(live_stats / "config.json"));
 
@@ -274,6 +276,44 @@ TEST_F(CaptureTest, FrameRangeCapturesOnlyThoseFramesAndReplaysThem)
    ASSERT_LT(label, index_of("submit")) << events.size() << " events";
    EXPECT_EQ(events[label]["label"], "lookup table");
    EXPECT_EQ(events[label]["size"], 4 * vlgpu::sim::kCapturePageBytes);
+}
+
+/* What the driver read of the device (its limits) is what its commands
+ * depend on besides VRAM: the manifest keeps those parameters, read before the
+ * range started too, and a replay on a device that answers differently says so. */
+TEST_F(CaptureTest, ParametersTheClientReadAreInTheManifestAndDifferencesAreNoted)
+{
+   const fs::path cap = root / "cap";
+   vlg_drm_device *dev = make_device(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), "1-1");
+   uint64_t vram = 0, regs = 0;
+   ASSERT_EQ(vlg_drm_get_param(dev, VLG_DRM_PARAM_VRAM_SIZE, &vram), 0);
+   ASSERT_EQ(vlg_drm_end_frame(dev), 0); /* frame 0 ends: frame 1 is the captured one */
+   ASSERT_EQ(vlg_drm_get_param(dev, VLG_DRM_PARAM_MAX_COMPUTE_REGS, &regs), 0);
+   ASSERT_EQ(vlg_drm_end_frame(dev), 0);
+   uint64_t unused = 0;
+   EXPECT_EQ(vlg_drm_get_param(dev, 999, &unused), -EINVAL); /* not a parameter: not recorded */
+   vlg_drm_device_destroy(dev);
+   const nlohmann::json m = nlohmann::json::parse(file_text(cap / "manifest.json"));
+   EXPECT_EQ(m["driver_params"], (nlohmann::json{{"vram_size", vram}, {"max_compute_regs", regs}}));
+   EXPECT_STREQ(vlg_drm_param_name(VLG_DRM_PARAM_SPCS_PER_GPC), "spcs_per_gpc");
+   EXPECT_EQ(vlg_drm_param_name(VLG_DRM_PARAM_COUNT), nullptr);
+
+   vlgpu::sim::CaptureReplayOptions o;
+   o.dir = cap.string();
+   o.out = (root / "replay").string();
+   o.mode = vlgpu::sim::GpuMode::Functional;
+   o.overrides = fmt::format("vram.size_bytes={},spcs_per_gpc=2", 2 * vram);
+   testing::internal::CaptureStderr();
+   EXPECT_EQ(vlgpu::sim::replay_capture(o).size(), 1u);
+   const std::string err = testing::internal::GetCapturedStderr();
+   EXPECT_NE(err.find(fmt::format("the captured client read vram_size = {}, this configuration "
+                                  "gives {}",
+                                  vram, 2 * vram)),
+             std::string::npos)
+      << err;
+   /* spcs_per_gpc was not read: changing it is no note */
+   EXPECT_EQ(err.find("spcs_per_gpc"), std::string::npos) << err;
+   EXPECT_EQ(err.find("max_compute_regs"), std::string::npos) << err;
 }
 
 TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)

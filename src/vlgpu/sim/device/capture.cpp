@@ -307,6 +307,7 @@ CaptureWriter::write_manifest(bool complete)
 #endif
    m["mode"] = gpu_mode_name(info_.mode);
    m["config"] = config_;
+   m["driver_params"] = driver_params_;
    m["frame_range"] = {{"first", info_.first_frame},
                        {"last", info_.last_frame == UINT64_MAX
                                    ? nlohmann::ordered_json(nullptr)

@@ -115,6 +115,9 @@ class CaptureWriter {
    /** Record what display @id shows now (display_hash of @d). */
    void display_image(uint32_t id, const Display &d);
    void label(uint64_t address, uint64_t size, const std::string &text);
+   /** The device parameters the client has read so far (vlg_drm_param_name
+    *  -> value): manifest.json "driver_params", from the next manifest write. */
+   void set_driver_params(const std::map<std::string, uint64_t> &params) { driver_params_ = params; }
    /** Frame @frame ended: close its zstd frame of the log, rewrite the manifest. */
    void end_frame(uint64_t frame);
    /** Close the log and write the final manifest ("complete": @complete). */
@@ -134,6 +137,7 @@ class CaptureWriter {
 
    Info info_;
    nlohmann::ordered_json config_;
+   std::map<std::string, uint64_t> driver_params_;
    std::unique_ptr<Log> log_;
    std::vector<std::string> known_;              /* hash per VRAM page, "" = unknown */
    std::unordered_set<std::string> blobs_;       /* blob names written */
@@ -161,6 +165,11 @@ struct CaptureReplayFrame {
    uint64_t frame = 0, submits = 0, draws = 0, cycles = 0, faults = 0;
    /** display images of the frame compared with the live run's, and how many differ */
    uint64_t images = 0, images_differing = 0;
+   /** host time of the frame's replay, milliseconds: wall (steady clock) and
+    *  this process's CPU time (CLOCK_PROCESS_CPUTIME_ID), from the previous
+    *  frame end (the first frame: from opening the capture) to this one's,
+    *  PNG writing included (as the live driver's frames.csv `host_ms`) */
+   double host_ms = 0, cpu_ms = 0;
    std::vector<std::string> pngs; /**< OUT/frame-NNNNNN-display-ID.png */
 };
 

@@ -4,6 +4,9 @@
  * displays re-created from the capture, every submit run again.
  */
 #include <cerrno>
+#include <cmath>
+#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -127,6 +130,9 @@ struct Replay {
    std::map<uint32_t, std::vector<uint8_t>> image_mem;
    std::vector<CaptureReplayFrame> frames;
    std::FILE *frames_file = nullptr;
+   /** host clocks at the previous frame end (or the capture's opening) */
+   std::chrono::steady_clock::time_point wall_mark = std::chrono::steady_clock::now();
+   double cpu_mark_ms = 0;
 
    explicit Replay(const CaptureReplayOptions &o) : opts(o) {}
    ~Replay()
@@ -239,6 +245,15 @@ display_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
    rp.images[id] = copy;
 }
 
+/** This process's CPU time so far, milliseconds (CLOCK_PROCESS_CPUTIME_ID). */
+double
+process_cpu_ms()
+{
+   timespec ts{};
+   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+   return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
 void
 end_frame(Replay &rp, uint64_t number)
 {
@@ -258,12 +273,20 @@ end_frame(Replay &rp, uint64_t number)
       }
       rp.frame.pngs.push_back(path);
    }
+   const auto now = std::chrono::steady_clock::now();
+   const double cpu_now = process_cpu_ms();
+   rp.frame.host_ms = std::chrono::duration<double, std::milli>(now - rp.wall_mark).count();
+   rp.frame.cpu_ms = cpu_now - rp.cpu_mark_ms;
+   rp.wall_mark = now;
+   rp.cpu_mark_ms = cpu_now;
    const CaptureReplayFrame &f = rp.frame;
    const std::string line =
       nlohmann::ordered_json{{"frame", f.frame},   {"submits", f.submits},
                              {"draws", f.draws},   {"cycles", f.cycles},
                              {"faults", f.faults}, {"images", f.images},
-                             {"images_differing", f.images_differing}}
+                             {"images_differing", f.images_differing},
+                             {"host_ms", std::round(f.host_ms * 1000) / 1000},
+                             {"cpu_ms", std::round(f.cpu_ms * 1000) / 1000}}
          .dump() +
       "\n";
    if (std::fputs(line.c_str(), rp.frames_file) < 0)
@@ -339,11 +362,35 @@ read_manifest(const std::string &dir)
    return m;
 }
 
+/** Say on stderr which device parameters the captured client read
+ *  (manifest "driver_params") this replay's device answers differently:
+ *  the captured commands were made for the capture's values. */
+void
+note_driver_params(Replay &rp, const nlohmann::json &manifest)
+{
+   const nlohmann::json params = manifest.value("driver_params", nlohmann::json::object());
+   if (!params.is_object())
+      throw CaptureError(fmt::format("{}/manifest.json: \"driver_params\" is not an object",
+                                     rp.opts.dir));
+   for (uint32_t p = 0; p < VLG_DRM_PARAM_COUNT; p++) {
+      const char *name = vlg_drm_param_name(p);
+      uint64_t v = 0;
+      if (!params.contains(name) || !params[name].is_number_unsigned() ||
+          vlg_drm_get_param(rp.dev, p, &v) != 0 || v == params[name].get<uint64_t>())
+         continue;
+      std::fprintf(stderr,
+                   "vlgpu-sim: note: the captured client read %s = %llu, this configuration "
+                   "gives %llu: the replay runs commands made for the capture's value\n",
+                   name, (unsigned long long)params[name].get<uint64_t>(),
+                   (unsigned long long)v);
+   }
+}
+
 /** Check the manifest and make the device. */
 void
 open_capture(Replay &rp)
 {
-   read_manifest(rp.opts.dir);
+   const nlohmann::json manifest = read_manifest(rp.opts.dir);
    std::error_code ec;
    fs::create_directories(fs::path(rp.opts.out) / "stats", ec);
    if (ec)
@@ -362,10 +409,13 @@ open_capture(Replay &rp)
    if (vlg_drm_device_create(&a, &rp.dev, err, sizeof(err)) != 0)
       throw ConfigError(err);
    rp.vram = device_vram(rp.dev, &rp.vram_size);
+   note_driver_params(rp, manifest);
    const std::string fpath = (fs::path(rp.opts.out) / "frames.jsonl").string();
    rp.frames_file = std::fopen(fpath.c_str(), "w");
    if (!rp.frames_file)
       throw CaptureError(fmt::format("{}: cannot create: {}", fpath, std::strerror(errno)));
+   rp.wall_mark = std::chrono::steady_clock::now();
+   rp.cpu_mark_ms = process_cpu_ms();
 }
 
 } // namespace

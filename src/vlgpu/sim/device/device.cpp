@@ -94,6 +94,9 @@ struct vlg_drm_device {
    std::optional<CaptureWriter::Info> capture_info;
    std::unique_ptr<CaptureWriter> capture;
    bool capture_over = false;
+   /* the parameters the client read (vlg_drm_get_param) and their values:
+    * what its commands may depend on besides VRAM (capture manifests) */
+   std::map<std::string, uint64_t> params_read;
 };
 
 namespace {
@@ -188,6 +191,7 @@ capture_active(vlg_drm_device &dev) noexcept
       for (unsigned n = 2; g_capture_dirs.count(info.dir); n++)
          info.dir = fmt::format("{}-{}", dev.capture_info->dir, n);
       dev.capture = std::make_unique<CaptureWriter>(info, dev.cfg);
+      dev.capture->set_driver_params(dev.params_read);
       g_capture_dirs.insert(info.dir);
    } catch (const std::exception &e) {
       std::fprintf(stderr, "vlgpu: VLGPU_CAPTURE=%s: %s; no capture\n", info.dir.c_str(),
@@ -734,7 +738,32 @@ vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *value)
 {
    if (!dev || !value)
       return -EINVAL;
-   return guarded(dev, "vlg_drm_get_param", [&] { return get_param(dev, param, value); });
+   return guarded(dev, "vlg_drm_get_param", [&] {
+      const int r = get_param(dev, param, value);
+      if (r == 0) {
+         dev->params_read[vlg_drm_param_name(param)] = *value;
+         if (dev->capture)
+            dev->capture->set_driver_params(dev->params_read);
+      }
+      return r;
+   });
+}
+
+const char *
+vlg_drm_param_name(uint32_t param)
+{
+   switch (param) {
+   case VLG_DRM_PARAM_VRAM_SIZE: return "vram_size";
+   case VLG_DRM_PARAM_NUM_GPCS: return "num_gpcs";
+   case VLG_DRM_PARAM_SPCS_PER_GPC: return "spcs_per_gpc";
+   case VLG_DRM_PARAM_THREADGROUP_WIDTH: return "threadgroup_width";
+   case VLG_DRM_PARAM_MAX_TEXTURE_SIZE: return "max_texture_size";
+   case VLG_DRM_PARAM_MODE: return "mode";
+   case VLG_DRM_PARAM_MAX_COMPUTE_INVOCATIONS: return "max_compute_invocations";
+   case VLG_DRM_PARAM_COMPUTE_SHARED_MEMORY: return "compute_shared_memory";
+   case VLG_DRM_PARAM_MAX_COMPUTE_REGS: return "max_compute_regs";
+   default: return nullptr;
+   }
 }
 
 int

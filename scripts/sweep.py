@@ -710,6 +710,11 @@ def collect(sw, plots=True, out=print):
            "keys": plan["keys"], "points": len(plan["points"]), "points_missing": missing,
            "collected": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "rows": rows}
     (sw.out / "results.json").write_text(json.dumps(doc, indent=1) + "\n")
+    headers, table = summary(plan, rows)
+    widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h)
+              for i, h in enumerate(headers)]
+    for line in [headers] + table:
+        out("  ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip())
     out(f"wrote {sw.out / 'results.csv'} and results.json: {len(rows)} rows "
         f"({len(plan['points']) - missing} of {len(plan['points'])} points)")
     if plots and rows and plan["keys"] and plan["mode"] == "cycle":
@@ -718,9 +723,30 @@ def collect(sw, plots=True, out=print):
     return 0 if not missing else 1
 
 
+def summary(plan, rows):
+    """One line per point (workload, configuration): mean simulated cycles per
+    frame over its frames, the last frame's bottleneck, the replay's mean host
+    CPU ms per frame.  Returns (headers, table rows)."""
+    per = {}
+    for r in rows:
+        per.setdefault(r["point"], []).append(r)
+    headers = ["workload"] + plan["keys"] + ["frames", "cycles/frame", "bottleneck (last frame)",
+                                             "replay CPU ms/frame"]
+    table = []
+    for prs in per.values():
+        r0 = prs[0]
+        cpu = [r["cpu_ms"] for r in prs if r.get("cpu_ms") is not None]
+        table.append([r0["workload"]] + [str(r0[k]) for k in plan["keys"]]
+                     + [str(len(prs)), f"{sum(r['cycles'] for r in prs) / len(prs):,.0f}",
+                        prs[-1]["bottleneck"] or "-",
+                        f"{sum(cpu) / len(cpu):.1f}" if cpu else "-"])
+    return headers, table
+
+
 def plot(sw, rows):
-    """OUT/plots/cycles-vs-KEY.png per swept key: the mean cycles per frame of each
-    point against KEY's value, a line per workload and combination of the others."""
+    """OUT/plots/cycles-vs-KEY.png per swept key: one panel per workload, the
+    mean cycles per frame of each point against KEY's value, a line per
+    combination of the other keys."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -733,30 +759,85 @@ def plot(sw, rows):
         r0 = prs[0]
         pts.append((r0["workload"], {k: r0[k] for k in keys},
                     sum(r["cycles"] for r in prs) / len(prs)))
+    workloads = list(dict.fromkeys(wl for wl, _, _ in pts))
     (sw.out / "plots").mkdir(exist_ok=True)
+    cols = min(3, len(workloads))
+    nrows = (len(workloads) + cols - 1) // cols
     paths = []
     for key in keys:
         others = [k for k in keys if k != key]
-        lines = {}
-        for wl, vals, cyc in pts:
-            label = wl + "".join(f", {k}={vals[k]}" for k in others)
-            lines.setdefault(label, []).append((vals[key], cyc))
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        for label, xy in sorted(lines.items()):
-            xy.sort(key=lambda t: (isinstance(t[0], str), t[0]))
-            ax.plot([str(x) for x, _ in xy], [y for _, y in xy], marker="o", label=label)
-        ax.set_xlabel(key)
-        ax.set_ylabel("simulated cycles per frame (mean)")
-        ax.set_yscale("log")
-        ax.set_title(f"sweep {sw.plan['name']}: cycles vs {key}")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=6, ncol=2 if len(lines) > 8 else 1)
+        fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.2 * nrows), squeeze=False)
+        for ax, wl in zip(axes.flat, workloads):
+            lines = {}
+            for w, vals, cyc in pts:
+                if w == wl:
+                    label = ", ".join(f"{k}={vals[k]}" for k in others) or wl
+                    lines.setdefault(label, []).append((vals[key], cyc))
+            for label, xy in sorted(lines.items()):
+                xy.sort(key=lambda t: (isinstance(t[0], str), t[0]))
+                ax.plot([str(x) for x, _ in xy], [y / 1e3 for _, y in xy], marker="o",
+                        label=label)
+            ax.set_title(wl, fontsize=10)
+            ax.set_xlabel(key, fontsize=8)
+            ax.set_ylabel("k cycles / frame", fontsize=8)
+            ax.set_ylim(bottom=0)
+            ax.grid(True, alpha=0.3)
+            ax.tick_params(labelsize=8)
+            if others:
+                ax.legend(fontsize=7)
+        for ax in list(axes.flat)[len(workloads):]:
+            ax.set_visible(False)
+        fig.suptitle(f"sweep {sw.plan['name']}: simulated cycles per frame (mean over the "
+                     f"frames) vs {key}", fontsize=10)
         fig.tight_layout()
         path = sw.out / "plots" / f"cycles-vs-{key}.png"
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=90)
         plt.close(fig)
         paths.append(path)
     return paths
+
+
+def write_doc(sw, docs, executor, wall, argv):
+    """--doc: the section '<!-- BEGIN sweep NAME EXECUTOR -->' of each file of DOCS:
+    where the figures come from (command, date, commit, mode, wall time), the
+    summary table, and the plots (copied to sweeps-img/ beside the file)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench  # scripts/bench.py: machine_info, provenance, write_doc_sections
+    res = json.loads((sw.out / "results.json").read_text())
+    plan = sw.plan
+    headers, table = summary(plan, res["rows"])
+    shown = []
+    skip = False
+    for a in argv:  # the command without -o OUT and --doc FILE (local paths)
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "--out", "--doc"):
+            skip = True
+            continue
+        if not a.startswith(("--out=", "--doc=")):
+            shown.append(a)
+    cmd = "./vlgpu sweep " + " ".join(shown)
+    points = len(plan["points"])
+    head = bench.provenance(cmd, bench.machine_info(),
+                            f"{plan['mode']} mode, {executor}, {points} points, wall time "
+                            f"{wall:.0f} s (captures included)")
+    lines = [head, "", "| " + " | ".join(headers) + " |",
+             "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(t) + " |" for t in table]
+    errors = 0
+    for doc in docs:
+        img = Path(doc).parent / "sweeps-img"
+        img.mkdir(exist_ok=True)
+        pics = []
+        for png in sorted((sw.out / "plots").glob("cycles-vs-*.png")):
+            dest = img / f"{plan['name']}-{png.name}"
+            shutil.copyfile(png, dest)
+            pics.append(f"![{png.stem}](sweeps-img/{dest.name})")
+        errors += bench.write_doc_sections([doc], {f"sweep {plan['name']} {executor}":
+                                                   lines + ([""] + pics if pics else [])},
+                                           "vlgpu sweep")
+    return errors
 
 
 # ---------------------------------------------------------------------------
@@ -786,11 +867,18 @@ def run_main(argv):
                         "--sbatch-arg=--account=arch")
     p.add_argument("--wait", action="store_true",
                    help="--slurm: wait for the collect job, then print the status")
+    p.add_argument("--doc", action="append", metavar="FILE",
+                   help="also write the summary table, with the command, date, commit and "
+                        "wall time, and the plots between '<!-- BEGIN sweep NAME EXECUTOR -->' "
+                        "and its END in FILE (EXECUTOR: local or slurm; plots copied to "
+                        "sweeps-img/ beside FILE; --slurm needs --wait); repeatable")
     p.add_argument("--dry-run", action="store_true",
                    help="check the grid and list the points (no capture, no replay)")
     args = p.parse_args(argv)
     if args.jobs < 1:
         p.error("-j must be at least 1")
+    if args.doc and args.slurm and not args.wait:
+        p.error("--doc with --slurm needs --wait (the figures come after the collect job)")
     progress = lambda s: print(s, flush=True)
     grid = load_grid(args.grid)
     out = args.out or ROOT / "out" / "sweeps" / grid["name"]
@@ -816,12 +904,17 @@ def run_main(argv):
             return 0
         slurm_wait(collect_id, progress)
         rc = status(sw)
-        progress(f"wall time {time.monotonic() - t0:.1f} s (captures, submission, points, "
-                 "collect)")
+        wall = time.monotonic() - t0
+        progress(f"wall time {wall:.1f} s (captures, submission, points, collect)")
+        if args.doc and (sw.out / "results.json").exists():
+            rc |= bool(write_doc(sw, args.doc, "slurm", wall, argv))
         return rc
     failed = run_local(sw, todo, args.jobs, progress) if todo else 0
     rc = collect(sw)
-    progress(f"wall time {time.monotonic() - t0:.1f} s (captures, points, collect)")
+    wall = time.monotonic() - t0
+    progress(f"wall time {wall:.1f} s (captures, points, collect)")
+    if args.doc:
+        rc |= bool(write_doc(sw, args.doc, "local", wall, argv))
     return 1 if failed else rc
 
 

@@ -306,7 +306,7 @@ class Sweep:
     """A sweep's directory OUT: its plan (plan.json), captures, points, results."""
 
     def __init__(self, out):
-        self.out = Path(out)
+        self.out = Path(out).resolve()
         self.plan_path = self.out / "plan.json"
 
     def load(self):
@@ -350,6 +350,7 @@ def plan_sweep(grid, out, progress):
     if not SIM.is_file():
         raise GridError(f"{SIM.relative_to(ROOT)}: not built yet (./vlgpu setup)")
     sim_hash = file_hash(SIM)[:16]
+    out = Path(out).resolve()  # the plan's paths must hold from any directory (Slurm tasks)
     cache = {}
     for c in grid["configurations"]:  # every configuration checked before any run
         sim_params(capture_settings(grid, c), grid["base"], cache)
@@ -906,14 +907,14 @@ def run_main(argv):
         rc = status(sw)
         wall = time.monotonic() - t0
         progress(f"wall time {wall:.1f} s (captures, submission, points, collect)")
-        if args.doc and (sw.out / "results.json").exists():
+        if args.doc and rc == 0:  # figures only from a sweep with every point done
             rc |= bool(write_doc(sw, args.doc, "slurm", wall, argv))
         return rc
     failed = run_local(sw, todo, args.jobs, progress) if todo else 0
     rc = collect(sw)
     wall = time.monotonic() - t0
     progress(f"wall time {wall:.1f} s (captures, points, collect)")
-    if args.doc:
+    if args.doc and not failed and rc == 0:  # figures only from a complete sweep
         rc |= bool(write_doc(sw, args.doc, "local", wall, argv))
     return 1 if failed else rc
 

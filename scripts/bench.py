@@ -66,6 +66,11 @@ default out/bench/):
             measurement the simulated cycles, the bound the configuration
             implies (the test's own arithmetic) and their ratio:
             memory.csv, memory.json.  The tests themselves check the ratios.
+  capture   frame captures (docs/capture.md): per glmark2 scene, frames 0..N
+            captured (functional mode) and replayed by vlgpu-sim in cycle mode:
+            capture size, live vs replay CPU ms per frame, the capture's
+            overhead, replay cycles = live cycles (scripts/capture_bench.py has
+            the columns): capture.csv, capture.json.
   plot      redraw the glmark2 plots from a glmark2.json (--dir: where).
 
 Exit code: 0 when every run finished (the glmark2 runs: exit 0 and all
@@ -1258,6 +1263,39 @@ def cmd_compiler(args):
 # main
 # ---------------------------------------------------------------------------
 
+def cmd_capture(args):
+    import capture_bench as cb
+    launcher = glmark2_launcher("bench capture", args.size)
+    if launcher is None:
+        return 2
+    if not cb.SIM.is_file():
+        print("bench capture: build/standalone's vlgpu-sim not built (./vlgpu setup)",
+              file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    m = machine_info()
+    t0 = time.monotonic()
+    results = cb.measure(glm, launcher, args.scenes or cb.DEFAULT_SCENES, args.size,
+                         args.frames, out, progress=lambda s: print(s, flush=True))
+    wall = time.monotonic() - t0
+    headers, rows = cb.table(results)
+    print_table(headers, rows)
+    write_csv(out / "capture.csv", results)
+    (out / "capture.json").write_text(json.dumps({"command": bench_command(args), "machine": m,
+                                                  "results": results}, indent=1) + "\n")
+    print(f"wrote {out / 'capture.csv'} and capture.json")
+    failed = [r["scene"] for r in results if r["error"] or not r["cycles_equal"]]
+    if args.doc:
+        head = provenance(bench_command(args), m,
+                          f"glmark2 at {args.size}, frames 0-{args.frames} captured, "
+                          f"ms/frame medians of frames 1-{args.frames}, {fmt_duration(wall)}")
+        if write_doc_sections(args.doc, {"bench capture": [head, ""] + md_table(headers, rows)},
+                              "bench capture"):
+            return 1
+    return 1 if failed else 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--"]:
@@ -1332,13 +1370,26 @@ def main(argv=None):
                           "-->' and '<!-- END bench memory -->' markers (docs/fidelity.md; "
                           "repeatable)")
     mem.set_defaults(func=cmd_memory)
+    cap = sub.add_parser("capture", help="frame captures: size, overhead, replay vs live host "
+                                         "time per frame, replay cycles = live, per glmark2 scene")
+    cap.add_argument("--scenes", nargs="+", metavar="SCENE",
+                     help="glmark2 -b specs; default: " + " ".join(
+                         ["build", "texture", "shading", "jellyfish", "refract", "terrain"]))
+    cap.add_argument("--frames", type=int, default=3,
+                     help="frames captured after the set-up frame 0 (default 3)")
+    cap.add_argument("--size", default="800x600", help="glmark2 -s WxH (default 800x600)")
+    cap.add_argument("--doc", metavar="FILE", action="append",
+                     help="also write the table into FILE between its '<!-- BEGIN bench "
+                          "capture -->' and '<!-- END bench capture -->' markers "
+                          "(docs/capture.md; repeatable)")
+    cap.set_defaults(func=cmd_capture)
     pl = sub.add_parser("plot", help="redraw the glmark2 plots from a glmark2.json")
     pl.add_argument("--json", default=str(ROOT / "out/bench/glmark2.json"))
     pl.add_argument("--dir", default=str(ROOT / "out/bench"), help="where the PNGs go")
     pl.add_argument("--markdown", action="store_true",
                     help="also write glmark2.md (the per-scene table) into --dir")
     pl.set_defaults(func=cmd_plot)
-    for sp in (g, s, c, mem):
+    for sp in (g, s, c, mem, cap):
         sp.add_argument("--out", default=str(ROOT / "out/bench"),
                         help="output directory (default out/bench)")
     args = p.parse_args(argv)

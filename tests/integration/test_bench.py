@@ -65,6 +65,29 @@ class BenchGlmark2SmokeTest(unittest.TestCase):
 
 
 @unittest.skipUnless(find_program("glmark2-es2"), "glmark2-es2 not installed")
+@unittest.skipUnless(find_program("glmark2-es2"), "glmark2-es2 not installed")
+class BenchCaptureSmokeTest(unittest.TestCase):
+    """`bench capture` on the build scene at 160x120, frames 0-2: a capture is made and
+    replayed, and the replay's cycles equal the live cycle-mode run's (frames 1-2)."""
+
+    def test_build(self):
+        with tempfile.TemporaryDirectory(dir=ROOT / "out") as d:
+            r = bench("capture", "--scenes", "build", "--frames", "2", "--size", "160x120",
+                      "--out", d)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            res = json.loads((Path(d) / "capture.json").read_text())["results"]
+            self.assertEqual(len(res), 1)
+            b = res[0]
+            self.assertIsNone(b["error"])
+            self.assertEqual((b["frames"], b["complete"]), (3, True))
+            self.assertGreater(b["capture_bytes"], b["blob_bytes"])
+            self.assertEqual(len(b["live_cycles"]), 3)
+            self.assertTrue(all(c > 0 for c in b["live_cycles"]), b["live_cycles"])
+            self.assertEqual(b["live_cycles"][1:], b["replay_cycles"][1:])
+            self.assertGreater(b["live_cpu_ms"], 0)
+            self.assertGreater(b["replay_cpu_ms"], 0)
+
+
 class BenchCompilerCycleSmokeTest(unittest.TestCase):
     """`bench compiler --cycle` on the scene whose fragment shader's issue time is its frame
     (a uniform loop; docs/compiler.md "The optimisations in simulated cycles"): with

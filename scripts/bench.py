@@ -1285,7 +1285,8 @@ def cmd_capture(args):
     (out / "capture.json").write_text(json.dumps({"command": bench_command(args), "machine": m,
                                                   "results": results}, indent=1) + "\n")
     print(f"wrote {out / 'capture.csv'} and capture.json")
-    failed = [r["scene"] for r in results if r["error"] or not r["cycles_equal"]]
+    failed = [r["scene"] for r in results if r["error"] or not r["cycles_equal"]
+              or not r["pixels_equal"]]
     if args.doc:
         head = provenance(bench_command(args), m,
                           f"glmark2 at {args.size}, frames 0-{args.frames} captured, "

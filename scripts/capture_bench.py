@@ -20,7 +20,9 @@ shader compiles, uploads) and replayed (from opening the capture), live and
 replay CPU ms per frame (medians over frames 1..N), their
 ratio, the capture's overhead (median CPU ms per frame of run 2 / run 3 - 1, frames
 1..N), and whether the replay's cycles equal the live run's for frames 1..N (the
-driver's frame-0 row leaves out submits it keeps no draw records of, docs/capture.md).
+driver's frame-0 row leaves out submits it keeps no draw records of, docs/capture.md)
+and its pixels the live run's (the replay compares each frame's off-screen image,
+vlg_drm_set_frame_image, with the hash the capture recorded).
 """
 
 import json
@@ -125,6 +127,10 @@ def measure(glm, launcher, scenes, size, frames, out, progress=print):
             # records of (a lone SYNC's 25 cycles; docs/capture.md "Exactness")
             r["cycles_equal"] = len(live_cycles) == frames + 1 and \
                 live_cycles[1:] == r["replay_cycles"][1:]
+            # the off-screen frame's image (vlg_drm_set_frame_image) compared by the replay
+            r["images"] = sum(f["images"] for f in rframes)
+            r["images_differing"] = sum(f["images_differing"] for f in rframes)
+            r["pixels_equal"] = r["images"] >= len(rframes) > 0 and r["images_differing"] == 0
             r["seconds"] = time.monotonic() - t0
             results.append(r)
             progress(f"{scene}: capture {r['capture_bytes'] / 1e6:.2f} MB, live "
@@ -140,7 +146,8 @@ def table(results):
     headers = ["scene", "frames", "submits", "capture MB", "blobs", "MB recorded",
                "frame 0 CPU ms live / replay", "live CPU ms/frame", "replay CPU ms/frame",
                "replay/live",
-               "capture overhead", "replay cycles = live (frames 1-N)"]
+               "capture overhead", "replay cycles = live (frames 1-N)",
+               "replay pixels = live"]
     rows = []
     for r in results:
         ratio = r["replay_cpu_ms"] / r["live_cpu_ms"] \
@@ -155,5 +162,7 @@ def table(results):
                      f"{100 * r['capture_overhead']:+.0f}%"
                      if r["capture_overhead"] is not None else "-",
                      "yes" if r["cycles_equal"] else
-                     f"NO: {r['live_cycles'][1:]} vs {r['replay_cycles'][1:]}"])
+                     f"NO: {r['live_cycles'][1:]} vs {r['replay_cycles'][1:]}",
+                     "yes" if r["pixels_equal"] else
+                     f"NO: {r['images_differing']} of {r['images']} images differ"])
     return headers, rows

@@ -489,7 +489,7 @@ def frame_rows(replay_dir, frames):
             for cause, n in (st.get("bottleneck") or {}).items():
                 causes[cause] = causes.get(cause, 0) + n
         row = {"frame": f["frame"], "cycles": f["cycles"], "submits": f["submits"],
-               "draws": f["draws"], "faults": f["faults"],
+               "draws": f["draws"], "faults": f["faults"], "images": f["images"],
                "images_differing": f["images_differing"], "host_ms": f.get("host_ms"),
                "cpu_ms": f.get("cpu_ms")}
         ranked = sorted(((n, c) for c, n in causes.items() if c != "idle" and n > 0),

@@ -84,6 +84,8 @@ class BenchCaptureSmokeTest(unittest.TestCase):
             self.assertEqual(len(b["live_cycles"]), 3)
             self.assertTrue(all(c > 0 for c in b["live_cycles"]), b["live_cycles"])
             self.assertEqual(b["live_cycles"][1:], b["replay_cycles"][1:])
+            # every frame's off-screen image compared with the live run's
+            self.assertEqual((b["images"], b["images_differing"]), (3, 0))
             self.assertGreater(b["live_cpu_ms"], 0)
             self.assertGreater(b["replay_cpu_ms"], 0)
 

@@ -38,8 +38,11 @@ glmark2 = "build"
 [[workloads]]
 glmark2 = "texture"
 """
-# host-dependent columns: not compared between the executors
-HOST_COLUMNS = {"host_ms", "cpu_ms", "replay_s", "host"}
+# host-dependent columns: not compared between the executors; nor the point's key,
+# which hashes the capture's bytes: two captures of a scene can differ in bytes the
+# GPU does not use (seen: 1 in 4 captures of texture, the X byte of every texel of an
+# RGBX texture upload differed, 0x00 against 0x13)
+HOST_COLUMNS = {"host_ms", "cpu_ms", "replay_s", "host", "point"}
 
 
 def sweep(args, env=None, timeout=600):
@@ -87,6 +90,8 @@ class Sweep(unittest.TestCase):
                         row = by[(wl, spcs, bw, frame)]
                         self.assertGreater(int(row["cycles"]), 0, row)
                         self.assertEqual(row["faults"], "0", row)
+                        # the off-screen frame image, compared with the live run's
+                        self.assertEqual(row["images"], "1", row)
                         self.assertEqual(row["images_differing"], "0", row)
                         self.assertTrue(row["bottleneck"], row)
                         for k, v in row.items():

@@ -142,6 +142,24 @@ int vlg_drm_display_set(struct vlg_drm_device *dev, uint32_t id,
                         const struct vlg_drm_display *display);
 int vlg_drm_display_remove(struct vlg_drm_device *dev, uint32_t id);
 
+/** An image in VRAM a frame ends with when the program never presents (the
+ * off-screen render target of glmark2 --off-screen): row y of @width pixels
+ * of @format starts at VRAM byte address @address + y * @stride. */
+struct vlg_drm_frame_image {
+   uint64_t address;
+   uint32_t stride;   /**< bytes from one row to the next */
+   uint32_t width, height;
+   uint32_t format;   /**< enum vlg_format of vlg_hw.h */
+};
+/** Name the image the current frame ends with (the driver does so before
+ * the vlg_drm_end_frame of a glFinish in a program that never presents):
+ * a frame capture (docs/capture.md) records its hash at that frame end and
+ * its replay writes the image as a PNG and compares it with the live run's.
+ * Kept until the next vlg_drm_end_frame; NULL clears it. Returns 0, or
+ * -EINVAL (no device; a zero width or height; a stride below a row's bytes;
+ * rows outside VRAM; an unknown format). */
+int vlg_drm_set_frame_image(struct vlg_drm_device *dev, const struct vlg_drm_frame_image *img);
+
 /* ---- submission ------------------------------------------------------------ */
 
 struct vlg_drm_submit {

@@ -316,6 +316,61 @@ TEST_F(CaptureTest, ParametersTheClientReadAreInTheManifestAndDifferencesAreNote
    EXPECT_EQ(err.find("max_compute_regs"), std::string::npos) << err;
 }
 
+/* A program that never presents (glmark2 --off-screen) names the image its
+ * frame ends with; the capture keeps its hash and the replay writes it. */
+TEST_F(CaptureTest, OffScreenFrameImageIsReplayedAsAPngEqualToTheLiveRenderTarget)
+{
+   const fs::path cap = root / "cap";
+   Device d(nullptr, nullptr, nullptr, nullptr, VLG_DRM_MODE_FUNCTIONAL);
+   vlg_drm_device_destroy(d.dev);
+   d.dev = make_device(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), nullptr);
+   Square sq;
+   sq.build(d);
+   const uint8_t bg[4] = {10, 20, 30, 255};
+   sq.fill_rt(d, bg);
+   std::vector<uint32_t> q;
+   cmd_draw(q, sq.draw_info);
+   cmd_halt(q);
+   ASSERT_EQ(d.submit(q), 0) << vlg_drm_get_fault(d.dev);
+   vlg_drm_frame_image img{sq.rt.address, sq.rt.pitch, sq.width, sq.height, sq.rt_format};
+   /* bad images are refused */
+   vlg_drm_frame_image bad = img;
+   bad.stride = sq.width * 4 - 1;
+   EXPECT_EQ(vlg_drm_set_frame_image(d.dev, &bad), -EINVAL);
+   bad = img;
+   bad.address = UINT64_MAX - 16;
+   EXPECT_EQ(vlg_drm_set_frame_image(d.dev, &bad), -EINVAL);
+   bad = img;
+   bad.format = VLG_FORMAT_NONE;
+   EXPECT_EQ(vlg_drm_set_frame_image(d.dev, &bad), -EINVAL);
+   ASSERT_EQ(vlg_drm_set_frame_image(d.dev, &img), 0);
+   ASSERT_EQ(vlg_drm_end_frame(d.dev), 0);
+   std::vector<uint8_t> live(size_t(sq.width) * 4 * sq.height);
+   for (unsigned y = 0; y < sq.height; y++)
+      std::memcpy(&live[size_t(y) * sq.width * 4], d.at(sq.rt.address + uint64_t(y) * sq.rt.pitch),
+                  sq.width * 4);
+   ASSERT_EQ(vlg_drm_end_frame(d.dev), 0); /* frame 1: no image named */
+   vlg_drm_device_destroy(d.dev);
+   d.dev = nullptr;
+
+   vlgpu::sim::CaptureReplayOptions o;
+   o.dir = cap.string();
+   o.out = (root / "replay").string();
+   o.mode = vlgpu::sim::GpuMode::Functional;
+   const auto frames = vlgpu::sim::replay_capture(o);
+   ASSERT_EQ(frames.size(), 2u);
+   EXPECT_EQ(frames[0].images, 1u);
+   EXPECT_EQ(frames[0].images_differing, 0u);
+   EXPECT_EQ(frames[1].images, 0u);
+   const auto png = vlgpu::sim::dump::read_png((fs::path(o.out) / "frame-000000-image.png").string(),
+                                               4, sq.width, sq.height);
+   EXPECT_EQ(png.pixels, live);
+   /* the square and the background are both in it */
+   EXPECT_NE(std::find(live.begin(), live.end(), uint8_t(30)), live.end());
+   EXPECT_NE(live, std::vector<uint8_t>(live.size(), 0));
+   EXPECT_FALSE(fs::exists(fs::path(o.out) / "frame-000001-image.png"));
+}
+
 TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
 {
    const fs::path cap = root / "cap";

@@ -19,10 +19,39 @@
 #include "vlg_context.h"
 #include "vlg_copy.h"
 #include "vlg_fence.h"
+#include "vlg_format.h"
 #include "vlg_program.h"
 #include "vlg_resource.h"
 #include "vlg_so.h"
 #include "vlg_stats.h"
+#include "vlgpu_drm.h"
+
+/* Name the image an off-screen frame ends with, the bound colour buffer 0,
+ * for a frame capture and its replay (vlg_drm_set_frame_image,
+ * docs/capture.md). */
+static void
+vlg_set_frame_image(struct vlg_context *ctx)
+{
+   struct vlg_screen *screen = vlg_screen(ctx->base.screen);
+   struct pipe_surface *surf = ctx->framebuffer.cbufs[0];
+
+   if (!surf || !surf->texture || surf->texture->target == PIPE_BUFFER)
+      return;
+   struct vlg_resource *rsc = vlg_resource(surf->texture);
+   const unsigned level = surf->u.tex.level;
+   struct vlg_drm_frame_image img = {
+      .address = rsc->bo->address +
+                 vlg_resource_offset(rsc, level, surf->u.tex.first_layer),
+      .stride = rsc->stride[level],
+      .width = surf->width,
+      .height = surf->height,
+      .format = vlg_format_from_pipe(surf->format),
+   };
+   simple_mtx_lock(&screen->device_lock);
+   /* -EINVAL (a format without a vlg_format): the frame has no image */
+   vlg_drm_set_frame_image(screen->dev, &img);
+   simple_mtx_unlock(&screen->device_lock);
+}
 
 void
 vlg_context_flush(struct vlg_context *ctx, struct pipe_fence_handle **fence,
@@ -33,8 +62,10 @@ vlg_context_flush(struct vlg_context *ctx, struct pipe_fence_handle **fence,
 
    /* glFinish ends a frame (statistics, trace frames) for programs that
     * never present (off-screen rendering, e.g. glmark2 --off-screen). */
-   if ((flags & PIPE_FLUSH_HINT_FINISH) && !p_atomic_read(&screen->frames_presented))
+   if ((flags & PIPE_FLUSH_HINT_FINISH) && !p_atomic_read(&screen->frames_presented)) {
+      vlg_set_frame_image(ctx);
       vlg_screen_end_frame(screen);
+   }
 
    if (fence) {
       ctx->base.screen->fence_reference(ctx->base.screen, fence, NULL);

@@ -257,6 +257,15 @@ CaptureWriter::display_image(uint32_t id, const Display &d)
 }
 
 void
+CaptureWriter::frame_image(uint64_t address, const Display &d)
+{
+   event(nlohmann::ordered_json{{"ev", "frame_image"}, {"address", address}, {"stride", d.stride},
+                                {"width", d.width},    {"height", d.height}, {"format", d.format},
+                                {"hash", display_hash(d)}}
+            .dump());
+}
+
+void
 CaptureWriter::label(uint64_t address, uint64_t size, const std::string &text)
 {
    nlohmann::ordered_json ev = {

@@ -114,6 +114,9 @@ class CaptureWriter {
    void display_remove(uint32_t id);
    /** Record what display @id shows now (display_hash of @d). */
    void display_image(uint32_t id, const Display &d);
+   /** Record the image the frame ends with (vlg_drm_set_frame_image): VRAM
+    *  at @address as @d describes it (d.data points there), by its hash. */
+   void frame_image(uint64_t address, const Display &d);
    void label(uint64_t address, uint64_t size, const std::string &text);
    /** The device parameters the client has read so far (vlg_drm_param_name
     *  -> value): manifest.json "driver_params", from the next manifest write. */

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <fmt/format.h>
 #include <zstd.h>
@@ -19,6 +20,7 @@
 #include "sim/device/capture.h"
 #include "sim/dump/dump.h"
 #include "sim/dump/image.h"
+#include "vlg_hw.h"
 
 namespace fs = std::filesystem;
 
@@ -128,6 +130,9 @@ struct Replay {
    /** The last image of each display in this frame (Display.data into image_mem). */
    std::map<uint32_t, Display> images;
    std::map<uint32_t, std::vector<uint8_t>> image_mem;
+   /** The frame's off-screen image (frame_image event; data into frame_image_mem). */
+   std::optional<Display> frame_image;
+   std::vector<uint8_t> frame_image_mem;
    std::vector<CaptureReplayFrame> frames;
    std::FILE *frames_file = nullptr;
    /** host clocks at the previous frame end (or the capture's opening) */
@@ -254,6 +259,34 @@ process_cpu_ms()
    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
+/** frame_image: compare the replay's VRAM where the live frame's image was
+ *  with its hash, keep a copy for the PNG. */
+void
+frame_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
+{
+   Display d;
+   const uint64_t address = field<uint64_t>(ev, "address", log);
+   d.stride = field<uint32_t>(ev, "stride", log);
+   d.width = field<uint32_t>(ev, "width", log);
+   d.height = field<uint32_t>(ev, "height", log);
+   d.format = field<uint32_t>(ev, "format", log);
+   const std::string hash = field<std::string>(ev, "hash", log);
+   const uint64_t row = uint64_t(d.width) * vlg_format_bytes(d.format);
+   if (row == 0 || d.height == 0 || d.stride < row || address > rp.vram_size ||
+       (uint64_t(d.height) - 1) * d.stride + row > rp.vram_size - address)
+      throw CaptureError(fmt::format("{}:{}: frame image {}x{} (stride {}, format {}) at 0x{:x} "
+                                     "is not inside VRAM",
+                                     log.path(), log.line_no(), d.width, d.height, d.stride,
+                                     d.format, address));
+   d.data = rp.vram + address;
+   rp.frame.images++;
+   if (display_hash(d) != hash)
+      rp.frame.images_differing++;
+   rp.frame_image_mem.assign(d.data, d.data + (uint64_t(d.height) - 1) * d.stride + row);
+   d.data = rp.frame_image_mem.data();
+   rp.frame_image = d;
+}
+
 void
 end_frame(Replay &rp, uint64_t number)
 {
@@ -272,6 +305,22 @@ end_frame(Replay &rp, uint64_t number)
          throw CaptureError(e.what());
       }
       rp.frame.pngs.push_back(path);
+   }
+   if (rp.frame_image) {
+      const Display &d = *rp.frame_image;
+      const dump::ImageCodec c = dump::image_codec(d.format);
+      if (c.supported) {
+         const std::string path =
+            (fs::path(rp.opts.out) / fmt::format("frame-{:06}-image.png", number)).string();
+         const std::vector<uint8_t> px =
+            dump::image_to_png_pixels(c, d.data, d.stride, d.width, d.height);
+         try {
+            dump::write_png(path, d.width, d.height, c.channels, px.data());
+         } catch (const DumpError &e) {
+            throw CaptureError(e.what());
+         }
+         rp.frame.pngs.push_back(path);
+      }
    }
    const auto now = std::chrono::steady_clock::now();
    const double cpu_now = process_cpu_ms();
@@ -295,6 +344,8 @@ end_frame(Replay &rp, uint64_t number)
    rp.frame = CaptureReplayFrame{};
    rp.images.clear();
    rp.image_mem.clear();
+   rp.frame_image.reset();
+   rp.frame_image_mem.clear();
 }
 
 void
@@ -317,6 +368,8 @@ run_event(Replay &rp, const std::string &line, const LogReader &log)
       }
    } else if (kind == "display") {
       set_display(rp, ev, log);
+   } else if (kind == "frame_image") {
+      frame_image(rp, ev, log);
    } else if (kind == "display_remove") {
       const uint32_t id = field<uint32_t>(ev, "id", log);
       vlg_drm_display_remove(rp.dev, id);

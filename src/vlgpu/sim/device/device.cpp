@@ -97,6 +97,9 @@ struct vlg_drm_device {
    /* the parameters the client read (vlg_drm_get_param) and their values:
     * what its commands may depend on besides VRAM (capture manifests) */
    std::map<std::string, uint64_t> params_read;
+   /* vlg_drm_set_frame_image: the image this frame ends with (data = NULL until
+    * end_frame points it into VRAM), or none */
+   std::optional<vlg_drm_frame_image> frame_image;
 };
 
 namespace {
@@ -937,11 +940,39 @@ vlg_drm_end_frame(struct vlg_drm_device *dev)
       capture_record(*dev, [&](CaptureWriter &w) {
          for (const auto &[id, d] : dev->displays)
             w.display_image(id, d);
+         if (dev->frame_image) {
+            const vlg_drm_frame_image &f = *dev->frame_image;
+            w.frame_image(f.address, Display{dev->vram->data() + f.address, f.stride, f.width,
+                                             f.height, f.format});
+         }
          w.end_frame(dev->frame);
       });
+      dev->frame_image.reset();
       if (dev->capture && dev->frame >= dev->capture_info->last_frame)
          capture_stop(*dev, true);
       dev->frame++;
+      return 0;
+   });
+}
+
+int
+vlg_drm_set_frame_image(struct vlg_drm_device *dev, const struct vlg_drm_frame_image *img)
+{
+   if (!dev)
+      return -EINVAL;
+   return guarded(dev, "vlg_drm_set_frame_image", [&] {
+      if (!img) {
+         dev->frame_image.reset();
+         return 0;
+      }
+      const uint64_t bpp = vlg_format_bytes(img->format);
+      const uint64_t row = uint64_t(img->width) * bpp;
+      if (bpp == 0 || img->width == 0 || img->height == 0 || img->stride < row ||
+          img->address > dev->cfg.vram_size_bytes ||
+          (uint64_t(img->height) - 1) * img->stride + row >
+             dev->cfg.vram_size_bytes - img->address)
+         return -EINVAL;
+      dev->frame_image = *img;
       return 0;
    });
 }

@@ -11,8 +11,9 @@ so every run draws the same frames), frames 0..N (frame 0: the scene's set-up):
   2. live, functional mode, with VLGPU_CAPTURE=DIR VLGPU_CAPTURE_FRAMES=0-N: the
      capture (its size: manifest.json's blob, page and log counts, bytes on disk);
   3. live, functional mode, no capture: the baseline of the capture's overhead;
-  4. `vlgpu-sim replay DIR --mode cycle`: the replay (CPU ms per frame from its
-     frames.jsonl `cpu_ms`; cycles per frame, which must equal run 1's).
+  4. `vlgpu-sim replay DIR --mode cycle --no-png`: the replay (CPU ms per frame
+     from its frames.jsonl `cpu_ms`; cycles per frame, which must equal run 1's;
+     images compared by hash, not written: run 1 writes none either).
 
 Columns: capture MB on disk, blobs, MB recorded (pages before deduplication and
 compression), frame 0's CPU ms live (from the process's start: X connection, EGL,
@@ -94,8 +95,8 @@ def measure(glm, launcher, scenes, size, frames, out, progress=print):
                                       "functional", d / "live-capture", capture=cap)
             base_cpu, _, e3 = live_run(glm, launcher, x.display, scene, size, frames,
                                        "functional", d / "live-functional")
-            rep = subprocess.run([str(SIM), "replay", str(cap), "--mode", "cycle", "-o",
-                                  str(d / "replay")], capture_output=True, text=True)
+            rep = subprocess.run([str(SIM), "replay", str(cap), "--mode", "cycle", "--no-png",
+                                  "-o", str(d / "replay")], capture_output=True, text=True)
             r["error"] = e1 or e2 or e3 or (None if rep.returncode == 0 else
                                             f"replay exited {rep.returncode}: "
                                             f"{rep.stderr.strip()[:200]}")

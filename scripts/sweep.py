@@ -513,7 +513,8 @@ def run_point(sw, p):
         shutil.rmtree(d)
     d.mkdir(parents=True)
     plan = sw.plan
-    cmd = [plan["sim"], "replay", p["capture_dir"], "-o", str(replay), "--mode", plan["mode"],
+    cmd = [plan["sim"], "replay", p["capture_dir"], "-o", str(replay), "--no-png",
+           "--mode", plan["mode"],
            "--set", set_string(dict(plan["set"], **p["settings"]))]
     if plan["base"]:
         cmd += ["--config", plan["base"]]

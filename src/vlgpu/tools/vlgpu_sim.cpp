@@ -129,7 +129,7 @@ replay(const std::string &dir, const std::string &mode_name, std::string out,
 /** `replay CAPTURE`: replay_capture() and a line per frame. */
 int
 replay_capture_dir(const std::string &dir, const std::string &mode_name, std::string out,
-                   const std::string &config, const std::string &set)
+                   const std::string &config, const std::string &set, bool no_png)
 {
    if (out.empty())
       out = (std::filesystem::path(dir) / "replay").string();
@@ -139,6 +139,7 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
       o.out = out;
       o.config = config;
       o.overrides = set;
+      o.write_pngs = !no_png;
       std::string m = mode_name.empty() ? capture_mode(dir) : mode_name;
       if (m == "cycle" && !cycle_gpu_available()) {
          std::fprintf(stderr, "note: functional mode (this build has no cycle-mode GPU)\n");
@@ -148,10 +149,11 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
       const std::vector<CaptureReplayFrame> frames = replay_capture(o);
       bool differ = false;
       for (const CaptureReplayFrame &f : frames) {
-         std::string pixels = f.images == 0 ? "no display image"
+         std::string pixels = f.images == 0 ? "no image"
                               : f.images_differing == 0
-                                 ? "display pixels identical to the live run"
-                                 : fmt::format("{} of {} display images DIFFER from the live run",
+                                 ? fmt::format("pixels identical to the live run ({} image{})",
+                                               f.images, f.images == 1 ? "" : "s")
+                                 : fmt::format("{} of {} images DIFFER from the live run",
                                                f.images_differing, f.images);
          differ |= f.images_differing != 0;
          std::printf("frame %llu: %llu submits, %llu draws, %llu cycles, %s%s (host %.1f ms, "
@@ -233,6 +235,10 @@ main(int argc, char **argv)
    rp->add_option("--config", config,
                   "GPU configuration file (JSON, docs/simulator.md) instead of DIR/config.json");
    rp->add_option("--set", set, "configuration overrides key=value,key=value (after the file)");
+   bool no_png = false;
+   rp->add_flag("--no-png", no_png,
+                "a capture: compare each frame's images with the live run's (by hash) but write "
+                "no PNG (sweeps; PNG encoding is a third of a small frame's replay)");
 
    std::string pconfig, pset, pmode = "cycle";
    CLI::App *params = app.add_subcommand(
@@ -249,7 +255,13 @@ main(int argc, char **argv)
 
    CLI11_PARSE(app, argc, argv);
    if (*rp && std::filesystem::exists(std::filesystem::path(dir) / "manifest.json"))
-      return replay_capture_dir(dir, mode, out, config, set);
+      return replay_capture_dir(dir, mode, out, config, set, no_png);
+   if (*rp && no_png) {
+      std::fprintf(stderr, "vlgpu-sim replay: --no-png applies to frame captures; %s has no "
+                           "manifest.json\n",
+                   dir.c_str());
+      return 2;
+   }
    if (*rp)
       return replay(dir, mode, out, config, set);
    if (*params)

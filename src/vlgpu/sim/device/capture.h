@@ -157,6 +157,9 @@ struct CaptureReplayOptions {
    GpuMode mode = GpuMode::Cycle;
    std::string config;               /**< configuration file instead of the capture's, or "" */
    std::string overrides;            /**< "k=v,..." after the configuration file */
+   /** false: compare the frames' images with the live run's (by hash) but
+    *  write no PNG (PNG encoding is a third of a small frame's replay) */
+   bool write_pngs = true;
 };
 
 /** The mode of the live run ("cycle" or "functional") from CAPTURE/manifest.json.

@@ -287,41 +287,33 @@ frame_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
    rp.frame_image = d;
 }
 
+/** Write @d as OUT/@name (a PNG) unless the options say no PNGs or its
+ *  format has no PNG form; the path goes to the frame's list. */
+void
+write_frame_png(Replay &rp, const Display &d, const std::string &name)
+{
+   const dump::ImageCodec c = dump::image_codec(d.format);
+   if (!rp.opts.write_pngs || !c.supported || !d.width || !d.height)
+      return;
+   const std::string path = (fs::path(rp.opts.out) / name).string();
+   const std::vector<uint8_t> px = dump::image_to_png_pixels(c, d.data, d.stride, d.width, d.height);
+   try {
+      dump::write_png(path, d.width, d.height, c.channels, px.data());
+   } catch (const DumpError &e) {
+      throw CaptureError(e.what());
+   }
+   rp.frame.pngs.push_back(path);
+}
+
 void
 end_frame(Replay &rp, uint64_t number)
 {
    vlg_drm_end_frame(rp.dev);
    rp.frame.frame = number;
-   for (const auto &[id, d] : rp.images) {
-      const dump::ImageCodec c = dump::image_codec(d.format);
-      if (!c.supported || !d.width || !d.height)
-         continue;
-      const std::string path =
-         (fs::path(rp.opts.out) / fmt::format("frame-{:06}-display-{}.png", number, id)).string();
-      const std::vector<uint8_t> px = dump::image_to_png_pixels(c, d.data, d.stride, d.width, d.height);
-      try {
-         dump::write_png(path, d.width, d.height, c.channels, px.data());
-      } catch (const DumpError &e) {
-         throw CaptureError(e.what());
-      }
-      rp.frame.pngs.push_back(path);
-   }
-   if (rp.frame_image) {
-      const Display &d = *rp.frame_image;
-      const dump::ImageCodec c = dump::image_codec(d.format);
-      if (c.supported) {
-         const std::string path =
-            (fs::path(rp.opts.out) / fmt::format("frame-{:06}-image.png", number)).string();
-         const std::vector<uint8_t> px =
-            dump::image_to_png_pixels(c, d.data, d.stride, d.width, d.height);
-         try {
-            dump::write_png(path, d.width, d.height, c.channels, px.data());
-         } catch (const DumpError &e) {
-            throw CaptureError(e.what());
-         }
-         rp.frame.pngs.push_back(path);
-      }
-   }
+   for (const auto &[id, d] : rp.images)
+      write_frame_png(rp, d, fmt::format("frame-{:06}-display-{}.png", number, id));
+   if (rp.frame_image)
+      write_frame_png(rp, *rp.frame_image, fmt::format("frame-{:06}-image.png", number));
    const auto now = std::chrono::steady_clock::now();
    const double cpu_now = process_cpu_ms();
    rp.frame.host_ms = std::chrono::duration<double, std::milli>(now - rp.wall_mark).count();

@@ -102,7 +102,7 @@ int vlg_drm_get_param(struct vlg_drm_device *dev, uint32_t param, uint64_t *valu
  *  "max_compute_regs", ...: captures' manifest.json "driver_params" and
  *  `vlgpu-sim params`), or NULL for a value that is no vlg_drm_param. */
 const char *vlg_drm_param_name(uint32_t param);
-/** One past the last vlg_drm_param (the params are 0 .. VLG_DRM_PARAM_COUNT - 1). */
+/** How many parameters there are: they are 0 .. VLG_DRM_PARAM_COUNT - 1. */
 #define VLG_DRM_PARAM_COUNT (VLG_DRM_PARAM_MAX_COMPUTE_REGS + 1)
 
 /* ---- buffer objects --------------------------------------------------------- */

@@ -51,23 +51,11 @@ def cpu_ms_per_frame(times):
 def live_run(glm, launcher, display, scene, size, frames, mode, workdir, capture=None):
     """One glmark2 run of frames 0..FRAMES (+1 past, so a capture closes); returns
     (per-frame CPU ms {frame: ms}, per-frame cycles [..], error or None)."""
-    import os
-    saved = {k: os.environ.get(k) for k in ("VLGPU_CAPTURE", "VLGPU_CAPTURE_FRAMES")}
-    if capture:
-        os.environ.update({"VLGPU_CAPTURE": str(capture), "VLGPU_CAPTURE_FRAMES": f"0-{frames}"})
-    else:
-        for k in saved:
-            os.environ.pop(k, None)
-    try:
-        res = glm.run_grabbed(launcher, display, "vlgpu",
-                              ["glmark2-es2", "--off-screen", "-s", size, "-b", scene],
-                              workdir, frames=frames + 2, mode=mode)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    env = {"VLGPU_CAPTURE": str(capture), "VLGPU_CAPTURE_FRAMES": f"0-{frames}"} \
+        if capture else {"VLGPU_CAPTURE": None, "VLGPU_CAPTURE_FRAMES": None}
+    res = glm.run_grabbed(launcher, display, "vlgpu",
+                          ["glmark2-es2", "--off-screen", "-s", size, "-b", scene],
+                          workdir, frames=frames + 2, mode=mode, env_update=env)
     for f in workdir.glob("frame-*.rgba"):
         f.unlink()
     err = None if res["exit_code"] == 0 and not res["problems"] else \

@@ -186,12 +186,14 @@ def per_frame(values):
 
 
 def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=True,
-                mode="functional", step_ms=40, timeout=900, dump=None, dump_draws=None):
+                mode="functional", step_ms=40, timeout=900, dump=None, dump_draws=None,
+                env_update=None):
     """Run CMD (a GL program) on DRIVER under the framegrab shim; frames and logs in
     OUTDIR.  frames: exit after that many frames (0: let the program end).
     at_finish: frames end at glFinish (off-screen programs), else at eglSwapBuffers.
     mode: vlgpu's simulation mode; dump: VLGPU_DUMP directory (dump_draws:
-    VLGPU_DUMP_DRAWS).  Returns a dict: exit_code, stdout, frames, final_frame,
+    VLGPU_DUMP_DRAWS); env_update: more environment variables for the program
+    ({name: value}, None to unset; e.g. VLGPU_CAPTURE).  Returns a dict: exit_code, stdout, frames, final_frame,
     host_seconds_per_frame, cycles_per_frame, draws_per_frame, gpu_faults,
     problems (driver errors / GPU faults on stderr), wall_seconds."""
     outdir.mkdir(parents=True, exist_ok=True)
@@ -203,6 +205,11 @@ def run_grabbed(launcher, display, driver, cmd, outdir, *, frames, at_finish=Tru
     env = launcher.gl_env(driver)
     env.pop("VLGPU_STATS", None)
     env["DISPLAY"] = display
+    for k, v in (env_update or {}).items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
     if driver == "vlgpu":
         flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
         if mode == "functional":

@@ -427,28 +427,15 @@ def make_capture(w, grid, out, driver_hash, settings, params, progress):
         at_finish = True
     else:
         argv, at_finish = w["argv"], w["frame_end"] == "finish"
-    saved = {k: os.environ.get(k) for k in ("VLGPU_CAPTURE", "VLGPU_CAPTURE_FRAMES",
-                                            "VLGPU_SET", "VLGPU_CONFIG")}
-    os.environ.update({"VLGPU_CAPTURE": str(d), "VLGPU_CAPTURE_FRAMES": w["frames"],
-                       "VLGPU_SET": set_string(settings)})
-    if grid["base"]:
-        os.environ["VLGPU_CONFIG"] = grid["base"]
-    else:
-        os.environ.pop("VLGPU_CONFIG", None)
+    env = {"VLGPU_CAPTURE": str(d), "VLGPU_CAPTURE_FRAMES": w["frames"],
+           "VLGPU_SET": set_string(settings), "VLGPU_CONFIG": grid["base"]}
     t0 = time.monotonic()
     progress(f"capture of {w['name']}: {' '.join(argv)}, frames {w['frames']} ...")
-    try:
-        with launcher.PrivateX() as x:
-            # one frame past the range, so the capture is closed at its last frame's end
-            res = g2.run_grabbed(launcher, x.display, "vlgpu", argv, d.parent / (key + ".run"),
-                                 frames=w["last_frame"] + 2, at_finish=at_finish,
-                                 mode=CAPTURE_MODE)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with launcher.PrivateX() as x:
+        # one frame past the range, so the capture is closed at its last frame's end
+        res = g2.run_grabbed(launcher, x.display, "vlgpu", argv, d.parent / (key + ".run"),
+                             frames=w["last_frame"] + 2, at_finish=at_finish,
+                             mode=CAPTURE_MODE, env_update=env)
     for f in (d.parent / (key + ".run")).glob("frame-*.rgba"):
         f.unlink()
     m = json.loads(man.read_text()) if man.is_file() else {}

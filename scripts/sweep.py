@@ -786,7 +786,37 @@ def plot(sw, rows):
     return paths
 
 
-def write_doc(sw, docs, executor, wall, argv):
+# columns that depend on the host, not on the simulation (and the point's key, which
+# hashes the capture's bytes: two captures of a scene can differ in bytes the GPU
+# does not use, such as the X byte of an RGBX texture upload)
+HOST_COLUMNS = ("host_ms", "cpu_ms", "replay_s", "host", "point")
+
+
+def compare_results(a_dir, b_dir):
+    """Compare the simulated columns (all but HOST_COLUMNS) of two sweeps'
+    results.json, row by row (keyed by workload, swept keys' values and frame).
+    Returns (rows compared, [differences as text]); GridError when a results.json
+    is missing."""
+    def load(d):
+        path = Path(d) / "results.json"
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError) as e:
+            raise GridError(f"--compare: {path}: {e} (collect that sweep first)")
+        return {(r["workload"], *(str(r.get(k)) for k in doc["keys"]), r["frame"]):
+                {k: v for k, v in r.items() if k not in HOST_COLUMNS} for r in doc["rows"]}
+    a, b = load(a_dir), load(b_dir)
+    diffs = [f"only in {a_dir}: {k}" for k in a if k not in b] + \
+            [f"only in {b_dir}: {k}" for k in b if k not in a]
+    for k in a:
+        if k in b and a[k] != b[k]:
+            cols = sorted(c for c in set(a[k]) | set(b[k]) if a[k].get(c) != b[k].get(c))
+            diffs.append(f"{k}: " + ", ".join(f"{c} {a[k].get(c)} vs {b[k].get(c)}"
+                                              for c in cols))
+    return len(a), diffs
+
+
+def write_doc(sw, docs, executor, wall, argv, compared=None):
     """--doc: the section '<!-- BEGIN sweep NAME EXECUTOR -->' of each file of DOCS:
     where the figures come from (command, date, commit, mode, wall time), the
     summary table, and the plots (copied to sweeps-img/ beside the file)."""
@@ -801,16 +831,21 @@ def write_doc(sw, docs, executor, wall, argv):
         if skip:
             skip = False
             continue
-        if a in ("-o", "--out", "--doc"):
+        if a in ("-o", "--out", "--doc", "--compare"):
             skip = True
             continue
-        if not a.startswith(("--out=", "--doc=")):
+        if not a.startswith(("--out=", "--doc=", "--compare=")):
             shown.append(a)
     cmd = "./vlgpu sweep " + " ".join(shown)
     points = len(plan["points"])
     head = bench.provenance(cmd, bench.machine_info(),
                             f"{plan['mode']} mode, {executor}, {points} points, wall time "
                             f"{wall:.0f} s (captures included)")
+    if compared:
+        other, n, diffs = compared
+        head += (f" Every simulated column equals the sweep in {other}'s ({n} rows; host "
+                 "columns and point keys left out)." if not diffs else
+                 f" {len(diffs)} of {n} rows DIFFER from the sweep in {other}'s.")
     lines = [head, "", "| " + " | ".join(headers) + " |",
              "|" + "|".join("---" for _ in headers) + "|"]
     lines += ["| " + " | ".join(t) + " |" for t in table]
@@ -832,6 +867,19 @@ def write_doc(sw, docs, executor, wall, argv):
 # ---------------------------------------------------------------------------
 # main
 # ---------------------------------------------------------------------------
+
+
+def compare_step(sw, args, progress):
+    """--compare: (other dir, rows, differences) after printing the outcome; None
+    without --compare."""
+    if not args.compare:
+        return None
+    n, diffs = compare_results(sw.out, args.compare)
+    for d in diffs[:20]:
+        progress(f"  differs: {d}")
+    progress(f"compared with {args.compare}: {n} rows, "
+             + ("every simulated column equal" if not diffs else f"{len(diffs)} differ"))
+    return (str(args.compare), n, diffs)
 
 
 def run_main(argv):
@@ -861,6 +909,11 @@ def run_main(argv):
                         "wall time, and the plots between '<!-- BEGIN sweep NAME EXECUTOR -->' "
                         "and its END in FILE (EXECUTOR: local or slurm; plots copied to "
                         "sweeps-img/ beside FILE; --slurm needs --wait); repeatable")
+    p.add_argument("--compare", metavar="OTHER_OUT", type=Path,
+                   help="after the sweep, compare every simulated column of its results with "
+                        "another sweep directory's (e.g. the same grid run locally, against a "
+                        "cluster run): the differences listed, exit 1 if any; with --doc, "
+                        "the outcome goes into the section")
     p.add_argument("--dry-run", action="store_true",
                    help="check the grid and list the points (no capture, no replay)")
     args = p.parse_args(argv)
@@ -895,15 +948,19 @@ def run_main(argv):
         rc = status(sw)
         wall = time.monotonic() - t0
         progress(f"wall time {wall:.1f} s (captures, submission, points, collect)")
+        compared = compare_step(sw, args, progress) if rc == 0 else None
+        rc |= bool(compared and compared[2])
         if args.doc and rc == 0:  # figures only from a sweep with every point done
-            rc |= bool(write_doc(sw, args.doc, "slurm", wall, argv))
+            rc |= bool(write_doc(sw, args.doc, "slurm", wall, argv, compared))
         return rc
     failed = run_local(sw, todo, args.jobs, progress) if todo else 0
     rc = collect(sw)
     wall = time.monotonic() - t0
     progress(f"wall time {wall:.1f} s (captures, points, collect)")
+    compared = compare_step(sw, args, progress) if not failed and rc == 0 else None
+    rc |= bool(compared and compared[2])
     if args.doc and not failed and rc == 0:  # figures only from a complete sweep
-        rc |= bool(write_doc(sw, args.doc, "local", wall, argv))
+        rc |= bool(write_doc(sw, args.doc, "local", wall, argv, compared))
     return 1 if failed else rc
 
 

@@ -156,6 +156,19 @@ class Sweep(unittest.TestCase):
             logs = sorted((out / "slurm").glob(f"point-{subs[0]['array']}_*.out"))
             self.assertEqual(len(logs), 8, [p.name for p in logs])
         self.assertEqual(simulated(rows(out)), simulated(rows(self.local)))
+        # --compare says so too, and finds a difference planted in a copy
+        r = sweep([str(self.grid), "-o", str(out), "--compare", str(self.local)])
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("16 rows, every simulated column equal", r.stdout)
+        planted = self.tmp / "planted"
+        planted.mkdir()
+        doc = json.loads((self.local / "results.json").read_text())
+        doc["rows"][5]["cycles"] += 1
+        (planted / "results.json").write_text(json.dumps(doc))
+        r = sweep([str(self.grid), "-o", str(out), "--compare", str(planted)])
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("16 rows, 1 differ", r.stdout)
+        self.assertIn("cycles", r.stdout)
         print(f"\n  sweep 2 scenes x 2x2: local {self.local_seconds:.1f} s, one-node Slurm "
               f"{seconds:.1f} s (captures included in both)")
 

@@ -416,6 +416,26 @@ TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
    std::ofstream(bad / "manifest.json") << "{\"format\": \"vlgpu-capture\",";
    err = error_of(bad);
    EXPECT_NE(err.find("manifest.json"), std::string::npos) << err;
+
+   /* a frame image reaching past VRAM: an error naming the log's line, no read */
+   const fs::path far = copy("far-image");
+   {
+      std::string text;
+      for (const nlohmann::json &ev : capture_events(far))
+         text += ev.dump() + "\n";
+      text += nlohmann::json{{"ev", "frame_image"}, {"address", 0xfffffff0ull}, {"stride", 256},
+                             {"width", 64},         {"height", 48},           {"format", int(VLG_FORMAT_R8G8B8A8_UNORM)},
+                             {"hash", "00"}}
+                 .dump() +
+              "\n";
+      std::vector<char> z(ZSTD_compressBound(text.size()));
+      const size_t n = ZSTD_compress(z.data(), z.size(), text.data(), text.size(), 1);
+      ASSERT_FALSE(ZSTD_isError(n));
+      std::ofstream(far / "events.jsonl.zst", std::ios::binary).write(z.data(), std::streamsize(n));
+   }
+   err = error_of(far);
+   EXPECT_NE(err.find("events.jsonl.zst:"), std::string::npos) << err;
+   EXPECT_NE(err.find("frame image 64x48"), std::string::npos) << err;
 }
 
 TEST_F(CaptureTest, UncreatableDirectoryIsACreateError)

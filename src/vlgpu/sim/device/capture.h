@@ -169,14 +169,16 @@ std::string capture_mode(const std::string &dir);
 /** Per frame of a replay. */
 struct CaptureReplayFrame {
    uint64_t frame = 0, submits = 0, draws = 0, cycles = 0, faults = 0;
-   /** display images of the frame compared with the live run's, and how many differ */
+   /** images of the frame compared with the live run's (displays' and the
+    *  off-screen frame image), and how many differ */
    uint64_t images = 0, images_differing = 0;
    /** host time of the frame's replay, milliseconds: wall (steady clock) and
     *  this process's CPU time (CLOCK_PROCESS_CPUTIME_ID), from the previous
     *  frame end (the first frame: from opening the capture) to this one's,
     *  PNG writing included (as the live driver's frames.csv `host_ms`) */
    double host_ms = 0, cpu_ms = 0;
-   std::vector<std::string> pngs; /**< OUT/frame-NNNNNN-display-ID.png */
+   /** OUT/frame-NNNNNN-display-ID.png and frame-NNNNNN-image.png written */
+   std::vector<std::string> pngs;
 };
 
 /**

@@ -275,7 +275,7 @@ frame_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
    if (row == 0 || d.height == 0 || d.stride < row || address > rp.vram_size ||
        (uint64_t(d.height) - 1) * d.stride + row > rp.vram_size - address)
       throw CaptureError(fmt::format("{}:{}: frame image {}x{} (stride {}, format {}) at 0x{:x} "
-                                     "is not inside VRAM",
+                                     "is not an image of a known format inside VRAM",
                                      log.path(), log.line_no(), d.width, d.height, d.stride,
                                      d.format, address));
    d.data = rp.vram + address;

@@ -97,8 +97,8 @@ struct vlg_drm_device {
    /* the parameters the client read (vlg_drm_get_param) and their values:
     * what its commands may depend on besides VRAM (capture manifests) */
    std::map<std::string, uint64_t> params_read;
-   /* vlg_drm_set_frame_image: the image this frame ends with (data = NULL until
-    * end_frame points it into VRAM), or none */
+   /* vlg_drm_set_frame_image: where in VRAM the image this frame ends with
+    * is (checked against the VRAM size when set), or none */
    std::optional<vlg_drm_frame_image> frame_image;
 };
 

@@ -882,7 +882,8 @@ def compare_step(sw, args, progress):
     return (str(args.compare), n, diffs)
 
 
-def run_main(argv):
+def run_parser():
+    """The options of `./vlgpu sweep GRID`."""
     p = argparse.ArgumentParser(prog="vlgpu sweep", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("grid", metavar="GRID", help="the grid file (TOML or YAML; docs/sweeps.md)")
@@ -916,6 +917,11 @@ def run_main(argv):
                         "the outcome goes into the section")
     p.add_argument("--dry-run", action="store_true",
                    help="check the grid and list the points (no capture, no replay)")
+    return p
+
+
+def run_main(argv):
+    p = run_parser()
     args = p.parse_args(argv)
     if args.jobs < 1:
         p.error("-j must be at least 1")

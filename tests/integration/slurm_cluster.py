@@ -8,8 +8,9 @@ starts munged with its own key and socket, and `slurmctld -D` and
 `slurmd -D` with a generated slurm.conf: proctrack/linuxproc and task/none
 (no cgroups), DependencyParameters=kill_invalid_depend (a job depending on a
 failed one is cancelled, not left pending), MailProg=/bin/true, a fresh
-StateSaveLocation, NodeName = `hostname -s` with the CPUs `slurmd -C`
-reports and a RealMemory below its figure, free TCP ports.  No slurmdbd: read
+StateSaveLocation, NodeName = `hostname -s` at 127.0.0.1 (no name lookup
+needed) with the CPUs `slurmd -C` reports and a RealMemory below its figure,
+free TCP ports.  No slurmdbd: read
 job states with `scontrol show job` (sacct needs one).
 
     with OneNodeCluster(Path("/tmp/slurm")) as c:
@@ -131,7 +132,7 @@ MpiDefault=none
 ReturnToService=2
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
-NodeName={node} CPUs={cpus} RealMemory={memory} State=UNKNOWN
+NodeName={node} NodeAddr=127.0.0.1 CPUs={cpus} RealMemory={memory} State=UNKNOWN
 PartitionName=debug Nodes={node} Default=YES MaxTime=INFINITE State=UP
 """)
         env = self.env()

@@ -105,10 +105,27 @@ class L2 final : public Unit {
    uint64_t ready_mask_ = 0;
    Queue<MemResp> *in_mc_q_ = nullptr; /* in_mc's and out_mc's queues */
    Queue<MemReq> *out_mc_q_ = nullptr;
-   /** The MSHRs (l2.mshrs entries, searched linearly: few). */
+   /** The MSHRs (l2.mshrs entries). By line: searched linearly (only for
+    *  a request to a line being filled). */
    Mshr *mshr_of_line(uint64_t line);
+   /** The MSHR of fill tag @tag (>= 2), nullptr if none. */
    Mshr *mshr_of_tag(uint32_t tag);
+   /** Take the free MSHR of lowest index for fill @tag. */
+   Mshr &claim_mshr(uint32_t tag);
+   /** Free @m (its fill arrived). */
+   void release_mshr(Mshr &m);
    std::vector<Mshr> mshr_;
+   /* host speed (the same MSHRs as a linear search, results unchanged):
+    * bit i of free_mshrs_[i / 64] is set while MSHR i is free; a busy MSHR
+    * whose slot by_tag_[tag & mask] was empty when it was claimed is
+    * recorded there (fill tags are handed out in sequence and the table has
+    * four slots per MSHR, so nearly all are), the others are found by a
+    * linear search (tag 0: empty slot) */
+   struct TagSlot {
+      uint32_t tag = 0, mshr = 0;
+   };
+   std::vector<uint64_t> free_mshrs_;
+   std::vector<TagSlot> by_tag_;
    uint32_t mshr_used_ = 0;
    Ring<MemReq> to_mc_;
    uint32_t next_fill_tag_ = 2;

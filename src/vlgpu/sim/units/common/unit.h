@@ -219,6 +219,9 @@ class LineCache {
       bool valid = false;
       bool pending = false;
       bool dirty = false;
+      /** For the owner (cleared when the way is allocated): the SPC's L1
+       *  keeps the transaction of a pending line's fill here. */
+      uint32_t fill = 0;
    };
    /** What allocate() threw out. */
    struct Victim {

@@ -167,6 +167,8 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       return true;
    }
    LineCache::Way *w = cache_.lookup(line);
+   if (w)
+      state_++; /* the lookup refreshed the line's LRU position */
    if (w && w->valid) {
       ++count_.read_hits;
       respond(c, r.tag, now + hit_latency_);
@@ -212,6 +214,7 @@ L2::tick(Cycle now)
    if (in_mc_q_->can_pop()) {
       const MemResp r = in_mc_q_->pop();
       busy = true;
+      state_++;
       if (r.write) {
          if (r.tag == kFlushTag && flush_outstanding_)
             flush_outstanding_--;
@@ -249,6 +252,7 @@ L2::tick(Cycle now)
    if (!flushing_ && !nonempty && in_flush.can_pop()) {
       flush_tag_ = in_flush.pop().tag;
       flushing_ = true;
+      state_++;
       flush_lines_ = 0;
       cache_.clean_all([&](uint64_t line) {
          line_to_mc(line, kFlushTag, true);
@@ -279,13 +283,21 @@ L2::tick(Cycle now)
             Client &cl = clients_[c];
             if (!cl.inq->can_pop())
                continue;
+            if (cl.refused_at == state_) { /* accept() would refuse it again */
+               blocked = true;
+               continue;
+            }
+            const uint64_t before = state_;
             if (accept(c, cl.inq->peek(), now)) {
                cl.inq->pop();
                rr_ = c + 1 < n ? c + 1 : 0;
                taken++;
                busy = true;
+               state_++;
             } else {
                blocked = true;
+               if (state_ == before)
+                  cl.refused_at = before;
             }
          }
       }

@@ -71,6 +71,10 @@ class L2 final : public Unit {
    struct Client : ServedClient {
       using ServedClient::ServedClient;
       Ring<Ready> ready; /* sorted by `at` */
+      /* host speed: the head of the input queue was refused at state_ ==
+       * refused_at (accept() changed nothing): refused again until state_
+       * moves */
+      uint64_t refused_at = 0;
    };
    struct Waiter {
       uint32_t client, tag;
@@ -95,6 +99,10 @@ class L2 final : public Unit {
 
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
    uint32_t rr_ = 0; /* round-robin: the client after the last one accepted (< clients) */
+   /** Host speed: moves whenever the tags, the LRU order or the MSHRs may
+    *  have changed (a request taken, a line looked up, a fill arrived, a
+    *  flush): what accept() decides depends on nothing else. */
+   uint64_t state_ = 1;
    LineCache cache_;
    std::vector<Client> clients_;
    /* host speed (results unchanged): the clients' input queues, polled as

@@ -726,7 +726,14 @@ Spc::tick(Cycle now)
    busy |= mem.send();
    if (mem.receive()) {
       busy = true;
-      complete_memory(now);
+      /* Only an answer that completes a transaction can finish a fill, an
+       * instruction fetch or a pending access: every transaction has at
+       * least one request (the mem.begin() calls), so its done() turns
+       * true only then, and every answer is followed by this check. */
+      if (mem.completed() != completed_seen_) {
+         completed_seen_ = mem.completed();
+         complete_memory(now);
+      }
    }
    if (in_task.can_pop()) {
       accept(in_task.pop(), now);

@@ -279,6 +279,8 @@ class Spc final : public Unit {
    std::unique_ptr<StepResult> step_;
    std::vector<uint64_t> lines_;
    std::vector<Fill> fills_; /* a pending L1 line's fill: its way's `fill` */
+   /* host speed: mem.completed() when complete_memory() last ran */
+   uint64_t completed_seen_ = 0;
    /* host speed: the line lists of finished fills, reused by the next ones */
    std::vector<std::vector<uint64_t>> spare_lines_;
    std::deque<DrawTrack> draws_;

@@ -147,13 +147,16 @@ MemClient::receive_one()
    const MemResp r = in.pop();
    Slot &s = ring_[r.tag & kRingMask];
    if (s.txn == r.tag) {
-      if (s.count && --s.count == 0)
+      if (s.count && --s.count == 0) {
          outstanding_--;
+         completed_++;
+      }
    } else if (!overflow_.empty()) {
       auto it = overflow_.find(r.tag);
       if (it != overflow_.end() && --it->second == 0) {
          overflow_.erase(it);
          outstanding_--;
+         completed_++;
       }
    }
 }

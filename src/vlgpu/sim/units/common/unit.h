@@ -219,6 +219,9 @@ class LineCache {
       bool valid = false;
       bool pending = false;
       bool dirty = false;
+      /** For the owner (cleared when the way is allocated): the SPC's L1
+       *  keeps the transaction of a pending line's fill here. */
+      uint32_t fill = 0;
    };
    /** What allocate() threw out. */
    struct Victim {
@@ -369,6 +372,9 @@ class MemClient {
    size_t outstanding() const { return outstanding_; }
    /** Requests sent since construction. */
    uint64_t requests() const { return requests_; }
+   /** Transactions whose last answer arrived, since construction: done()
+    *  of a transaction with requests turns true only when this moves. */
+   uint64_t completed() const { return completed_; }
    bool idle() const { return pending_.empty() && outstanding_ == 0; }
 
  private:
@@ -404,6 +410,7 @@ class MemClient {
    size_t outstanding_ = 0;
    uint32_t next_txn_ = 0;
    uint64_t requests_ = 0;
+   uint64_t completed_ = 0;
 };
 
 /** Reusable ThreadGroup objects (their register storage is kept). */

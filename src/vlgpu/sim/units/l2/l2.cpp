@@ -22,6 +22,13 @@ L2::L2(std::string name, const Config &p, const std::vector<std::string> &client
    for (const std::string &c : clients)
       clients_.emplace_back(*this, c);
    mshr_.resize(mshrs_);
+   free_mshrs_.assign((mshrs_ + 63) / 64, 0);
+   for (uint32_t i = 0; i < mshrs_; i++)
+      free_mshrs_[i / 64] |= uint64_t(1) << (i % 64);
+   size_t slots = 16;
+   while (slots < 4 * size_t(mshrs_))
+      slots *= 2;
+   by_tag_.resize(slots);
    if (clients_.size() > 64)
       throw ConfigError(fmt::format("{}: {} clients (at most 64)", this->name(), clients_.size()));
 }
@@ -54,10 +61,40 @@ L2::mshr_of_line(uint64_t line)
 L2::Mshr *
 L2::mshr_of_tag(uint32_t tag)
 {
+   const TagSlot &t = by_tag_[tag & (by_tag_.size() - 1)];
+   if (t.tag == tag)
+      return &mshr_[t.mshr];
    for (Mshr &m : mshr_)
       if (m.tag == tag)
          return &m;
    return nullptr;
+}
+
+L2::Mshr &
+L2::claim_mshr(uint32_t tag)
+{
+   size_t w = 0;
+   while (!free_mshrs_[w]) /* the caller checked mshr_used_ < mshrs_ */
+      w++;
+   const uint32_t idx = uint32_t(w * 64) + uint32_t(__builtin_ctzll(free_mshrs_[w]));
+   free_mshrs_[w] &= free_mshrs_[w] - 1;
+   TagSlot &t = by_tag_[tag & (by_tag_.size() - 1)];
+   if (!t.tag)
+      t = TagSlot{tag, idx};
+   Mshr &m = mshr_[idx];
+   m.tag = tag;
+   return m;
+}
+
+void
+L2::release_mshr(Mshr &m)
+{
+   const uint32_t idx = uint32_t(&m - mshr_.data());
+   free_mshrs_[idx / 64] |= uint64_t(1) << (idx % 64);
+   TagSlot &t = by_tag_[m.tag & (by_tag_.size() - 1)];
+   if (t.tag == m.tag && t.mshr == idx)
+      t = TagSlot{};
+   m.tag = 0;
 }
 
 void
@@ -130,6 +167,8 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
       return true;
    }
    LineCache::Way *w = cache_.lookup(line);
+   if (w)
+      state_++; /* the lookup refreshed the line's LRU position */
    if (w && w->valid) {
       ++count_.read_hits;
       respond(c, r.tag, now + hit_latency_);
@@ -153,8 +192,7 @@ L2::accept(uint32_t c, const MemReq &r, Cycle now)
    uint32_t tag = next_fill_tag_++;
    if (next_fill_tag_ < 2)
       next_fill_tag_ = 2;
-   Mshr &m = *mshr_of_tag(0);
-   m.tag = tag;
+   Mshr &m = claim_mshr(tag);
    m.line = line;
    m.dirty = false;
    m.waiters.clear();
@@ -176,6 +214,7 @@ L2::tick(Cycle now)
    if (in_mc_q_->can_pop()) {
       const MemResp r = in_mc_q_->pop();
       busy = true;
+      state_++;
       if (r.write) {
          if (r.tag == kFlushTag && flush_outstanding_)
             flush_outstanding_--;
@@ -190,7 +229,7 @@ L2::tick(Cycle now)
             }
             for (const Waiter &wt : m.waiters)
                respond(wt.client, wt.tag, now);
-            m.tag = 0;
+            release_mshr(m);
             mshr_used_--;
          }
       }
@@ -213,6 +252,7 @@ L2::tick(Cycle now)
    if (!flushing_ && !nonempty && in_flush.can_pop()) {
       flush_tag_ = in_flush.pop().tag;
       flushing_ = true;
+      state_++;
       flush_lines_ = 0;
       cache_.clean_all([&](uint64_t line) {
          line_to_mc(line, kFlushTag, true);
@@ -243,13 +283,21 @@ L2::tick(Cycle now)
             Client &cl = clients_[c];
             if (!cl.inq->can_pop())
                continue;
+            if (cl.refused_at == state_) { /* accept() would refuse it again */
+               blocked = true;
+               continue;
+            }
+            const uint64_t before = state_;
             if (accept(c, cl.inq->peek(), now)) {
                cl.inq->pop();
                rr_ = c + 1 < n ? c + 1 : 0;
                taken++;
                busy = true;
+               state_++;
             } else {
                blocked = true;
+               if (state_ == before)
+                  cl.refused_at = before;
             }
          }
       }

@@ -71,6 +71,10 @@ class L2 final : public Unit {
    struct Client : ServedClient {
       using ServedClient::ServedClient;
       Ring<Ready> ready; /* sorted by `at` */
+      /* host speed: the head of the input queue was refused at state_ ==
+       * refused_at (accept() changed nothing): refused again until state_
+       * moves */
+      uint64_t refused_at = 0;
    };
    struct Waiter {
       uint32_t client, tag;
@@ -95,6 +99,10 @@ class L2 final : public Unit {
 
    uint32_t line_bytes_, line_shift_, hit_latency_, per_cycle_, mshrs_;
    uint32_t rr_ = 0; /* round-robin: the client after the last one accepted (< clients) */
+   /** Host speed: moves whenever the tags, the LRU order or the MSHRs may
+    *  have changed (a request taken, a line looked up, a fill arrived, a
+    *  flush): what accept() decides depends on nothing else. */
+   uint64_t state_ = 1;
    LineCache cache_;
    std::vector<Client> clients_;
    /* host speed (results unchanged): the clients' input queues, polled as
@@ -105,10 +113,27 @@ class L2 final : public Unit {
    uint64_t ready_mask_ = 0;
    Queue<MemResp> *in_mc_q_ = nullptr; /* in_mc's and out_mc's queues */
    Queue<MemReq> *out_mc_q_ = nullptr;
-   /** The MSHRs (l2.mshrs entries, searched linearly: few). */
+   /** The MSHRs (l2.mshrs entries). By line: searched linearly (only for
+    *  a request to a line being filled). */
    Mshr *mshr_of_line(uint64_t line);
+   /** The MSHR of fill tag @tag (>= 2), nullptr if none. */
    Mshr *mshr_of_tag(uint32_t tag);
+   /** Take the free MSHR of lowest index for fill @tag. */
+   Mshr &claim_mshr(uint32_t tag);
+   /** Free @m (its fill arrived). */
+   void release_mshr(Mshr &m);
    std::vector<Mshr> mshr_;
+   /* host speed (the same MSHRs as a linear search, results unchanged):
+    * bit i of free_mshrs_[i / 64] is set while MSHR i is free; a busy MSHR
+    * whose slot by_tag_[tag & mask] was empty when it was claimed is
+    * recorded there (fill tags are handed out in sequence and the table has
+    * four slots per MSHR, so nearly all are), the others are found by a
+    * linear search (tag 0: empty slot) */
+   struct TagSlot {
+      uint32_t tag = 0, mshr = 0;
+   };
+   std::vector<uint64_t> free_mshrs_;
+   std::vector<TagSlot> by_tag_;
    uint32_t mshr_used_ = 0;
    Ring<MemReq> to_mc_;
    uint32_t next_fill_tag_ = 2;

@@ -79,6 +79,22 @@ Ge::start_block(Block &b, Cycle now)
    build_block(b);
 }
 
+void
+Ge::VertexIds::reset(uint32_t count)
+{
+   size_t want = 16;
+   while (want < 2 * size_t(count))
+      want *= 2;
+   if (want > slots_.size()) {
+      slots_.assign(want, Slot{0, 0, 0});
+      gen_ = 0;
+   }
+   if (++gen_ == 0) { /* wrapped: no slot may look current */
+      std::fill(slots_.begin(), slots_.end(), Slot{0, 0, 0});
+      gen_ = 1;
+   }
+}
+
 /* Elements -> vertex ids, distinct ids in order of first use. */
 void
 Ge::build_block(Block &b)
@@ -89,7 +105,7 @@ Ge::build_block(Block &b)
    const bool indexed = d.pkg.indexed();
    batch.elems.resize(b.task.count);
    b.ids.clear();
-   dedupe_.clear();
+   dedupe_.reset(b.task.count);
    uint64_t restarts = 0, used = 0;
    const bool ok = guarded(d, [&] {
       for (uint32_t i = 0; i < b.task.count; i++) {
@@ -106,10 +122,10 @@ Ge::build_block(Block &b)
             id = int64_t(di.start) + b.task.first + i;
          }
          used++;
-         auto ins = dedupe_.emplace(id, uint32_t(b.ids.size()));
-         if (ins.second)
+         bool inserted;
+         batch.elems[i] = dedupe_.find_or_insert(id, uint32_t(b.ids.size()), inserted);
+         if (inserted)
             b.ids.push_back(id);
-         batch.elems[i] = ins.first->second;
       }
    });
    if (indexed) {

@@ -393,6 +393,11 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_
    pm.nwrites = 0;
    uint32_t fill_txn = 0;
    std::vector<uint64_t> fill_lines;
+   if (!spare_lines_.empty()) {
+      fill_lines = std::move(spare_lines_.back());
+      spare_lines_.pop_back();
+      fill_lines.clear();
+   }
    for (uint64_t l : lines_) {
       LineCache::Way *w = l1_.lookup(l);
       if (w && w->valid) {
@@ -400,11 +405,10 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_
          continue;
       }
       if (w && w->pending) { /* another instruction's fill brings it: wait for that one */
-         auto it = l1_fill_.find(l);
-         if (it != l1_fill_.end()) {
+         if (w->fill) {
             ++count_.l1_merged;
-            if (std::find(pm.waits.begin(), pm.waits.end(), it->second) == pm.waits.end())
-               pm.waits.push_back(it->second);
+            if (std::find(pm.waits.begin(), pm.waits.end(), w->fill) == pm.waits.end())
+               pm.waits.push_back(w->fill);
             continue;
          }
       }
@@ -417,13 +421,15 @@ Spc::issue_lines(Slot &s, const Instr &inr, Cycle now, bool mem_load, Cycle tex_
          w = l1_.allocate(l, v);
       if (w) { /* allocated now, valid when the fill arrives */
          w->pending = true;
-         l1_fill_[l] = fill_txn;
+         w->fill = fill_txn;
          fill_lines.push_back(l);
       }
    }
    if (fill_txn) {
       pm.waits.push_back(fill_txn);
       fills_.push_back(Fill{fill_txn, std::move(fill_lines)});
+   } else {
+      spare_lines_.push_back(std::move(fill_lines));
    }
    pm.txn = pm.waits.empty() ? 0 : pm.waits.front();
    const Cycle mem_min =
@@ -616,11 +622,12 @@ Spc::complete_memory(Cycle now)
             w->pending = false;
             w->valid = true;
          }
-         auto it = l1_fill_.find(l);
-         if (it != l1_fill_.end() && it->second == fills_[i].txn)
-            l1_fill_.erase(it);
+         if (w && w->fill == fills_[i].txn)
+            w->fill = 0;
       }
-      fills_[i] = std::move(fills_.back());
+      spare_lines_.push_back(std::move(fills_[i].lines));
+      if (i + 1 != fills_.size())
+         fills_[i] = std::move(fills_.back());
       fills_.pop_back();
    }
    for (uint32_t si : live_) {
@@ -719,7 +726,14 @@ Spc::tick(Cycle now)
    busy |= mem.send();
    if (mem.receive()) {
       busy = true;
-      complete_memory(now);
+      /* Only an answer that completes a transaction can finish a fill, an
+       * instruction fetch or a pending access: every transaction has at
+       * least one request (the mem.begin() calls), so its done() turns
+       * true only then, and every answer is followed by this check. */
+      if (mem.completed() != completed_seen_) {
+         completed_seen_ = mem.completed();
+         complete_memory(now);
+      }
    }
    if (in_task.can_pop()) {
       accept(in_task.pop(), now);

@@ -80,7 +80,6 @@
 #include <iterator>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/units/common/unit.h"
@@ -134,9 +133,35 @@ class Spc final : public Unit {
 
    enum Reason : uint8_t { kIssue, kScoreboard, kMemory, kOutput, kEmpty, kTexture, kReasons };
    struct GsSink;
+   /** Transaction ids, the first four without a heap allocation (host
+    *  speed: most instructions wait for one or two). */
+   class TxnList {
+    public:
+      void push_back(uint32_t t)
+      {
+         if (n_ < kInline) {
+            in_[n_++] = t;
+            return;
+         }
+         if (n_ == kInline)
+            more_.assign(in_, in_ + kInline);
+         more_.push_back(t);
+         n_++;
+      }
+      const uint32_t *begin() const { return n_ <= kInline ? in_ : more_.data(); }
+      const uint32_t *end() const { return begin() + n_; }
+      bool empty() const { return n_ == 0; }
+      uint32_t front() const { return *begin(); }
+
+    private:
+      static constexpr uint32_t kInline = 4;
+      uint32_t in_[kInline] = {};
+      uint32_t n_ = 0;
+      std::vector<uint32_t> more_; /* all of them once there are more than kInline */
+   };
    struct PendingMem {
-      uint32_t txn;                /* first of `waits` (non-zero: pending) */
-      std::vector<uint32_t> waits; /* fills the instruction waits for */
+      uint32_t txn;  /* first of `waits` (non-zero: pending) */
+      TxnList waits; /* fills the instruction waits for */
       Cycle ready_min;
       uint8_t nwrites;
       uint8_t reg[4], mask[4];
@@ -253,8 +278,11 @@ class Spc final : public Unit {
    LineCache icache_, l1_;
    std::unique_ptr<StepResult> step_;
    std::vector<uint64_t> lines_;
-   std::vector<Fill> fills_;
-   std::unordered_map<uint64_t, uint32_t> l1_fill_; /* pending L1 line -> its fill */
+   std::vector<Fill> fills_; /* a pending L1 line's fill: its way's `fill` */
+   /* host speed: mem.completed() when complete_memory() last ran */
+   uint64_t completed_seen_ = 0;
+   /* host speed: the line lists of finished fills, reused by the next ones */
+   std::vector<std::vector<uint64_t>> spare_lines_;
    std::deque<DrawTrack> draws_;
    std::vector<std::unique_ptr<CsWorkgroup>> wgs_; /* resident compute workgroups */
    Cycle issue_free_ = 0; /* a shared-memory access holds the issue until this cycle */

@@ -214,8 +214,9 @@ TEST(OmuClear, MaskedDepthClearReadsEachLine)
       EXPECT_EQ(counter(r.c, "gpc0.omu", "clear_lines"), lines) << bits;
       EXPECT_EQ(counter(r.c, "gpc0.omu", "clear_line_reads"), bits == 1 ? lines : 0u) << bits;
       EXPECT_EQ(counter(r.c, "mc", "write_bytes"), lines * lb) << bits;
-      if (bits == 1)
+      if (bits == 1) {
          EXPECT_GE(counter(r.c, "mc", "read_bytes"), lines * lb);
+      }
    }
 }
 

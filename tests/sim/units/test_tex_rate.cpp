@@ -78,8 +78,9 @@ TEST(TexRate, TrilinearCostsTwiceNearest)
          EXPECT_EQ(t.units, 2 * frags) << core << " rate " << rate;
          EXPECT_EQ(n.busy, frags / rate) << core << " rate " << rate;
          EXPECT_EQ(t.busy - n.busy, frags / rate) << core << " rate " << rate;
-         if (rate == 1) /* 16 or 64 cycles per TEX: groups queue for the unit */
+         if (rate == 1) { /* 16 or 64 cycles per TEX: groups queue for the unit */
             EXPECT_GT(t.wait, 0u) << core;
+         }
          std::cout << "[ measure  ] " << (*core ? core : "default") << " rate " << rate
                    << ": nearest " << n.cycles << " cycles (texture busy " << n.busy
                    << "), trilinear " << t.cycles << " cycles (texture busy " << t.busy << ")\n";

@@ -69,6 +69,14 @@ struct vlg_drm_create_args {
    /** Who creates the device, recorded in a capture's manifest (the driver
     * says "Mesa VERSION"), or NULL. */
    const char *client;
+   /** Sampled simulation (cycle mode only; VLGPU_SAMPLE, docs/simulator.md
+    * "Sampled simulation"): "PERIOD[:WARMUP]" times the last frame of every
+    * PERIOD frames and the WARMUP frames before it on the cycle-mode GPU and
+    * runs the others on the functional GPU (same pixels, no cycles); each
+    * submit's statistics say which ("sample": frame, role). NULL or "": every
+    * frame timed. A malformed plan, or one for a functional device, is an
+    * error of vlg_drm_device_create. */
+   const char *sample;
 };
 
 /**

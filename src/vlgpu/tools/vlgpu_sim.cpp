@@ -129,7 +129,8 @@ replay(const std::string &dir, const std::string &mode_name, std::string out,
 /** `replay CAPTURE`: replay_capture() and a line per frame. */
 int
 replay_capture_dir(const std::string &dir, const std::string &mode_name, std::string out,
-                   const std::string &config, const std::string &set, bool no_png)
+                   const std::string &config, const std::string &set, bool no_png,
+                   const std::string &sample)
 {
    if (out.empty())
       out = (std::filesystem::path(dir) / "replay").string();
@@ -140,7 +141,9 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
       o.config = config;
       o.overrides = set;
       o.write_pngs = !no_png;
-      std::string m = mode_name.empty() ? capture_mode(dir) : mode_name;
+      o.sample = sample;
+      /* a sampled replay times frames: cycle mode unless told otherwise */
+      std::string m = !mode_name.empty() ? mode_name : !sample.empty() ? "cycle" : capture_mode(dir);
       if (m == "cycle" && !cycle_gpu_available()) {
          std::fprintf(stderr, "note: functional mode (this build has no cycle-mode GPU)\n");
          m = "functional";
@@ -235,6 +238,11 @@ main(int argc, char **argv)
    rp->add_option("--config", config,
                   "GPU configuration file (JSON, docs/simulator.md) instead of DIR/config.json");
    rp->add_option("--set", set, "configuration overrides key=value,key=value (after the file)");
+   std::string sample;
+   rp->add_option("--sample", sample,
+                  "a capture in cycle mode: PERIOD[:WARMUP] times the last frame of every PERIOD "
+                  "frames and the WARMUP before it, the others run functionally "
+                  "(docs/simulator.md \"Sampled simulation\")");
    bool no_png = false;
    rp->add_flag("--no-png", no_png,
                 "a capture: compare each frame's images with the live run's (by hash) but write "
@@ -255,10 +263,10 @@ main(int argc, char **argv)
 
    CLI11_PARSE(app, argc, argv);
    if (*rp && std::filesystem::exists(std::filesystem::path(dir) / "manifest.json"))
-      return replay_capture_dir(dir, mode, out, config, set, no_png);
-   if (*rp && no_png) {
-      std::fprintf(stderr, "vlgpu-sim replay: --no-png applies to frame captures; %s has no "
-                           "manifest.json\n",
+      return replay_capture_dir(dir, mode, out, config, set, no_png, sample);
+   if (*rp && (no_png || !sample.empty())) {
+      std::fprintf(stderr, "vlgpu-sim replay: --no-png and --sample apply to frame captures; "
+                           "%s has no manifest.json\n",
                    dir.c_str());
       return 2;
    }

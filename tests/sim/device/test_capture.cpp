@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "sim/device/capture.h"
+#include "sim/device/frame_sampling.h"
 #include "sim/dump/image.h"
 
 using namespace vlgpu::test;
@@ -34,10 +35,11 @@ file_text(const fs::path &p)
 
 vlg_drm_device *
 make_device(uint32_t mode, const char *stats_dir, const char *capture_dir,
-            const char *capture_frames)
+            const char *capture_frames, const char *sample = nullptr)
 {
    vlg_drm_create_args a{};
    a.mode = mode;
+   a.sample = sample;
    a.stats_dir = stats_dir;
    a.capture_dir = capture_dir;
    a.capture_frames = capture_frames;
@@ -64,11 +66,12 @@ struct LiveRun {
  * the capture must see) with the render target refilled.
  */
 LiveRun
-live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const char *frames)
+live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const char *frames,
+         const char *sample = nullptr)
 {
    Device d(nullptr, nullptr, nullptr, nullptr, VLG_DRM_MODE_FUNCTIONAL);
    vlg_drm_device_destroy(d.dev);
-   d.dev = make_device(mode, stats_dir, capture_dir, frames);
+   d.dev = make_device(mode, stats_dir, capture_dir, frames, sample);
 
    LiveRun live;
    Square sq;
@@ -369,6 +372,96 @@ TEST_F(CaptureTest, OffScreenFrameImageIsReplayedAsAPngEqualToTheLiveRenderTarge
    EXPECT_NE(std::find(live.begin(), live.end(), uint8_t(30)), live.end());
    EXPECT_NE(live, std::vector<uint8_t>(live.size(), 0));
    EXPECT_FALSE(fs::exists(fs::path(o.out) / "frame-000001-image.png"));
+}
+
+TEST(FrameSampling, PlansTheLastFrameOfEachPeriodAndItsWarmup)
+{
+   using R = vlgpu::sim::FrameSampling::Role;
+   const auto roles = [](const char *spec, unsigned n) {
+      const auto s = vlgpu::sim::FrameSampling::parse(spec);
+      std::string out;
+      for (unsigned f = 0; f < n; f++)
+         out += s.role(f) == R::Measured ? 'M' : s.role(f) == R::Warmup ? 'W' : 'F';
+      return out;
+   };
+   EXPECT_EQ(roles("3:1", 6), "FWMFWM");
+   EXPECT_EQ(roles("4", 8), "FFWMFFWM"); /* WARMUP defaults to 1 */
+   EXPECT_EQ(roles("5:0", 5), "FFFFM");
+   EXPECT_EQ(roles("4:2", 4), "FWWM");
+   EXPECT_EQ(roles("1", 3), "MMM");
+   EXPECT_EQ(vlgpu::sim::FrameSampling().role(7), R::Measured); /* off: every frame timed */
+   for (const char *bad : {"0", "3:3", "x", "3:", "", "2:-1", "99999999999999999999"})
+      EXPECT_THROW(vlgpu::sim::FrameSampling::parse(bad), std::invalid_argument) << bad;
+}
+
+namespace {
+
+/** Every submit-NNNNNN.json of @dir by name, parsed. */
+std::map<std::string, nlohmann::json>
+submit_stats(const fs::path &dir)
+{
+   std::map<std::string, nlohmann::json> out;
+   for (const auto &e : fs::directory_iterator(dir))
+      if (e.path().filename().string().rfind("submit-", 0) == 0)
+         out[e.path().filename().string()] = nlohmann::json::parse(file_text(e.path()));
+   return out;
+}
+
+} // namespace
+
+/* VLGPU_SAMPLE: frames of a sampled run alternate between the functional GPU
+ * and the cycle-mode one; "1" is a plain cycle-mode run. */
+TEST_F(CaptureTest, SampledRunTimesThePlannedFramesAndDrawsTheSamePixels)
+{
+   if (!vlgpu::sim::cycle_gpu_available())
+      GTEST_FAIL() << "this build has no cycle-mode GPU";
+   const fs::path plain = root / "plain", every = root / "every", third = root / "third";
+   const LiveRun ref = live_run(VLG_DRM_MODE_CYCLE, plain.c_str(), nullptr, nullptr);
+   const LiveRun all = live_run(VLG_DRM_MODE_CYCLE, every.c_str(), nullptr, nullptr, "1");
+   const LiveRun sampled = live_run(VLG_DRM_MODE_CYCLE, third.c_str(), nullptr, nullptr, "3:1");
+   EXPECT_EQ(all.frames, ref.frames);
+   EXPECT_EQ(sampled.frames, ref.frames);
+   EXPECT_EQ(sampled.presents, ref.presents);
+
+   /* "1": every statistic of a plain cycle-mode run, and each submit says it was measured */
+   const auto p = submit_stats(plain), e = submit_stats(every), t = submit_stats(third);
+   ASSERT_EQ(p.size(), 3u);
+   ASSERT_EQ(e.size(), 3u);
+   for (const auto &[name, j] : e) {
+      nlohmann::json stripped = j;
+      EXPECT_EQ(stripped["sample"]["role"], "measured") << name;
+      stripped.erase("sample");
+      EXPECT_EQ(stripped, p.at(name)) << name;
+   }
+   /* "3:1": frame 0 functional (no cycles), frame 1 warm-up, frame 2 measured */
+   ASSERT_EQ(t.size(), 3u);
+   const char *roles[] = {"functional", "warmup", "measured"};
+   for (unsigned f = 0; f < 3; f++) {
+      const nlohmann::json &j = t.at(fmt::format("submit-{:06}.json", f + 1));
+      EXPECT_EQ(j["sample"]["frame"], f);
+      EXPECT_EQ(j["sample"]["role"], roles[f]) << f;
+      EXPECT_EQ(j["mode"], f == 0 ? "functional" : "cycle") << f;
+      if (f == 0) {
+         EXPECT_EQ(j["cycles"], 0u);
+      } else {
+         EXPECT_GT(j["cycles"].get<uint64_t>(), 0u) << f;
+      }
+      /* the functional counters are the same whichever GPU ran the frame */
+      const nlohmann::json &timed = p.at(fmt::format("submit-{:06}.json", f + 1));
+      EXPECT_EQ(j["draws"][0]["counters"], timed["draws"][0]["counters"]) << f;
+   }
+
+   /* a functional device cannot be sampled; a malformed plan is refused */
+   for (auto [mode, spec] : {std::pair{uint32_t(VLG_DRM_MODE_FUNCTIONAL), "3"},
+                             std::pair{uint32_t(VLG_DRM_MODE_CYCLE), "3:5"}}) {
+      vlg_drm_create_args a{};
+      a.mode = mode;
+      a.sample = spec;
+      vlg_drm_device *dev = nullptr;
+      char err[256] = "";
+      EXPECT_EQ(vlg_drm_device_create(&a, &dev, err, sizeof(err)), -EINVAL) << spec;
+      EXPECT_NE(std::string(err).find("sample"), std::string::npos) << err;
+   }
 }
 
 TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)

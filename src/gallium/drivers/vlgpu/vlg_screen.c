@@ -891,6 +891,7 @@ vlg_screen_create_device(struct vlg_screen *screen)
       .dump_draws = getenv("VLGPU_DUMP_DRAWS"),
       .capture_dir = getenv("VLGPU_CAPTURE"),
       .capture_frames = getenv("VLGPU_CAPTURE_FRAMES"),
+      .sample = getenv("VLGPU_SAMPLE"),
 #ifdef PACKAGE_VERSION
       .client = "Mesa " PACKAGE_VERSION,
 #else

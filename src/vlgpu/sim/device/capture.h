@@ -160,6 +160,8 @@ struct CaptureReplayOptions {
    /** false: compare the frames' images with the live run's (by hash) but
     *  write no PNG (PNG encoding is a third of a small frame's replay) */
    bool write_pngs = true;
+   /** "PERIOD[:WARMUP]": a sampled replay (vlg_drm_create_args::sample), or "" */
+   std::string sample;
 };
 
 /** The mode of the live run ("cycle" or "functional") from CAPTURE/manifest.json.

@@ -450,6 +450,7 @@ open_capture(Replay &rp)
    a.mode = uint32_t(rp.opts.mode);
    a.stats_dir = stats.c_str();
    a.client = "vlgpu-sim replay";
+   a.sample = rp.opts.sample.c_str();
    char err[1024] = "";
    if (vlg_drm_device_create(&a, &rp.dev, err, sizeof(err)) != 0)
       throw ConfigError(err);

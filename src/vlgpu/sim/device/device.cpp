@@ -36,6 +36,7 @@
 #include "sim/device/capture.h"
 #include "sim/device/device_hooks.h"
 #include "sim/device/draw_set.h"
+#include "sim/device/frame_sampling.h"
 #include "sim/core/gpu.h"
 #include "sim/dump/dump.h"
 #include "sim/dump/image.h"
@@ -62,6 +63,10 @@ struct vlg_drm_device {
    Config cfg;
    GpuMode mode = GpuMode::Functional;
    std::unique_ptr<Gpu> gpu;
+   /* VLGPU_SAMPLE (frame_sampling.h): the frames `gpu` (cycle mode) times;
+    * the others run on `functional_gpu` */
+   FrameSampling sampling;
+   std::unique_ptr<Gpu> functional_gpu;
    std::unique_ptr<Vram> vram;
    std::unique_ptr<VramAllocator> alloc;
    std::map<uint32_t, Bo> bos;
@@ -81,6 +86,9 @@ struct vlg_drm_device {
       struct vlg_drm_submit args;
       SubmitResult result;
       std::vector<std::string> host_errors;
+      GpuMode mode;              /* of the GPU that ran the submit */
+      FrameSampling::Role role;  /* of its frame, when sampling */
+      uint64_t frame;
    };
    std::optional<PendingStats> pending_stats;
    bool stats_made = true, draw_stats_made = false;
@@ -344,14 +352,18 @@ fault_text(uint64_t submit, uint64_t first_draw, const SubmitResult &r)
 }
 
 nlohmann::ordered_json
-stats_json(const vlg_drm_device &dev, uint64_t submit, uint64_t fence, uint64_t first_draw,
-           const struct vlg_drm_submit &args, SubmitResult &r,
-           const std::vector<std::string> &host_errors, bool full)
+stats_json(const vlg_drm_device &dev, vlg_drm_device::PendingStats &p, bool full)
 {
+   const uint64_t first_draw = p.first_draw;
+   const struct vlg_drm_submit &args = p.args;
+   SubmitResult &r = p.result;
+   const std::vector<std::string> &host_errors = p.host_errors;
    nlohmann::ordered_json j;
-   j[K::submit] = submit;
-   j["fence"] = fence;
-   j["mode"] = gpu_mode_name(dev.mode);
+   j[K::submit] = p.submit;
+   j["fence"] = p.fence;
+   j["mode"] = gpu_mode_name(p.mode);
+   if (dev.sampling.enabled())
+      j["sample"] = {{"frame", p.frame}, {"role", FrameSampling::role_name(p.role)}};
    j["queue"] = {{"address", fmt::format("0x{:x}", args.cmd_address)}, {"dwords", args.cmd_dwords}};
    j["commands"] = r.commands;
    j["halted"] = r.halted;
@@ -448,7 +460,7 @@ make_stats(vlg_drm_device &dev, bool full)
    /* indented for the files of VLGPU_STATS=DIR, compact for the driver's
     * parser */
    (full ? dev.stats : dev.draw_stats) =
-      stats_json(dev, p.submit, p.fence, p.first_draw, p.args, p.result, p.host_errors, full)
+      stats_json(dev, p, full)
          .dump(full && !dev.stats_dir.empty() ? 2 : -1);
    made = true;
 }
@@ -571,6 +583,22 @@ create_device(const vlg_drm_create_args *args, vlg_drm_device **out, char *err, 
       set_err(err, err_size, e.what());
       return -EINVAL;
    }
+   if (args->sample && *args->sample) {
+      try {
+         dev->sampling = FrameSampling::parse(args->sample);
+      } catch (const std::invalid_argument &e) {
+         set_err(err, err_size, e.what());
+         return -EINVAL;
+      }
+      if (dev->mode != GpuMode::Cycle) {
+         set_err(err, err_size,
+                 fmt::format("sample '{}': sampling times frames in cycle mode; this device "
+                             "is functional",
+                             args->sample));
+         return -EINVAL;
+      }
+      dev->functional_gpu = make_gpu(GpuMode::Functional, dev->cfg);
+   }
    if (args->dump_draws) {
       try {
          dev->dump_draws = DrawSet::parse(args->dump_draws);
@@ -680,6 +708,8 @@ void
 vlgpu::sim::device_set_label(vlg_drm_device *dev, uint64_t address, uint64_t size,
                              std::string label)
 {
+   if (dev->functional_gpu)
+      dev->functional_gpu->set_label(address, size, label);
    dev->gpu->set_label(address, size, std::move(label));
 }
 
@@ -816,7 +846,7 @@ vlg_drm_bo_free(struct vlg_drm_device *dev, uint32_t handle)
       if (it == dev->bos.end())
          return -ENOENT;
       dev->alloc->free(it->second.address);
-      dev->gpu->set_label(it->second.address, it->second.size, {});
+      device_set_label(dev, it->second.address, it->second.size, {});
       dev->bos.erase(it);
       return 0;
    });
@@ -835,7 +865,7 @@ vlg_drm_bo_set_label(struct vlg_drm_device *dev, uint32_t handle, const char *la
       capture_record(*dev, [&](CaptureWriter &w) {
          w.label(it->second.address, it->second.size, text);
       });
-      dev->gpu->set_label(it->second.address, it->second.size, std::move(text));
+      device_set_label(dev, it->second.address, it->second.size, std::move(text));
       return 0;
    });
 }
@@ -904,7 +934,10 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
          w.before_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev), submit - 1,
                          dev->fence, first_draw, args->cmd_address, args->cmd_dwords);
       });
-      SubmitResult r = dev->gpu->execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
+      /* a sampled run's functional frames: the functional GPU */
+      const FrameSampling::Role role = dev->sampling.role(dev->frame);
+      Gpu &gpu = role == FrameSampling::Role::Functional ? *dev->functional_gpu : *dev->gpu;
+      SubmitResult r = gpu.execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
       /* (no-op unless the capture recorded the submit) */
       capture_guard(*dev, [&](CaptureWriter &w) {
          w.after_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev));
@@ -913,8 +946,10 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
       args->fence = ++dev->fence;
       dev->fault = fault_text(submit, first_draw, r);
       const int ret = r.faults.empty() ? 0 : -EIO;
-      dev->pending_stats = vlg_drm_device::PendingStats{
-         submit, args->fence, first_draw, *args, std::move(r), host.host_errors()};
+      dev->pending_stats =
+         vlg_drm_device::PendingStats{submit,      args->fence, first_draw,  *args,
+                                      std::move(r), host.host_errors(), gpu.mode(), role,
+                                      dev->frame};
       if (!dev->stats_dir.empty()) {
          make_stats(*dev, true);
          const std::string path =

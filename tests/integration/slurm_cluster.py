@@ -18,7 +18,7 @@ job states with `scontrol show job` (sacct needs one).
 
 Command line, for trying it by hand:
     tests/integration/slurm_cluster.py DIR     start, print `export SLURM_CONF=...`,
-                                               run until Ctrl-C, then stop
+                                               run until Ctrl-C or SIGTERM, then stop
 
 Errors: ClusterError with the reason and the daemons' log lines when a
 program is missing or the node does not come up within the timeout.
@@ -201,10 +201,16 @@ if __name__ == "__main__":
     if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         print(__doc__)
         sys.exit(2)
+    def stop_on(signum, frame):
+        raise KeyboardInterrupt
+    # SIGTERM too (kill PID), and SIGINT even when started with & from a script,
+    # where it arrives ignored
+    signal.signal(signal.SIGTERM, stop_on)
+    signal.signal(signal.SIGINT, stop_on)
     try:
         with OneNodeCluster(Path(sys.argv[1])) as c:
-            print(f"export SLURM_CONF={c.conf}\n(one-node cluster up; Ctrl-C stops it)",
-                  flush=True)
+            print(f"export SLURM_CONF={c.conf}\n(one-node cluster up; Ctrl-C or kill "
+                  f"{os.getpid()} stops it)", flush=True)
             try:
                 signal.pause()
             except KeyboardInterrupt:

@@ -9,7 +9,6 @@ launcher's APT_PACKAGES)."""
 
 import csv
 import json
-import os
 import shutil
 import subprocess
 import tempfile

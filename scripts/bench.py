@@ -99,6 +99,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "tests/integration"),
                 str(ROOT / "tests/integration/driver")]
 
+import capture_bench  # noqa: E402  (bench capture)
 import driverlib  # noqa: E402  (framegrab shim build)
 import glmark2 as glm  # noqa: E402  (scripts/glmark2.py: default scene list, launcher loader)
 
@@ -1264,7 +1265,7 @@ def cmd_compiler(args):
 # ---------------------------------------------------------------------------
 
 def cmd_capture(args):
-    import capture_bench as cb
+    cb = capture_bench
     launcher = glmark2_launcher("bench capture", args.size)
     if launcher is None:
         return 2
@@ -1374,8 +1375,7 @@ def main(argv=None):
     cap = sub.add_parser("capture", help="frame captures: size, overhead, replay vs live host "
                                          "time per frame, replay cycles = live, per glmark2 scene")
     cap.add_argument("--scenes", nargs="+", metavar="SCENE",
-                     help="glmark2 -b specs; default: " + " ".join(
-                         ["build", "texture", "shading", "jellyfish", "refract", "terrain"]))
+                     help="glmark2 -b specs; default: " + " ".join(capture_bench.DEFAULT_SCENES))
     cap.add_argument("--frames", type=int, default=3,
                      help="frames captured after the set-up frame 0 (default 3)")
     cap.add_argument("--size", default="800x600", help="glmark2 -s WxH (default 800x600)")

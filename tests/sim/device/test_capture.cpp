@@ -510,25 +510,37 @@ TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
    err = error_of(bad);
    EXPECT_NE(err.find("manifest.json"), std::string::npos) << err;
 
-   /* a frame image reaching past VRAM: an error naming the log's line, no read */
-   const fs::path far = copy("far-image");
-   {
+   /* a log with one more event: the capture's events then @extra */
+   auto with_event = [&](const char *name, const nlohmann::json &extra) {
+      const fs::path c = copy(name);
       std::string text;
-      for (const nlohmann::json &ev : capture_events(far))
+      for (const nlohmann::json &ev : capture_events(c))
          text += ev.dump() + "\n";
-      text += nlohmann::json{{"ev", "frame_image"}, {"address", 0xfffffff0ull}, {"stride", 256},
-                             {"width", 64},         {"height", 48},           {"format", int(VLG_FORMAT_R8G8B8A8_UNORM)},
-                             {"hash", "00"}}
-                 .dump() +
-              "\n";
+      text += extra.dump() + "\n";
       std::vector<char> z(ZSTD_compressBound(text.size()));
       const size_t n = ZSTD_compress(z.data(), z.size(), text.data(), text.size(), 1);
-      ASSERT_FALSE(ZSTD_isError(n));
-      std::ofstream(far / "events.jsonl.zst", std::ios::binary).write(z.data(), std::streamsize(n));
-   }
+      EXPECT_FALSE(ZSTD_isError(n));
+      std::ofstream(c / "events.jsonl.zst", std::ios::binary).write(z.data(), std::streamsize(n));
+      return c;
+   };
+
+   /* a frame image reaching past VRAM: an error naming the log's line, no read */
+   const fs::path far = with_event(
+      "far-image", {{"ev", "frame_image"}, {"address", 0xfffffff0ull}, {"stride", 256},
+                    {"width", 64},         {"height", 48},
+                    {"format", int(VLG_FORMAT_R8G8B8A8_UNORM)}, 
+                    {"hash", "00"}});
    err = error_of(far);
    EXPECT_NE(err.find("events.jsonl.zst:"), std::string::npos) << err;
    EXPECT_NE(err.find("frame image 64x48"), std::string::npos) << err;
+
+   /* a page whose address + 64 KiB wraps past 2^64: outside VRAM, not written there */
+   const fs::path wrap = with_event(
+      "wrapping-page",
+      {{"ev", "pages"},
+       {"pages", {{0xffffffffffff0000ull, "00000000000000000000000000000000"}}}});
+   err = error_of(wrap);
+   EXPECT_NE(err.find("page address 0xffffffffffff0000 outside VRAM"), std::string::npos) << err;
 }
 
 TEST_F(CaptureTest, UncreatableDirectoryIsACreateError)

@@ -165,7 +165,9 @@ field(const nlohmann::json &j, const char *key, const LogReader &log)
 void
 load_page(Replay &rp, uint64_t address, const std::string &hash, const LogReader &log)
 {
-   if (address % kCapturePageBytes || address + kCapturePageBytes > rp.vram_size)
+   /* (no address + page size: it wraps for an address near 2^64) */
+   if (address % kCapturePageBytes || rp.vram_size < kCapturePageBytes ||
+       address > rp.vram_size - kCapturePageBytes)
       throw CaptureError(
          fmt::format("{}:{}: page address 0x{:x} outside VRAM ({} bytes)", log.path(),
                      log.line_no(), address, rp.vram_size));

@@ -19,7 +19,11 @@ OUT_DIR/<target>/ receives one file per seed (OUT_DIR is emptied first):
            them) to keep the seeds small
   cp       vlgpu-fuzz-cp-seeds: the VRAM and queue each corpus dump replays
            with, and a SYNC + HALT queue
+  capture  each cp seed as a frame capture in fuzz_capture.cpp's container: a
+           manifest, an empty config.json, its nonzero VRAM pages as blob-N, and an
+           event log recording those pages, the submit of its queue and a frame end
 """
+import json
 import hashlib
 import re
 import shutil
@@ -90,6 +94,30 @@ def dump_container(d):
     return b"\n".join(parts)
 
 
+def capture_container(cp_seed):
+    """A cp seed (fuzz_cp_input.h: queue address u32, dwords u32, VRAM image) as a
+    capture container (fuzz_capture.cpp)."""
+    address = int.from_bytes(cp_seed[0:4], "little")
+    dwords = int.from_bytes(cp_seed[4:8], "little")
+    vram, page = cp_seed[8:], 65536
+    manifest = {"format": "vlgpu-capture", "version": 1, "page_bytes": page,
+                "mode": "functional", "driver_params": {}}
+    parts = [b"--- manifest.json\n" + json.dumps(manifest).encode(), b"--- config.json\n{}"]
+    pages = []
+    for i in range(0, len(vram), page):
+        data = vram[i:i + page]
+        if data.strip(b"\0"):
+            parts.append(f"--- blob-{len(pages)}\n".encode() + data)
+            pages.append([i, f"@{len(pages)}"])
+    events = [{"ev": "pages", "pages": pages},
+              {"ev": "submit", "submit": 0, "fence": 0, "draws": 0, "cmd_address": address,
+               "cmd_dwords": dwords},
+              {"ev": "end_frame", "frame": 0}]
+    # last in the container, so its final newline (which the log needs) stays its own
+    parts.append(b"--- events.jsonl\n" + "".join(json.dumps(e) + "\n" for e in events).encode())
+    return b"\n".join(parts)
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -123,6 +151,8 @@ def main(argv):
     (out / "cp").mkdir()
     subprocess.run([str(build / "tests/fuzz/vlgpu-fuzz-cp-seeds"), str(out / "cp")] +
                    [str(d) for d in DUMPS], check=True)
+    for seed in sorted((out / "cp").iterdir()):
+        put(out, "capture", capture_container(seed.read_bytes()), seed.name)
     for t in sorted(out.iterdir()):
         n = sum(1 for _ in t.iterdir())
         size = sum(f.stat().st_size for f in t.iterdir())

@@ -509,6 +509,14 @@ TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
    std::ofstream(bad / "manifest.json") << "{\"format\": \"vlgpu-capture\",";
    err = error_of(bad);
    EXPECT_NE(err.find("manifest.json"), std::string::npos) << err;
+   /* fields of the wrong type (found by the capture fuzz target: an uncaught
+    * nlohmann::type_error for "format": {}) */
+   for (const char *text : {R"({"format": {}})", R"({"format": "vlgpu-capture", "version": "1"})",
+                            R"({"format": "vlgpu-capture", "version": 1, "page_bytes": []})"}) {
+      std::ofstream(bad / "manifest.json") << text;
+      err = error_of(bad);
+      EXPECT_NE(err.find("has the wrong type"), std::string::npos) << text << ": " << err;
+   }
 
    /* a log with one more event: the capture's events then @extra */
    auto with_event = [&](const char *name, const nlohmann::json &extra) {

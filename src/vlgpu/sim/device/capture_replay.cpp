@@ -385,6 +385,22 @@ run_event(Replay &rp, const std::string &line, const LogReader &log)
    }
 }
 
+/** Field @key of the manifest @m (a JSON object) as T, @fallback when it is
+ *  absent; a value of another type is a CaptureError naming @path and @key. */
+template <typename T>
+T
+manifest_value(const nlohmann::json &m, const char *key, T fallback, const std::string &path)
+{
+   const auto it = m.find(key);
+   if (it == m.end())
+      return fallback;
+   try {
+      return it->get<T>();
+   } catch (const nlohmann::json::exception &) {
+      throw CaptureError(fmt::format("{}: \"{}\" has the wrong type", path, key));
+   }
+}
+
 /** CAPTURE/manifest.json, checked: readable, this format. */
 nlohmann::json
 read_manifest(const std::string &dir)
@@ -397,14 +413,15 @@ read_manifest(const std::string &dir)
       throw CaptureError(e.what());
    }
    const nlohmann::json m = nlohmann::json::parse(text, nullptr, false);
-   if (!m.is_object() || m.value("format", "") != "vlgpu-capture")
+   if (!m.is_object() || manifest_value<std::string>(m, "format", "", mpath) != "vlgpu-capture")
       throw CaptureError(fmt::format("{}: not a vlgpu capture manifest (JSON with \"format\": "
                                      "\"vlgpu-capture\")",
                                      mpath));
-   if (m.value("version", 0) != 1)
-      throw CaptureError(fmt::format("{}: capture format version {} (this vlgpu reads 1)", mpath,
-                                     m.value("version", 0)));
-   if (m.value("page_bytes", uint64_t(0)) != kCapturePageBytes)
+   const int64_t version = manifest_value<int64_t>(m, "version", 0, mpath);
+   if (version != 1)
+      throw CaptureError(
+         fmt::format("{}: capture format version {} (this vlgpu reads 1)", mpath, version));
+   if (manifest_value<uint64_t>(m, "page_bytes", 0, mpath) != kCapturePageBytes)
       throw CaptureError(fmt::format("{}: page_bytes is not {}", mpath, kCapturePageBytes));
    return m;
 }
@@ -472,7 +489,8 @@ std::string
 capture_mode(const std::string &dir)
 {
    const nlohmann::json m = read_manifest(dir);
-   const std::string mode = m.value("mode", "");
+   const std::string mode =
+      manifest_value<std::string>(m, "mode", "", (fs::path(dir) / "manifest.json").string());
    if (mode != "cycle" && mode != "functional")
       throw CaptureError(fmt::format("{}/manifest.json: \"mode\" is not \"cycle\" or "
                                      "\"functional\"",

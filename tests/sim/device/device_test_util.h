@@ -65,6 +65,21 @@ struct Device {
    explicit Device(const char *dump_dir = nullptr, const char *dump_draws = nullptr,
                    const char *stats_dir = nullptr, const char *overrides = nullptr,
                    uint32_t mode = VLG_DRM_MODE_FUNCTIONAL)
+      : Device(args(dump_dir, dump_draws, stats_dir, overrides, mode))
+   {
+   }
+   /** A device made with @a (every field vlg_drm_create_args has);
+    *  @throws std::runtime_error with the device's reason. */
+   explicit Device(const vlg_drm_create_args &a)
+   {
+      char err[512] = "";
+      const int r = vlg_drm_device_create(&a, &dev, err, sizeof(err));
+      if (r != 0)
+         throw std::runtime_error(std::string("vlg_drm_device_create: ") + err);
+   }
+   ~Device() { vlg_drm_device_destroy(dev); }
+   static vlg_drm_create_args args(const char *dump_dir, const char *dump_draws,
+                                   const char *stats_dir, const char *overrides, uint32_t mode)
    {
       vlg_drm_create_args a{};
       a.mode = mode;
@@ -72,12 +87,8 @@ struct Device {
       a.dump_draws = dump_draws;
       a.stats_dir = stats_dir;
       a.config_overrides = overrides;
-      char err[512] = "";
-      const int r = vlg_drm_device_create(&a, &dev, err, sizeof(err));
-      if (r != 0)
-         throw std::runtime_error(std::string("vlg_drm_device_create: ") + err);
+      return a;
    }
-   ~Device() { vlg_drm_device_destroy(dev); }
    Device(const Device &) = delete;
    Device &operator=(const Device &) = delete;
 

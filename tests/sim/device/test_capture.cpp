@@ -33,9 +33,10 @@ file_text(const fs::path &p)
    return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
-vlg_drm_device *
-make_device(uint32_t mode, const char *stats_dir, const char *capture_dir,
-            const char *capture_frames, const char *sample = nullptr)
+/** The creation arguments of a capturing (and maybe sampled) device. */
+vlg_drm_create_args
+capture_args(uint32_t mode, const char *stats_dir, const char *capture_dir,
+             const char *capture_frames, const char *sample = nullptr)
 {
    vlg_drm_create_args a{};
    a.mode = mode;
@@ -44,11 +45,7 @@ make_device(uint32_t mode, const char *stats_dir, const char *capture_dir,
    a.capture_dir = capture_dir;
    a.capture_frames = capture_frames;
    a.client = "test_capture";
-   vlg_drm_device *dev = nullptr;
-   char err[512] = "";
-   if (vlg_drm_device_create(&a, &dev, err, sizeof(err)) != 0)
-      throw std::runtime_error(std::string("vlg_drm_device_create: ") + err);
-   return dev;
+   return a;
 }
 
 /** What the live run left: the bytes of display 3 after each frame, and of
@@ -69,9 +66,7 @@ LiveRun
 live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const char *frames,
          const char *sample = nullptr)
 {
-   Device d(nullptr, nullptr, nullptr, nullptr, VLG_DRM_MODE_FUNCTIONAL);
-   vlg_drm_device_destroy(d.dev);
-   d.dev = make_device(mode, stats_dir, capture_dir, frames, sample);
+   Device d(capture_args(mode, stats_dir, capture_dir, frames, sample));
 
    LiveRun live;
    Square sq;
@@ -287,7 +282,8 @@ TEST_F(CaptureTest, FrameRangeCapturesOnlyThoseFramesAndReplaysThem)
 TEST_F(CaptureTest, ParametersTheClientReadAreInTheManifestAndDifferencesAreNoted)
 {
    const fs::path cap = root / "cap";
-   vlg_drm_device *dev = make_device(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), "1-1");
+   Device d(capture_args(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), "1-1"));
+   vlg_drm_device *dev = d.dev;
    uint64_t vram = 0, regs = 0;
    ASSERT_EQ(vlg_drm_get_param(dev, VLG_DRM_PARAM_VRAM_SIZE, &vram), 0);
    ASSERT_EQ(vlg_drm_end_frame(dev), 0); /* frame 0 ends: frame 1 is the captured one */
@@ -295,7 +291,8 @@ TEST_F(CaptureTest, ParametersTheClientReadAreInTheManifestAndDifferencesAreNote
    ASSERT_EQ(vlg_drm_end_frame(dev), 0);
    uint64_t unused = 0;
    EXPECT_EQ(vlg_drm_get_param(dev, 999, &unused), -EINVAL); /* not a parameter: not recorded */
-   vlg_drm_device_destroy(dev);
+   vlg_drm_device_destroy(d.dev); /* the final manifest */
+   d.dev = nullptr;
    const nlohmann::json m = nlohmann::json::parse(file_text(cap / "manifest.json"));
    EXPECT_EQ(m["driver_params"], (nlohmann::json{{"vram_size", vram}, {"max_compute_regs", regs}}));
    EXPECT_STREQ(vlg_drm_param_name(VLG_DRM_PARAM_SPCS_PER_GPC), "spcs_per_gpc");
@@ -324,9 +321,7 @@ TEST_F(CaptureTest, ParametersTheClientReadAreInTheManifestAndDifferencesAreNote
 TEST_F(CaptureTest, OffScreenFrameImageIsReplayedAsAPngEqualToTheLiveRenderTarget)
 {
    const fs::path cap = root / "cap";
-   Device d(nullptr, nullptr, nullptr, nullptr, VLG_DRM_MODE_FUNCTIONAL);
-   vlg_drm_device_destroy(d.dev);
-   d.dev = make_device(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), nullptr);
+   Device d(capture_args(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), nullptr));
    Square sq;
    sq.build(d);
    const uint8_t bg[4] = {10, 20, 30, 255};

@@ -21,8 +21,6 @@
  * be a CaptureError, ConfigError or DumpError; a GPU fault is a result, not an
  * error. docs/fuzzing.md.
  */
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -103,21 +101,12 @@ unpack(const std::string &input, const fs::path &dir)
    write(dir / "events.jsonl.zst", zstd(events));
 }
 
-const fs::path &
-work_dir()
-{
-   static const fs::path dir = fs::temp_directory_path() /
-                               ("vlgpu-fuzz-capture-" + std::to_string(::getpid()));
-   return dir;
-}
-
 } // namespace
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-   const fs::path &dir = work_dir();
-   fs::remove_all(dir);
+   const fs::path dir = vlgpu::fuzz::fresh_work_dir("capture");
    fs::create_directories(dir / "cap" / "blobs");
    unpack(std::string(reinterpret_cast<const char *>(data), size), dir / "cap");
    CaptureReplayOptions o;

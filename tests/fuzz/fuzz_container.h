@@ -9,7 +9,10 @@
  */
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +51,20 @@ unpack_container(const std::string &input)
       pos = next == std::string::npos ? next : next + 1;
    }
    return files;
+}
+
+/** This process's scratch directory for target @target
+ *  (TMPDIR/vlgpu-fuzz-TARGET-PID), emptied and created again: one input's
+ *  files never meet the next one's. */
+inline std::filesystem::path
+fresh_work_dir(const std::string &target)
+{
+   namespace fs = std::filesystem;
+   const fs::path dir =
+      fs::temp_directory_path() / ("vlgpu-fuzz-" + target + "-" + std::to_string(::getpid()));
+   fs::remove_all(dir);
+   fs::create_directories(dir);
+   return dir;
 }
 
 } // namespace vlgpu::fuzz

@@ -17,8 +17,6 @@
  * must be a DumpError or ConfigError (dump.h); a GPU fault is a result, not
  * an error. docs/fuzzing.md.
  */
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -47,22 +45,12 @@ unpack(const std::string &input, const fs::path &dir)
       std::ofstream(dir / name, std::ios::binary).write(text.data(), std::streamsize(text.size()));
 }
 
-const fs::path &
-work_dir()
-{
-   static const fs::path dir = fs::temp_directory_path() /
-                               ("vlgpu-fuzz-dump-" + std::to_string(::getpid()));
-   return dir;
-}
-
 } // namespace
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-   const fs::path &dir = work_dir();
-   fs::remove_all(dir);
-   fs::create_directories(dir);
+   const fs::path dir = vlgpu::fuzz::fresh_work_dir("dump");
    unpack(std::string(reinterpret_cast<const char *>(data), size), dir);
    try {
       Config cfg = dump_config(dir.string());

@@ -391,12 +391,12 @@ def plan_sweep(grid, out, progress):
                 captures[cap["key"]] = cap
             points.append({"workload": w["name"], "settings": c, "capture": cap["key"],
                            "params_differ": []})
+    contents = {k: capture_contents_key(c["dir"]) for k, c in captures.items()}  # once each
     for p in points:
-        cap = captures[p["capture"]]
-        p["capture_dir"] = cap["dir"]
+        p["capture_dir"] = captures[p["capture"]]["dir"]
         p["key"] = key_of({"sim": sim_hash, "mode": grid["mode"], "base": grid["base"],
                            "set": capture_settings(grid, p["settings"]),
-                           "capture": capture_contents_key(cap["dir"])})
+                           "capture": contents[p["capture"]]})
     sw.plan = {"name": grid["name"], "grid": grid["grid"], "mode": grid["mode"],
                "base": grid["base"], "set": grid["set"], "keys": grid["keys"],
                "sim": str(SIM), "sim_hash": sim_hash, "python": sys.executable,
@@ -670,10 +670,11 @@ def status(sw, out=print):
 def collect(sw, plots=True, out=print):
     """Write OUT/results.csv, results.json and the plots from the points' results."""
     plan = sw.plan
-    rows = []
+    rows, missing = [], 0
     for p in plan["points"]:
         r = sw.result(p)
         if not r or not r["ok"]:
+            missing += 1
             continue
         for fr in r["rows"]:
             row = {"workload": p["workload"], **{k: p["settings"].get(k) for k in plan["keys"]},
@@ -694,7 +695,6 @@ def collect(sw, plots=True, out=print):
         w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         w.writerows(rows)
-    missing = sum(1 for p in plan["points"] if not (sw.result(p) or {}).get("ok"))
     doc = {"name": plan["name"], "grid": plan["grid"], "mode": plan["mode"],
            "keys": plan["keys"], "points": len(plan["points"]), "points_missing": missing,
            "collected": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "rows": rows}

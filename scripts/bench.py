@@ -103,7 +103,12 @@ import capture_bench  # noqa: E402  (bench capture)
 import driverlib  # noqa: E402  (framegrab shim build)
 import glmark2 as glm  # noqa: E402  (scripts/glmark2.py: default scene list, launcher loader)
 
-MODES = ("softpipe", "functional", "cycle")
+MODES = ("softpipe", "functional", "cycle", "sampled")
+# the modes whose every frame is one comparable unit of work (per-frame medians, ratios to
+# softpipe); "sampled" times a few frames and skips or draws the others functionally, so it
+# is summarised by its totals instead (sampled_summary)
+PER_FRAME_MODES = ("softpipe", "functional", "cycle")
+DEFAULT_SAMPLE = "10:0,skip"
 SIM_BENCH = ROOT / "build/standalone/src/vlgpu/tools/vlgpu-sim-bench"
 UNITS_TESTS = ROOT / "build/standalone/tests/sim/units/test_sim_units"
 # The timing tests whose record_measurement() calls (tests/sim/units/
@@ -294,11 +299,13 @@ def select_scenes(patterns):
 
 
 def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir, timeout,
-                     debug=()):
-    """One glmark2-es2 process: SCENE on MODE (softpipe | functional | cycle) for
-    1 + FRAMES frames; DEBUG: more VLGPU_DEBUG flags (e.g. the compiler's "nodual").  Returns a dict: ok, error, exit_code, peak_rss_mib,
-    process_wall_s, frames (list of per-measured-frame dicts: frame, wall_ms,
-    cpu_ms, and for vlgpu the VLGPU_STATS row's cycles and busy_* fractions)."""
+                     debug=(), sample=None):
+    """One glmark2-es2 process: SCENE on MODE (softpipe | functional | cycle | sampled) for
+    1 + FRAMES frames; DEBUG: more VLGPU_DEBUG flags (e.g. the compiler's "nodual");
+    SAMPLE: mode sampled's VLGPU_SAMPLE plan (cycle mode, frame_sampling.h).  Returns a
+    dict: ok, error, exit_code, peak_rss_mib, process_wall_s, frames (list of
+    per-measured-frame dicts: frame, wall_ms, cpu_ms, and for vlgpu the VLGPU_STATS row's
+    cycles, busy_* fractions, and when sampled its sample role and sample_block)."""
     workdir.mkdir(parents=True, exist_ok=True)
     times, stats = workdir / "times.txt", workdir / "stats.csv"
     for p in (times, stats, workdir / "stats.draws.csv"):
@@ -307,8 +314,10 @@ def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir
     driver = "softpipe" if mode == "softpipe" else "vlgpu"
     env = launcher.gl_env(driver)
     env["DISPLAY"] = display
-    for k in ("VLGPU_STATS", "VLGPU_DUMP", "VLGPU_DUMP_DRAWS", "VLG_GRAB_DIR"):
+    for k in ("VLGPU_STATS", "VLGPU_DUMP", "VLGPU_DUMP_DRAWS", "VLG_GRAB_DIR", "VLGPU_SAMPLE"):
         env.pop(k, None)
+    if mode == "sampled":
+        env["VLGPU_SAMPLE"] = sample
     flags = [f for f in env.get("VLGPU_DEBUG", "").split(",") if f and f != "functional"]
     if mode == "functional":
         flags.append("functional")
@@ -360,9 +369,11 @@ def run_glmark2_once(launcher, display, shim, scene, mode, frames, size, workdir
         # stats row k is the frame that ended at the k-th glFinish, as times line k
         if i < len(rows):
             r = rows[i]
-            f["cycles"] = int(r["cycles"]) if mode == "cycle" else None
+            f["cycles"] = int(r["cycles"]) if mode in ("cycle", "sampled") else None
             f["draws"] = int(r["draws"])
             f["faults"] = int(r.get("faults") or 0)
+            if mode == "sampled":
+                f["sample"], f["sample_block"] = r["sample"], int(r["sample_block"])
             for k, v in r.items():
                 if k.startswith("busy_") and mode == "cycle":
                     f[k] = float(v)
@@ -404,7 +415,7 @@ def summarize(runs, modes):
             rss = [r["peak_rss_mib"] for r in rs if r["peak_rss_mib"]]
             row["peak_rss_mib"] = max(rss) if rss else None
             cyc = [f["cycles"] for f in fr if f.get("cycles") is not None]
-            if cyc:
+            if cyc and mode != "sampled":
                 row["cycles_per_frame"] = statistics.median(cyc)
                 cpu_s = sum(f["cpu_ms"] for f in fr if f.get("cycles") is not None) / 1e3
                 wall_s = sum(f["wall_ms"] for f in fr if f.get("cycles") is not None) / 1e3
@@ -459,7 +470,7 @@ def overall(rows, modes):
     Mcycles/s; how many scenes vlgpu is at least as fast as softpipe."""
     out = {}
     for mode in modes:
-        if mode == "softpipe":
+        if mode not in PER_FRAME_MODES or mode == "softpipe":
             continue
         rs = [r for r in rows if r["mode"] == mode and r.get("ratio_cpu") is not None]
         if not rs:
@@ -479,6 +490,134 @@ def overall(rows, modes):
     return out
 
 
+def sample_spec(spec, rep):
+    """The VLGPU_SAMPLE plan of repetition REP: SPEC with seed=REP+1 unless SPEC names a seed
+    (each repetition then draws other frames, and their mean estimate is more precise)."""
+    return spec if "seed=" in spec else f"{spec},seed={rep + 1}"
+
+
+def sampled_summary(runs, scenes):
+    """Mode sampled against mode cycle, per scene and for the whole benchmark (dict with
+    "scenes" and "total", or None without both modes): the cycles of frames 1..N the sampled
+    runs estimate (scripts/sampling.py; the mean of the repetitions' estimates, each with its
+    own random plan, variance the sum of theirs / reps^2) and their interval next to the cycle
+    runs' true sum (repetition 0; every repetition's must be equal: the simulator is
+    deterministic), and the host CPU time of frames 1..N in both modes (all repetitions)."""
+    import sampling
+    by = {}
+    for r in runs:
+        by.setdefault((r["scene"], r["mode"]), []).append(r)
+    out, ests = [], []
+    for scene in scenes:
+        cyc, smp = by.get((scene, "cycle"), []), by.get((scene, "sampled"), [])
+        if not cyc or not smp:
+            continue
+        row = {"scene": scene}
+        truths = {sum(f["cycles"] or 0 for f in r["frames"]) for r in cyc if r["ok"]}
+        cpu_c = sum(f["cpu_ms"] for r in cyc for f in r["frames"]) / 1e3
+        cpu_s = sum(f["cpu_ms"] for r in smp for f in r["frames"]) / 1e3
+        row.update(cycle_cpu_s=cpu_c, sampled_cpu_s=cpu_s,
+                   speedup=cpu_c / cpu_s if cpu_s > 0 else None,
+                   timed_frames=sum(f.get("sample") in ("measured", "warmup")
+                                    for r in smp for f in r["frames"]),
+                   frames=sum(len(r["frames"]) for r in smp))
+        if len(truths) != 1 or not all(r["ok"] for r in smp):
+            row["error"] = ("cycle runs failed or differ in cycles" if len(truths) != 1
+                            else "; ".join(sorted({r["error"] for r in smp if r["error"]})))
+            out.append(row)
+            continue
+        row["true_cycles"] = truth = truths.pop()
+        try:
+            es = [sampling.estimate(r["frames"], first=1) for r in smp]
+        except sampling.SamplingError as e:
+            row["error"] = str(e)
+            out.append(row)
+            continue
+        n = len(es)
+        e = {"estimate": sum(x["estimate"] for x in es) / n,
+             "variance": (None if any(x["variance"] is None for x in es)
+                          else sum(x["variance"] for x in es) / n ** 2),
+             # per scene: the repetitions' degrees of freedom together (Student t)
+             "df": sum(x["df"] or 0 for x in es) or None}
+        if e["variance"] is not None:
+            half = sampling.student_t(0.95, e["df"]) * (e["variance"] ** 0.5)
+            e.update(low=e["estimate"] - half, high=e["estimate"] + half)
+        else:
+            e.update(low=None, high=None)
+        ests.append(e)
+        row.update(estimate=e["estimate"], low=e["low"], high=e["high"],
+                   error_pct=100 * (e["estimate"] - truth) / truth if truth else None,
+                   inside=e["low"] is not None and e["low"] <= truth <= e["high"])
+        out.append(row)
+    if not out:
+        return None
+    ok = [r for r in out if "estimate" in r]
+    total = {"scenes": len(out), "scenes_estimated": len(ok),
+             "cycle_cpu_s": sum(r["cycle_cpu_s"] for r in out),
+             "sampled_cpu_s": sum(r["sampled_cpu_s"] for r in out)}
+    total["speedup"] = (total["cycle_cpu_s"] / total["sampled_cpu_s"]
+                        if total["sampled_cpu_s"] > 0 else None)
+    if ok and len(ok) == len(out):
+        c = sampling.combine(ests)
+        truth = sum(r["true_cycles"] for r in ok)
+        total.update(true_cycles=truth, estimate=c["estimate"], low=c["low"], high=c["high"],
+                     error_pct=100 * (c["estimate"] - truth) / truth,
+                     inside=c["low"] is not None and c["low"] <= truth <= c["high"])
+        errs = sorted(abs(r["error_pct"]) for r in ok)
+        total.update(median_abs_scene_error_pct=statistics.median(errs),
+                     max_abs_scene_error_pct=errs[-1],
+                     scenes_inside=sum(bool(r["inside"]) for r in ok))
+    return {"scenes": out, "total": total}
+
+
+def sampled_markdown(doc):
+    """Mode sampled's tables (list of markdown lines): the benchmark's total, then per scene
+    the estimate, its error and interval, and the host CPU time against cycle mode."""
+    sm = doc.get("sampled")
+    if not sm:
+        return []
+    t = sm["total"]
+    o = doc["options"]
+    mc = (lambda v: "-" if v is None else f"{v / 1e6:.3f}")
+    lines = [f"Sampled simulation (`VLGPU_SAMPLE={o.get('sample')}`, a random plan per "
+             f"repetition; scripts/sampling.py) against cycle mode, cycles and host CPU time "
+             f"of frames 1..{o['frames']}:", ""]
+    if "estimate" in t:
+        lines += md_table(
+            ["benchmark (all scenes)", "true Mcycles (cycle mode)", "estimated Mcycles",
+             "error", "95 % interval, Mcycles", "truth inside", "cycle CPU s",
+             "sampled CPU s", "host-time speed-up", "per-scene error, median / max |%|",
+             "scenes with the truth inside their interval"],
+            [[f"{t['scenes']} scenes", mc(t["true_cycles"]), mc(t["estimate"]),
+              f"**{t['error_pct']:+.2f} %**",
+              f"{mc(t['low'])} .. {mc(t['high'])}" if t["low"] is not None else "-",
+              "yes" if t["inside"] else "**no**", f"{t['cycle_cpu_s']:.1f}",
+              f"{t['sampled_cpu_s']:.1f}", f"**{t['speedup']:.1f}x**",
+              f"{t['median_abs_scene_error_pct']:.2f} / {t['max_abs_scene_error_pct']:.2f}",
+              f"{t['scenes_inside']} of {t['scenes_estimated']}"]])
+    else:
+        lines.append(f"No benchmark total: {t['scenes'] - t['scenes_estimated']} scene(s) "
+                     f"without an estimate (below).")
+    lines += ["", "Per scene:", ""]
+    rows = []
+    for r in sm["scenes"]:
+        if "estimate" not in r:
+            rows.append([r["scene"].replace("|", "\\|"), mc(r.get("true_cycles")), "-",
+                         "FAIL: " + r.get("error", ""), "-", "-", f"{r['cycle_cpu_s']:.2f}",
+                         f"{r['sampled_cpu_s']:.2f}", "-", "-"])
+            continue
+        rows.append([r["scene"].replace("|", "\\|"), mc(r["true_cycles"]), mc(r["estimate"]),
+                     f"{r['error_pct']:+.2f} %",
+                     f"{mc(r['low'])} .. {mc(r['high'])}" if r["low"] is not None else "-",
+                     "yes" if r["inside"] else "no", f"{r['cycle_cpu_s']:.2f}",
+                     f"{r['sampled_cpu_s']:.2f}", fmt(r["speedup"], ".1f"),
+                     f"{r['timed_frames']} of {r['frames']}"])
+    lines += md_table(["scene", "true Mcycles", "estimated Mcycles", "error",
+                       "95 % interval, Mcycles", "truth inside", "cycle CPU s",
+                       "sampled CPU s", "speed-up", "frames timed (all reps)"], rows)
+    return lines
+
+
 def glmark2_markdown(doc):
     """The per-scene table of a glmark2 run as markdown: one row per scene, the
     three modes side by side (wall ms median, CPU ms median, ratios vs softpipe)."""
@@ -488,7 +627,7 @@ def glmark2_markdown(doc):
     for r in rows:
         if r["scene"] not in scenes:
             scenes.append(r["scene"])
-    modes = doc["options"]["modes"]
+    modes = [m for m in doc["options"]["modes"] if m in PER_FRAME_MODES]
     headers = ["scene"]
     for m in modes:
         headers += [f"{m} wall ms (min-max)", f"{m} CPU ms"]
@@ -561,6 +700,12 @@ def glmark2_summary_sentence(doc):
                   f"second ({o['min_sim_cycles_per_cpu_s'] / 1e6:.2f}-"
                   f"{o['max_sim_cycles_per_cpu_s'] / 1e6:.2f} M)")
         parts.append(p)
+    t = (doc.get("sampled") or {}).get("total", {})
+    if "estimate" in t:
+        parts.append(f"sampled mode (`VLGPU_SAMPLE={doc['options'].get('sample')}`) "
+                     f"{t['speedup']:.1f}x less host CPU time than cycle mode over the "
+                     f"benchmark, its total cycles {t['error_pct']:+.2f} % off the cycle-mode "
+                     f"run's (truth {'inside' if t['inside'] else 'OUTSIDE'} the 95 % interval)")
     m = doc["machine"]
     return [f"Medians over {len(doc['options']['scenes'])} glmark2 scenes: " + "; ".join(parts)
             + f" (`{doc['command']}`, {m['date']}, commit {m['git_head']})."]
@@ -577,6 +722,8 @@ def glmark2_doc_sections(doc):
                "repetitions, min-max in brackets; ratio = vlgpu / softpipe of the "
                "medians, CPU time first, wall in brackets):", ""]
             + glmark2_markdown(doc).rstrip("\n").split("\n"))
+    if doc.get("sampled"):
+        full += [""] + sampled_markdown(doc)
     return {"bench glmark2": full, "bench glmark2 summary": glmark2_summary_sentence(doc)}
 
 
@@ -606,6 +753,22 @@ def cmd_glmark2(args):
         print(f"bench glmark2: --modes: unknown {bad}; choose from {','.join(MODES)}",
               file=sys.stderr)
         return 2
+    if "sampled" in modes:
+        # the device checks the whole plan (frame_sampling.cpp: a bad one fails every
+        # sampled run with the reason in its output.log); the period is all this needs
+        period = re.match(r"\d+", args.sample)
+        if not period:
+            print(f"bench glmark2: --sample {args.sample!r}: want PERIOD[:WARMUP][,seed=N]"
+                  "[,skip]", file=sys.stderr)
+            return 2
+        if "cycle" not in modes:
+            print("bench glmark2: mode sampled is measured against mode cycle: add cycle to "
+                  "--modes", file=sys.stderr)
+            return 2
+        if args.frames < 2 * int(period.group()):
+            print(f"bench glmark2: note: --frames {args.frames} holds fewer than two blocks of "
+                  f"{period.group()} frames: the sampled estimates get no interval",
+                  file=sys.stderr)
     if args.frames < 1 or args.reps < 1:
         print("bench glmark2: --frames and --reps must be >= 1", file=sys.stderr)
         return 2
@@ -634,7 +797,8 @@ def cmd_glmark2(args):
                     n += 1
                     wd = work / f"{glm.slug(scene)}" / f"{mode}-rep{rep}"
                     r = run_glmark2_once(launcher, x.display, shim, scene, mode, args.frames,
-                                         args.size, wd, args.timeout)
+                                         args.size, wd, args.timeout,
+                                         sample=sample_spec(args.sample, rep))
                     r["rep"] = rep
                     r["workdir"] = str(wd)
                     runs.append(r)
@@ -648,6 +812,7 @@ def cmd_glmark2(args):
                           flush=True)
     rows = summarize(runs, modes)
     summary = overall(rows, modes)
+    sampled = sampled_summary(runs, scenes)
     txt = out / "glmark2.txt"
     txt.write_text(f"# ./vlgpu bench glmark2 {' '.join(args.argv)}\n# machine: {machine}\n")
     print()
@@ -664,6 +829,17 @@ def cmd_glmark2(args):
                      f"{o['min_sim_cycles_per_cpu_s'] / 1e6:.2f} M, max "
                      f"{o['max_sim_cycles_per_cpu_s'] / 1e6:.2f} M)")
         lines.append(line)
+    t = (sampled or {}).get("total", {})
+    if "estimate" in t:
+        lines.append(f"sampled ({args.sample}): {t['speedup']:.1f}x less host CPU time than "
+                     f"cycle mode; total cycles {t['estimate'] / 1e6:.3f} M estimated, "
+                     f"{t['true_cycles'] / 1e6:.3f} M true ({t['error_pct']:+.2f} %), 95 % "
+                     f"interval {t['low'] / 1e6:.3f}-{t['high'] / 1e6:.3f} M (truth "
+                     f"{'inside' if t['inside'] else 'OUTSIDE'}); per-scene |error| median "
+                     f"{t['median_abs_scene_error_pct']:.2f} %, max "
+                     f"{t['max_abs_scene_error_pct']:.2f} %")
+    elif sampled:
+        lines.append("sampled: no benchmark total (see the per-scene errors in glmark2.md)")
     print("\n".join(lines))
     with open(txt, "a") as f:
         f.write("\n".join(lines) + "\n")
@@ -674,11 +850,15 @@ def cmd_glmark2(args):
     write_csv(out / "glmark2-frames.csv", frame_rows)
     doc = {"benchmark": "glmark2", "command": "./vlgpu bench glmark2 " + " ".join(args.argv),
            "machine": machine, "options": {"scenes": scenes, "modes": modes, "reps": args.reps,
-                                           "frames": args.frames, "size": args.size},
+                                           "frames": args.frames, "size": args.size,
+                                           "sample": args.sample if "sampled" in modes
+                                           else None},
            "duration_s": time.monotonic() - t_start, "summary": summary, "scenes": rows,
+           "sampled": sampled,
            "runs": runs}
     (out / "glmark2.json").write_text(json.dumps(doc, indent=1))
-    (out / "glmark2.md").write_text(glmark2_markdown(doc))
+    (out / "glmark2.md").write_text(glmark2_markdown(doc) + "\n".join(
+        [""] + sampled_markdown(doc)) + "\n")
     doc_errors = write_doc_sections(args.doc, glmark2_doc_sections(doc), "bench glmark2")
     if not args.no_plots:
         plot_glmark2(doc, out)
@@ -719,7 +899,7 @@ def plot_glmark2(doc, outdir):
     for r in rows:
         if r["scene"] not in scenes:
             scenes.append(r["scene"])
-    modes = [m for m in MODES if any(r["mode"] == m for r in rows)]
+    modes = [m for m in PER_FRAME_MODES if any(r["mode"] == m for r in rows)]
     get = {(r["scene"], r["mode"]): r for r in rows}
     names = [short_name(s) for s in scenes]
     paths = []
@@ -1316,7 +1496,12 @@ def main(argv=None):
                    help="measured frames per run (after one set-up frame); default 5")
     g.add_argument("--reps", type=int, default=3, help="repetitions (default 3)")
     g.add_argument("--modes", default=",".join(MODES),
-                   help="comma list of softpipe,functional,cycle (default: all three)")
+                   help="comma list of softpipe,functional,cycle,sampled (default: all four); "
+                        "sampled needs cycle (its truth)")
+    g.add_argument("--sample", default=DEFAULT_SAMPLE, metavar="PLAN",
+                   help="mode sampled's VLGPU_SAMPLE plan, PERIOD[:WARMUP][,seed=N][,skip] "
+                        f"(default {DEFAULT_SAMPLE}; without seed=, repetition r uses seed r+1); "
+                        "needs --frames of at least two PERIODs for an interval")
     g.add_argument("--size", default="800x600", help="glmark2 -s WxH (default 800x600)")
     g.add_argument("--timeout", type=float, default=3600,
                    help="seconds per glmark2 process before it is killed (default 3600)")

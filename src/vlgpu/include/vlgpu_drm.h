@@ -70,12 +70,14 @@ struct vlg_drm_create_args {
     * says "Mesa VERSION"), or NULL. */
    const char *client;
    /** Sampled simulation (cycle mode only; VLGPU_SAMPLE, docs/simulator.md
-    * "Sampled simulation"): "PERIOD[:WARMUP]" times the last frame of every
-    * PERIOD frames and the WARMUP frames before it on the cycle-mode GPU and
-    * runs the others on the functional GPU (same pixels, no cycles); each
-    * submit's statistics say which ("sample": frame, role). NULL or "": every
-    * frame timed. A malformed plan, or one for a functional device, is an
-    * error of vlg_drm_device_create. */
+    * "Sampled simulation", sim/device/frame_sampling.h):
+    * "PERIOD[:WARMUP][,seed=N][,skip]" times frame 0 and one random frame of
+    * every block of PERIOD frames after it, with the WARMUP frames before
+    * that one, on the cycle-mode GPU, and runs the others on the functional
+    * GPU (same pixels, no cycles) or, with "skip", does not run their DRAW
+    * and DISPATCH commands; each submit's statistics say which ("sample":
+    * frame, role, block). NULL or "": every frame timed. A malformed plan,
+    * or one for a functional device, is an error of vlg_drm_device_create. */
    const char *sample;
 };
 

@@ -152,7 +152,8 @@ replay_capture_dir(const std::string &dir, const std::string &mode_name, std::st
       const std::vector<CaptureReplayFrame> frames = replay_capture(o);
       bool differ = false;
       for (const CaptureReplayFrame &f : frames) {
-         std::string pixels = f.images == 0 ? "no image"
+         std::string pixels = f.sample == "skipped" ? "skipped (sampled replay)"
+                              : f.images == 0       ? "no image"
                               : f.images_differing == 0
                                  ? fmt::format("pixels identical to the live run ({} image{})",
                                                f.images, f.images == 1 ? "" : "s")
@@ -240,9 +241,11 @@ main(int argc, char **argv)
    rp->add_option("--set", set, "configuration overrides key=value,key=value (after the file)");
    std::string sample;
    rp->add_option("--sample", sample,
-                  "a capture in cycle mode: PERIOD[:WARMUP] times the last frame of every PERIOD "
-                  "frames and the WARMUP before it, the others run functionally "
-                  "(docs/simulator.md \"Sampled simulation\")");
+                  "a capture in cycle mode: PERIOD[:WARMUP][,seed=N][,skip] times frame 0 and "
+                  "one random frame of every block of PERIOD frames after it, with the WARMUP "
+                  "frames before that one; the others run functionally, or with skip are not "
+                  "drawn; frames.jsonl says each frame's role (docs/simulator.md \"Sampled "
+                  "simulation\", scripts/sampling.py estimates the total)");
    bool no_png = false;
    rp->add_flag("--no-png", no_png,
                 "a capture: compare each frame's images with the live run's (by hash) but write "

@@ -369,24 +369,90 @@ TEST_F(CaptureTest, OffScreenFrameImageIsReplayedAsAPngEqualToTheLiveRenderTarge
    EXPECT_FALSE(fs::exists(fs::path(o.out) / "frame-000001-image.png"));
 }
 
-TEST(FrameSampling, PlansTheLastFrameOfEachPeriodAndItsWarmup)
+namespace {
+
+/** The roles of frames 0..n-1 under @spec, one letter each: M(easured),
+ *  W(arm-up), F(unctional), S(kipped). */
+std::string
+plan_letters(const char *spec, unsigned n)
 {
    using R = vlgpu::sim::FrameSampling::Role;
-   const auto roles = [](const char *spec, unsigned n) {
-      const auto s = vlgpu::sim::FrameSampling::parse(spec);
-      std::string out;
-      for (unsigned f = 0; f < n; f++)
-         out += s.role(f) == R::Measured ? 'M' : s.role(f) == R::Warmup ? 'W' : 'F';
-      return out;
-   };
-   EXPECT_EQ(roles("3:1", 6), "FWMFWM");
-   EXPECT_EQ(roles("4", 8), "FFWMFFWM"); /* WARMUP defaults to 1 */
-   EXPECT_EQ(roles("5:0", 5), "FFFFM");
-   EXPECT_EQ(roles("4:2", 4), "FWWM");
-   EXPECT_EQ(roles("1", 3), "MMM");
-   EXPECT_EQ(vlgpu::sim::FrameSampling().role(7), R::Measured); /* off: every frame timed */
-   for (const char *bad : {"0", "3:3", "x", "3:", "", "2:-1", "99999999999999999999"})
-      EXPECT_THROW(vlgpu::sim::FrameSampling::parse(bad), std::invalid_argument) << bad;
+   const auto s = vlgpu::sim::FrameSampling::parse(spec);
+   std::string out;
+   for (unsigned f = 0; f < n; f++)
+      out += "MWFS"[int(s.role(f))];
+   static_assert(int(R::Measured) == 0 && int(R::Warmup) == 1 && int(R::Functional) == 2 &&
+                 int(R::Skipped) == 3);
+   return out;
+}
+
+/** The first seed >= 1 whose plan @spec,seed=N measures frame @frame in block 0. */
+std::string
+seeded(const std::string &spec, uint64_t frame)
+{
+   for (uint64_t seed = 1; seed < 1000; seed++) {
+      const std::string s = spec + ",seed=" + std::to_string(seed);
+      if (vlgpu::sim::FrameSampling::parse(s).measured_frame(0) == frame)
+         return s;
+   }
+   ADD_FAILURE() << "no seed below 1000 measures frame " << frame << " with " << spec;
+   return spec;
+}
+
+} // namespace
+
+/* Frame 0 is measured; frames 1.. form blocks of PERIOD frames, each with one
+ * measured frame at a random position >= WARMUP and its WARMUP warm-up
+ * frames just before it (frame_sampling.h). */
+TEST(FrameSampling, MeasuresFrameZeroAndOneRandomFramePerBlockAfterItsWarmup)
+{
+   /* one choice per block when WARMUP = PERIOD - 1: the last frame */
+   EXPECT_EQ(plan_letters("2:1", 7), "MWMWMWM");
+   EXPECT_EQ(plan_letters("3:2", 7), "MWWMWWM");
+   EXPECT_EQ(plan_letters("1", 3), "MMM");
+   EXPECT_EQ(vlgpu::sim::FrameSampling().role(7), vlgpu::sim::FrameSampling::Role::Measured);
+   EXPECT_EQ(vlgpu::sim::FrameSampling::parse("4").warmup(), 1u); /* the default */
+   EXPECT_EQ(vlgpu::sim::FrameSampling::parse("4").seed(), 1u);
+
+   /* PERIOD 10, WARMUP 2, 3000 blocks: each block holds M once, WW just
+    * before it, F elsewhere; positions 2..9 each near 3000 / 8 = 375 times */
+   for (const char *spec : {"10:2", "10:2,seed=77", "10:2,skip"}) {
+      const std::string p = plan_letters(spec, 1 + 10 * 3000);
+      const char other = std::string(spec).find("skip") != std::string::npos ? 'S' : 'F';
+      ASSERT_EQ(p[0], 'M');
+      std::vector<unsigned> at(10, 0);
+      for (unsigned b = 0; b < 3000; b++) {
+         const std::string blk = p.substr(1 + 10 * b, 10);
+         const size_t m = blk.find('M');
+         ASSERT_NE(m, std::string::npos) << spec << " block " << b;
+         ASSERT_GE(m, 2u) << spec << " block " << b << ": " << blk;
+         std::string want(10, other);
+         want[m] = 'M';
+         want[m - 1] = want[m - 2] = 'W';
+         ASSERT_EQ(blk, want) << spec << " block " << b;
+         at[m]++;
+      }
+      for (unsigned pos = 2; pos < 10; pos++) /* 375 +- 5 sigma (sigma = 18) */
+         EXPECT_NEAR(double(at[pos]), 375.0, 90.0) << spec << " position " << pos;
+   }
+   /* the seed decides the plan: the same seed the same plan, another seed another */
+   EXPECT_EQ(plan_letters("10:1,seed=5", 501), plan_letters("10:1,seed=5", 501));
+   EXPECT_NE(plan_letters("10:1,seed=5", 501), plan_letters("10:1,seed=6", 501));
+   EXPECT_EQ(vlgpu::sim::FrameSampling::parse("10:1").block(0), -1);
+   EXPECT_EQ(vlgpu::sim::FrameSampling::parse("10:1").block(10), 0);
+   EXPECT_EQ(vlgpu::sim::FrameSampling::parse("10:1").block(11), 1);
+
+   for (const char *bad : {"0", "3:3", "x", "3:", "", "2:-1", "99999999999999999999", "3,sed=1",
+                           "3,seed=", "3,seed=x", "3,", "3:1,skip,bogus"}) {
+      try {
+         vlgpu::sim::FrameSampling::parse(bad);
+         ADD_FAILURE() << "accepted '" << bad << "'";
+      } catch (const std::invalid_argument &e) {
+         EXPECT_NE(std::string(e.what()).find(std::string("sample '") + bad + "'"),
+                   std::string::npos)
+            << e.what();
+      }
+   }
 }
 
 namespace {
@@ -405,21 +471,32 @@ submit_stats(const fs::path &dir)
 } // namespace
 
 /* VLGPU_SAMPLE: frames of a sampled run alternate between the functional GPU
- * and the cycle-mode one; "1" is a plain cycle-mode run. */
+ * and the cycle-mode one; "1" is a plain cycle-mode run; "skip" does not
+ * draw the frames it does not time. */
 TEST_F(CaptureTest, SampledRunTimesThePlannedFramesAndDrawsTheSamePixels)
 {
    if (!vlgpu::sim::cycle_gpu_available())
       GTEST_FAIL() << "this build has no cycle-mode GPU";
-   const fs::path plain = root / "plain", every = root / "every", third = root / "third";
+   const fs::path plain = root / "plain", every = root / "every", third = root / "third",
+                  skipped = root / "skipped";
+   /* frame 0 measured, frame 1 functional (or skipped), frame 2 warm-up (block 0
+    * measures frame 3, which this run never reaches) */
+   const std::string plan = seeded("3:1", 3), skip_plan = seeded("3:1,skip", 3);
+   ASSERT_EQ(plan_letters(plan.c_str(), 3), "MFW");
+   ASSERT_EQ(plan_letters(skip_plan.c_str(), 3), "MSW");
    const LiveRun ref = live_run(VLG_DRM_MODE_CYCLE, plain.c_str(), nullptr, nullptr);
    const LiveRun all = live_run(VLG_DRM_MODE_CYCLE, every.c_str(), nullptr, nullptr, "1");
-   const LiveRun sampled = live_run(VLG_DRM_MODE_CYCLE, third.c_str(), nullptr, nullptr, "3:1");
+   const LiveRun sampled =
+      live_run(VLG_DRM_MODE_CYCLE, third.c_str(), nullptr, nullptr, plan.c_str());
+   const LiveRun skipping =
+      live_run(VLG_DRM_MODE_CYCLE, skipped.c_str(), nullptr, nullptr, skip_plan.c_str());
    EXPECT_EQ(all.frames, ref.frames);
    EXPECT_EQ(sampled.frames, ref.frames);
    EXPECT_EQ(sampled.presents, ref.presents);
 
    /* "1": every statistic of a plain cycle-mode run, and each submit says it was measured */
-   const auto p = submit_stats(plain), e = submit_stats(every), t = submit_stats(third);
+   const auto p = submit_stats(plain), e = submit_stats(every), t = submit_stats(third),
+              k = submit_stats(skipped);
    ASSERT_EQ(p.size(), 3u);
    ASSERT_EQ(e.size(), 3u);
    for (const auto &[name, j] : e) {
@@ -428,15 +505,18 @@ TEST_F(CaptureTest, SampledRunTimesThePlannedFramesAndDrawsTheSamePixels)
       stripped.erase("sample");
       EXPECT_EQ(stripped, p.at(name)) << name;
    }
-   /* "3:1": frame 0 functional (no cycles), frame 1 warm-up, frame 2 measured */
+   /* frame 0 measured (its statistics those of the plain run: the same cold
+    * start), frame 1 functional (no cycles), frame 2 warm-up */
    ASSERT_EQ(t.size(), 3u);
-   const char *roles[] = {"functional", "warmup", "measured"};
+   ASSERT_EQ(k.size(), 3u);
+   const char *roles[] = {"measured", "functional", "warmup"};
    for (unsigned f = 0; f < 3; f++) {
       const nlohmann::json &j = t.at(fmt::format("submit-{:06}.json", f + 1));
       EXPECT_EQ(j["sample"]["frame"], f);
       EXPECT_EQ(j["sample"]["role"], roles[f]) << f;
-      EXPECT_EQ(j["mode"], f == 0 ? "functional" : "cycle") << f;
-      if (f == 0) {
+      EXPECT_EQ(j["sample"]["block"], f == 0 ? -1 : 0) << f;
+      EXPECT_EQ(j["mode"], f == 1 ? "functional" : "cycle") << f;
+      if (f == 1) {
          EXPECT_EQ(j["cycles"], 0u);
       } else {
          EXPECT_GT(j["cycles"].get<uint64_t>(), 0u) << f;
@@ -444,7 +524,25 @@ TEST_F(CaptureTest, SampledRunTimesThePlannedFramesAndDrawsTheSamePixels)
       /* the functional counters are the same whichever GPU ran the frame */
       const nlohmann::json &timed = p.at(fmt::format("submit-{:06}.json", f + 1));
       EXPECT_EQ(j["draws"][0]["counters"], timed["draws"][0]["counters"]) << f;
+      if (f == 0) {
+         EXPECT_EQ(j["cycles"], timed["cycles"]);
+      }
    }
+   /* "skip": frame 1's draw is reported, not run: no fragments, and its
+    * render target keeps the background the host filled it with */
+   const nlohmann::json &k1 = k.at("submit-000002.json");
+   EXPECT_EQ(k1["sample"]["role"], "skipped");
+   ASSERT_EQ(k1["draws"].size(), 1u);
+   EXPECT_EQ(k1["draws"][0]["counters"]["pe"]["fragments"], 0u) << k1["draws"][0];
+   EXPECT_GT(t.at("submit-000002.json")["draws"][0]["counters"]["pe"]["fragments"].get<uint64_t>(), 0u);
+   ASSERT_EQ(skipping.frames.size(), 3u);
+   const std::vector<uint8_t> &sk = skipping.frames[1];
+   for (size_t i = 0; i < sk.size(); i += 4)
+      ASSERT_TRUE(sk[i] == 10 && sk[i + 1] == 20 && sk[i + 2] == 30 && sk[i + 3] == 255)
+         << "pixel " << i / 4;
+   EXPECT_NE(ref.frames[1], sk);
+   EXPECT_EQ(skipping.frames[0], ref.frames[0]);
+   EXPECT_EQ(skipping.frames[2], ref.frames[2]); /* frame 2 draws on a refilled target */
 
    /* a functional device cannot be sampled; a malformed plan is refused */
    for (auto [mode, spec] : {std::pair{uint32_t(VLG_DRM_MODE_FUNCTIONAL), "3"},

@@ -54,6 +54,10 @@ u64(const json &j, const char *a, const char *b = nullptr)
 
 struct Frame : Sums {
    json draw_list = json::array(); /* JSON Lines output only */
+   /* a sampled run (VLGPU_SAMPLE): the frame's role and block (stratum) as
+    * its submits' "sample" says (frame_sampling.h); "" and -1 otherwise */
+   std::string sample_role;
+   int64_t sample_block = -1;
 };
 
 enum class Format { None, Csv, Jsonl, Dir };
@@ -128,6 +132,8 @@ cell(const std::string &v)
    X(clears, cur.clears, true)                                                                     \
    X(cycles, cur.cycles, true)                                                                     \
    X(mode, std::string(cycle_mode ? "cycle" : "functional"), false)                                \
+   X(sample, cur.sample_role, true)                                                                \
+   X(sample_block, cur.sample_block, true)                                                         \
    X(vertices_shaded, cur.vertices, true)                                                          \
    X(primitives, cur.primitives, true)                                                             \
    X(fragments, cur.fragments, true)                                                               \
@@ -491,6 +497,13 @@ vlg_stats_add_submit(struct vlg_stats *stats, const char *text,
          stats->add_modules(st[K::modules], sub);
    }
    const uint64_t submit = u64(j, K::submit);
+   if (j.contains("sample") && j["sample"].is_object()) {
+      const json &smp = j["sample"];
+      if (smp.contains("role") && smp["role"].is_string())
+         stats->cur.sample_role = smp["role"].get<std::string>();
+      if (smp.contains("block") && smp["block"].is_number_integer())
+         stats->cur.sample_block = smp["block"].get<int64_t>();
+   }
    if (j.contains(K::draws) && j[K::draws].is_array()) {
       for (const json &d : j[K::draws]) {
          const uint64_t i = u64(d, K::index_in_queue);

@@ -321,6 +321,16 @@ class Gpu {
  */
 std::unique_ptr<Gpu> make_functional_gpu(const Config &cfg);
 
+/**
+ * A functional GPU that does not draw: DRAW and DISPATCH commands are decoded
+ * and reported (a DrawReport / DispatchReport with their context and zero
+ * counters, no host hooks called) but not run, so they write nothing; SYNC,
+ * DUMP, COPY and HALT run as on make_functional_gpu(). For the frames a
+ * sampled run skips (VLGPU_SAMPLE "skip", sim/device/frame_sampling.h).
+ * @throws ConfigError as make_functional_gpu.
+ */
+std::unique_ptr<Gpu> make_functional_gpu_skipping_work(const Config &cfg);
+
 /** True when this build contains the cycle-mode GPU (src/vlgpu/sim/units). */
 bool cycle_gpu_available();
 

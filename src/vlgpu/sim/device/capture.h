@@ -172,8 +172,14 @@ std::string capture_mode(const std::string &dir);
 struct CaptureReplayFrame {
    uint64_t frame = 0, submits = 0, draws = 0, cycles = 0, faults = 0;
    /** images of the frame compared with the live run's (displays' and the
-    *  off-screen frame image), and how many differ */
+    *  off-screen frame image), and how many differ; a frame a sampled replay
+    *  skips (--sample ...,skip) is neither compared nor written as PNG */
    uint64_t images = 0, images_differing = 0;
+   /** a sampled replay (--sample, frame_sampling.h): the frame's role
+    *  ("measured", "warmup", "functional", "skipped") and block, as its
+    *  submits' statistics say; "" and -1 otherwise */
+   std::string sample;
+   int64_t sample_block = -1;
    /** host time of the frame's replay, milliseconds: wall (steady clock) and
     *  this process's CPU time (CLOCK_PROCESS_CPUTIME_ID), from the previous
     *  frame end (the first frame: from opening the capture) to this one's,

@@ -226,11 +226,23 @@ run_submit(Replay &rp, const nlohmann::json &ev, const LogReader &log)
    rp.frame.submits++;
    if (st.is_object()) {
       rp.frame.cycles += st.value("cycles", uint64_t(0));
+      if (st.contains("sample") && st["sample"].is_object()) {
+         rp.frame.sample = st["sample"].value("role", std::string());
+         rp.frame.sample_block = st["sample"].value("block", int64_t(-1));
+      }
       if (st.contains("draws") && st["draws"].is_array())
          rp.frame.draws += st["draws"].size();
       if (st.contains("faults") && st["faults"].is_array())
          rp.frame.faults += st["faults"].size();
    }
+}
+
+/** Whether the frame under way is one a sampled replay does not draw
+ *  (frame_sampling.h "skip"): its images are not the live run's. */
+bool
+skipped(const Replay &rp)
+{
+   return rp.frame.sample == "skipped";
 }
 
 /** display_image: compare display @id with the live run's hash, keep a copy for the PNG. */
@@ -243,6 +255,8 @@ display_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
    if (it == rp.displays.end())
       throw CaptureError(fmt::format("{}:{}: image of display {}, which is not registered",
                                      log.path(), log.line_no(), id));
+   if (skipped(rp))
+      return;
    rp.frame.images++;
    if (display_hash(it->second) != hash)
       rp.frame.images_differing++;
@@ -281,6 +295,8 @@ frame_image(Replay &rp, const nlohmann::json &ev, const LogReader &log)
                                      log.path(), log.line_no(), d.width, d.height, d.stride,
                                      d.format, address));
    d.data = rp.vram + address;
+   if (skipped(rp))
+      return;
    rp.frame.images++;
    if (display_hash(d) != hash)
       rp.frame.images_differing++;
@@ -328,6 +344,8 @@ end_frame(Replay &rp, uint64_t number)
                              {"draws", f.draws},   {"cycles", f.cycles},
                              {"faults", f.faults}, {"images", f.images},
                              {"images_differing", f.images_differing},
+                             {"sample", f.sample},
+                             {"sample_block", f.sample_block},
                              {"host_ms", std::round(f.host_ms * 1000) / 1000},
                              {"cpu_ms", std::round(f.cpu_ms * 1000) / 1000}}
          .dump() +

@@ -64,7 +64,8 @@ struct vlg_drm_device {
    GpuMode mode = GpuMode::Functional;
    std::unique_ptr<Gpu> gpu;
    /* VLGPU_SAMPLE (frame_sampling.h): the frames `gpu` (cycle mode) times;
-    * the others run on `functional_gpu` */
+    * the others run on `functional_gpu` (one that skips DRAW and DISPATCH
+    * with the plan's "skip") */
    FrameSampling sampling;
    std::unique_ptr<Gpu> functional_gpu;
    std::unique_ptr<Vram> vram;
@@ -363,7 +364,9 @@ stats_json(const vlg_drm_device &dev, vlg_drm_device::PendingStats &p, bool full
    j["fence"] = p.fence;
    j["mode"] = gpu_mode_name(p.mode);
    if (dev.sampling.enabled())
-      j["sample"] = {{"frame", p.frame}, {"role", FrameSampling::role_name(p.role)}};
+      j["sample"] = {{"frame", p.frame},
+                     {"role", FrameSampling::role_name(p.role)},
+                     {"block", dev.sampling.block(p.frame)}};
    j["queue"] = {{"address", fmt::format("0x{:x}", args.cmd_address)}, {"dwords", args.cmd_dwords}};
    j["commands"] = r.commands;
    j["halted"] = r.halted;
@@ -597,7 +600,9 @@ create_device(const vlg_drm_create_args *args, vlg_drm_device **out, char *err, 
                              args->sample));
          return -EINVAL;
       }
-      dev->functional_gpu = make_gpu(GpuMode::Functional, dev->cfg);
+      dev->functional_gpu = dev->sampling.skip()
+                               ? make_functional_gpu_skipping_work(dev->cfg)
+                               : make_gpu(GpuMode::Functional, dev->cfg);
    }
    if (args->dump_draws) {
       try {
@@ -934,9 +939,10 @@ vlg_drm_submit(struct vlg_drm_device *dev, struct vlg_drm_submit *args)
          w.before_submit(dev->vram->data(), dev->vram->size(), bo_ranges(*dev), submit - 1,
                          dev->fence, first_draw, args->cmd_address, args->cmd_dwords);
       });
-      /* a sampled run's functional frames: the functional GPU */
+      /* a sampled run's functional or skipped frames: the functional GPU */
       const FrameSampling::Role role = dev->sampling.role(dev->frame);
-      Gpu &gpu = role == FrameSampling::Role::Functional ? *dev->functional_gpu : *dev->gpu;
+      const bool timed = role == FrameSampling::Role::Measured || role == FrameSampling::Role::Warmup;
+      Gpu &gpu = timed ? *dev->gpu : *dev->functional_gpu;
       SubmitResult r = gpu.execute(*dev->vram, args->cmd_address, args->cmd_dwords, host);
       /* (no-op unless the capture recorded the submit) */
       capture_guard(*dev, [&](CaptureWriter &w) {

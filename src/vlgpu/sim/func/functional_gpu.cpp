@@ -23,7 +23,7 @@ record(const GpuFault &f, uint32_t offset, int32_t draw)
 
 class FunctionalGpu final : public Gpu {
  public:
-   explicit FunctionalGpu(const Config &cfg) : programs_(256)
+   FunctionalGpu(const Config &cfg, bool skip_work) : skip_work_(skip_work), programs_(256)
    {
       if (cfg.thread_group_width < 4 || cfg.thread_group_width > 64 ||
           cfg.thread_group_width % 4 != 0)
@@ -120,6 +120,10 @@ class FunctionalGpu final : public Gpu {
       for (unsigned i = 0; i < VLG_CMD_DRAW_LENGTH; i++)
          ctx.cmd_words[i] = c.words[i];
       ctx.draw_info_address = c.draw.draw_info;
+      if (skip_work_) { /* make_functional_gpu_skipping_work: reported, not run */
+         res.draws.push_back(std::move(rep));
+         return;
+      }
 
       /* functional mode: every earlier command is complete, nothing later has
        * started, so the snapshots are exact whatever the host asks */
@@ -141,6 +145,10 @@ class FunctionalGpu final : public Gpu {
       rep.cmd_offset_dw = c.offset_dw;
       rep.index_in_queue = index;
       rep.compute_info_address = c.dispatch.compute_info;
+      if (skip_work_) {
+         res.dispatches.push_back(std::move(rep));
+         return;
+      }
       host.on_dispatch(rep, vram);
       run_command(
          rep, [&] { rep.counters = run_dispatch(vram, rep.compute_info_address, opt_, limits_); },
@@ -152,6 +160,7 @@ class FunctionalGpu final : public Gpu {
       res.dispatches.push_back(std::move(rep));
    }
 
+   const bool skip_work_; /**< DRAW and DISPATCH are reported, not run */
    FuncOptions opt_;
    ComputeLimits limits_;
    uint64_t submit_budget_ = 0; /**< watchdog.instructions_per_submit (0: none) */
@@ -164,7 +173,13 @@ class FunctionalGpu final : public Gpu {
 std::unique_ptr<Gpu>
 make_functional_gpu(const Config &cfg)
 {
-   return std::make_unique<FunctionalGpu>(cfg);
+   return std::make_unique<FunctionalGpu>(cfg, false);
+}
+
+std::unique_ptr<Gpu>
+make_functional_gpu_skipping_work(const Config &cfg)
+{
+   return std::make_unique<FunctionalGpu>(cfg, true);
 }
 
 } // namespace vlgpu::sim

@@ -33,11 +33,24 @@ default out/bench/):
               busy_<MODULE>   cycle mode: busy fraction of each module over the
                               measured frames (VLGPU_STATS busy_* columns,
                               weighted by frame cycles)
+            Mode sampled (--sample PLAN, default 10:0,skip): vlgpu cycle mode
+            with VLGPU_SAMPLE=PLAN (docs/simulator.md "Sampled simulation"), seed r+1
+            in repetition r; it is not in the per-frame tables (most of its frames are
+            skipped) but in its own, against mode cycle of the same run:
+              true Mcycles    sum of the cycle-mode frames 1..N (repetition 0)
+              estimated       scripts/sampling.py's estimate of the same frames from
+                              the measured ones (mean over repetitions)
+              error           estimated / true - 1
+              95 % interval   the estimate's (Student t; the benchmark total's
+                              variances added, Welch-Satterthwaite degrees of freedom)
+              CPU s           process CPU time of frames 1..N, all repetitions, cycle
+                              and sampled; speed-up = their ratio (the total's: sum of
+                              cycle CPU / sum of sampled CPU over the scenes)
             Files: glmark2.csv (one row per scene and driver), glmark2-frames.csv
             (one row per measured frame), glmark2.json (both, plus the command,
             machine, options), glmark2.txt (the table), and with
             python3-matplotlib the plots host-time.png, cycles.png,
-            utilisation.png.
+            utilisation.png, sampled.png (the sampled error and interval per scene).
   sim       the simulator alone, no GL: build/standalone/src/vlgpu/tools/
             vlgpu-sim-bench sim --json on its synthetic frame and on the draws of
             a few glmark2 scenes (set-up frame + first frame, dumped by the
@@ -430,7 +443,8 @@ def summarize(runs, modes):
             rows.append(row)
     for row in rows:
         b = base.get(row["scene"])
-        if b and row.get("wall_ms_median") is not None and row["mode"] != "softpipe":
+        if (b and row.get("wall_ms_median") is not None and row["mode"] != "softpipe"
+                and row["mode"] in PER_FRAME_MODES):
             row["ratio_wall"] = row["wall_ms_median"] / b["wall_ms_median"]
             row["ratio_cpu"] = (row["cpu_ms_median"] / b["cpu_ms_median"]
                                 if b["cpu_ms_median"] > 0 else None)
@@ -986,6 +1000,41 @@ def plot_glmark2(doc, outdir):
             fig.savefig(p)
             plt.close(fig)
             paths.append(p)
+    sm = (doc.get("sampled") or {}).get("scenes", [])
+    est = [r for r in sm if "estimate" in r]
+    if est:
+        fig, ax = plt.subplots(figsize=(9, 0.25 * len(est) + 2), dpi=80)
+        ys = range(len(est))
+        err = [r["error_pct"] for r in est]
+        lo = [r["error_pct"] - 100 * (r["low"] - r["true_cycles"]) / r["true_cycles"]
+              if r["low"] is not None else 0 for r in est]
+        hi = [100 * (r["high"] - r["true_cycles"]) / r["true_cycles"] - r["error_pct"]
+              if r["high"] is not None else 0 for r in est]
+        ax.errorbar(err, list(ys), xerr=[lo, hi], fmt="o", color="#d62728", ecolor="#999999",
+                    capsize=2, markersize=3)
+        ax.axvline(0, color="black", linewidth=0.8)
+        for y, r in zip(ys, est):
+            ax.text(1.02, y, f"{r['speedup']:.1f}x", transform=ax.get_yaxis_transform(),
+                    va="center", fontsize=6)
+        ax.set_yticks(list(ys))
+        ax.set_yticklabels([short_name(r["scene"]) for r in est], fontsize=7)
+        ax.invert_yaxis()
+        lim = max(2.0, max(min(max(abs(e) + max(a, b) for e, a, b in zip(err, lo, hi)), 25.0),
+                           max(abs(e) for e in err)) * 1.1)
+        ax.set_xlim(-lim, lim)
+        ax.set_xlabel("sampled estimate - cycle-mode truth, % of the truth (bars: 95 % "
+                      "interval, clipped); right: host-time speed-up")
+        t = doc["sampled"]["total"]
+        ax.set_title(f"sampled simulation (VLGPU_SAMPLE={doc['options'].get('sample')}): "
+                     + (f"benchmark total {t['error_pct']:+.2f} %, {t['speedup']:.1f}x less "
+                        f"host time" if "estimate" in t else "no benchmark total"), fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
+        fig.tight_layout(rect=(0, 0.02, 0.95, 1))
+        p = Path(outdir) / "sampled.png"
+        fig.savefig(p)
+        plt.close(fig)
+        paths.append(p)
     print("plots: " + ", ".join(str(p) for p in paths))
     return paths
 

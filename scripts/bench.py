@@ -495,6 +495,12 @@ def overall(rows, modes):
              "geomean_ratio_cpu": geomean([r["ratio_cpu"] for r in rs]),
              "scenes_at_least_as_fast_cpu": sum(r["ratio_cpu"] <= 1.0 for r in rs),
              "scenes_at_least_as_fast_wall": sum(r["ratio_wall"] <= 1.0 for r in rs)}
+        # cycle mode against functional mode (issue "Speed": the cost of the timing)
+        fun = {r["scene"]: r["cpu_ms_median"] for r in rows
+               if r["mode"] == "functional" and r.get("cpu_ms_median")}
+        to_fun = [r["cpu_ms_median"] / fun[r["scene"]] for r in rs if r["scene"] in fun]
+        if mode == "cycle" and to_fun:
+            o["median_ratio_to_functional_cpu"] = statistics.median(to_fun)
         cps = [r["sim_cycles_per_cpu_s"] for r in rs if r.get("sim_cycles_per_cpu_s")]
         if cps:
             o["median_sim_cycles_per_cpu_s"] = statistics.median(cps)
@@ -504,10 +510,12 @@ def overall(rows, modes):
     return out
 
 
-def sample_spec(spec, rep):
-    """The VLGPU_SAMPLE plan of repetition REP: SPEC with seed=REP+1 unless SPEC names a seed
-    (each repetition then draws other frames, and their mean estimate is more precise)."""
-    return spec if "seed=" in spec else f"{spec},seed={rep + 1}"
+def sample_spec(spec, rep, scene_index):
+    """The VLGPU_SAMPLE plan of repetition REP of the SCENE_INDEX-th scene: SPEC with
+    seed=1 + 1000 REP + SCENE_INDEX unless SPEC names a seed, so that every scene and
+    repetition draws its own frames (the scenes' estimates are then independent, as the
+    benchmark total's variance assumes, and the repetitions' mean is more precise)."""
+    return spec if "seed=" in spec else f"{spec},seed={1 + 1000 * rep + scene_index}"
 
 
 def sampled_summary(runs, scenes):
@@ -541,6 +549,12 @@ def sampled_summary(runs, scenes):
             out.append(row)
             continue
         row["true_cycles"] = truth = truths.pop()
+        # each measured frame against the same frame of the cycle run (timed in a row): what
+        # the frames skipped before it cost its timing (WARMUP)
+        same = {f["frame"]: f["cycles"] for f in cyc[0]["frames"]}
+        row["frame_deviation_pct"] = [100 * (f["cycles"] / same[f["frame"]] - 1)
+                                      for r in smp for f in r["frames"]
+                                      if f.get("sample") == "measured" and same.get(f["frame"])]
         try:
             es = [sampling.estimate(r["frames"], first=1) for r in smp]
         except sampling.SamplingError as e:
@@ -578,9 +592,13 @@ def sampled_summary(runs, scenes):
                      error_pct=100 * (c["estimate"] - truth) / truth,
                      inside=c["low"] is not None and c["low"] <= truth <= c["high"])
         errs = sorted(abs(r["error_pct"]) for r in ok)
+        dev = sorted(abs(d) for r in ok for d in r["frame_deviation_pct"])
         total.update(median_abs_scene_error_pct=statistics.median(errs),
                      max_abs_scene_error_pct=errs[-1],
-                     scenes_inside=sum(bool(r["inside"]) for r in ok))
+                     scenes_inside=sum(bool(r["inside"]) for r in ok),
+                     measured_frames=len(dev),
+                     median_abs_frame_deviation_pct=statistics.median(dev) if dev else None,
+                     max_abs_frame_deviation_pct=dev[-1] if dev else None)
     return {"scenes": out, "total": total}
 
 
@@ -601,14 +619,17 @@ def sampled_markdown(doc):
             ["benchmark (all scenes)", "true Mcycles (cycle mode)", "estimated Mcycles",
              "error", "95 % interval, Mcycles", "truth inside", "cycle CPU s",
              "sampled CPU s", "host-time speed-up", "per-scene error, median / max |%|",
-             "scenes with the truth inside their interval"],
+             "scenes with the truth inside their interval",
+             "measured frames vs the same frames timed in a row, median / max |%|"],
             [[f"{t['scenes']} scenes", mc(t["true_cycles"]), mc(t["estimate"]),
               f"**{t['error_pct']:+.2f} %**",
               f"{mc(t['low'])} .. {mc(t['high'])}" if t["low"] is not None else "-",
               "yes" if t["inside"] else "**no**", f"{t['cycle_cpu_s']:.1f}",
               f"{t['sampled_cpu_s']:.1f}", f"**{t['speedup']:.1f}x**",
               f"{t['median_abs_scene_error_pct']:.2f} / {t['max_abs_scene_error_pct']:.2f}",
-              f"{t['scenes_inside']} of {t['scenes_estimated']}"]])
+              f"{t['scenes_inside']} of {t['scenes_estimated']}",
+              f"{fmt(t['median_abs_frame_deviation_pct'], '.3f')} / "
+              f"{fmt(t['max_abs_frame_deviation_pct'], '.2f')} ({t['measured_frames']} frames)"]])
     else:
         lines.append(f"No benchmark total: {t['scenes'] - t['scenes_estimated']} scene(s) "
                      f"without an estimate (below).")
@@ -698,9 +719,11 @@ def glmark2_summary_table(doc):
                    f"{o['max_sim_cycles_per_cpu_s'] / 1e6:.2f} M)")
         rows.append([mode, f"**{o['median_ratio_cpu']:.2f}**", f"{o['median_ratio_wall']:.2f}",
                      f"{o['geomean_ratio_cpu']:.2f}",
-                     f"{o['scenes_at_least_as_fast_cpu']} of {o['scenes']}", cps])
+                     f"{o['scenes_at_least_as_fast_cpu']} of {o['scenes']}",
+                     fmt(o.get("median_ratio_to_functional_cpu"), ".2f"), cps])
     return md_table(["vlgpu mode", "median ratio to softpipe, CPU time", "median ratio, wall",
                      "geometric mean, CPU", "scenes at least as fast as softpipe (CPU)",
+                     "median ratio to functional mode, CPU",
                      "simulated cycles per CPU second, median (min-max)"], rows)
 
 
@@ -709,6 +732,8 @@ def glmark2_summary_sentence(doc):
     parts = []
     for mode, o in doc["summary"].items():
         p = f"{mode} mode {o['median_ratio_cpu']:.2f}x softpipe's CPU time per frame"
+        if "median_ratio_to_functional_cpu" in o:
+            p += f" ({o['median_ratio_to_functional_cpu']:.2f}x functional mode's)"
         if "median_sim_cycles_per_cpu_s" in o:
             p += (f" at {o['median_sim_cycles_per_cpu_s'] / 1e6:.2f} M simulated cycles per CPU "
                   f"second ({o['min_sim_cycles_per_cpu_s'] / 1e6:.2f}-"
@@ -812,7 +837,8 @@ def cmd_glmark2(args):
                     wd = work / f"{glm.slug(scene)}" / f"{mode}-rep{rep}"
                     r = run_glmark2_once(launcher, x.display, shim, scene, mode, args.frames,
                                          args.size, wd, args.timeout,
-                                         sample=sample_spec(args.sample, rep))
+                                         sample=sample_spec(args.sample, rep,
+                                                            scenes.index(scene)))
                     r["rep"] = rep
                     r["workdir"] = str(wd)
                     runs.append(r)
@@ -1537,7 +1563,7 @@ def main(argv=None):
                                        "docs/performance.md for every column.")
     sub = p.add_subparsers(dest="sub", metavar="SUB", required=True)
     g = sub.add_parser("glmark2", help="glmark2-es2 scenes on softpipe, vlgpu functional, "
-                                       "vlgpu cycle mode (interleaved, repeated)")
+                                       "vlgpu cycle and sampled mode (interleaved, repeated)")
     g.add_argument("--scenes", nargs="+", metavar="SCENE",
                    help="scene names or prefixes of the default list (e.g. build terrain "
                         "'shading:shading=phong'), or glmark2 -b specs; default: all 33")

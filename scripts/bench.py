@@ -948,6 +948,18 @@ def plot_glmark2(doc, outdir):
     foot = (f"{doc['command']}  |  {machine.get('cpu_model', '?')}, {machine.get('nproc', '?')} "
             f"cores, {machine.get('date', '')}")
 
+    def save(fig, name, right=1.0, footer=True):
+        """Write FIG as OUTDIR/NAME (with the run's footer line), close it, list it."""
+        if footer:
+            fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
+            fig.tight_layout(rect=(0, 0.02, right, 1))
+        else:
+            fig.tight_layout()
+        p = Path(outdir) / name
+        fig.savefig(p)
+        plt.close(fig)
+        paths.append(p)
+
     # host time per frame
     fig, ax = plt.subplots(figsize=(10, 0.28 * len(scenes) * len(modes) / 2 + 2.2), dpi=80)
     h = 0.8 / len(modes)
@@ -970,12 +982,7 @@ def plot_glmark2(doc, outdir):
     ax.set_title(f"glmark2-es2 {doc['options']['size']} off-screen: host time per frame", fontsize=10)
     ax.legend(fontsize=8, loc="lower right")
     ax.grid(axis="x", which="both", alpha=0.3)
-    fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
-    fig.tight_layout(rect=(0, 0.02, 1, 1))
-    p = Path(outdir) / "host-time.png"
-    fig.savefig(p)
-    plt.close(fig)
-    paths.append(p)
+    save(fig, "host-time.png")
 
     cyc_scenes = [s for s in scenes if (get.get((s, "cycle")) or {}).get("cycles_per_frame")]
     if cyc_scenes:
@@ -995,12 +1002,7 @@ def plot_glmark2(doc, outdir):
         ax1.set_title("vlgpu cycle mode: cycles per frame", fontsize=10)
         ax1.set_xlim(0, max(cyc) * 1.45)
         ax1.grid(axis="x", alpha=0.3)
-        fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
-        fig.tight_layout(rect=(0, 0.02, 1, 1))
-        p = Path(outdir) / "cycles.png"
-        fig.savefig(p)
-        plt.close(fig)
-        paths.append(p)
+        save(fig, "cycles.png")
 
         mods = sorted({k[5:] for s in cyc_scenes for k in get[(s, "cycle")]
                        if k.startswith("busy_")})
@@ -1021,11 +1023,7 @@ def plot_glmark2(doc, outdir):
                              color="white" if data[i, j] < 0.6 else "black")
             fig.colorbar(im, ax=ax2, fraction=0.04, pad=0.02, label="busy fraction")
             ax2.set_title("vlgpu cycle mode: module busy fraction per scene", fontsize=10)
-            fig.tight_layout()
-            p = Path(outdir) / "utilisation.png"
-            fig.savefig(p)
-            plt.close(fig)
-            paths.append(p)
+            save(fig, "utilisation.png", footer=False)
     sm = (doc.get("sampled") or {}).get("scenes", [])
     est = [r for r in sm if "estimate" in r]
     if est:
@@ -1055,12 +1053,7 @@ def plot_glmark2(doc, outdir):
                      + (f"benchmark total {t['error_pct']:+.2f} %, {t['speedup']:.1f}x less "
                         f"host time" if "estimate" in t else "no benchmark total"), fontsize=10)
         ax.grid(axis="x", alpha=0.3)
-        fig.text(0.01, 0.005, foot, fontsize=6, color="#555555")
-        fig.tight_layout(rect=(0, 0.02, 0.95, 1))
-        p = Path(outdir) / "sampled.png"
-        fig.savefig(p)
-        plt.close(fig)
-        paths.append(p)
+        save(fig, "sampled.png", right=0.95)
     print("plots: " + ", ".join(str(p) for p in paths))
     return paths
 

@@ -544,6 +544,17 @@ TEST_F(CaptureTest, SampledRunTimesThePlannedFramesAndDrawsTheSamePixels)
    EXPECT_EQ(skipping.frames[0], ref.frames[0]);
    EXPECT_EQ(skipping.frames[2], ref.frames[2]); /* frame 2 draws on a refilled target */
 
+   /* a run that skips frames cannot be captured */
+   {
+      const fs::path cap = root / "skipcap";
+      vlg_drm_create_args a = capture_args(VLG_DRM_MODE_CYCLE, nullptr, cap.c_str(), nullptr,
+                                           "3:1,skip");
+      vlg_drm_device *dev = nullptr;
+      char err[256] = "";
+      EXPECT_EQ(vlg_drm_device_create(&a, &dev, err, sizeof(err)), -EINVAL);
+      EXPECT_NE(std::string(err).find("cannot be taken of a run that skips"), std::string::npos)
+         << err;
+   }
    /* a functional device cannot be sampled; a malformed plan is refused */
    for (auto [mode, spec] : {std::pair{uint32_t(VLG_DRM_MODE_FUNCTIONAL), "3"},
                              std::pair{uint32_t(VLG_DRM_MODE_CYCLE), "3:5"}}) {

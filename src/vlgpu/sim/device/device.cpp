@@ -630,6 +630,15 @@ create_device(const vlg_drm_create_args *args, vlg_drm_device **out, char *err, 
        !make_dir("stats_dir", args->stats_dir, dev->stats_dir))
       return -EINVAL;
    if (args->capture_dir && *args->capture_dir) {
+      if (dev->sampling.skip()) {
+         /* a capture records what the live run drew, for replays to compare with */
+         set_err(err, err_size,
+                 fmt::format("sample '{}': a capture (capture_dir) cannot be taken of a run that "
+                             "skips frames; sample the capture's replay instead (vlgpu-sim "
+                             "replay --sample)",
+                             args->sample));
+         return -EINVAL;
+      }
       CaptureWriter::Info ci;
       try {
          if (args->capture_frames && *args->capture_frames)

@@ -820,11 +820,9 @@ def cmd_glmark2(args):
     print(f"bench glmark2: {len(scenes)} scene(s) x {len(modes)} mode(s) ({','.join(modes)}) x "
           f"{args.reps} repetition(s) = {total} glmark2 processes, {args.frames} measured frames "
           f"each (+1 set-up frame), {args.size}, interleaved.", flush=True)
-    print("  expected duration: measured on the 2-core development machine under load "
-          "(docs/performance.md): all 33 scenes x 3 modes with --frames 3 --reps 2 took 22 min "
-          "(terrain alone 2.7 min per repetition in cycle mode); time grows with "
-          "(frames + 1) x reps, so the defaults (--frames 5 --reps 3) take about 2.2x that. "
-          "A rough estimate of the remaining time follows each run.", flush=True)
+    print("  expected duration: measured on the 2-core development machine (docs/performance.md): "
+          "all 33 scenes x 4 modes with --frames 60 --reps 1 took 20 min at load 1, cycle mode "
+          "half of it; time grows with (frames + 1) x reps. A rough estimate of the remaining time follows each run.", flush=True)
     machine = machine_info()
     runs = []
     t_start = time.monotonic()

@@ -18,13 +18,15 @@
  *    them stale, never wrong);
  *  - every other frame runs on the functional GPU (the same pixels and
  *    functional counters, no cycles), or with `skip` is *skipped*: its DRAW
- *    and DISPATCH commands are read and reported but not run (make_gpu_
- *    skipping_work, gpu.h), so its render targets keep what they held.
- * One measured frame drawn at random per block is stratified sampling
- * (Cochran, "Sampling Techniques", 3rd ed., 1977, §5.1-5.3): the block's
- * cycles are estimated without bias as PERIOD times the measured frame's,
- * and adjacent blocks collapsed in pairs (§5A.12) give the variance
- * (scripts/sampling.py). WARMUP defaults to 1 (0 when PERIOD is 1) and
+ *    and DISPATCH commands are read and reported but not run
+ *    (make_functional_gpu_skipping_work, gpu.h), so its render targets keep
+ *    what they held.
+ * One measured frame drawn at random per block is stratified sampling with
+ * one unit per stratum (W. G. Cochran, "Sampling Techniques", 3rd ed.,
+ * 1977, stratified random sampling; collapsed strata): the block's cycles
+ * are estimated without bias as PERIOD times the measured frame's, and
+ * adjacent blocks collapsed in pairs give the variance (scripts/sampling.py
+ * has the estimator). WARMUP defaults to 1 (0 when PERIOD is 1) and
  * must be below PERIOD; the seed defaults to 1; "1" times every frame (a
  * plain cycle-mode run, statistic for statistic).
  */

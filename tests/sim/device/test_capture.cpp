@@ -568,6 +568,46 @@ TEST_F(CaptureTest, SampledRunTimesThePlannedFramesAndDrawsTheSamePixels)
    }
 }
 
+/* vlgpu-sim replay --sample: the capture's frames replayed under a plan; a
+ * skipped frame's images are neither compared nor written, the others equal
+ * the live run's, and each frame carries its role and block */
+TEST_F(CaptureTest, SampledReplaySkipsThePlannedFramesAndComparesTheOthers)
+{
+   if (!vlgpu::sim::cycle_gpu_available())
+      GTEST_FAIL() << "this build has no cycle-mode GPU";
+   const fs::path cap = root / "cap", live_stats = root / "live-stats";
+   const LiveRun live = live_run(VLG_DRM_MODE_FUNCTIONAL, live_stats.c_str(), cap.c_str(), nullptr);
+   const std::string plan = seeded("3:1,skip", 3); /* frames: measured, skipped, warm-up */
+   ASSERT_EQ(plan_letters(plan.c_str(), 3), "MSW");
+   vlgpu::sim::CaptureReplayOptions o;
+   o.dir = cap.string();
+   o.out = (root / "replay").string();
+   o.mode = vlgpu::sim::GpuMode::Cycle;
+   o.sample = plan;
+   const auto frames = vlgpu::sim::replay_capture(o);
+   ASSERT_EQ(frames.size(), 3u);
+   const char *roles[] = {"measured", "skipped", "warmup"};
+   for (uint64_t f = 0; f < 3; f++) {
+      EXPECT_EQ(frames[f].sample, roles[f]) << f;
+      EXPECT_EQ(frames[f].sample_block, f == 0 ? -1 : 0) << f;
+      EXPECT_EQ(frames[f].images_differing, 0u) << f;
+      EXPECT_EQ(frames[f].images, f == 1 ? 0u : 2u) << f;
+      EXPECT_EQ(frames[f].cycles > 0, f != 1) << f;
+   }
+   EXPECT_EQ(replayed(o.out, 0, live), live.frames[0]);
+   EXPECT_EQ(replayed(o.out, 2, live), live.frames[2]);
+   EXPECT_FALSE(fs::exists(fs::path(o.out) / "frame-000001-display-3.png"));
+   /* frames.jsonl says the same */
+   std::ifstream jl(fs::path(o.out) / "frames.jsonl");
+   std::string line;
+   for (uint64_t f = 0; f < 3; f++) {
+      ASSERT_TRUE(std::getline(jl, line)) << f;
+      const nlohmann::json j = nlohmann::json::parse(line);
+      EXPECT_EQ(j["sample"], roles[f]) << line;
+      EXPECT_EQ(j["sample_block"], f == 0 ? -1 : 0) << line;
+   }
+}
+
 TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
 {
    const fs::path cap = root / "cap";

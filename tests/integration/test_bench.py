@@ -149,6 +149,48 @@ class BenchAggregationTest(unittest.TestCase):
         self.assertAlmostEqual(cy["busy_spc"], 2500.0 / 6000.0)
         self.assertEqual(cy["frames_measured"], 3)
 
+        # with functional mode: cycle's median CPU ms over functional's (100 / 25)
+        runs.append(run("s", "functional", [30.0, 40.0], [20.0, 30.0], rss=50.0))
+        o = b.overall(b.summarize(runs, ["softpipe", "functional", "cycle"]),
+                      ["softpipe", "functional", "cycle"])
+        self.assertAlmostEqual(o["cycle"]["median_ratio_to_functional_cpu"], 4.0)
+        self.assertNotIn("median_ratio_to_functional_cpu", o["functional"])
+
+    def test_sampled_summary(self):
+        """Mode sampled against mode cycle: the estimate of frames 1..4 from the measured
+        frames (blocks of 2: 2 x 30 + 2 x 50), the truth from the cycle run (10+30+40+50),
+        the CPU speed-up (sum over sum) and each measured frame against the same frame
+        timed in a row."""
+        import bench as b
+
+        def run(mode, cycles, cpus, roles=None):
+            frames = [{"frame": i + 1, "wall_ms": c, "cpu_ms": c, "cycles": y}
+                      for i, (y, c) in enumerate(zip(cycles, cpus))]
+            for f, r in zip(frames, roles or []):
+                f["sample"], f["sample_block"] = r, (f["frame"] - 1) // 2
+            return {"scene": "s", "mode": mode, "frames": frames, "ok": True, "error": None}
+
+        runs = [run("cycle", [10, 30, 40, 50], [40.0, 40.0, 40.0, 40.0]),
+                run("sampled", [0, 33, 0, 50], [1.0, 41.0, 1.0, 37.0],
+                    ["skipped", "measured", "skipped", "measured"])]
+        sm = b.sampled_summary(runs, ["s"])
+        r = sm["scenes"][0]
+        self.assertEqual(r["true_cycles"], 130)
+        self.assertEqual(r["estimate"], 2 * 33 + 2 * 50)
+        self.assertAlmostEqual(r["error_pct"], 100 * (166 - 130) / 130)
+        self.assertAlmostEqual(r["speedup"], 160.0 / 80.0)
+        self.assertEqual(r["timed_frames"], 2)
+        self.assertAlmostEqual(r["frame_deviation_pct"][0], 10.0)  # 33 vs 30
+        self.assertAlmostEqual(r["frame_deviation_pct"][1], 0.0)
+        t = sm["total"]
+        self.assertEqual((t["estimate"], t["true_cycles"]), (166, 130))
+        self.assertAlmostEqual(t["max_abs_frame_deviation_pct"], 10.0)
+        # one pair of blocks: (2 x 33 - 2 x 83 / 2)^2 + (2 x 50 - 83)^2 = 2 x 17^2, x 2/1 x 1/2
+        self.assertAlmostEqual((r["high"] - r["estimate"]) ** 2
+                               / 12.706204736174698 ** 2, 2 * 17 ** 2, places=3)
+        self.assertIn("| s | 0.000 | 0.000 | +27.69 % |", "\n".join(b.sampled_markdown(
+            {"sampled": sm, "options": {"sample": "2:0,skip", "frames": 4}})))
+
     def test_doc_sections(self):
         """--doc rewrites exactly the marked parts of a file with the run's figures, keeps
         the rest, and refuses a file without markers."""
@@ -181,7 +223,8 @@ class BenchAggregationTest(unittest.TestCase):
             self.assertIn("cycle mode 10.00x softpipe's CPU time per frame at 2.00 M simulated "
                           "cycles per CPU second", text)
             self.assertIn("commit abc1234, 1m01s, 1 scenes at 80x60", text)
-            self.assertIn("| cycle | **10.00** | 12.50 | 10.00 | 0 of 1 | 2.00 M (2.00-2.00 M) |",
+            # no functional run: no ratio to it
+            self.assertIn("| cycle | **10.00** | 12.50 | 10.00 | 0 of 1 | - | 2.00 M (2.00-2.00 M) |",
                           text)
             bare = Path(d) / "bare.md"
             bare.write_text("no markers\n")

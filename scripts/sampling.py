@@ -9,7 +9,8 @@ statistics row says its role (`sample`: measured, warmup, functional, skipped) a
 (`sample_block`, -1 for frame 0).  From those rows:
 
   * strata: frame 0 on its own, and each block; a block the run (or the range estimated)
-    cuts before its measured frame has no sample and joins the stratum before it;
+    cuts before its measured frame has no sample and joins the stratum before it; a frame
+    without a submit (a row with no role and 0 cycles) did no GPU work: known, in no stratum;
   * estimate of a stratum's cycles: its frame count N_h times its measured frame's cycles
     y_h (one frame drawn uniformly from the frames it could be: unbiased up to the warm-up
     positions, which hold the same animation as the others); the total T is their sum.
@@ -102,11 +103,18 @@ def strata(rows, first=None, last=None):
     if not sel:
         raise SamplingError("no frame in the range")
     by_block = {}
+    empty = 0
     for r in sel:
+        if r["sample"] == "" and r["cycles"] == 0:
+            # a frame without a submit (its row has no role): no GPU work, known exactly
+            empty += 1
+            continue
         if r["sample"] not in ("measured", "warmup", "functional", "skipped"):
             raise SamplingError(f"frame {r['frame']}: no sampling role ({r['sample']!r}): "
                                 "not a sampled run")
         by_block.setdefault(r["sample_block"], []).append(r)
+    if not by_block:
+        raise SamplingError(f"none of the {empty} frames has a sampling role: not a sampled run")
     out = []
     for b in sorted(by_block):
         fr = by_block[b]
@@ -155,9 +163,11 @@ def estimate(rows, first=None, last=None, level=0.95):
         if s["y"] is None and s.get("unmeasured"):
             raise SamplingError(f"block {s['blocks']}: a stratum of one frame not measured")
     est = exact + sum(s["frames"] * s["y"] for s in sampled)
-    # every stratum holds one measured frame (frame 0's and the exact ones: all theirs)
-    res = {"estimate": est, "frames": sum(s["frames"] for s in st), "measured": len(st),
-           "strata": len(st)}
+    # every stratum holds one measured frame (frame 0's and the exact ones: all theirs);
+    # frames without a submit are in "frames" with their exact 0 cycles
+    sel = [r for r in rows if (first is None or r["frame"] >= first)
+           and (last is None or r["frame"] <= last)]
+    res = {"estimate": est, "frames": len(sel), "measured": len(st), "strata": len(st)}
     if not sampled:
         res.update(variance=0.0, df=None, low=est, high=est)
         return res

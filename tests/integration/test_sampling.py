@@ -76,9 +76,20 @@ class Arithmetic(unittest.TestCase):
         self.assertEqual(e["estimate"], 100 + 2 * 20 + 3 * 40)
         self.assertEqual(e["frames"], 6)
 
+    def test_a_frame_without_a_submit_is_a_known_zero(self):
+        # frame 2 had no submit: no role, 0 cycles; block 0 is frames 1 and 3 then
+        rows = [row(0, 100, "measured", -1), row(1, 20, "measured", 0),
+                {"frame": 2, "cycles": 0, "sample": "", "sample_block": -1},
+                row(3, 0, "functional", 0)]
+        e = sampling.estimate(rows)
+        self.assertEqual(e["estimate"], 100 + 2 * 20)
+        self.assertEqual(e["frames"], 4)
+
     def test_rows_of_a_run_that_is_not_sampled_are_refused(self):
         with self.assertRaisesRegex(sampling.SamplingError, "not a sampled run"):
             sampling.estimate([row(0, 5, "", -1), row(1, 5, "", -1)])
+        with self.assertRaisesRegex(sampling.SamplingError, "not a sampled run"):
+            sampling.estimate([row(0, 0, "", -1), row(1, 0, "", -1)])
         with self.assertRaisesRegex(sampling.SamplingError, "2 measured frames"):
             sampling.estimate([row(0, 5, "measured", -1), row(1, 5, "measured", 0),
                                row(2, 5, "measured", 0)])

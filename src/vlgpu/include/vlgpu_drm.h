@@ -79,6 +79,14 @@ struct vlg_drm_create_args {
     * frame, role, block). NULL or "": every frame timed. A malformed plan,
     * or one for a functional device, is an error of vlg_drm_device_create. */
    const char *sample;
+   /** Non-zero: the client never reads the draws' and dispatches' module
+    * statistics (their "modules" in vlg_drm_get_stats_json and
+    * vlg_drm_get_draw_stats_json), so the cycle-mode GPU does not make
+    * them: two engine snapshots fewer per draw, the same cycles, counters
+    * and submit totals; each draw's "modules" is then null. Ignored when
+    * stats_dir or dump_dir is set (their files hold them). The driver sets
+    * it unless VLGPU_STATS or VLGPU_DEBUG=stats asks for per-draw rows. */
+   uint32_t omit_draw_modules;
 };
 
 /**

@@ -608,6 +608,46 @@ TEST_F(CaptureTest, SampledReplaySkipsThePlannedFramesAndComparesTheOthers)
    }
 }
 
+/* vlg_drm_create_args::omit_draw_modules: the draws' module statistics are
+ * not made, and nothing else changes (cycles, counters, the submit's totals) */
+TEST_F(CaptureTest, OmittedDrawModulesChangeNothingElse)
+{
+   if (!vlgpu::sim::cycle_gpu_available())
+      GTEST_FAIL() << "this build has no cycle-mode GPU";
+   const fs::path stats = root / "stats";
+   auto run = [&](uint32_t omit, const char *stats_dir) {
+      vlg_drm_create_args a = capture_args(VLG_DRM_MODE_CYCLE, stats_dir, nullptr, nullptr);
+      a.omit_draw_modules = omit;
+      Device d(a);
+      Square sq;
+      sq.build(d);
+      const uint8_t bg[4] = {10, 20, 30, 255};
+      sq.fill_rt(d, bg);
+      std::vector<uint32_t> q;
+      cmd_draw(q, sq.draw_info);
+      cmd_draw(q, sq.draw_info);
+      cmd_halt(q);
+      EXPECT_EQ(d.submit(q), 0) << vlg_drm_get_fault(d.dev);
+      return nlohmann::json::parse(vlg_drm_get_stats_json(d.dev));
+   };
+   const nlohmann::json plain = run(0, nullptr), omitted = run(1, nullptr),
+                        kept = run(1, stats.c_str());
+   ASSERT_EQ(plain["draws"].size(), 2u);
+   ASSERT_EQ(omitted["draws"].size(), 2u);
+   EXPECT_GT(plain["cycles"].get<uint64_t>(), 0u);
+   nlohmann::json a = plain, b = omitted;
+   for (unsigned i = 0; i < 2; i++) {
+      EXPECT_TRUE(plain["draws"][i]["modules"].is_object()) << i;
+      EXPECT_TRUE(omitted["draws"][i]["modules"].is_null()) << omitted["draws"][i].dump();
+      EXPECT_TRUE(kept["draws"][i]["modules"].is_object()) << "a stats_dir keeps them";
+      EXPECT_GT(omitted["draws"][i]["cycles"].get<uint64_t>(), 0u);
+      a["draws"][i].erase("modules");
+      b["draws"][i].erase("modules");
+   }
+   /* every other figure equal, the submit's module totals included */
+   EXPECT_EQ(a, b);
+}
+
 TEST_F(CaptureTest, MalformedCapturesAreReadableErrorsNamingTheFile)
 {
    const fs::path cap = root / "cap";

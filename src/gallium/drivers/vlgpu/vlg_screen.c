@@ -892,6 +892,10 @@ vlg_screen_create_device(struct vlg_screen *screen)
       .capture_dir = getenv("VLGPU_CAPTURE"),
       .capture_frames = getenv("VLGPU_CAPTURE_FRAMES"),
       .sample = getenv("VLGPU_SAMPLE"),
+      /* only the statistics tables read each draw's module statistics
+       * (vlg_stats.cpp draw_row: the per-draw bottleneck); queries and the
+       * HUD read the submits' totals */
+      .omit_draw_modules = (!stats || !*stats) && !vlg_debug_enabled(VLG_DEBUG_STATS),
 #ifdef PACKAGE_VERSION
       .client = "Mesa " PACKAGE_VERSION,
 #else

@@ -257,6 +257,12 @@ class GpuHost {
    virtual void before_draw(const DrawContext &ctx, const Vram &vram) = 0;
    /** After the draw completed or faulted (@report.faulted). */
    virtual void after_draw(const DrawContext &ctx, const Vram &vram, const DrawReport &report) = 0;
+   /** Whether the host reads each draw's and dispatch's module statistics
+    *  (DrawReport::modules, DispatchReport::modules). When false the
+    *  cycle-mode GPU leaves them null and takes no engine snapshot per draw
+    *  (two per draw otherwise: host time on submits of many draws); cycles,
+    *  counters and every other result are the same. Default: true. */
+   virtual bool wants_draw_modules() const { return true; }
    /** Before a DISPATCH runs (@report holds its position and compute_info
     *  address only). Default: nothing (per-draw dumps skip dispatches). */
    virtual void on_dispatch(const DispatchReport &report, const Vram &vram)

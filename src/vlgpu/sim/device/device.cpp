@@ -96,6 +96,10 @@ struct vlg_drm_device {
    std::string draw_stats = "{}";
    std::string modules; /* vlg_drm_get_modules_json, made on first use */
    std::string stats_dir, dump_dir;
+   /* whether the draws' module statistics are made (GpuHost::
+    * wants_draw_modules): not when the client omits them
+    * (vlg_drm_create_args::omit_draw_modules) and no file holds them */
+   bool draw_modules = true;
    DrawSet dump_draws;
    uint64_t frame = 0; /* frames ended so far (vlg_drm_end_frame) */
    /* VLGPU_CAPTURE (capture.h): what to capture, the writer while the
@@ -254,6 +258,8 @@ class DeviceHost final : public GpuHost {
    }
 
    bool snapshot_draw(const DrawContext &ctx) override { return dumping(ctx); }
+
+   bool wants_draw_modules() const override { return dev_.draw_modules; }
 
    void before_draw(const DrawContext &ctx, const Vram &vram) override
    {
@@ -629,6 +635,7 @@ create_device(const vlg_drm_create_args *args, vlg_drm_device **out, char *err, 
    if (!make_dir("dump_dir", args->dump_dir, dev->dump_dir) ||
        !make_dir("stats_dir", args->stats_dir, dev->stats_dir))
       return -EINVAL;
+   dev->draw_modules = !args->omit_draw_modules || !dev->stats_dir.empty() || !dev->dump_dir.empty();
    if (args->capture_dir && *args->capture_dir) {
       if (dev->sampling.skip()) {
          /* a capture records what the live run drew, for replays to compare with */

@@ -393,6 +393,22 @@ CycleGpu::trace_draw(Tracer &t, const DrawState &d, const DrawReport &rep, const
    t.module_counters(now, now.end);
 }
 
+bool
+CycleGpu::wants_modules(const SubmitState &ss) const
+{
+   return ss.host->wants_draw_modules() || eng_->tracing();
+}
+
+Stats
+CycleGpu::window_mark(const SubmitState &ss)
+{
+   if (wants_modules(ss))
+      return snapshot();
+   Stats s; /* the cycle only: no module wants its counters synced for a delta */
+   s.begin = s.end = eng_->now();
+   return s;
+}
+
 void
 CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
 {
@@ -414,14 +430,14 @@ CycleGpu::finish_draw(SubmitState &ss, const DrawRef &dr)
          d.so->finish(*ss.vram);
       cp_add_occlusion(*ss.vram, d.pkg, d.stats.samples_passed);
    }
-   const Stats now = snapshot();
+   const Stats now = window_mark(ss);
    auto it = begin_stats_.find(d.seq);
    if (it != begin_stats_.end()) {
-      const Stats delta = stats_delta(it->second, now);
       rep.begin_cycle = it->second.end;
       rep.end_cycle = now.end;
       rep.cycles = rep.end_cycle - rep.begin_cycle;
-      rep.modules = delta.to_json();
+      if (wants_modules(ss))
+         rep.modules = stats_delta(it->second, now).to_json();
       begin_stats_.erase(it);
    } else {
       rep.begin_cycle = rep.end_cycle = now.end;
@@ -532,7 +548,7 @@ CycleGpu::begin_dispatch_call(SubmitState &ss, Vram &vram, GpuHost &host)
       d->raise(GpuFault("simulator", "internal error", e.what()), eng_->now(), cp_->index());
    }
    ss.dispatch_state = d;
-   dispatch_begin_ = snapshot();
+   dispatch_begin_ = window_mark(ss);
 }
 
 /* Second call: every CE reported the dispatch done (all its workgroups
@@ -552,11 +568,12 @@ CycleGpu::end_dispatch_call(SubmitState &ss, SubmitResult &res)
       fr.dispatch_index = int32_t(rep.index_in_queue);
       res.faults.push_back(fr);
    }
-   const Stats now = snapshot();
+   const Stats now = window_mark(ss);
    rep.begin_cycle = dispatch_begin_.end;
    rep.end_cycle = now.end;
    rep.cycles = rep.end_cycle - rep.begin_cycle;
-   rep.modules = stats_delta(dispatch_begin_, now).to_json();
+   if (wants_modules(ss))
+      rep.modules = stats_delta(dispatch_begin_, now).to_json();
    ss.dispatch_mem_ops = rep.counters.mem_ops;
    if (Tracer *t = eng_->tracer()) {
       nlohmann::ordered_json args = dispatch_report_json(rep);
@@ -637,7 +654,7 @@ CycleGpu::execute(Vram &vram, uint64_t cmd_address, uint32_t cmd_dwords, GpuHost
       switch (ss.call) {
       case SubmitState::Call::DrawBegin: {
          const DrawRef d = ss.call_draw;
-         begin_stats_[d->seq] = snapshot();
+         begin_stats_[d->seq] = window_mark(ss);
          ss.snapshot = host.snapshot_draw(d->ctx);
          if (!ss.snapshot)
             host.before_draw(d->ctx, vram);

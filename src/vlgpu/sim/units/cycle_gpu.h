@@ -105,6 +105,13 @@ class CycleGpu final : public Gpu {
    void build();
    /** Engine::stats() with every module's cycle counters charged up to now. */
    Stats snapshot();
+   /** Whether this submit's draws and dispatches get their module
+    *  statistics (the host wants them, or a trace is written). */
+   bool wants_modules(const SubmitState &ss) const;
+   /** The start or end of a draw's or dispatch's window: a snapshot() when
+    *  wants_modules(), else only the cycle (Stats::end; GpuHost::
+    *  wants_draw_modules). */
+   Stats window_mark(const SubmitState &ss);
    void finish_draw(SubmitState &ss, const DrawRef &d);
    void trace_draw(Tracer &t, const DrawState &d, const DrawReport &rep, const Stats &now);
    void recover(SubmitState &ss, const std::string &summary, const std::string &text);

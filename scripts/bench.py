@@ -34,8 +34,10 @@ default out/bench/):
                               measured frames (VLGPU_STATS busy_* columns,
                               weighted by frame cycles)
             Mode sampled (--sample PLAN, default 10:0,skip): vlgpu cycle mode
-            with VLGPU_SAMPLE=PLAN (docs/simulator.md "Sampled simulation"), seed r+1
-            in repetition r; it is not in the per-frame tables (most of its frames are
+            with VLGPU_SAMPLE=PLAN (docs/simulator.md "Sampled simulation"), seed
+            1 + 1000 r + i for scene i of repetition r, left out of the default
+            modes when --frames holds fewer than two blocks of PLAN; it is not in
+            the per-frame tables (most of its frames are
             skipped) but in its own, against mode cycle of the same run:
               true Mcycles    sum of the cycle-mode frames 1..N (repetition 0)
               estimated       scripts/sampling.py's estimate of the same frames from
@@ -786,7 +788,17 @@ def cmd_glmark2(args):
     launcher = glmark2_launcher("bench glmark2", args.size)
     if launcher is None:
         return 2
-    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    sample_period = re.match(r"\d+", args.sample)
+    if args.modes is None:
+        # sampled needs two blocks of frames for an estimate with an interval
+        short = not sample_period or args.frames < 2 * int(sample_period.group())
+        modes = [m for m in MODES if m != "sampled" or not short]
+        if short:
+            print(f"bench glmark2: note: mode sampled left out: --frames {args.frames} holds "
+                  f"fewer than two blocks of --sample {args.sample} (e.g. --frames 60 "
+                  "--sample 12:0,skip, or name it in --modes)", file=sys.stderr)
+    else:
+        modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     bad = [m for m in modes if m not in MODES]
     if bad or not modes:
         print(f"bench glmark2: --modes: unknown {bad}; choose from {','.join(MODES)}",
@@ -795,7 +807,7 @@ def cmd_glmark2(args):
     if "sampled" in modes:
         # the device checks the whole plan (frame_sampling.cpp: a bad one fails every
         # sampled run with the reason in its output.log); the period is all this needs
-        period = re.match(r"\d+", args.sample)
+        period = sample_period
         if not period:
             print(f"bench glmark2: --sample {args.sample!r}: want PERIOD[:WARMUP][,seed=N]"
                   "[,skip]", file=sys.stderr)
@@ -1561,12 +1573,14 @@ def main(argv=None):
     g.add_argument("--frames", type=int, default=5,
                    help="measured frames per run (after one set-up frame); default 5")
     g.add_argument("--reps", type=int, default=3, help="repetitions (default 3)")
-    g.add_argument("--modes", default=",".join(MODES),
-                   help="comma list of softpipe,functional,cycle,sampled (default: all four); "
-                        "sampled needs cycle (its truth)")
+    g.add_argument("--modes",
+                   help="comma list of softpipe,functional,cycle,sampled (default: all four, "
+                        "sampled only when --frames holds two blocks of --sample); sampled "
+                        "needs cycle (its truth)")
     g.add_argument("--sample", default=DEFAULT_SAMPLE, metavar="PLAN",
                    help="mode sampled's VLGPU_SAMPLE plan, PERIOD[:WARMUP][,seed=N][,skip] "
-                        f"(default {DEFAULT_SAMPLE}; without seed=, repetition r uses seed r+1); "
+                        f"(default {DEFAULT_SAMPLE}; without seed=, scene i of repetition r uses seed "
+                        "1 + 1000 r + i); "
                         "needs --frames of at least two PERIODs for an interval")
     g.add_argument("--size", default="800x600", help="glmark2 -s WxH (default 800x600)")
     g.add_argument("--timeout", type=float, default=3600,

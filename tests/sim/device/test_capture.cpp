@@ -124,6 +124,18 @@ live_run(uint32_t mode, const char *stats_dir, const char *capture_dir, const ch
    return live;
 }
 
+/** The seed square built on @d, its render target filled with the
+ *  background (10, 20, 30, 255) the tests look for. */
+Square
+square_on_background(Device &d)
+{
+   Square sq;
+   sq.build(d);
+   const uint8_t bg[4] = {10, 20, 30, 255};
+   sq.fill_rt(d, bg);
+   return sq;
+}
+
 /** The events of CAPTURE/events.jsonl.zst (concatenated zstd frames of JSON lines). */
 std::vector<nlohmann::json>
 capture_events(const fs::path &cap)
@@ -322,10 +334,7 @@ TEST_F(CaptureTest, OffScreenFrameImageIsReplayedAsAPngEqualToTheLiveRenderTarge
 {
    const fs::path cap = root / "cap";
    Device d(capture_args(VLG_DRM_MODE_FUNCTIONAL, nullptr, cap.c_str(), nullptr));
-   Square sq;
-   sq.build(d);
-   const uint8_t bg[4] = {10, 20, 30, 255};
-   sq.fill_rt(d, bg);
+   const Square sq = square_on_background(d);
    std::vector<uint32_t> q;
    cmd_draw(q, sq.draw_info);
    cmd_halt(q);
@@ -619,10 +628,7 @@ TEST_F(CaptureTest, OmittedDrawModulesChangeNothingElse)
       vlg_drm_create_args a = capture_args(VLG_DRM_MODE_CYCLE, stats_dir, nullptr, nullptr);
       a.omit_draw_modules = omit;
       Device d(a);
-      Square sq;
-      sq.build(d);
-      const uint8_t bg[4] = {10, 20, 30, 255};
-      sq.fill_rt(d, bg);
+      const Square sq = square_on_background(d);
       std::vector<uint32_t> q;
       cmd_draw(q, sq.draw_info);
       cmd_draw(q, sq.draw_info);

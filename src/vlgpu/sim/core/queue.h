@@ -134,15 +134,17 @@ class QueueBase {
    void trace_flush();
 
    /**
-    * Host speed, for a reader that polls many inputs: every push sets @bit
-    * in *@mask (nullptr: none). The reader clears the bit of a queue it
-    * finds empty and polls only the queues whose bit is set: a queue with
-    * its bit clear is empty.
+    * Host speed, for a reader that polls many inputs: @bit of *@mask is set
+    * while the queue is not empty (set now if it is, by every push, cleared
+    * by the pop that empties it; nullptr: none), so the reader finds its
+    * non-empty inputs in one word.
     */
    void set_push_mask(uint64_t *mask, uint64_t bit)
    {
       push_mask_ = mask;
       push_bit_ = bit;
+      if (mask)
+         *mask = size_ ? *mask | bit : *mask & ~bit;
    }
 
  protected:
@@ -203,6 +205,8 @@ class QueueBase {
       if (++head_ == params_.capacity)
          head_ = 0;
       --size_;
+      if (VLG_UNLIKELY(push_mask_ != nullptr) && !size_)
+         *push_mask_ &= ~push_bit_;
       ++pops_;
       ++stats_.pops;
       ctx_->progress_end = now + 1;

@@ -36,14 +36,11 @@ L2::L2(std::string name, const Config &p, const std::vector<std::string> &client
 void
 L2::on_finalize()
 {
-   in_queues_.clear();
-   in_pushed_ = 0;
-   for (Client &c : clients_) {
-      const uint64_t bit = uint64_t(1) << in_queues_.size();
-      in_queues_.push_back(c.in->queue());
+   in_nonempty_ = 0;
+   for (size_t i = 0; i < clients_.size(); i++) {
+      Client &c = clients_[i];
       c.bind();
-      c.inq->set_push_mask(&in_pushed_, bit);
-      in_pushed_ |= bit; /* not known to be empty yet */
+      c.inq->set_push_mask(&in_nonempty_, uint64_t(1) << i);
    }
    in_mc_q_ = &in_mc.typed_queue();
    out_mc_q_ = &out_mc.typed_queue();
@@ -235,16 +232,10 @@ L2::tick(Cycle now)
       }
    }
 
-   /* the clients with a non-empty input queue (an empty one cannot be
-    * popped: skipping it changes nothing); only those pushed to since they
-    * were last found empty can be */
+   /* the clients with a non-empty input queue now (an empty one cannot be
+    * popped: skipping it changes nothing) */
    const uint32_t n = uint32_t(clients_.size());
-   uint64_t nonempty = 0;
-   for (uint64_t m = in_pushed_; m; m &= m - 1) {
-      const unsigned c = unsigned(__builtin_ctzll(m));
-      nonempty |= uint64_t(!in_queues_[c]->empty()) << c;
-   }
-   in_pushed_ = nonempty;
+   const uint64_t nonempty = in_nonempty_;
 
    /* flush request: once every request sent before it has been taken
     * (the clients' input queues are empty), so that the writes of the

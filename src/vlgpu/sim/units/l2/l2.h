@@ -105,11 +105,10 @@ class L2 final : public Unit {
    uint64_t state_ = 1;
    LineCache cache_;
    std::vector<Client> clients_;
-   /* host speed (results unchanged): the clients' input queues, polled as
-    * one bit mask of non-empty queues per tick (bit c: client c), and a bit
-    * mask of the clients whose `ready` list is not empty */
-   std::vector<const QueueBase *> in_queues_;
-   uint64_t in_pushed_ = 0; /* bit c: client c's input queue may be non-empty (set at its pushes) */
+   /* host speed (results unchanged): the clients with a non-empty input
+    * queue (bit c: client c; kept by the queues, QueueBase::set_push_mask)
+    * and those whose `ready` list is not empty */
+   uint64_t in_nonempty_ = 0;
    uint64_t ready_mask_ = 0;
    Queue<MemResp> *in_mc_q_ = nullptr; /* in_mc's and out_mc's queues */
    Queue<MemReq> *out_mc_q_ = nullptr;

@@ -657,7 +657,8 @@ def sampled_markdown(doc):
 
 def glmark2_markdown(doc):
     """The per-scene table of a glmark2 run as markdown: one row per scene, the
-    three modes side by side (wall ms median, CPU ms median, ratios vs softpipe)."""
+    per-frame modes (softpipe, functional, cycle) side by side (wall ms median,
+    CPU ms median, ratios vs softpipe)."""
     rows = doc["scenes"]
     get = {(r["scene"], r["mode"]): r for r in rows}
     scenes = []

@@ -139,10 +139,10 @@ class QueueBase {
     * by the pop that empties it; nullptr: none), so the reader finds its
     * non-empty inputs in one word.
     */
-   void set_push_mask(uint64_t *mask, uint64_t bit)
+   void set_nonempty_mask(uint64_t *mask, uint64_t bit)
    {
-      push_mask_ = mask;
-      push_bit_ = bit;
+      nonempty_mask_ = mask;
+      nonempty_bit_ = bit;
       if (mask)
          *mask = size_ ? *mask | bit : *mask & ~bit;
    }
@@ -193,8 +193,8 @@ class QueueBase {
       ++pushes_;
       ++stats_.pushes;
       ctx_->progress_end = now + 1;
-      if (push_mask_)
-         *push_mask_ |= push_bit_;
+      if (nonempty_mask_)
+         *nonempty_mask_ |= nonempty_bit_;
       if (reader_ && reader_->asleep_)
          notify_reader(now + params_.latency);
    }
@@ -205,8 +205,8 @@ class QueueBase {
       if (++head_ == params_.capacity)
          head_ = 0;
       --size_;
-      if (VLG_UNLIKELY(push_mask_ != nullptr) && !size_)
-         *push_mask_ &= ~push_bit_;
+      if (VLG_UNLIKELY(nonempty_mask_ != nullptr) && !size_)
+         *nonempty_mask_ &= ~nonempty_bit_;
       ++pops_;
       ++stats_.pops;
       ctx_->progress_end = now + 1;
@@ -227,8 +227,8 @@ class QueueBase {
    uint32_t pushes_ = 0, pops_ = 0;
    QueueStats stats_;
    uint64_t traced_size_ = ~uint64_t(0);
-   uint64_t *push_mask_ = nullptr;
-   uint64_t push_bit_ = 0;
+   uint64_t *nonempty_mask_ = nullptr;
+   uint64_t nonempty_bit_ = 0;
 };
 
 /**

@@ -40,7 +40,7 @@ L2::on_finalize()
    for (size_t i = 0; i < clients_.size(); i++) {
       Client &c = clients_[i];
       c.bind();
-      c.inq->set_push_mask(&in_nonempty_, uint64_t(1) << i);
+      c.inq->set_nonempty_mask(&in_nonempty_, uint64_t(1) << i);
    }
    in_mc_q_ = &in_mc.typed_queue();
    out_mc_q_ = &out_mc.typed_queue();

@@ -106,7 +106,7 @@ class L2 final : public Unit {
    LineCache cache_;
    std::vector<Client> clients_;
    /* host speed (results unchanged): the clients with a non-empty input
-    * queue (bit c: client c; kept by the queues, QueueBase::set_push_mask)
+    * queue (bit c: client c; kept by the queues, QueueBase::set_nonempty_mask)
     * and those whose `ready` list is not empty */
    uint64_t in_nonempty_ = 0;
    uint64_t ready_mask_ = 0;

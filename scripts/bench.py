@@ -524,7 +524,7 @@ def sampled_summary(runs, scenes):
     """Mode sampled against mode cycle, per scene and for the whole benchmark (dict with
     "scenes" and "total", or None without both modes): the cycles of frames 1..N the sampled
     runs estimate (scripts/sampling.py; the mean of the repetitions' estimates, each with its
-    own random plan, variance the sum of theirs / reps^2) and their interval next to the cycle
+    own random plan: sampling.mean) and their interval next to the cycle
     runs' true sum (repetition 0; every repetition's must be equal: the simulator is
     deterministic), and the host CPU time of frames 1..N in both modes (all repetitions)."""
     import sampling
@@ -563,17 +563,7 @@ def sampled_summary(runs, scenes):
             row["error"] = str(e)
             out.append(row)
             continue
-        n = len(es)
-        e = {"estimate": sum(x["estimate"] for x in es) / n,
-             "variance": (None if any(x["variance"] is None for x in es)
-                          else sum(x["variance"] for x in es) / n ** 2),
-             # per scene: the repetitions' degrees of freedom together (Student t)
-             "df": sum(x["df"] or 0 for x in es) or None}
-        if e["variance"] is not None:
-            half = sampling.student_t(0.95, e["df"]) * (e["variance"] ** 0.5)
-            e.update(low=e["estimate"] - half, high=e["estimate"] + half)
-        else:
-            e.update(low=None, high=None)
+        e = sampling.mean(es)  # the repetitions' estimates, each with its own plan
         ests.append(e)
         row.update(estimate=e["estimate"], low=e["low"], high=e["high"],
                    error_pct=100 * (e["estimate"] - truth) / truth if truth else None,

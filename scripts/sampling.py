@@ -215,6 +215,18 @@ def combine(estimates, level=0.95):
     return {"estimate": est, "variance": var, "df": df, "low": est - half, "high": est + half}
 
 
+def mean(estimates, level=0.95):
+    """The mean of independent estimates of one total (repetitions of a run, each with its
+    own random plan): combine()'s sum divided by their number, its variance by the number
+    squared; the degrees of freedom and the LEVEL interval as combine()'s."""
+    c = combine(estimates, level)
+    n = len(estimates)
+    return {"estimate": c["estimate"] / n,
+            "variance": None if c["variance"] is None else c["variance"] / n ** 2,
+            "df": c["df"], "low": None if c["low"] is None else c["low"] / n,
+            "high": None if c["high"] is None else c["high"] / n}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="The module docstring (scripts/sampling.py) gives the "

@@ -137,6 +137,12 @@ class Coverage(unittest.TestCase):
         from scipy import stats
         half = stats.t.ppf(0.975, c["df"]) * math.sqrt(c["variance"])
         self.assertAlmostEqual(c["high"] - c["estimate"], half)
+        # the mean of the three: a third of the sum, a ninth of its variance, the same df
+        m = sampling.mean(runs)
+        self.assertAlmostEqual(m["estimate"], c["estimate"] / 3)
+        self.assertAlmostEqual(m["variance"], c["variance"] / 9)
+        self.assertAlmostEqual(m["df"], c["df"])
+        self.assertAlmostEqual(m["high"] - m["estimate"], half / 3)
 
 
 class GlmarkSampled(unittest.TestCase):

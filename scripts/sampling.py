@@ -92,14 +92,19 @@ def read_rows(path):
     return rows
 
 
+def in_range(rows, first=None, last=None):
+    """The ROWS of frames FIRST..LAST (inclusive; None: unbounded)."""
+    return [r for r in rows if (first is None or r["frame"] >= first)
+            and (last is None or r["frame"] <= last)]
+
+
 def strata(rows, first=None, last=None):
     """The strata of one sampled run's ROWS over frames FIRST..LAST (inclusive; default all):
     a list of dicts {frames: N_h, y: measured cycles or None (exact: every frame measured),
     blocks: [block numbers], total: exact cycles when y is None}.
     @raises SamplingError when a row is not from a sampled run or a stratum has two
     measured frames."""
-    sel = [r for r in rows if (first is None or r["frame"] >= first)
-           and (last is None or r["frame"] <= last)]
+    sel = in_range(rows, first, last)
     if not sel:
         raise SamplingError("no frame in the range")
     by_block = {}
@@ -165,9 +170,7 @@ def estimate(rows, first=None, last=None, level=0.95):
     est = exact + sum(s["frames"] * s["y"] for s in sampled)
     # every stratum holds one measured frame (frame 0's and the exact ones: all theirs);
     # frames without a submit are in "frames" with their exact 0 cycles
-    sel = [r for r in rows if (first is None or r["frame"] >= first)
-           and (last is None or r["frame"] <= last)]
-    res = {"estimate": est, "frames": len(sel), "measured": len(st), "strata": len(st)}
+    res = {"estimate": est, "frames": len(in_range(rows, first, last)), "measured": len(st), "strata": len(st)}
     if not sampled:
         res.update(variance=0.0, df=None, low=est, high=est)
         return res
@@ -258,8 +261,7 @@ def main(argv=None):
                 line += " (no interval: one sampled block)"
             if a.truth:
                 tr = read_rows(a.truth[i])
-                t = sum(r["cycles"] for r in tr if (a.first is None or r["frame"] >= a.first)
-                        and (a.last is None or r["frame"] <= a.last))
+                t = sum(r["cycles"] for r in in_range(tr, a.first, a.last))
                 if t == 0:
                     raise SamplingError(f"{a.truth[i]}: no cycles in the frames estimated (a "
                                         "functional-mode run?)")

@@ -125,6 +125,9 @@ MODES = ("softpipe", "functional", "cycle", "sampled")
 PER_FRAME_MODES = ("softpipe", "functional", "cycle")
 DEFAULT_SAMPLE = "10:0,skip"
 SIM_BENCH = ROOT / "build/standalone/src/vlgpu/tools/vlgpu-sim-bench"
+# Google Benchmark of the simulator core (bench/sim/bench_core.cpp); `bench sim`
+# runs its BM_TwoThreadCycleBarrier for the two-thread bound.
+CORE_BENCH = ROOT / "build/standalone/bench/sim/bench_core"
 UNITS_TESTS = ROOT / "build/standalone/tests/sim/units/test_sim_units"
 # The timing tests whose record_measurement() calls (tests/sim/units/
 # units_test_util.h) `bench memory` collects.
@@ -1151,9 +1154,16 @@ def cmd_sim(args):
                      if t["functional_ms"] else None,
                      "sim_cycles_per_cpu_s": t["cycles_per_second"],
                      "identical": t.get("identical"), "peak_rss_mib": j.get("peak_rss_mib")})
+    barrier_ns = measure_barrier()
+    rates = [r["sim_cycles_per_cpu_s"] for r in rows if r["sim_cycles_per_cpu_s"]]
+    ns_per_cycle = 1e9 / statistics.median(rates) if rates else None
+    threads = None
+    if barrier_ns is not None and ns_per_cycle:
+        threads = {"barrier_ns_per_cycle": barrier_ns, "sim_ns_per_cycle": ns_per_cycle,
+                   "bound": two_thread_bound(ns_per_cycle, barrier_ns)}
     doc = {"benchmark": "sim", "machine": machine_info(), "repeat": args.repeat,
            "scenes": scenes, "timing": "median CPU time inside Gpu::execute (vlgpu-sim-bench)",
-           "results": rows, "tool": tools}
+           "results": rows, "two_threads": threads, "tool": tools}
     (out / "sim.json").write_text(json.dumps(doc, indent=1))
     write_csv(out / "sim.csv", rows)
     print()
@@ -1169,9 +1179,52 @@ def cmd_sim(args):
     cells = [[str(c).replace("|", "\\|") for c in t] for t in table]
     md = ([provenance(bench_command(args), doc["machine"], "functional and cycle mode"), ""]
           + md_table(headers, cells))
+    if threads:
+        line = (f"Two host threads (issue \"Speed\", item 2): two threads that only meet once "
+                f"per cycle (bench_core BM_TwoThreadCycleBarrier, median of 5) take "
+                f"**{threads['barrier_ns_per_cycle']:.0f} ns per cycle** here; the simulator "
+                f"takes {threads['sim_ns_per_cycle']:.0f} ns per simulated cycle (the median "
+                f"rate above), so ticking its modules on two threads, the work halved "
+                f"perfectly, could run at most **{threads['bound']:.2f}x** the one-thread rate "
+                f"(ns / (ns / 2 + barrier)).")
+        print("\n" + line.replace("**", ""))
+        md += ["", line]
+    else:
+        print("\n(two-thread bound not measured: build/standalone/bench/sim/bench_core missing)")
     if write_doc_sections(args.doc, {"bench sim": md}, "bench sim"):
         return 2
     return 0 if ok and all(r["identical"] is not False for r in rows) else 1
+
+
+def two_thread_bound(ns_per_cycle, barrier_ns):
+    """Upper bound of the speed-up of ticking the modules on two host threads
+    (issue "Speed", item 2) when one thread takes ns_per_cycle of host time per
+    simulated cycle: the work split perfectly in two halves, plus the barrier
+    both threads must pass at every cycle boundary (queues have latency 1, so
+    no thread may start cycle t + 1 before the other ended t), nothing else:
+    ns_per_cycle / (ns_per_cycle / 2 + barrier_ns)."""
+    return ns_per_cycle / (ns_per_cycle / 2 + barrier_ns)
+
+
+def measure_barrier():
+    """ns per cycle of bench_core's BM_TwoThreadCycleBarrier (two threads that
+    only meet once per cycle), median of 5 repetitions; None when bench_core
+    is not built (Google Benchmark missing) or fails."""
+    if not CORE_BENCH.exists():
+        return None
+    r = subprocess.run([str(CORE_BENCH), "--benchmark_filter=^BM_TwoThreadCycleBarrier(/|$)",
+                        "--benchmark_repetitions=5", "--benchmark_format=json"],
+                       capture_output=True, text=True)
+    try:
+        runs = [b["ns_per_cycle"] for b in json.loads(r.stdout)["benchmarks"]
+                if b.get("run_type") == "iteration"]
+    except (ValueError, KeyError):
+        runs = []
+    if r.returncode or not runs:
+        print(f"bench sim: {CORE_BENCH.name} failed (exit {r.returncode}):\n"
+              f"{(r.stdout + r.stderr)[-2000:]}", file=sys.stderr)
+        return None
+    return statistics.median(runs)
 
 
 def read_measurements(gtest_json):

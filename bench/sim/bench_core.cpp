@@ -7,11 +7,22 @@
  *   build/standalone/bench/sim/bench_core
  *
  * The "cycles_per_second" counter is the figure of merit (ATTILA: 12-20 k).
+ *
+ * BM_TwoThreadCycleBarrier measures what ticking the modules on two host
+ * threads (issue "Speed", item 2) would pay per simulated cycle at the very
+ * least: one barrier between the two threads at every cycle boundary (a
+ * queue push of cycle t is visible to the other thread's modules at t + 1,
+ * latency 1, so neither thread may start t + 1 before the other has ended t).
+ * Its "ns_per_cycle" is the host time of that barrier alone, to compare with
+ * the simulator's host time per simulated cycle (`./vlgpu bench sim`).
  */
 #include <benchmark/benchmark.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 
 #include "sim/core/engine.h"
 
@@ -151,6 +162,52 @@ BM_Chain20_Streaming_Traced(benchmark::State &state)
    run_chain(state, 1, 1, true);
 }
 BENCHMARK(BM_Chain20_Streaming_Traced)->Unit(benchmark::kMillisecond);
+
+/* Two threads meet at a barrier once per "cycle" and do nothing else: the
+ * floor of a two-thread engine's cost per simulated cycle (see the header).
+ * Each thread publishes the last cycle it finished in its own cache line and
+ * spins until the other's reaches it: one cache-line transfer each way per
+ * cycle, overlapped, the cheapest correct barrier for two threads. */
+void
+BM_TwoThreadCycleBarrier(benchmark::State &state)
+{
+   struct alignas(64) Line {
+      std::atomic<uint64_t> done{0};
+   };
+   Line a, b;
+   std::atomic<bool> stop{false};
+   std::atomic<uint64_t> target{0};
+   std::thread other([&] {
+      uint64_t c = 0;
+      for (;;) {
+         while (target.load(std::memory_order_acquire) <= c)
+            if (stop.load(std::memory_order_relaxed))
+               return;
+         const uint64_t end = target.load(std::memory_order_acquire);
+         for (; c < end;) {
+            b.done.store(++c, std::memory_order_release);
+            while (a.done.load(std::memory_order_acquire) < c) {
+            }
+         }
+      }
+   });
+   const uint64_t step = 100000;
+   uint64_t c = 0;
+   const auto t0 = std::chrono::steady_clock::now();
+   for (auto _ : state) {
+      target.store(c + step, std::memory_order_release);
+      for (const uint64_t end = c + step; c < end;) {
+         a.done.store(++c, std::memory_order_release);
+         while (b.done.load(std::memory_order_acquire) < c) {
+         }
+      }
+   }
+   const std::chrono::duration<double, std::nano> ns = std::chrono::steady_clock::now() - t0;
+   stop.store(true, std::memory_order_relaxed);
+   other.join();
+   state.counters["ns_per_cycle"] = c ? ns.count() / double(c) : 0.0;
+}
+BENCHMARK(BM_TwoThreadCycleBarrier)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 } // namespace
 

@@ -267,6 +267,25 @@ class BenchMemoryParseTest(unittest.TestCase):
         self.assertEqual(rows[0]["test"], "CopyTiming.BufferCopy")
 
 
+class BenchTwoThreadBoundTest(unittest.TestCase):
+    def test_bound(self):
+        """The two-thread bound: half the work per thread plus one barrier per cycle."""
+        import bench as b
+        self.assertAlmostEqual(b.two_thread_bound(400.0, 0.0), 2.0)     # free barrier
+        self.assertAlmostEqual(b.two_thread_bound(400.0, 200.0), 1.0)   # barrier = half
+        self.assertAlmostEqual(b.two_thread_bound(400.0, 50.0), 1.6)    # 400 / 250
+        self.assertLess(b.two_thread_bound(300.0, 300.0), 1.0)          # a slow-down
+
+    @unittest.skipUnless(Path(ROOT / "build/standalone/bench/sim/bench_core").exists(),
+                         "bench_core not built (Google Benchmark missing)")
+    def test_measure_barrier(self):
+        """BM_TwoThreadCycleBarrier runs and reports a positive time per cycle."""
+        import bench as b
+        ns = b.measure_barrier()
+        self.assertIsNotNone(ns)
+        self.assertGreater(ns, 0.0)
+
+
 class Glmark2FullBenchmarkParseTest(unittest.TestCase):
     def test_fake_glmark2_output(self):
         """--full-benchmark parses glmark2's per-scene FPS/FrameTime lines and score on

@@ -241,7 +241,7 @@ Omu::early_stage(Cycle now, bool &blocked)
    bool moved = false;
    /* runs enter in order (at most kEarlyDepth) and prefetch their lines */
    if (early_q_.size() < kEarlyDepth && in_early.can_pop()) {
-      EarlyEntry e;
+      EarlyEntry &e = early_q_.push();
       e.run = in_early.pop();
       const DrawState &d = *e.run.draw;
       if (e.run.draw != early_draw_) {
@@ -258,7 +258,6 @@ Omu::early_stage(Cycle now, bool &blocked)
          else if (fills.capacity())
             spare_fills_.push_back(std::move(fills));
       }
-      early_q_.push_back(std::move(e));
       moved = true;
    }
    /* the oldest run: tested (omu.quads_per_cycle quads per cycle), then

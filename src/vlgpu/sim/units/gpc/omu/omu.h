@@ -79,6 +79,7 @@ class Omu final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
+   void on_finalize() override;
 
  private:
    std::string state_report() const override;
@@ -261,6 +262,10 @@ class Omu final : public Unit {
       return e.g && e.g->seq == seq ? &e : nullptr;
    }
    void rob_insert(RobEntry e);
+   /** Host speed: bit k set while in_fs[k]'s queue is not empty (kept by
+    *  the queues, QueueBase::set_nonempty_mask): most ticks no group
+    *  arrives, and one word tells so. */
+   uint64_t fs_nonempty_ = 0;
    std::deque<DrawMark> marks_;
    uint64_t next_seq_ = 0;
    /** Every group below this sequence number has arrived (>= next_seq_):

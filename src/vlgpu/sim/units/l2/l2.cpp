@@ -266,30 +266,30 @@ L2::tick(Cycle now)
        * start from the cycle number (now % n) starved a client whose reads
        * waited for an MSHR: MSHRs freed in step with the MC's transfers,
        * always in the same phase of now % n (streaming compute). */
-      const uint32_t start = rr_; /* < n */
-      const uint64_t hi = nonempty >> start << start;
-      for (uint64_t part : {hi, nonempty & ~hi}) {
-         for (; part && taken < per_cycle_; part &= part - 1) {
-            const uint32_t c = uint32_t(__builtin_ctzll(part));
-            Client &cl = clients_[c];
-            if (!cl.inq->can_pop())
-               continue;
-            if (cl.refused_at == state_) { /* accept() would refuse it again */
-               blocked = true;
-               continue;
-            }
-            const uint64_t before = state_;
-            if (accept(c, cl.inq->peek(), now)) {
-               cl.inq->pop();
-               rr_ = c + 1 < n ? c + 1 : 0;
-               taken++;
-               busy = true;
-               state_++;
-            } else {
-               blocked = true;
-               if (state_ == before)
-                  cl.refused_at = before;
-            }
+      const uint32_t start = rr_; /* < n <= 64 */
+      /* bit b of the mask rotated right by start is client (b + start) % 64:
+       * in increasing b, clients start..n-1, then 0..start-1 */
+      uint64_t part = start ? nonempty >> start | nonempty << (64 - start) : nonempty;
+      for (; part && taken < per_cycle_; part &= part - 1) {
+         const uint32_t c = (uint32_t(__builtin_ctzll(part)) + start) & 63;
+         Client &cl = clients_[c];
+         if (!cl.inq->can_pop())
+            continue;
+         if (cl.refused_at == state_) { /* accept() would refuse it again */
+            blocked = true;
+            continue;
+         }
+         const uint64_t before = state_;
+         if (accept(c, cl.inq->peek(), now)) {
+            cl.inq->pop();
+            rr_ = c + 1 < n ? c + 1 : 0;
+            taken++;
+            busy = true;
+            state_++;
+         } else {
+            blocked = true;
+            if (state_ == before)
+               cl.refused_at = before;
          }
       }
    } else {

@@ -277,6 +277,15 @@ Ge::collect(std::unique_ptr<VsGroup> g)
    pool_.put(std::move(g->tg));
 }
 
+void
+Ge::on_finalize()
+{
+   if (in_vs.size() > 64)
+      throw ConfigError(fmt::format("{}: {} SPC inputs (at most 64)", name(), in_vs.size()));
+   for (size_t k = 0; k < in_vs.size(); k++)
+      in_vs[k]->typed_queue().set_nonempty_mask(&vs_nonempty_, uint64_t(1) << k);
+}
+
 Activity
 Ge::tick(Cycle now)
 {
@@ -286,11 +295,14 @@ Ge::tick(Cycle now)
    busy |= mem.send();
    busy |= mem.receive();
 
-   for (auto &in : in_vs)
-      if (in->can_pop()) {
-         collect(in->pop());
+   /* the SPCs' inputs in order (an empty one cannot be popped) */
+   for (uint64_t m = vs_nonempty_; m; m &= m - 1) {
+      InPort<std::unique_ptr<VsGroup>> &in = *in_vs[__builtin_ctzll(m)];
+      if (in.can_pop()) {
+         collect(in.pop());
          busy = true;
       }
+   }
 
    if (blocks_.size() < p_.ge_sub_blocks_in_flight && in_task.can_pop()) {
       Block b;

@@ -70,6 +70,7 @@ class Ge final : public Unit {
    MemClient mem{*this, "mem"};
 
    Activity tick(Cycle now) override;
+   void on_finalize() override;
    bool drained() const override
    {
       return blocks_.empty() && gs_send_.empty() && gs_out_.empty() && !gs_open_ &&
@@ -77,6 +78,10 @@ class Ge final : public Unit {
    }
 
  private:
+   /** Host speed: bit k set while in_vs<k>'s queue is not empty (kept by
+    *  the queues, QueueBase::set_nonempty_mask): one word tells which
+    *  inputs to poll. */
+   uint64_t vs_nonempty_ = 0;
    std::string state_report() const override;
 
    enum class Stage { Token, IndexWait, Groups, Sent };

@@ -131,17 +131,29 @@ Lts::credit(unsigned k, const Credit &c)
       ce_done_++;
 }
 
+void
+Lts::on_finalize()
+{
+   if (in_credit.size() > 64)
+      throw ConfigError(fmt::format("{}: {} SPC inputs (at most 64)", name(), in_credit.size()));
+   for (size_t k = 0; k < in_credit.size(); k++)
+      in_credit[k]->typed_queue().set_nonempty_mask(&credit_nonempty_, uint64_t(1) << k);
+}
+
 Activity
 Lts::tick(Cycle now)
 {
    if (VLG_UNLIKELY(wedged_))
       return Activity::Stalled;
    bool busy = false, blocked = false;
-   for (unsigned k = 0; k < in_credit.size(); k++)
+   /* the SPCs' credits in order (an empty input cannot be popped) */
+   for (uint64_t m = credit_nonempty_; m; m &= m - 1) {
+      const unsigned k = unsigned(__builtin_ctzll(m));
       if (in_credit[k]->can_pop()) {
          credit(k, in_credit[k]->pop());
          busy = true;
       }
+   }
 
    /* one group per cycle; alternate which input goes first */
    InPort<SpcTask> *first = fs_first_ ? &in_fs : &in_vs;

@@ -59,6 +59,7 @@ class Lts final : public Unit {
    OutPort<LastReport> out_last{*this, "out_last", "`last` token reports to the CP"};
 
    Activity tick(Cycle now) override;
+   void on_finalize() override;
    bool drained() const override;
 
    /** Free slots / register bytes of SPC @k (tests). */
@@ -66,6 +67,10 @@ class Lts final : public Unit {
    uint64_t free_reg_bytes(unsigned k) const { return spc_[k].reg_bytes; }
 
  private:
+   /** Host speed: bit k set while in_credit<k>'s queue is not empty (kept by
+    *  the queues, QueueBase::set_nonempty_mask): one word tells which
+    *  inputs to poll. */
+   uint64_t credit_nonempty_ = 0;
    std::string state_report() const override;
 
    struct Spc {

@@ -58,6 +58,15 @@ Omu::Omu(std::string name, const Config &p, ThreadGroupPool &pool)
          *this, fmt::format("in_fs{}", k), fmt::format("finished FS groups from SPC {}", k)));
 }
 
+void
+Omu::on_finalize()
+{
+   if (in_fs.size() > 64)
+      throw ConfigError(fmt::format("{}: {} SPC inputs (at most 64)", name(), in_fs.size()));
+   for (size_t k = 0; k < in_fs.size(); k++)
+      in_fs[k]->typed_queue().set_nonempty_mask(&fs_nonempty_, uint64_t(1) << k);
+}
+
 bool
 Omu::touch_line(uint64_t line, bool read, bool dirty, bool mark, uint32_t &txn,
                 std::vector<uint64_t> &fills)
@@ -241,7 +250,7 @@ Omu::early_stage(Cycle now, bool &blocked)
    bool moved = false;
    /* runs enter in order (at most kEarlyDepth) and prefetch their lines */
    if (early_q_.size() < kEarlyDepth && in_early.can_pop()) {
-      EarlyEntry e;
+      EarlyEntry &e = early_q_.push();
       e.run = in_early.pop();
       const DrawState &d = *e.run.draw;
       if (e.run.draw != early_draw_) {
@@ -258,7 +267,6 @@ Omu::early_stage(Cycle now, bool &blocked)
          else if (fills.capacity())
             spare_fills_.push_back(std::move(fills));
       }
-      early_q_.push_back(std::move(e));
       moved = true;
    }
    /* the oldest run: tested (omu.quads_per_cycle quads per cycle), then
@@ -625,11 +633,13 @@ bool
 Omu::late_stage(Cycle now, bool &blocked)
 {
    bool moved = false;
-   /* every arriving group enters the reorder buffer and prefetches its lines */
-   for (auto &in : in_fs) {
-      if (!in->can_pop())
+   /* every arriving group enters the reorder buffer and prefetches its
+    * lines (the SPCs' inputs in order; an empty one cannot be popped) */
+   for (uint64_t m = fs_nonempty_; m; m &= m - 1) {
+      InPort<std::unique_ptr<FsGroup>> &in = *in_fs[__builtin_ctzll(m)];
+      if (!in.can_pop())
          continue;
-      std::unique_ptr<FsGroup> g = in->pop();
+      std::unique_ptr<FsGroup> g = in.pop();
       RobEntry e;
       if (!g->skip && !g->draw->aborted(now)) {
          std::vector<uint64_t> fills = take_fills();

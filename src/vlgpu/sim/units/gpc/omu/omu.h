@@ -79,6 +79,7 @@ class Omu final : public Unit {
 
    Activity tick(Cycle now) override;
    bool drained() const override;
+   void on_finalize() override;
 
  private:
    std::string state_report() const override;
@@ -214,7 +215,35 @@ class Omu final : public Unit {
    }
    /** Runs the early stage holds (prefetching) at once. */
    static constexpr size_t kEarlyDepth = 16;
-   std::deque<EarlyEntry> early_q_;
+   /** The runs the early stage holds, oldest first: a ring of kEarlyDepth
+    *  entries (host speed: std::deque's size() and front() cost a few
+    *  loads and a division each, on every tick). Entries stay constructed;
+    *  a popped one holds only what was moved out of it. */
+   class EarlyQueue {
+    public:
+      bool empty() const { return size_ == 0; }
+      size_t size() const { return size_; }
+      EarlyEntry &front() { return e_[head_]; }
+      const EarlyEntry &front() const { return e_[head_]; }
+      /** The slot of a new newest entry (size() < kEarlyDepth), reset. */
+      EarlyEntry &push()
+      {
+         EarlyEntry &e = e_[(head_ + size_++) % kEarlyDepth];
+         e.test = e.tested = false;
+         e.txn = 0;
+         return e;
+      }
+      void pop_front()
+      {
+         head_ = (head_ + 1) % kEarlyDepth;
+         size_--;
+      }
+
+    private:
+      EarlyEntry e_[kEarlyDepth];
+      size_t head_ = 0, size_ = 0;
+   };
+   EarlyQueue early_q_;
    Cycle early_until_ = 0;
    DrawRef early_draw_; /* the draw the early stage saw last (held: no address reuse) */
    std::deque<const DrawState *> late_zs_; /* draws whose late stage touches depth/stencil */
@@ -233,6 +262,10 @@ class Omu final : public Unit {
       return e.g && e.g->seq == seq ? &e : nullptr;
    }
    void rob_insert(RobEntry e);
+   /** Host speed: bit k set while in_fs[k]'s queue is not empty (kept by
+    *  the queues, QueueBase::set_nonempty_mask): most ticks no group
+    *  arrives, and one word tells so. */
+   uint64_t fs_nonempty_ = 0;
    std::deque<DrawMark> marks_;
    uint64_t next_seq_ = 0;
    /** Every group below this sequence number has arrived (>= next_seq_):

@@ -774,6 +774,17 @@ Spc::tick(Cycle now)
       }
       if (pick && s.age > pick->age)
          continue;
+      /* host speed: a group waiting for memory (most groups, most cycles,
+       * while texture and memory reads are out), as ready_to_issue() and
+       * the code below treat it: not ready, `why` kMemory unless a group
+       * before it said scoreboard or texture (kEmpty, kMemory, kScoreboard
+       * and kTexture are the only values `why` takes here) */
+      if ((s.wait_mem || s.ifetch_txn) && s.wg == nullptr && s.prof == nullptr &&
+          !s.draw->aborted(now)) {
+         if (why == kEmpty)
+            why = kMemory;
+         continue;
+      }
       if (VLG_UNLIKELY(s.wg != nullptr) && s.tg->at_barrier() && !s.draw->aborted(now)) {
          /* at MEM.BAR: released by the last group of its workgroup to get there */
          if (VLG_UNLIKELY(s.prof != nullptr) && (!stalled || s.age < stalled->age))

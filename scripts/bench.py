@@ -827,8 +827,8 @@ def cmd_glmark2(args):
           f"{args.reps} repetition(s) = {total} glmark2 processes, {args.frames} measured frames "
           f"each (+1 set-up frame), {args.size}, interleaved.", flush=True)
     print("  expected duration: measured on the 2-core development machine (docs/performance.md): "
-          "all 33 scenes x 4 modes with --frames 60 --reps 1 took 20 min at load 1, cycle mode "
-          "half of it; time grows with (frames + 1) x reps. A rough estimate of the remaining time follows each run.", flush=True)
+          "all 33 scenes x 4 modes with --frames 60 --reps 1 took 20 to 29 min at load 1 (the "
+          "same host on different days), cycle mode half of it; time grows with (frames + 1) x reps. A rough estimate of the remaining time follows each run.", flush=True)
     machine = machine_info()
     runs = []
     t_start = time.monotonic()
@@ -1190,7 +1190,8 @@ def cmd_sim(args):
         print("\n" + line.replace("**", ""))
         md += ["", line]
     else:
-        print("\n(two-thread bound not measured: build/standalone/bench/sim/bench_core missing)")
+        print("\n(two-thread bound not measured: build/standalone/bench/sim/bench_core missing "
+              "or failed)")
     if write_doc_sections(args.doc, {"bench sim": md}, "bench sim"):
         return 2
     return 0 if ok and all(r["identical"] is not False for r in rows) else 1
@@ -1638,7 +1639,8 @@ def main(argv=None):
                         "(README.md)")
     g.set_defaults(func=cmd_glmark2)
     s = sub.add_parser("sim", help="vlgpu-sim-bench sim: the simulator alone on replayed "
-                                   "glmark2 draws and a synthetic frame (no GL)")
+                                   "glmark2 draws and a synthetic frame (no GL), and the "
+                                   "two-thread bound (bench_core's per-cycle barrier)")
     s.add_argument("--scenes", nargs="+", metavar="SCENE",
                    help="glmark2 scenes to dump and replay (as for glmark2); default: "
                         + ", ".join(SIM_SCENES))

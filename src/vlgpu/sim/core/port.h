@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <typeindex>
+#include <vector>
 
 #include "sim/core/error.h"
 #include "sim/core/module.h"
@@ -146,5 +147,27 @@ template <class T> class OutPort final : public TypedPort<T> {
    /** Entries stored (in flight + visible). */
    uint32_t occupancy() const { return this->typed_queue().occupancy(); }
 };
+
+/**
+ * Host speed, for a module that polls many inputs of one kind (one per SPC,
+ * ...): bit k of @mask is kept set while the queue of @ports[k] holds an
+ * entry (QueueBase::set_nonempty_mask), so the module finds the inputs worth
+ * polling in one word, in increasing k. Call from Module::on_finalize() (the
+ * ports are bound by then).
+ * @throws ConfigError naming the module and the first port if there are
+ *         more than 64 ports (one bit each).
+ */
+template <class T>
+void
+track_nonempty(const Module &m, const std::vector<std::unique_ptr<InPort<T>>> &ports,
+               uint64_t &mask)
+{
+   if (ports.size() > 64)
+      throw ConfigError(m.name() + ": " + std::to_string(ports.size()) + " inputs like " +
+                        ports.front()->name() + " (at most 64)");
+   mask = 0;
+   for (size_t k = 0; k < ports.size(); k++)
+      ports[k]->typed_queue().set_nonempty_mask(&mask, uint64_t(1) << k);
+}
 
 } // namespace vlgpu::sim

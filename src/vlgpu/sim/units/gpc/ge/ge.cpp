@@ -280,10 +280,7 @@ Ge::collect(std::unique_ptr<VsGroup> g)
 void
 Ge::on_finalize()
 {
-   if (in_vs.size() > 64)
-      throw ConfigError(fmt::format("{}: {} SPC inputs (at most 64)", name(), in_vs.size()));
-   for (size_t k = 0; k < in_vs.size(); k++)
-      in_vs[k]->typed_queue().set_nonempty_mask(&vs_nonempty_, uint64_t(1) << k);
+   track_nonempty(*this, in_vs, vs_nonempty_);
 }
 
 Activity

@@ -134,10 +134,7 @@ Lts::credit(unsigned k, const Credit &c)
 void
 Lts::on_finalize()
 {
-   if (in_credit.size() > 64)
-      throw ConfigError(fmt::format("{}: {} SPC inputs (at most 64)", name(), in_credit.size()));
-   for (size_t k = 0; k < in_credit.size(); k++)
-      in_credit[k]->typed_queue().set_nonempty_mask(&credit_nonempty_, uint64_t(1) << k);
+   track_nonempty(*this, in_credit, credit_nonempty_);
 }
 
 Activity

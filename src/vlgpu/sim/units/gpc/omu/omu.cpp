@@ -61,10 +61,7 @@ Omu::Omu(std::string name, const Config &p, ThreadGroupPool &pool)
 void
 Omu::on_finalize()
 {
-   if (in_fs.size() > 64)
-      throw ConfigError(fmt::format("{}: {} SPC inputs (at most 64)", name(), in_fs.size()));
-   for (size_t k = 0; k < in_fs.size(); k++)
-      in_fs[k]->typed_queue().set_nonempty_mask(&fs_nonempty_, uint64_t(1) << k);
+   track_nonempty(*this, in_fs, fs_nonempty_);
 }
 
 bool
